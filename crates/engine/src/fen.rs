@@ -1,0 +1,366 @@
+//! FEN and Shredder-FEN/X-FEN (RULINGS G2), in any game's piece letters.
+
+use crate::bitboard::BitSet;
+use crate::definition::GameDefinition;
+use crate::position::Position;
+use crate::tables::Tables;
+use crate::types::{Color, Piece, PieceKind, Square};
+
+/// Why a FEN could not be read. Each variant keeps the offending text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The string is empty.
+    #[error("empty FEN")]
+    Empty,
+    /// The board field is malformed.
+    #[error("FEN board field, rank {rank} (from the top): {reason}")]
+    Board {
+        /// 1-based rank counted from the top of the board field.
+        rank: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A letter that is no piece of this game.
+    #[error("FEN board field: `{0}` is not a piece letter of this game")]
+    UnknownPiece(char),
+    /// The side-to-move field is not `w` or `b`.
+    #[error("FEN side to move `{0}`: expected `w` or `b`")]
+    Turn(String),
+    /// The castling field is malformed.
+    #[error("FEN castling field `{0}`: expected `-`, KQkq letters or rook files (Shredder-FEN)")]
+    Castling(String),
+    /// The en passant field is malformed.
+    #[error("FEN en passant field `{0}`: expected `-` or a square")]
+    EnPassant(String),
+    /// A clock field is not a number.
+    #[error("FEN {field} `{value}`: expected a non-negative number")]
+    Clock {
+        /// `half-move clock` or `full-move number`.
+        field: &'static str,
+        /// The text.
+        value: String,
+    },
+    /// Extra fields after the six of FEN.
+    #[error("FEN has unexpected extra text `{0}`")]
+    Extra(String),
+    /// A side has no royal piece in a game that needs one.
+    #[error("FEN position has no royal piece ({piece}) for {color}")]
+    NoRoyal {
+        /// The colour.
+        color: Color,
+        /// The royal piece type's id.
+        piece: String,
+    },
+    /// The side not to move is in check.
+    #[error("FEN position is illegal: the side not to move ({0}) is in check")]
+    OppositeCheck(Color),
+    /// Pockets, promoted markers and check counters belong to variants this
+    /// build does not support.
+    #[error("FEN uses `{0}`, which belongs to a variant that is not supported")]
+    Unsupported(String),
+}
+
+/// The name of `sq` on a board `width` files wide: `a1`, `h8`, `l10`.
+pub fn square_name(sq: Square, width: u8) -> String {
+    let f = sq % width;
+    let r = sq / width;
+    format!("{}{}", (b'a' + f) as char, r as u32 + 1)
+}
+
+/// Parses a square name on a `width`×`height` board.
+pub fn parse_square(s: &str, width: u8, height: u8) -> Option<Square> {
+    let b = s.as_bytes();
+    if b.len() < 2 || b.len() > 3 {
+        return None;
+    }
+    let f = b[0].checked_sub(b'a')?;
+    if f >= width || !b[1..].iter().all(|c| c.is_ascii_digit()) || b[1] == b'0' {
+        return None;
+    }
+    let r: u32 = s[1..].parse().ok()?;
+    if r == 0 || r > height as u32 {
+        return None;
+    }
+    Some(((r - 1) * width as u32 + f as u32) as Square)
+}
+
+/// Reads a FEN (or X-FEN/Shredder-FEN) for `def`. Missing clock fields
+/// default to `0 1`. Castling rights that name no rook are dropped (as
+/// python-chess and shakmaty do in lenient mode). The en passant field is
+/// kept only when an en passant capture is possible.
+pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Result<Position<B>, FenError> {
+    let fen = fen.trim();
+    let mut fields = fen.split_ascii_whitespace();
+    let board = fields.next().ok_or(FenError::Empty)?;
+    let mut pos = Position::<B>::empty();
+    if board.contains('[') || board.contains('~') {
+        return Err(FenError::Unsupported(board.into()));
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != t.height as usize {
+        return Err(FenError::Board {
+            rank: ranks.len(),
+            reason: format!("{} ranks, expected {}", ranks.len(), t.height),
+        });
+    }
+    for (i, row) in ranks.iter().enumerate() {
+        let r = t.height as usize - 1 - i;
+        let mut f = 0usize;
+        let bytes = row.as_bytes();
+        let mut j = 0;
+        while j < bytes.len() {
+            let c = bytes[j] as char;
+            if c.is_ascii_digit() {
+                let mut n = 0usize;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    n = n * 10 + (bytes[j] - b'0') as usize;
+                    j += 1;
+                    if n > 16 {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    return Err(FenError::Board { rank: i + 1, reason: "empty-square count 0".into() });
+                }
+                f += n;
+                if f > t.width as usize {
+                    return Err(FenError::Board { rank: i + 1, reason: format!("more than {} files", t.width) });
+                }
+                continue;
+            }
+            let kind = def.kind_of_symbol(c).ok_or(FenError::UnknownPiece(c))?;
+            if !c.is_ascii_alphabetic() {
+                return Err(FenError::UnknownPiece(c));
+            }
+            if f >= t.width as usize {
+                return Err(FenError::Board { rank: i + 1, reason: format!("more than {} files", t.width) });
+            }
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+            pos.add_new((r * t.width as usize + f) as u8, Piece { kind: PieceKind(kind as u8), color });
+            f += 1;
+            j += 1;
+        }
+        if f != t.width as usize {
+            return Err(FenError::Board { rank: i + 1, reason: format!("{} files, expected {}", f, t.width) });
+        }
+    }
+    let turn = match fields.next() {
+        None | Some("w") | Some("W") => Color::White,
+        Some("b") | Some("B") => Color::Black,
+        Some(s) => return Err(FenError::Turn(s.into())),
+    };
+    pos.set_turn(turn);
+    let castling = fields.next().unwrap_or("-");
+    let rooks = parse_castling(t, &pos, castling)?;
+    pos.set_castling(rooks);
+    let ep = fields.next().unwrap_or("-");
+    let (ep_sq, victim) = if ep == "-" {
+        (None, 0)
+    } else {
+        let parse = |s: &str| parse_square(s, t.width, t.height).ok_or_else(|| FenError::EnPassant(ep.into()));
+        // One square (the passed square) or two (passed, landing), as
+        // Fairy-Stockfish writes for Berolina pawns (RULINGS P27).
+        let split = ep.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map(|(i, _)| i);
+        match split {
+            Some(i) => (Some(parse(&ep[..i])?), parse(&ep[i..])?),
+            None => {
+                let s = parse(ep)?;
+                // The victim stands one step past the passed square, in the
+                // direction of the side that just moved.
+                let v = if turn == Color::White { s as i32 - t.width as i32 } else { s as i32 + t.width as i32 };
+                if v < 0 || v >= t.squares as i32 {
+                    return Err(FenError::EnPassant(ep.into()));
+                }
+                (Some(s), v as u8)
+            }
+        }
+    };
+    let halfmove = parse_clock(fields.next(), "half-move clock", 0)?;
+    let fullmove = parse_clock(fields.next(), "full-move number", 1)?.max(1);
+    if let Some(extra) = fields.next() {
+        if extra.starts_with('+') || extra.contains('+') {
+            return Err(FenError::Unsupported(extra.into()));
+        }
+        return Err(FenError::Extra(extra.into()));
+    }
+    pos.halfmove = halfmove;
+    pos.fullmove = fullmove;
+    // First-move pieces on their initial squares count as unmoved (G5).
+    let mut unmoved = B::EMPTY;
+    let mut m = t.first_move_kinds;
+    while m != 0 {
+        let k = m.trailing_zeros() as usize;
+        m &= m - 1;
+        for c in Color::ALL {
+            unmoved |= pos.by_kind[k] & pos.by_color[c.index()] & t.kinds[c.index()][k].initial;
+        }
+    }
+    pos.set_unmoved(unmoved);
+    if let Some(s) = ep_sq {
+        // Keep the square only when the side to move could capture there.
+        let us = turn.index();
+        let them_piece = pos.piece_at(victim);
+        let ok = !pos.occupied().has(s)
+            && them_piece.is_some_and(|p| p.color != turn)
+            && {
+                let mut hit = false;
+                let mut mk = t.ep_kinds;
+                while mk != 0 {
+                    let k = mk.trailing_zeros() as usize;
+                    mk &= mk - 1;
+                    if (t.kinds[us][k].rev_leap_ep[s as usize] & pos.by_kind[k] & pos.by_color[us]).any() {
+                        hit = true;
+                    }
+                }
+                hit
+            };
+        if ok {
+            pos.set_ep(B::bit(s), victim);
+        }
+    }
+    for c in Color::ALL {
+        if t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
+            let k = t.royal_kinds.trailing_zeros() as usize;
+            return Err(FenError::NoRoyal { color: c, piece: def.pieces[k].id.clone() });
+        }
+    }
+    let them = turn.flip();
+    let occ = pos.occupied();
+    if pos.royals(t, them).iter().any(|s| pos.is_attacked(t, s, occ, turn)) {
+        return Err(FenError::OppositeCheck(them));
+    }
+    debug_assert_eq!(pos.hash, pos.compute_hash());
+    Ok(pos)
+}
+
+fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32, FenError> {
+    match s {
+        None => Ok(default),
+        Some(v) => v.parse::<u32>().map_err(|_| FenError::Clock { field, value: v.into() }),
+    }
+}
+
+fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, s: &str) -> Result<B, FenError> {
+    let mut rooks = B::EMPTY;
+    if s == "-" {
+        return Ok(rooks);
+    }
+    let Some((kk, rk, _, _)) = t.castling else {
+        return Err(FenError::Castling(s.into()));
+    };
+    for c in s.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let back = t.back_rank[color.index()];
+        let ours = pos.by_color[color.index()] & back;
+        let king = pos.by_kind[kk as usize] & ours;
+        let rook_sqs = pos.by_kind[rk as usize] & ours;
+        let lc = c.to_ascii_lowercase();
+        let pick = if king.is_empty() || king.more_than_one() {
+            None
+        } else {
+            let kf = t.file(king.lsb());
+            match lc {
+                'k' => rook_sqs.iter().filter(|&r| t.file(r) > kf).last(),
+                'q' => rook_sqs.iter().find(|&r| t.file(r) < kf),
+                'a'..='p' => {
+                    let f = lc as u8 - b'a';
+                    if f >= t.width {
+                        return Err(FenError::Castling(s.into()));
+                    }
+                    rook_sqs.iter().find(|&r| t.file(r) == f && f != kf)
+                }
+                _ => return Err(FenError::Castling(s.into())),
+            }
+        };
+        if !c.is_ascii_alphabetic() {
+            return Err(FenError::Castling(s.into()));
+        }
+        if let Some(r) = pick {
+            rooks |= B::bit(r);
+        }
+    }
+    Ok(rooks)
+}
+
+/// Writes the FEN of `pos`. Castling is X-FEN (`KQkq` where the rook is
+/// the outermost, a file letter otherwise); `shredder` writes file letters
+/// always. The en passant square is written only when `legal_ep` holds it.
+pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal_ep: Option<Square>, shredder: bool) -> String {
+    let mut s = String::with_capacity(90);
+    for r in (0..t.height).rev() {
+        let mut empty = 0;
+        for f in 0..t.width {
+            match pos.piece_at(r * t.width + f) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    let sym = def.pieces[p.kind.index()].symbol;
+                    s.push(if p.color == Color::White { sym } else { sym.to_ascii_lowercase() });
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            s.push('/');
+        }
+    }
+    s.push(' ');
+    s.push(pos.turn.fen_char());
+    s.push(' ');
+    s.push_str(&castling_field(t, pos, shredder));
+    s.push(' ');
+    match legal_ep {
+        Some(e) => s.push_str(&square_name(e, t.width)),
+        None => s.push('-'),
+    }
+    s.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+    s
+}
+
+fn castling_field<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shredder: bool) -> String {
+    let mut out = String::new();
+    let Some((kk, rk, _, _)) = t.castling else { return "-".into() };
+    for color in Color::ALL {
+        let back = t.back_rank[color.index()];
+        let ours = pos.by_color[color.index()] & back;
+        let rights = pos.castling & ours;
+        let king = pos.by_kind[kk as usize] & ours;
+        if rights.is_empty() || king.is_empty() {
+            continue;
+        }
+        let kf = t.file(king.lsb());
+        let rooks = pos.by_kind[rk as usize] & ours;
+        let mut letters: Vec<char> = Vec::new();
+        // King side first, then queen side (K before Q), as FEN writes them.
+        let mut by_file: Vec<u8> = rights.iter().collect();
+        by_file.sort_by_key(|&r| std::cmp::Reverse(t.file(r)));
+        for r in by_file {
+            let f = t.file(r);
+            let outer_k = f > kf && rooks.iter().filter(|&x| t.file(x) > kf).all(|x| t.file(x) <= f);
+            let outer_q = f < kf && rooks.iter().filter(|&x| t.file(x) < kf).all(|x| t.file(x) >= f);
+            let ch = if shredder {
+                (b'a' + f) as char
+            } else if outer_k {
+                'k'
+            } else if outer_q {
+                'q'
+            } else {
+                (b'a' + f) as char
+            };
+            letters.push(ch);
+        }
+        for ch in letters {
+            out.push(if color == Color::White { ch.to_ascii_uppercase() } else { ch });
+        }
+    }
+    if out.is_empty() {
+        "-".into()
+    } else {
+        out
+    }
+}

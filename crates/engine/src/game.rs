@@ -1,0 +1,496 @@
+//! [`Game`]: a position of a [`Variant`] with its history — the API that
+//! consumers use (legal moves, apply, status, draws, notation).
+
+use crate::bitboard::BitSet;
+use crate::definition::Role;
+use crate::fen::{self, FenError};
+use crate::position::Position;
+use crate::san::{self, SanError};
+use crate::tables::Tables;
+use crate::types::{Color, Move, MoveKind, Piece, Square};
+use crate::uci::{self, UciError};
+use crate::variant::{Variant, VariantTables};
+
+/// Where a game stands (FIDE Laws 5 and 9; RULINGS G3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The game goes on.
+    Ongoing,
+    /// The side to move is checkmated; `winner` is the other side.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate by any series of legal moves (FIDE 5.2.2,
+    /// 9.6: K v K, K+minor v K, K+B v K+B with bishops on one colour).
+    InsufficientMaterial,
+    /// 75 moves by each side without capture or pawn move (FIDE 9.6.2).
+    SeventyFiveMoveRule,
+    /// The same position five times (FIDE 9.6.1).
+    FivefoldRepetition,
+    /// Ended by a rule layer.
+    Variant {
+        /// The winner, or `None` for a draw.
+        winner: Option<Color>,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Status {
+    /// The machine name used in JSON output: `checkmate`, `stalemate`,
+    /// `insufficient-material`, `seventy-five-move-rule`,
+    /// `fivefold-repetition`, `ongoing`, or a rule's reason.
+    pub fn name(&self) -> &str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Checkmate { .. } => "checkmate",
+            Status::Stalemate => "stalemate",
+            Status::InsufficientMaterial => "insufficient-material",
+            Status::SeventyFiveMoveRule => "seventy-five-move-rule",
+            Status::FivefoldRepetition => "fivefold-repetition",
+            Status::Variant { reason, .. } => reason,
+        }
+    }
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        *self != Status::Ongoing
+    }
+}
+
+/// A draw a player may claim (FIDE 9.2, 9.3); the game goes on until
+/// claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The current position has occurred at least three times.
+    ThreefoldRepetition,
+    /// 50 moves by each side without capture or pawn move.
+    FiftyMoveRule,
+}
+
+/// Errors of [`Game`] operations.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The FEN could not be read.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The SAN could not be read.
+    #[error(transparent)]
+    San(#[from] SanError),
+    /// The UCI move could not be read.
+    #[error(transparent)]
+    Uci(#[from] UciError),
+    /// The move is not legal in the position.
+    #[error("illegal move {uci} in {fen}")]
+    IllegalMove {
+        /// The move in UCI.
+        uci: String,
+        /// The position.
+        fen: String,
+    },
+    /// Undo with no move played.
+    #[error("no move to undo")]
+    NothingToUndo,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum AnyPos {
+    Small(Position<u64>),
+    Large(Position<u128>),
+}
+
+/// Runs `$body` with `$p` bound to the typed position and `$t` to its
+/// tables.
+macro_rules! with {
+    ($self:expr, |$p:ident, $t:ident| $body:expr) => {
+        match (&$self.pos, &$self.variant.tables) {
+            (AnyPos::Small($p), VariantTables::Small($t)) => {
+                let $t: &Tables<u64> = $t;
+                $body
+            }
+            (AnyPos::Large($p), VariantTables::Large($t)) => {
+                let $t: &Tables<u128> = $t;
+                $body
+            }
+            _ => unreachable!("position and tables have the same width"),
+        }
+    };
+}
+
+macro_rules! with_mut {
+    ($self:expr, |$p:ident, $t:ident| $body:expr) => {
+        match (&mut $self.pos, &$self.variant.tables) {
+            (AnyPos::Small($p), VariantTables::Small($t)) => {
+                let $t: &Tables<u64> = $t;
+                $body
+            }
+            (AnyPos::Large($p), VariantTables::Large($t)) => {
+                let $t: &Tables<u128> = $t;
+                $body
+            }
+            _ => unreachable!("position and tables have the same width"),
+        }
+    };
+}
+
+/// A game in progress: the current position, the moves that led to it and
+/// the positions seen since the last irreversible move (for repetitions).
+#[derive(Clone, Debug)]
+pub struct Game {
+    variant: Variant,
+    pos: AnyPos,
+    /// Positions before each move (for undo).
+    undo: Vec<AnyPos>,
+    /// Repetition keys of every position since the start, the current last.
+    keys: Vec<u64>,
+    moves: Vec<Move>,
+    chess960: bool,
+}
+
+impl Game {
+    /// FIDE chess from the start position.
+    pub fn chess() -> Game {
+        Game::new(Variant::chess())
+    }
+
+    /// `variant` from its start position.
+    ///
+    /// # Panics
+    /// If the definition's own start FEN is invalid (definitions are
+    /// validated when loaded).
+    pub fn new(variant: Variant) -> Game {
+        let fen = variant.definition().start_fen.clone();
+        Game::from_fen(variant, &fen).expect("the definition's start position is valid")
+    }
+
+    /// `variant` from a FEN in its letters (`startpos` for its start).
+    ///
+    /// # Errors
+    /// [`GameError::Fen`].
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
+        let fen = if fen.trim() == "startpos" { variant.definition().start_fen.clone() } else { fen.to_string() };
+        let pos = match &variant.tables {
+            VariantTables::Small(t) => AnyPos::Small(fen::parse(&variant.def, t, &fen)?),
+            VariantTables::Large(t) => AnyPos::Large(fen::parse(&variant.def, t, &fen)?),
+        };
+        let mut g = Game { variant, pos, undo: Vec::new(), keys: Vec::new(), moves: Vec::new(), chess960: false };
+        g.normalise_ep();
+        g.chess960 = g.detect_chess960();
+        g.keys.push(g.hash());
+        Ok(g)
+    }
+
+    /// Whether castling is written king-takes-rook in UCI. Set automatically
+    /// for positions whose castling pieces are not on the standard squares.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Whether UCI castling is king-takes-rook.
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    fn detect_chess960(&self) -> bool {
+        with!(self, |p, t| {
+            let Some((kk, _, kf, _)) = t.castling else { return false };
+            let std_king_file = (kf[0] + kf[1]) / 2 + 1;
+            p.castling.iter().any(|r| {
+                let f = t.file(r);
+                let back = t.back_rank[if t.rank(r) == 0 { 0 } else { 1 }];
+                let king = p.by_kind[kk as usize] & back & p.occupied();
+                let kfile = if king.any() { t.file(king.lsb()) } else { std_king_file };
+                (f != 0 && f != t.width - 1) || kfile != std_king_file
+            })
+        })
+    }
+
+    /// Clears the en passant square when no legal en passant capture exists
+    /// (G2), so that FEN and repetition keys agree with the FIDE notion of
+    /// "the same position".
+    fn normalise_ep(&mut self) {
+        let has = with!(self, |p, t| {
+            if p.ep.is_empty() {
+                true
+            } else {
+                let mut v = Vec::new();
+                p.legal_moves_into(t, &mut v);
+                v.iter().any(|m| m.kind == MoveKind::EnPassant)
+            }
+        });
+        if !has {
+            with_mut!(self, |p, _t| p.set_ep(BitSet::EMPTY, 0));
+        }
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// Legal moves of the side to move.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        with!(self, |p, t| p.legal_moves_into(t, &mut v));
+        v
+    }
+
+    /// Number of legal moves.
+    pub fn count_legal_moves(&self) -> u64 {
+        with!(self, |p, t| p.count_legal(t))
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Plays `m`.
+    ///
+    /// # Errors
+    /// [`GameError::IllegalMove`] when `m` is not legal; the game is
+    /// unchanged.
+    pub fn apply(&mut self, m: Move) -> Result<(), GameError> {
+        let legal = self.legal_moves();
+        // Accept a move that differs only in its kind tag (callers may build
+        // moves from squares alone).
+        let Some(&m) = legal
+            .iter()
+            .find(|l| **l == m)
+            .or_else(|| legal.iter().find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion))
+        else {
+            return Err(GameError::IllegalMove { uci: self.uci_unchecked(m), fen: self.fen() });
+        };
+        self.undo.push(self.pos.clone());
+        with_mut!(self, |p, t| match &t.hooks {
+            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
+            None => p.play_unchecked(t, m),
+        });
+        self.normalise_ep();
+        self.moves.push(m);
+        self.keys.push(self.hash());
+        Ok(())
+    }
+
+    /// Plays a move given in SAN.
+    ///
+    /// # Errors
+    /// [`GameError::San`].
+    pub fn apply_san(&mut self, san: &str) -> Result<Move, GameError> {
+        let m = self.parse_san(san)?;
+        self.apply(m)?;
+        Ok(m)
+    }
+
+    /// Plays a move given in UCI.
+    ///
+    /// # Errors
+    /// [`GameError::Uci`].
+    pub fn apply_uci(&mut self, uci: &str) -> Result<Move, GameError> {
+        let m = self.parse_uci(uci)?;
+        self.apply(m)?;
+        Ok(m)
+    }
+
+    /// Takes back the last move.
+    ///
+    /// # Errors
+    /// [`GameError::NothingToUndo`].
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        let pos = self.undo.pop().ok_or(GameError::NothingToUndo)?;
+        self.pos = pos;
+        self.keys.pop();
+        Ok(self.moves.pop().expect("one move per undo entry"))
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Reads a SAN move in the current position.
+    ///
+    /// # Errors
+    /// [`SanError`] (syntax, illegal, ambiguous).
+    pub fn parse_san(&self, s: &str) -> Result<Move, SanError> {
+        let legal = self.legal_moves();
+        with!(self, |p, t| san::parse(&self.variant.def, t, p, &legal, s))
+    }
+
+    /// Writes a legal move in SAN with `+`/`#`.
+    pub fn san(&self, m: Move) -> String {
+        let legal = self.legal_moves();
+        with!(self, |p, t| san::write(&self.variant.def, t, p, &legal, m))
+    }
+
+    /// Reads a UCI move in the current position.
+    ///
+    /// # Errors
+    /// [`UciError`].
+    pub fn parse_uci(&self, s: &str) -> Result<Move, UciError> {
+        let legal = self.legal_moves();
+        with!(self, |p, t| uci::parse(&self.variant.def, t, p, &legal, s))
+    }
+
+    /// Writes a move in UCI (castling per [`Game::is_chess960`]).
+    pub fn uci(&self, m: Move) -> String {
+        let legal = self.legal_moves();
+        with!(self, |_p, t| uci::write(&self.variant.def, t, &legal, m, self.chess960))
+    }
+
+    fn uci_unchecked(&self, m: Move) -> String {
+        with!(self, |_p, t| uci::write(&self.variant.def, t, &[], m, true))
+    }
+
+    /// The FEN (X-FEN castling).
+    pub fn fen(&self) -> String {
+        self.fen_with(false)
+    }
+
+    /// The FEN with Shredder-FEN castling letters.
+    pub fn shredder_fen(&self) -> String {
+        self.fen_with(true)
+    }
+
+    fn fen_with(&self, shredder: bool) -> String {
+        with!(self, |p, t| {
+            let ep = if p.ep.is_empty() { None } else { Some(p.ep.lsb()) };
+            fen::write(&self.variant.def, t, p, ep, shredder)
+        })
+    }
+
+    /// Side to move.
+    pub fn turn(&self) -> Color {
+        with!(self, |p, _t| p.turn)
+    }
+
+    /// The piece on `sq`.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        with!(self, |p, _t| p.piece_at(sq))
+    }
+
+    /// The stable id of the piece on `sq` (0 when empty). A piece keeps its
+    /// id when it moves or promotes.
+    pub fn piece_id(&self, sq: Square) -> u16 {
+        with!(self, |p, _t| p.piece_id(sq))
+    }
+
+    /// Zobrist hash of the position.
+    pub fn hash(&self) -> u64 {
+        with!(self, |p, _t| p.hash)
+    }
+
+    /// Half-move clock.
+    pub fn halfmove_clock(&self) -> u32 {
+        with!(self, |p, _t| p.halfmove)
+    }
+
+    /// Full-move number.
+    pub fn fullmove_number(&self) -> u32 {
+        with!(self, |p, _t| p.fullmove)
+    }
+
+    /// Whether a royal piece of the side to move is attacked.
+    pub fn is_check(&self) -> bool {
+        with!(self, |p, t| match &t.hooks {
+            Some(h) => {
+                let occ = p.occupied();
+                h.royal_squares(t, p, p.turn).iter().any(|s| p.is_attacked(t, s, occ, p.turn.flip()))
+            }
+            None => p.is_check(t),
+        })
+    }
+
+    /// Squares of `by`'s pieces that attack `sq`.
+    pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
+        with!(self, |p, t| p.attackers_to(t, sq, p.occupied(), by).iter().collect())
+    }
+
+    /// How many times the current position has occurred (this one
+    /// included).
+    pub fn repetitions(&self) -> usize {
+        let cur = self.hash();
+        let window = self.halfmove_clock() as usize + 1;
+        self.keys.iter().rev().take(window).filter(|&&k| k == cur).count()
+    }
+
+    /// The game's status. Checkmate is judged first, so a mate on the
+    /// 75th move stands (FIDE 9.6.2).
+    pub fn status(&self) -> Status {
+        let legal = self.legal_moves();
+        if let Some(r) = with!(self, |p, t| t.hooks.as_ref().and_then(|h| h.game_result(t, p, &legal))) {
+            return Status::Variant { winner: r.winner, reason: r.reason };
+        }
+        let end = &self.variant.def.end;
+        if legal.is_empty() && self.is_check() {
+            return Status::Checkmate { winner: self.turn().flip() };
+        }
+        if end.insufficient_material && self.is_insufficient_material() {
+            return Status::InsufficientMaterial;
+        }
+        if legal.is_empty() {
+            return Status::Stalemate;
+        }
+        if end.auto_halfmoves.is_some_and(|n| self.halfmove_clock() >= n) {
+            return Status::SeventyFiveMoveRule;
+        }
+        if end.auto_repetitions.is_some_and(|n| self.repetitions() >= n as usize) {
+            return Status::FivefoldRepetition;
+        }
+        Status::Ongoing
+    }
+
+    /// A draw the side to move may claim now, if any (threefold repetition
+    /// first). These do not end the game by themselves (G3).
+    pub fn claimable_draw(&self) -> Option<Claim> {
+        let end = &self.variant.def.end;
+        if end.claim_repetitions.is_some_and(|n| self.repetitions() >= n as usize) {
+            return Some(Claim::ThreefoldRepetition);
+        }
+        if end.claim_halfmoves.is_some_and(|n| self.halfmove_clock() >= n) && !self.legal_moves().is_empty() {
+            return Some(Claim::FiftyMoveRule);
+        }
+        None
+    }
+
+    /// Dead position by insufficient material (FIDE 9.6; the same rule as
+    /// shakmaty and python-chess): both sides lack mating material.
+    pub fn is_insufficient_material(&self) -> bool {
+        with!(self, |p, t| insufficient(t, p, Color::White) && insufficient(t, p, Color::Black))
+    }
+}
+
+/// Whether `color` cannot possibly mate: no pawns, rooks or queens, and
+/// (a lone knight with only a king and queens on the other side), or
+/// (bishops, all on one colour, with no pawns or knights anywhere).
+fn insufficient<B: BitSet>(t: &Tables<B>, p: &Position<B>, color: Color) -> bool {
+    let role = |r: Role| {
+        let mut b = B::EMPTY;
+        for (k, role) in t.roles.iter().enumerate() {
+            if *role == Some(r) {
+                b |= p.by_kind[k];
+            }
+        }
+        b
+    };
+    let ours = p.by_color(color);
+    let theirs = p.by_color(color.flip());
+    let known = role(Role::Pawn) | role(Role::Knight) | role(Role::Bishop) | role(Role::Rook) | role(Role::Queen) | role(Role::King);
+    if (p.occupied() & !known).any() {
+        return false;
+    }
+    if (ours & (role(Role::Pawn) | role(Role::Rook) | role(Role::Queen))).any() {
+        return false;
+    }
+    if (ours & role(Role::Knight)).any() {
+        return ours.count() <= 2 && (theirs & !role(Role::King) & !role(Role::Queen)).is_empty();
+    }
+    if (ours & role(Role::Bishop)).any() {
+        let bishops = role(Role::Bishop);
+        let same = (bishops & t.light_squares).is_empty() || (bishops & !t.light_squares).is_empty();
+        return same && role(Role::Pawn).is_empty() && role(Role::Knight).is_empty();
+    }
+    true
+}

@@ -1,0 +1,399 @@
+//! Legal move generation.
+//!
+//! The fast path (exactly one royal piece for the side to move, no rule
+//! hooks) generates legal moves directly from checkers and pins, the way
+//! fast chess move generators do, but for any piece set: checks and pins
+//! are found along the compiled rays of whatever pieces ride. En passant is
+//! verified by playing it. Everything else (several or no royals, hooks)
+//! takes the general path: pseudo-legal moves filtered by playing them.
+
+use crate::bitboard::BitSet;
+use crate::definition::ShapeMode;
+use crate::position::Position;
+use crate::tables::Tables;
+use crate::types::{Color, Move, MoveKind, PieceKind};
+
+/// Receives generated moves: either whole target sets (for bulk counting)
+/// or single moves.
+pub(crate) trait Sink<B> {
+    /// Moves from `from` to each square of `targets`, of `kind`; when
+    /// `promote`, one move per promotion choice.
+    fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool);
+    /// One move.
+    fn single(&mut self, m: Move);
+}
+
+/// Counts moves without listing them.
+pub(crate) struct Counter {
+    pub n: u64,
+    pub promo: u64,
+}
+
+impl<B: BitSet> Sink<B> for Counter {
+    #[inline(always)]
+    fn targets(&mut self, _from: u8, targets: B, _kind: MoveKind, promote: bool) {
+        self.n += targets.count() as u64 * if promote { self.promo } else { 1 };
+    }
+    #[inline(always)]
+    fn single(&mut self, _m: Move) {
+        self.n += 1;
+    }
+}
+
+/// Collects moves into a list.
+pub(crate) struct Collect<'a> {
+    pub out: &'a mut Vec<Move>,
+    pub choices: &'a [u8],
+}
+
+impl<B: BitSet> Sink<B> for Collect<'_> {
+    #[inline]
+    fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
+        for to in targets.iter() {
+            if promote {
+                for &c in self.choices {
+                    self.out.push(Move { from, to, promotion: Some(PieceKind(c)), kind });
+                }
+            } else {
+                self.out.push(Move { from, to, promotion: None, kind });
+            }
+        }
+    }
+    #[inline]
+    fn single(&mut self, m: Move) {
+        self.out.push(m);
+    }
+}
+
+impl<B: BitSet> Position<B> {
+    /// Pseudo-legal targets of the piece of `kind`/`us` on `sq` by its
+    /// ordinary (not first-move) shapes: `(quiet, captures)`.
+    #[inline(always)]
+    pub(crate) fn shape_targets(&self, t: &Tables<B>, kind: usize, us: Color, sq: u8, occ: B, their: B) -> (B, B) {
+        let kt = &t.kinds[us.index()][kind];
+        let s = sq as usize;
+        let empty = !occ & t.board;
+        let mut any = kt.leap_any[s];
+        let mut quiet = kt.leap_quiet[s];
+        let mut capt = kt.leap_capture[s];
+        if !kt.leaper_only {
+            for r in &kt.rides {
+                let a = t.rays[r.ray as usize].attacks(sq, occ);
+                match r.mode {
+                    ShapeMode::MoveOrCapture => any |= a,
+                    ShapeMode::MoveOnly => quiet |= a,
+                    ShapeMode::CaptureOnly => capt |= a,
+                }
+            }
+        }
+        ((any | quiet) & empty, (any | capt) & their)
+    }
+
+    /// First-move targets (the pawn's double step): `(quiet, captures,
+    /// creates_ep)` per shape, summed; `creates_ep` moves are returned in
+    /// the first set when the shape opens en passant.
+    #[inline(always)]
+    fn first_move_targets(&self, t: &Tables<B>, kind: usize, us: Color, sq: u8, occ: B, their: B) -> (B, B) {
+        let kt = &t.kinds[us.index()][kind];
+        let empty = !occ & t.board;
+        let mut dbl = B::EMPTY;
+        let mut plain = B::EMPTY;
+        for fm in &kt.first_moves {
+            let a = match fm.ray {
+                Some(r) => t.rays[r as usize].attacks(sq, occ),
+                None => kt.first_leaps[fm.leap][sq as usize],
+            };
+            let a = match fm.mode {
+                ShapeMode::MoveOrCapture => a & (empty | their),
+                ShapeMode::MoveOnly => a & empty,
+                ShapeMode::CaptureOnly => a & their,
+            };
+            if fm.creates_ep {
+                dbl |= a;
+            } else {
+                plain |= a;
+            }
+        }
+        (dbl, plain)
+    }
+
+    /// Generates legal moves into `sink`. Returns `false` (and generates
+    /// nothing) when the fast path does not apply.
+    pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+        let us = self.turn;
+        let them = us.flip();
+        let royals = self.royals(t, us);
+        if royals.is_empty() || royals.more_than_one() {
+            return false;
+        }
+        let ksq = royals.lsb();
+        let occ = self.occupied();
+        let our = self.by_color[us.index()];
+        let their = self.by_color[them.index()];
+
+        // Checkers and the squares that block or capture them; pins.
+        let mut checkers = B::EMPTY;
+        let mut block = B::EMPTY;
+        let mut pinned = B::EMPTY;
+        let mut pins: [(u8, B); 16] = [(0, B::EMPTY); 16];
+        let mut npins = 0;
+        let tc = them.index();
+        let mut m = t.leap_attackers[tc];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            checkers |= t.kinds[tc][k].rev_leap_attacks[ksq as usize] & self.by_kind[k] & their;
+        }
+        block |= checkers;
+        for ar in &t.attack_rays[tc] {
+            let snipers = self.pieces_of(ar.kinds, them);
+            if snipers.is_empty() {
+                continue;
+            }
+            let ray = &t.rays[ar.ray as usize];
+            // Cheap pre-test: any sniper on the ray at all?
+            if (ray.lim[ksq as usize] & snipers).is_empty() {
+                continue;
+            }
+            let direct = ray.attacks(ksq, occ) & snipers;
+            if direct.any() {
+                checkers |= direct;
+                let c = direct.lsb();
+                block |= ray.between(ksq, c) | direct;
+                continue;
+            }
+            let xray = ray.attacks(ksq, their) & snipers;
+            if xray.any() {
+                let s = xray.lsb();
+                let btw = ray.between(ksq, s);
+                let on = btw & occ;
+                if on.any() && !on.more_than_one() && (on & our).any() && npins < 16 {
+                    pinned |= on;
+                    pins[npins] = (on.lsb(), btw | xray);
+                    npins += 1;
+                }
+            }
+        }
+        let nk = t.n_kinds;
+        let promo_zone = t.promo_zone[us.index()];
+        let kingkind = self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0);
+
+        if !checkers.more_than_one() {
+            let mask = if checkers.any() { block } else { t.board };
+            for k in 0..nk {
+                let mut pcs = self.by_kind[k] & our;
+                if k == kingkind {
+                    pcs &= !B::bit(ksq);
+                }
+                if pcs.is_empty() {
+                    continue;
+                }
+                let promotes = t.promo_kinds & (1 << k) != 0;
+                let has_first = t.first_move_kinds & (1 << k) != 0;
+                for sq in pcs.iter() {
+                    let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
+                    let mut allowed = mask;
+                    if pinned.has(sq) {
+                        for &(p, line) in &pins[..npins] {
+                            if p == sq {
+                                allowed &= line;
+                            }
+                        }
+                    }
+                    let tg = (q | c) & allowed;
+                    if promotes {
+                        sink.targets(sq, tg & !promo_zone, MoveKind::Normal, false);
+                        sink.targets(sq, tg & promo_zone, MoveKind::Normal, true);
+                    } else {
+                        sink.targets(sq, tg, MoveKind::Normal, false);
+                    }
+                    if has_first && self.unmoved.has(sq) {
+                        let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
+                        let dbl = dbl & allowed & !(q | c);
+                        let plain = plain & allowed & !(q | c) & !dbl;
+                        if promotes {
+                            sink.targets(sq, dbl & !promo_zone, MoveKind::DoubleStep, false);
+                            sink.targets(sq, dbl & promo_zone, MoveKind::DoubleStep, true);
+                            sink.targets(sq, plain & !promo_zone, MoveKind::Normal, false);
+                            sink.targets(sq, plain & promo_zone, MoveKind::Normal, true);
+                        } else {
+                            sink.targets(sq, dbl, MoveKind::DoubleStep, false);
+                            sink.targets(sq, plain, MoveKind::Normal, false);
+                        }
+                    }
+                }
+            }
+            self.gen_en_passant(t, sink, true);
+        }
+
+        // The royal piece: every target must be safe with it lifted.
+        let (q, c) = self.shape_targets(t, kingkind, us, ksq, occ, their);
+        let occ_wo = occ ^ B::bit(ksq);
+        let mut safe = B::EMPTY;
+        for to in (q | c).iter() {
+            if !self.is_attacked(t, to, occ_wo, them) {
+                safe |= B::bit(to);
+            }
+        }
+        if t.promo_kinds & (1 << kingkind) != 0 {
+            sink.targets(ksq, safe & !promo_zone, MoveKind::Normal, false);
+            sink.targets(ksq, safe & promo_zone, MoveKind::Normal, true);
+        } else {
+            sink.targets(ksq, safe, MoveKind::Normal, false);
+        }
+        if checkers.is_empty() {
+            self.gen_castling(t, sink, true);
+        }
+        true
+    }
+
+    /// En passant captures; when `legal`, each is verified by playing it.
+    fn gen_en_passant<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, legal: bool) {
+        if self.ep.is_empty() {
+            return;
+        }
+        let us = self.turn;
+        let c = us.index();
+        let mut mk = t.ep_kinds;
+        while mk != 0 {
+            let k = mk.trailing_zeros() as usize;
+            mk &= mk - 1;
+            let mine = self.by_kind[k] & self.by_color[c];
+            for to in self.ep.iter() {
+                if self.occupied().has(to) {
+                    continue;
+                }
+                let froms = t.kinds[c][k].rev_leap_ep[to as usize] & mine;
+                for from in froms.iter() {
+                    let promote = t.promo_kinds & (1 << k) != 0 && t.promo_zone[c].has(to);
+                    let m = Move { from, to, promotion: None, kind: MoveKind::EnPassant };
+                    if legal && !self.leaves_royals_safe(t, m) {
+                        continue;
+                    }
+                    if promote {
+                        sink.targets(from, B::bit(to), MoveKind::EnPassant, true);
+                    } else {
+                        sink.single(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Castling moves (FIDE 3.8.2, Chess960 placement). When `safe`, the
+    /// king may not be in check, pass or land on an attacked square.
+    fn gen_castling<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, safe: bool) {
+        let Some((kk, _rk, kf, rf)) = t.castling else { return };
+        let us = self.turn;
+        let rights = self.castling & self.by_color[us.index()] & t.back_rank[us.index()];
+        if rights.is_empty() {
+            return;
+        }
+        let kings = self.by_kind[kk as usize] & self.by_color[us.index()] & t.back_rank[us.index()];
+        if kings.is_empty() || kings.more_than_one() {
+            return;
+        }
+        let ksq = kings.lsb();
+        let occ = self.occupied();
+        let base = t.rank(ksq) * t.width;
+        for rsq in rights.iter() {
+            let side = usize::from(t.file(rsq) > t.file(ksq));
+            let kto = base + kf[side];
+            let rto = base + rf[side];
+            let kpath = span::<B>(ksq, kto) | B::bit(kto);
+            let rpath = span::<B>(rsq, rto) | B::bit(rto);
+            let must_be_empty = (kpath | rpath) & !B::bit(ksq) & !B::bit(rsq);
+            if (must_be_empty & occ).any() {
+                continue;
+            }
+            if safe {
+                let occ2 = occ ^ B::bit(ksq) ^ B::bit(rsq);
+                let them = us.flip();
+                if (kpath | B::bit(ksq)).iter().any(|s| self.is_attacked(t, s, occ2, them)) {
+                    continue;
+                }
+            }
+            sink.single(Move { from: ksq, to: rsq, promotion: None, kind: MoveKind::Castle });
+        }
+    }
+
+    /// Pseudo-legal moves (no king-safety filter), castling judged with
+    /// attacks when `castle_safe`.
+    pub(crate) fn gen_pseudo<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, castle_safe: bool) {
+        let us = self.turn;
+        let occ = self.occupied();
+        let our = self.by_color[us.index()];
+        let their = self.by_color[us.flip().index()];
+        let promo_zone = t.promo_zone[us.index()];
+        for k in 0..t.n_kinds {
+            let pcs = self.by_kind[k] & our;
+            let promotes = t.promo_kinds & (1 << k) != 0;
+            let has_first = t.first_move_kinds & (1 << k) != 0;
+            for sq in pcs.iter() {
+                let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
+                let tg = q | c;
+                let emit = |tg: B, kind: MoveKind, sink: &mut S| {
+                    if promotes {
+                        sink.targets(sq, tg & !promo_zone, kind, false);
+                        sink.targets(sq, tg & promo_zone, kind, true);
+                    } else {
+                        sink.targets(sq, tg, kind, false);
+                    }
+                };
+                emit(tg, MoveKind::Normal, sink);
+                if has_first && self.unmoved.has(sq) {
+                    let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
+                    emit(dbl & !tg, MoveKind::DoubleStep, sink);
+                    emit(plain & !tg & !dbl, MoveKind::Normal, sink);
+                }
+            }
+        }
+        self.gen_en_passant(t, sink, false);
+        self.gen_castling(t, sink, castle_safe);
+    }
+
+    /// Whether playing `m` leaves every royal piece of the mover unattacked.
+    pub(crate) fn leaves_royals_safe(&self, t: &Tables<B>, m: Move) -> bool {
+        let mut after = *self;
+        after.play_unchecked(t, m);
+        let us = self.turn;
+        let occ = after.occupied();
+        after.royals(t, us).iter().all(|s| !after.is_attacked(t, s, occ, us.flip()))
+    }
+
+    /// All legal moves (through the hooks when the tables carry some).
+    pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        if let Some(h) = &t.hooks {
+            return self.legal_moves_hooked(t, h.as_ref(), out);
+        }
+        let mut sink = Collect { out, choices: &t.promo_choices };
+        if !self.gen_fast(t, &mut sink) {
+            let mut all = Vec::with_capacity(64);
+            let mut ps = Collect { out: &mut all, choices: &t.promo_choices };
+            self.gen_pseudo(t, &mut ps, true);
+            out.extend(all.into_iter().filter(|&m| self.leaves_royals_safe(t, m)));
+        }
+    }
+
+    /// Number of legal moves (bulk counting).
+    pub fn count_legal(&self, t: &Tables<B>) -> u64 {
+        let mut c = Counter { n: 0, promo: t.promo_choices.len() as u64 };
+        if t.hooks.is_none() && self.gen_fast(t, &mut c) {
+            c.n
+        } else {
+            let mut v = Vec::with_capacity(64);
+            self.legal_moves_into(t, &mut v);
+            v.len() as u64
+        }
+    }
+}
+
+/// Squares strictly between two squares of one rank (castling paths).
+#[inline]
+fn span<B: BitSet>(a: u8, b: u8) -> B {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    if hi - lo <= 1 {
+        return B::EMPTY;
+    }
+    B::below(hi as usize) & !B::below(lo as usize + 1)
+}

@@ -1,0 +1,38 @@
+//! Perft: counts the leaf nodes of the legal-move tree, the standard
+//! correctness test of a move generator.
+
+use crate::bitboard::BitSet;
+use crate::position::Position;
+use crate::tables::Tables;
+use crate::types::Move;
+
+impl<B: BitSet> Position<B> {
+    /// Leaf count at `depth`. With `bulk`, the last ply is counted without
+    /// playing its moves. Allocates one move buffer per ply, not per node.
+    pub fn perft(&self, t: &Tables<B>, depth: u32, bulk: bool) -> u64 {
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(t, depth, bulk, &mut bufs)
+    }
+
+    fn perft_with(&self, t: &Tables<B>, depth: u32, bulk: bool, bufs: &mut [Vec<Move>]) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if bulk && depth == 1 {
+            return self.count_legal(t);
+        }
+        let (mine, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        mine.clear();
+        self.legal_moves_into(t, mine);
+        let mut n = 0;
+        for &m in mine.iter() {
+            let mut next = *self;
+            match &t.hooks {
+                Some(h) => next.play_with_hooks(t, h.as_ref(), m),
+                None => next.play_unchecked(t, m),
+            }
+            n += next.perft_with(t, depth - 1, bulk, rest);
+        }
+        n
+    }
+}

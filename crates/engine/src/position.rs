@@ -1,0 +1,364 @@
+//! The position: board, side to move, castling rights, en passant, clocks,
+//! piece identities and the Zobrist hash.
+
+use crate::bitboard::BitSet;
+use crate::tables::{Tables, MAX_KINDS};
+use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
+use crate::zobrist;
+
+/// A position of some game on bitboards of type `B`. Plain data, cheap to
+/// copy (copy-make); the rules live in the [`Tables`] passed alongside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position<B: BitSet> {
+    pub(crate) by_color: [B; 2],
+    pub(crate) by_kind: [B; MAX_KINDS],
+    pub(crate) mailbox: B::Bytes,
+    /// Stable piece identities: the id of the piece on each square (0: none).
+    pub(crate) ids: B::Ids,
+    /// Pieces of kinds with first-move shapes that have not moved yet.
+    pub(crate) unmoved: B,
+    pub(crate) turn: Color,
+    /// Squares of the rooks that keep a castling right.
+    pub(crate) castling: B,
+    /// Squares passed over by the last multi-step that an enemy piece
+    /// attacks en passant (empty when none).
+    pub(crate) ep: B,
+    /// The square of the piece an en passant capture removes.
+    pub(crate) ep_victim: u8,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+    pub(crate) next_id: u16,
+}
+
+impl<B: BitSet> Position<B> {
+    /// An empty board, White to move, move 1.
+    pub fn empty() -> Position<B> {
+        Position {
+            by_color: [B::EMPTY; 2],
+            by_kind: [B::EMPTY; MAX_KINDS],
+            mailbox: B::ZERO_BYTES,
+            ids: B::ZERO_IDS,
+            unmoved: B::EMPTY,
+            turn: Color::White,
+            castling: B::EMPTY,
+            ep: B::EMPTY,
+            ep_victim: 0,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+            next_id: 1,
+        }
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.mailbox[sq as usize])
+    }
+    /// The stable id of the piece on `sq` (0 when empty).
+    pub fn piece_id(&self, sq: Square) -> u16 {
+        self.ids[sq as usize]
+    }
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.by_color[0] | self.by_color[1]
+    }
+    /// Squares of `color`'s pieces.
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> B {
+        self.by_color[color.index()]
+    }
+    /// Squares of pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn by_kind(&self, kind: PieceKind) -> B {
+        self.by_kind[kind.index()]
+    }
+    /// Side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    /// Half-move clock (FIDE Laws 9.3).
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    /// Full-move number.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+    /// Zobrist hash of board, side to move, castling rights, en passant
+    /// square and unmoved first-move pieces.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Squares of rooks with castling rights.
+    pub fn castling_rooks(&self) -> B {
+        self.castling
+    }
+    /// En passant squares (squares passed over by the last multi-step, when
+    /// a capture there is possible).
+    pub fn ep_squares(&self) -> B {
+        self.ep
+    }
+
+    #[inline(always)]
+    pub(crate) fn pieces_of(&self, kinds: u32, color: Color) -> B {
+        let mut b = B::EMPTY;
+        let mut m = kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b |= self.by_kind[k];
+        }
+        b & self.by_color[color.index()]
+    }
+
+    /// Places a piece (square must be empty). Updates the hash.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: u8, p: Piece, id: u16) {
+        let b = B::bit(sq);
+        self.by_color[p.color.index()] |= b;
+        self.by_kind[p.kind.index()] |= b;
+        self.mailbox[sq as usize] = p.code();
+        self.ids[sq as usize] = id;
+        self.hash ^= zobrist::piece(p.kind.0, p.color as u8, sq);
+    }
+
+    /// Removes the piece on `sq` and returns it with its id.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, sq: u8) -> Option<(Piece, u16)> {
+        let p = Piece::from_code(self.mailbox[sq as usize])?;
+        let b = B::bit(sq);
+        self.by_color[p.color.index()] ^= b;
+        self.by_kind[p.kind.index()] ^= b;
+        self.mailbox[sq as usize] = 0;
+        let id = self.ids[sq as usize];
+        self.ids[sq as usize] = 0;
+        self.hash ^= zobrist::piece(p.kind.0, p.color as u8, sq);
+        if self.unmoved.has(sq) {
+            self.unmoved ^= b;
+            self.hash ^= zobrist::UNMOVED[sq as usize];
+        }
+        if self.castling.has(sq) {
+            self.castling ^= b;
+            self.hash ^= zobrist::CASTLING[sq as usize];
+        }
+        Some((p, id))
+    }
+
+    /// Adds a piece with a fresh id (setup).
+    pub(crate) fn add_new(&mut self, sq: u8, p: Piece) {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        self.put(sq, p, id);
+    }
+
+    pub(crate) fn set_ep(&mut self, ep: B, victim: u8) {
+        for s in self.ep.iter() {
+            self.hash ^= zobrist::EN_PASSANT[s as usize];
+        }
+        self.ep = ep;
+        self.ep_victim = victim;
+        for s in ep.iter() {
+            self.hash ^= zobrist::EN_PASSANT[s as usize];
+        }
+    }
+
+    pub(crate) fn set_castling(&mut self, rooks: B) {
+        for s in (self.castling ^ rooks).iter() {
+            self.hash ^= zobrist::CASTLING[s as usize];
+        }
+        self.castling = rooks;
+    }
+
+    pub(crate) fn set_unmoved(&mut self, unmoved: B) {
+        for s in (self.unmoved ^ unmoved).iter() {
+            self.hash ^= zobrist::UNMOVED[s as usize];
+        }
+        self.unmoved = unmoved;
+    }
+
+    pub(crate) fn set_turn(&mut self, turn: Color) {
+        if turn != self.turn {
+            self.hash ^= zobrist::BLACK_TO_MOVE;
+            self.turn = turn;
+        }
+    }
+
+    /// Recomputes the hash from scratch (used after setup and in tests).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for sq in self.occupied().iter() {
+            let p = self.piece_at(sq).expect("occupied");
+            h ^= zobrist::piece(p.kind.0, p.color as u8, sq);
+        }
+        for s in self.castling.iter() {
+            h ^= zobrist::CASTLING[s as usize];
+        }
+        for s in self.ep.iter() {
+            h ^= zobrist::EN_PASSANT[s as usize];
+        }
+        for s in self.unmoved.iter() {
+            h ^= zobrist::UNMOVED[s as usize];
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::BLACK_TO_MOVE;
+        }
+        h
+    }
+
+    /// Royal pieces of `color`.
+    #[inline(always)]
+    pub fn royals(&self, t: &Tables<B>, color: Color) -> B {
+        self.pieces_of(t.royal_kinds, color)
+    }
+
+    /// Pieces of `by` that attack `sq` when the board holds `occ`.
+    #[inline]
+    pub fn attackers_to(&self, t: &Tables<B>, sq: u8, occ: B, by: Color) -> B {
+        let c = by.index();
+        let theirs = self.by_color[c] & occ;
+        let mut att = B::EMPTY;
+        let mut m = t.leap_attackers[c];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            att |= t.kinds[c][k].rev_leap_attacks[sq as usize] & self.by_kind[k];
+        }
+        for ar in &t.attack_rays[c] {
+            let p = self.pieces_of(ar.kinds, by);
+            if p.any() {
+                att |= t.rays[ar.ray as usize].attacks(sq, occ) & p;
+            }
+        }
+        att & theirs
+    }
+
+    /// Whether `sq` is attacked by `by` over `occ`.
+    #[inline]
+    pub fn is_attacked(&self, t: &Tables<B>, sq: u8, occ: B, by: Color) -> bool {
+        self.attackers_to(t, sq, occ, by).any()
+    }
+
+    /// Whether any royal piece of the side to move is attacked.
+    pub fn is_check(&self, t: &Tables<B>) -> bool {
+        let occ = self.occupied();
+        self.royals(t, self.turn).iter().any(|s| self.is_attacked(t, s, occ, self.turn.flip()))
+    }
+
+    /// Plays `m`, assumed legal (or at least pseudo-legal), by the side to
+    /// move. Updates clocks, castling rights, en passant and the hash.
+    pub fn play_unchecked(&mut self, t: &Tables<B>, m: Move) {
+        let us = self.turn;
+        let them = us.flip();
+        let (piece, id) = match self.take(m.from) {
+            Some(x) => x,
+            None => return,
+        };
+        let mut reset = t.pawn_kinds & (1 << piece.kind.0) != 0;
+        let victim = self.ep_victim;
+        if self.ep.any() {
+            self.set_ep(B::EMPTY, 0);
+        }
+        match m.kind {
+            MoveKind::Castle => {
+                let (_, _, kf, rf) = t.castling.expect("castling move without castling rules");
+                let side = usize::from(t.file(m.to) > t.file(m.from));
+                let rank_base = t.rank(m.from) * t.width;
+                let rook = self.take(m.to);
+                self.put(rank_base + kf[side], piece, id);
+                if let Some((rp, rid)) = rook {
+                    self.put(rank_base + rf[side], rp, rid);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.take(victim);
+                reset = true;
+                self.put(m.to, piece, id);
+            }
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                if self.take(m.to).is_some() {
+                    reset = true;
+                }
+                let landed = match m.promotion {
+                    Some(k) => Piece { kind: k, color: us },
+                    None => piece,
+                };
+                self.put(m.to, landed, id);
+                if m.kind == MoveKind::DoubleStep {
+                    self.open_en_passant(t, m, them);
+                }
+            }
+        }
+        // A castling king that moves loses both rights (FIDE 3.8.2.1).
+        if let Some((king, _, _, _)) = t.castling {
+            if piece.kind.0 == king {
+                let lost = self.castling & t.back_rank[us.index()];
+                if lost.any() {
+                    self.set_castling(self.castling & !lost);
+                }
+            }
+        }
+        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.set_turn(them);
+    }
+
+    /// After a multi-step, records the passed squares as en passant squares
+    /// when some enemy piece attacks one of them en passant.
+    fn open_en_passant(&mut self, t: &Tables<B>, m: Move, them: Color) {
+        let passed = passed_squares(t, m.from, m.to);
+        if passed.is_empty() || t.ep_kinds == 0 {
+            return;
+        }
+        let c = them.index();
+        let mut hit = false;
+        let mut mk = t.ep_kinds;
+        while mk != 0 && !hit {
+            let k = mk.trailing_zeros() as usize;
+            mk &= mk - 1;
+            let mine = self.by_kind[k] & self.by_color[c];
+            if mine.is_empty() {
+                continue;
+            }
+            for s in passed.iter() {
+                if (t.kinds[c][k].rev_leap_ep[s as usize] & mine).any() {
+                    hit = true;
+                    break;
+                }
+            }
+        }
+        if hit {
+            self.set_ep(passed, m.to);
+        }
+    }
+}
+
+/// Squares strictly between `from` and `to` on a straight line (rank, file,
+/// diagonal, or any multiple of a primitive vector).
+pub(crate) fn passed_squares<B: BitSet>(t: &Tables<B>, from: u8, to: u8) -> B {
+    let (ff, fr) = (t.file(from) as i32, t.rank(from) as i32);
+    let (tf, tr) = (t.file(to) as i32, t.rank(to) as i32);
+    let (dx, dy) = (tf - ff, tr - fr);
+    let g = gcd(dx.abs(), dy.abs());
+    if g <= 1 {
+        return B::EMPTY;
+    }
+    let (sx, sy) = (dx / g, dy / g);
+    let mut b = B::EMPTY;
+    for i in 1..g {
+        b |= B::bit(((fr + sy * i) * t.width as i32 + ff + sx * i) as u8);
+    }
+    b
+}
+
+fn gcd(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

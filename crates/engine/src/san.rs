@@ -1,0 +1,234 @@
+//! Standard Algebraic Notation (FIDE Laws, Appendix C), written exactly and
+//! read leniently like python-chess: `0-0`, missing or extra
+//! disambiguation where unambiguous, `e8=Q` and `e8Q`, `x` or `-` or
+//! nothing between squares, trailing `+`, `#`, `!`, `?`.
+
+use crate::bitboard::BitSet;
+use crate::definition::GameDefinition;
+use crate::fen::{parse_square, square_name};
+use crate::position::Position;
+use crate::tables::Tables;
+use crate::types::{Move, MoveKind};
+
+/// Why a SAN move could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// Not SAN at all.
+    #[error("`{0}` is not a SAN move")]
+    Syntax(String),
+    /// Well-formed, but no legal move matches.
+    #[error("`{0}` is not a legal move here")]
+    Illegal(String),
+    /// Several legal moves match.
+    #[error("`{san}` is ambiguous: it matches {}", candidates.join(", "))]
+    Ambiguous {
+        /// The text.
+        san: String,
+        /// The matching moves in UCI.
+        candidates: Vec<String>,
+    },
+    /// The null move `--`/`Z0`.
+    #[error("null move `{0}` is not supported")]
+    NullMove(String),
+}
+
+/// The destination square a castling move's king lands on.
+pub(crate) fn castle_king_to<B: BitSet>(t: &Tables<B>, m: Move) -> u8 {
+    match t.castling {
+        Some((_, _, kf, _)) => {
+            let side = usize::from(t.file(m.to) > t.file(m.from));
+            t.rank(m.from) * t.width + kf[side]
+        }
+        None => m.to,
+    }
+}
+
+/// Writes `m` (legal in `pos`) in SAN, with `+` or `#`.
+pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], m: Move) -> String {
+    let mut s = write_bare(def, t, pos, legal, m);
+    let mut after = *pos;
+    match &t.hooks {
+        Some(h) => after.play_with_hooks(t, h.as_ref(), m),
+        None => after.play_unchecked(t, m),
+    }
+    if after.is_check(t) {
+        let mut replies = Vec::new();
+        after.legal_moves_into(t, &mut replies);
+        s.push(if replies.is_empty() { '#' } else { '+' });
+    }
+    s
+}
+
+/// SAN without the check suffix.
+pub fn write_bare<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], m: Move) -> String {
+    if m.kind == MoveKind::Castle {
+        return if t.file(m.to) > t.file(m.from) { "O-O".into() } else { "O-O-O".into() };
+    }
+    let Some(p) = pos.piece_at(m.from) else { return "--".into() };
+    let pt = &def.pieces[p.kind.index()];
+    let capture = m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
+    let mut s = String::with_capacity(8);
+    if pt.pawn_like {
+        if capture {
+            s.push((b'a' + t.file(m.from)) as char);
+        }
+    } else {
+        s.push(pt.symbol);
+        // Disambiguation: file if it suffices, else rank, else both.
+        let others: Vec<u8> = legal
+            .iter()
+            .filter(|o| {
+                o.to == m.to
+                    && o.from != m.from
+                    && o.kind != MoveKind::Castle
+                    && pos.piece_at(o.from).map(|q| q.kind) == Some(p.kind)
+            })
+            .map(|o| o.from)
+            .collect();
+        if !others.is_empty() {
+            let same_file = others.iter().any(|&o| t.file(o) == t.file(m.from));
+            let same_rank = others.iter().any(|&o| t.rank(o) == t.rank(m.from));
+            if !same_file {
+                s.push((b'a' + t.file(m.from)) as char);
+            } else if !same_rank {
+                s.push_str(&(t.rank(m.from) as u32 + 1).to_string());
+            } else {
+                s.push_str(&square_name(m.from, t.width));
+            }
+        }
+    }
+    if capture {
+        s.push('x');
+    }
+    s.push_str(&square_name(m.to, t.width));
+    if let Some(k) = m.promotion {
+        s.push('=');
+        s.push(def.pieces[k.index()].symbol);
+    }
+    s
+}
+
+/// Reads a SAN move in `pos`, given its legal moves.
+///
+/// # Errors
+/// [`SanError`] for text that is not SAN, names no legal move, or is
+/// ambiguous.
+pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], san: &str) -> Result<Move, SanError> {
+    let text = san.trim_end_matches(['+', '#', '!', '?']);
+    if text.is_empty() {
+        return Err(SanError::Syntax(san.into()));
+    }
+    if text == "--" || text == "Z0" || text == "0000" || text == "@@@@" {
+        return Err(SanError::NullMove(san.into()));
+    }
+    let castle = match text {
+        "O-O" | "0-0" | "o-o" => Some(true),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
+        _ => None,
+    };
+    if let Some(king_side) = castle {
+        let found: Vec<&Move> = legal
+            .iter()
+            .filter(|m| m.kind == MoveKind::Castle && (t.file(m.to) > t.file(m.from)) == king_side)
+            .collect();
+        return match found.as_slice() {
+            [m] => Ok(**m),
+            [] => Err(SanError::Illegal(san.into())),
+            _ => Err(SanError::Ambiguous { san: san.into(), candidates: found.iter().map(|m| format!("{m:?}")).collect() }),
+        };
+    }
+    let b = text.as_bytes();
+    if !b.is_ascii() {
+        return Err(SanError::Syntax(san.into()));
+    }
+    let mut i = 0;
+    // Piece letter (upper case, not a file letter used as such).
+    let mut kind: Option<usize> = None;
+    if b[0].is_ascii_uppercase() {
+        let k = def.kind_of_symbol(b[0] as char).ok_or_else(|| SanError::Syntax(san.into()))?;
+        kind = Some(k);
+        i = 1;
+    }
+    // Promotion suffix: `=Q`, `Q`, `=q`, `(Q)`, `/Q`.
+    let mut end = b.len();
+    let mut promotion: Option<usize> = None;
+    if end > i + 2 && b[end - 1].is_ascii_alphabetic() && !(b[end - 1] as char).is_ascii_digit() {
+        let c = b[end - 1] as char;
+        let prev = b[end - 2];
+        if prev == b'=' || prev == b'/' || prev.is_ascii_digit() {
+            if let Some(k) = def.kind_of_symbol(c) {
+                promotion = Some(k);
+                end -= if prev == b'=' || prev == b'/' { 2 } else { 1 };
+            } else {
+                return Err(SanError::Syntax(san.into()));
+            }
+        }
+    } else if end > i + 3 && b[end - 1] == b')' && b[end - 3] == b'(' {
+        let k = def.kind_of_symbol(b[end - 2] as char).ok_or_else(|| SanError::Syntax(san.into()))?;
+        promotion = Some(k);
+        end -= 3;
+    }
+    let body = &text[i..end];
+    // Destination: the last square name in the body.
+    let bb = body.as_bytes();
+    let mut j = bb.len();
+    while j > 0 && bb[j - 1].is_ascii_digit() {
+        j -= 1;
+    }
+    if j == 0 || j == bb.len() || !bb[j - 1].is_ascii_lowercase() {
+        return Err(SanError::Syntax(san.into()));
+    }
+    let to = parse_square(&body[j - 1..], t.width, t.height).ok_or_else(|| SanError::Syntax(san.into()))?;
+    let mut hint = &body[..j - 1];
+    if let Some(h) = hint.strip_suffix(['x', '-', ':']) {
+        hint = h;
+    }
+    let (mut hf, mut hr) = (None, None);
+    let hb = hint.as_bytes();
+    let mut k = 0;
+    if k < hb.len() && hb[k].is_ascii_lowercase() {
+        let f = hb[k] - b'a';
+        if f >= t.width {
+            return Err(SanError::Syntax(san.into()));
+        }
+        hf = Some(f);
+        k += 1;
+    }
+    if k < hb.len() {
+        let r: u32 = hint[k..].parse().map_err(|_| SanError::Syntax(san.into()))?;
+        if r == 0 || r > t.height as u32 {
+            return Err(SanError::Syntax(san.into()));
+        }
+        hr = Some((r - 1) as u8);
+    }
+    let matches: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            if m.kind == MoveKind::Castle || m.to != to {
+                return false;
+            }
+            let Some(p) = pos.piece_at(m.from) else { return false };
+            let pk = p.kind.index();
+            let kind_ok = match kind {
+                Some(k) => k == pk && !(def.pieces[k].pawn_like && hf.is_none() && false),
+                None => def.pieces[pk].pawn_like,
+            };
+            kind_ok
+                && hf.is_none_or(|f| t.file(m.from) == f)
+                && hr.is_none_or(|r| t.rank(m.from) == r)
+                && m.promotion.map(|k| k.index()) == promotion
+        })
+        .collect();
+    match matches.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(SanError::Illegal(san.into())),
+        _ => Err(SanError::Ambiguous {
+            san: san.into(),
+            candidates: matches
+                .iter()
+                .map(|m| format!("{}{}", square_name(m.from, t.width), square_name(m.to, t.width)))
+                .collect(),
+        }),
+    }
+}

@@ -1,0 +1,90 @@
+//! UCI move notation: `e2e4`, `e7e8q`; castling as king to destination
+//! (`e1g1`) in standard chess and king-takes-rook (`e1h1`) in Chess960
+//! (RULINGS G4).
+
+use crate::bitboard::BitSet;
+use crate::definition::GameDefinition;
+use crate::fen::{parse_square, square_name};
+use crate::position::Position;
+use crate::san::castle_king_to;
+use crate::tables::Tables;
+use crate::types::{Move, MoveKind};
+
+/// Why a UCI move could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UciError {
+    /// Not UCI notation.
+    #[error("`{0}` is not a UCI move (expected from-square, to-square and an optional promotion letter, like e7e8q)")]
+    Syntax(String),
+    /// Well-formed, but not a legal move.
+    #[error("`{0}` is not a legal move here")]
+    Illegal(String),
+    /// The null move.
+    #[error("null move `{0}` is not supported")]
+    NullMove(String),
+}
+
+/// Writes `m` in UCI. With `chess960` castling is king-takes-rook.
+/// Without it, castling is king-to-destination unless another legal move
+/// shares those squares (G4).
+pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, legal: &[Move], m: Move, chess960: bool) -> String {
+    let mut to = m.to;
+    if m.kind == MoveKind::Castle && !chess960 {
+        let kto = castle_king_to(t, m);
+        let clash = legal.iter().any(|o| o.kind != MoveKind::Castle && o.from == m.from && o.to == kto);
+        if !clash && kto != m.from {
+            to = kto;
+        }
+    }
+    let mut s = square_name(m.from, t.width);
+    s.push_str(&square_name(to, t.width));
+    if let Some(k) = m.promotion {
+        s.push(def.pieces[k.index()].symbol.to_ascii_lowercase());
+    }
+    s
+}
+
+/// Reads a UCI move and finds it among `legal`. Castling is accepted both
+/// as king-to-destination and as king-takes-rook.
+///
+/// # Errors
+/// [`UciError`].
+pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, _pos: &Position<B>, legal: &[Move], uci: &str) -> Result<Move, UciError> {
+    if uci == "0000" {
+        return Err(UciError::NullMove(uci.into()));
+    }
+    let syntax = || UciError::Syntax(uci.into());
+    if !uci.is_ascii() || uci.len() < 4 {
+        return Err(syntax());
+    }
+    // Split into two squares and an optional letter; ranks may be 2 digits.
+    let b = uci.as_bytes();
+    let mut i = 1;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let from = parse_square(&uci[..i], t.width, t.height).ok_or_else(syntax)?;
+    let mut j = i + 1;
+    while j < b.len() && b[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j > b.len() || i >= b.len() {
+        return Err(syntax());
+    }
+    let to = parse_square(&uci[i..j], t.width, t.height).ok_or_else(syntax)?;
+    let promotion = match &uci[j..] {
+        "" => None,
+        p if p.len() == 1 => Some(def.kind_of_symbol(p.chars().next().unwrap_or(' ')).ok_or_else(syntax)?),
+        _ => return Err(syntax()),
+    };
+    let found = legal.iter().copied().find(|m| {
+        m.from == from && m.to == to && m.promotion.map(|k| k.index()) == promotion && m.kind != MoveKind::Castle
+    });
+    if let Some(m) = found {
+        return Ok(m);
+    }
+    let castle = legal.iter().copied().find(|m| {
+        m.kind == MoveKind::Castle && m.from == from && promotion.is_none() && (m.to == to || castle_king_to(t, *m) == to)
+    });
+    castle.ok_or_else(|| UciError::Illegal(uci.into()))
+}

@@ -1,0 +1,64 @@
+//! A compiled game definition, on the bitboard width its board needs.
+
+use std::sync::Arc;
+
+use crate::definition::GameDefinition;
+use crate::tables::{DefinitionError, Tables};
+
+/// A game definition compiled for move generation: 8×8 and smaller on
+/// `u64` bitboards, larger boards (up to 128 squares) on `u128`.
+///
+/// Cheap to clone (the tables are shared).
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub(crate) def: Arc<GameDefinition>,
+    pub(crate) tables: VariantTables,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum VariantTables {
+    Small(Arc<Tables<u64>>),
+    Large(Arc<Tables<u128>>),
+}
+
+impl Variant {
+    /// Compiles `def`.
+    ///
+    /// # Errors
+    /// [`DefinitionError`] when the board is too large or a shape is malformed.
+    pub fn new(def: GameDefinition) -> Result<Variant, DefinitionError> {
+        let n = def.width as usize * def.height as usize;
+        let tables = if n <= 64 {
+            VariantTables::Small(Arc::new(Tables::new(&def)?))
+        } else {
+            VariantTables::Large(Arc::new(Tables::new(&def)?))
+        };
+        Ok(Variant { def: Arc::new(def), tables })
+    }
+
+    /// FIDE chess.
+    pub fn chess() -> Variant {
+        Variant::new(GameDefinition::fide()).expect("the FIDE definition compiles")
+    }
+
+    /// The definition.
+    pub fn definition(&self) -> &GameDefinition {
+        &self.def
+    }
+
+    /// The u64 tables, when the board fits 64 squares.
+    pub fn tables_u64(&self) -> Option<&Tables<u64>> {
+        match &self.tables {
+            VariantTables::Small(t) => Some(t),
+            VariantTables::Large(_) => None,
+        }
+    }
+
+    /// The u128 tables, when the board is larger than 64 squares.
+    pub fn tables_u128(&self) -> Option<&Tables<u128>> {
+        match &self.tables {
+            VariantTables::Small(_) => None,
+            VariantTables::Large(t) => Some(t),
+        }
+    }
+}

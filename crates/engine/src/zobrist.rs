@@ -1,0 +1,43 @@
+//! Zobrist keys, generated at compile time from a fixed seed so that hashes
+//! are identical on every machine and every run.
+
+use crate::tables::MAX_KINDS;
+
+const SQUARES: usize = 128;
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn table<const N: usize>(seed: u64) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let (s, v) = splitmix(state);
+        state = s;
+        out[i] = v;
+        i += 1;
+    }
+    out
+}
+
+/// `[(kind * 2 + color) * 128 + square]`.
+pub(crate) static PIECE: [u64; MAX_KINDS * 2 * SQUARES] = table(0x686f_7573_6572_756c);
+/// Castling right held by the rook on a square.
+pub(crate) static CASTLING: [u64; SQUARES] = table(0x6361_7374_6c69_6e67);
+/// En passant square.
+pub(crate) static EN_PASSANT: [u64; SQUARES] = table(0x656e_7061_7373_616e);
+/// Unmoved piece on a square (first-move shapes).
+pub(crate) static UNMOVED: [u64; SQUARES] = table(0x756e_6d6f_7665_6421);
+/// Black to move.
+pub(crate) const BLACK_TO_MOVE: u64 = 0x5c1d_5b2a_77e4_03f1;
+
+#[inline(always)]
+pub(crate) fn piece(kind: u8, color: u8, sq: u8) -> u64 {
+    PIECE[((kind as usize * 2 + color as usize) << 7) + sq as usize]
+}
