@@ -242,6 +242,32 @@ impl Game {
         with!(self, |p, t| p.count_legal(t))
     }
 
+    /// Perft: leaf nodes of the legal-move tree at `depth` (bulk counting
+    /// of the last ply when `bulk`).
+    pub fn perft(&self, depth: u32, bulk: bool) -> u64 {
+        with!(self, |p, t| p.perft(t, depth, bulk))
+    }
+
+    /// Perft per legal move at the root: `(move, leaves below it)`, in
+    /// generation order.
+    pub fn divide(&self, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+        let depth = depth.max(1);
+        self.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let n = with!(self, |p, t| {
+                    let mut next = *p;
+                    match &t.hooks {
+                        Some(h) => next.play_with_hooks(t, h.as_ref(), m),
+                        None => next.play_unchecked(t, m),
+                    }
+                    next.perft(t, depth - 1, bulk)
+                });
+                (m, n)
+            })
+            .collect()
+    }
+
     /// Whether `m` is legal here.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)
