@@ -25,6 +25,7 @@ mod movegen;
 mod perft;
 pub mod position;
 pub mod san;
+pub mod suite;
 pub mod tables;
 mod types;
 pub mod uci;

@@ -1,0 +1,96 @@
+//! Perft suite files: the `.perft` format (`id`, `epd`, `perft DEPTH NODES`
+//! lines, as in scalachess and python-chess) and the `.epd` format
+//! (`FEN ;D1 n ;D2 n …`, as in perftsuite.epd). Parsing only; running a
+//! suite is the caller's business.
+
+/// One position of a suite with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// The `id` line, or `line N` for `.epd` files.
+    pub id: String,
+    /// The position.
+    pub fen: String,
+    /// `(depth, nodes)` pairs in file order.
+    pub counts: Vec<(u32, u64)>,
+    /// 1-based line of the position in the file.
+    pub line: usize,
+}
+
+/// A malformed suite line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}: `{text}`")]
+pub struct SuiteError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+    /// The line.
+    pub text: String,
+}
+
+/// Parses a suite in either format (detected per line: lines with `;D`
+/// are EPD, `id`/`epd`/`perft` lines are the `.perft` format; `#` starts a
+/// comment line).
+///
+/// # Errors
+/// [`SuiteError`] naming the first malformed line.
+pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    let mut out: Vec<SuiteEntry> = Vec::new();
+    let mut pending_id: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let l = raw.trim().trim_start_matches('\u{feff}');
+        let err = |reason: &str| SuiteError { line, reason: reason.into(), text: raw.into() };
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("id ") {
+            pending_id = Some(rest.trim().to_string());
+        } else if let Some(rest) = l.strip_prefix("epd ") {
+            let id = pending_id.take().unwrap_or_else(|| format!("line {line}"));
+            out.push(SuiteEntry { id, fen: rest.trim().to_string(), counts: Vec::new(), line });
+        } else if let Some(rest) = l.strip_prefix("perft ") {
+            let entry = out.last_mut().ok_or_else(|| err("`perft` line before any `epd` line"))?;
+            let mut it = rest.split_ascii_whitespace();
+            let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
+            let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
+            entry.counts.push((d, n));
+        } else if l.contains(";D") || l.contains("; D") {
+            let mut parts = l.split(';');
+            let fen = parts.next().unwrap_or("").trim().to_string();
+            let mut counts = Vec::new();
+            for p in parts {
+                let p = p.trim();
+                if p.is_empty() {
+                    continue;
+                }
+                let p = p.strip_prefix('D').ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let mut it = p.split_ascii_whitespace();
+                let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `;Dn nodes`"))?;
+                counts.push((d, n));
+            }
+            out.push(SuiteEntry { id: pending_id.take().unwrap_or_else(|| format!("line {line}")), fen, counts, line });
+        } else {
+            return Err(err("not a suite line (expected `id`, `epd`, `perft` or `FEN ;D1 n`)"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_formats() {
+        let s = parse("# c\nid pos-2\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\nperft 2 9\n\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].id, "pos-2");
+        assert_eq!(s[0].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(s[1].counts, vec![(1, 15), (2, 66)]);
+        assert_eq!(s[1].line, 6);
+        assert!(parse("perft 1 2").is_err());
+        assert_eq!(parse("bogus").unwrap_err().line, 1);
+    }
+}
