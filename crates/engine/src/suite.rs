@@ -89,7 +89,7 @@ mod tests {
         assert_eq!(s[0].id, "pos-2");
         assert_eq!(s[0].counts, vec![(1, 3), (2, 9)]);
         assert_eq!(s[1].counts, vec![(1, 15), (2, 66)]);
-        assert_eq!(s[1].line, 6);
+        assert_eq!(s[1].line, 7);
         assert!(parse("perft 1 2").is_err());
         assert_eq!(parse("bogus").unwrap_err().line, 1);
     }
