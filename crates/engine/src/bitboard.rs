@@ -6,7 +6,9 @@
 
 use core::fmt::Debug;
 use core::hash::Hash;
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not};
+use core::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not,
+};
 
 /// A set of squares packed into an unsigned integer.
 ///
@@ -75,6 +77,10 @@ pub trait BitSet:
     fn clear_lowest(self) -> Self;
     /// The set holding the squares `0..n`.
     fn below(n: usize) -> Self;
+    /// Widens a 64-square set (identity for `u64`).
+    fn from_u64(b: u64) -> Self;
+    /// The low 64 squares (identity for `u64`).
+    fn to_u64(self) -> u64;
     /// Iterates over the squares, lowest first.
     #[inline(always)]
     fn iter(self) -> Squares<Self> {
@@ -138,6 +144,14 @@ macro_rules! impl_bitset {
             #[inline(always)]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_u64(b: u64) -> Self {
+                b as $t
+            }
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
             }
             #[inline(always)]
             fn below(n: usize) -> Self {

@@ -41,9 +41,16 @@ impl Direction {
         match self {
             Direction::Orthogonal => &[(0, 1), (0, -1), (1, 0), (-1, 0)],
             Direction::Diagonal => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
-            Direction::Omnidirectional => {
-                &[(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-            }
+            Direction::Omnidirectional => &[
+                (0, 1),
+                (0, -1),
+                (1, 0),
+                (-1, 0),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ],
             Direction::Forward => &[(0, 1)],
             Direction::Backward => &[(0, -1)],
             Direction::Sideways => &[(1, 0), (-1, 0)],
@@ -163,7 +170,13 @@ pub struct Shape {
 impl Shape {
     /// A leap along each vector.
     pub fn leap(vectors: Vec<Vector>, mode: ShapeMode) -> Shape {
-        Shape { vectors, reach: Reach::Leap, mode, first_move_only: false, en_passant: EnPassantRole::None }
+        Shape {
+            vectors,
+            reach: Reach::Leap,
+            mode,
+            first_move_only: false,
+            en_passant: EnPassantRole::None,
+        }
     }
     /// A ride of `1..=max` steps (`None`: unlimited).
     pub fn slide(vectors: Vec<Vector>, max: Option<u8>, mode: ShapeMode) -> Shape {
@@ -317,7 +330,10 @@ impl GameDefinition {
                 Shape::leap(vec![(0, 1)], MoveOnly),
                 Shape {
                     vectors: vec![(0, 1)],
-                    reach: Reach::Ride { min: 2, max: Some(2) },
+                    reach: Reach::Ride {
+                        min: 2,
+                        max: Some(2),
+                    },
                     mode: MoveOnly,
                     first_move_only: true,
                     en_passant: EnPassantRole::Creates,
@@ -341,30 +357,50 @@ impl GameDefinition {
             shapes,
             initial_ranks: vec![0],
         };
-        let knight = simple("Knight", 'N', Role::Knight, vec![Shape::leap(expand((2, 1), Symmetry::Full), MoveOrCapture)]);
+        let knight = simple(
+            "Knight",
+            'N',
+            Role::Knight,
+            vec![Shape::leap(expand((2, 1), Symmetry::Full), MoveOrCapture)],
+        );
         let bishop = simple(
             "Bishop",
             'B',
             Role::Bishop,
-            vec![Shape::slide(Direction::Diagonal.vectors().to_vec(), None, MoveOrCapture)],
+            vec![Shape::slide(
+                Direction::Diagonal.vectors().to_vec(),
+                None,
+                MoveOrCapture,
+            )],
         );
         let rook = simple(
             "Rook",
             'R',
             Role::Rook,
-            vec![Shape::slide(Direction::Orthogonal.vectors().to_vec(), None, MoveOrCapture)],
+            vec![Shape::slide(
+                Direction::Orthogonal.vectors().to_vec(),
+                None,
+                MoveOrCapture,
+            )],
         );
         let queen = simple(
             "Queen",
             'Q',
             Role::Queen,
-            vec![Shape::slide(Direction::Omnidirectional.vectors().to_vec(), None, MoveOrCapture)],
+            vec![Shape::slide(
+                Direction::Omnidirectional.vectors().to_vec(),
+                None,
+                MoveOrCapture,
+            )],
         );
         let king = simple(
             "King",
             'K',
             Role::King,
-            vec![Shape::leap(Direction::Omnidirectional.vectors().to_vec(), MoveOrCapture)],
+            vec![Shape::leap(
+                Direction::Omnidirectional.vectors().to_vec(),
+                MoveOrCapture,
+            )],
         );
         GameDefinition {
             id: "chess".into(),
@@ -372,8 +408,17 @@ impl GameDefinition {
             width: 8,
             height: 8,
             pieces: vec![pawn, knight, bishop, rook, queen, king],
-            promotion: Some(Promotion { pieces: vec![0], ranks: vec![7], choices: vec![4, 3, 2, 1] }),
-            castling: Some(Castling { king: 5, rook: 3, king_files: [2, 6], rook_files: [3, 5] }),
+            promotion: Some(Promotion {
+                pieces: vec![0],
+                ranks: vec![7],
+                choices: vec![4, 3, 2, 1],
+            }),
+            castling: Some(Castling {
+                king: 5,
+                rook: 3,
+                king_files: [2, 6],
+                rook_files: [3, 5],
+            }),
             end: EndRules::fide(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
         }
@@ -397,7 +442,16 @@ mod tests {
         // movement-grammar.md, "Symmetry": [2,1] with Full gives 8 offsets.
         let mut v = expand((2, 1), Symmetry::Full);
         v.sort();
-        let mut want = vec![(2, 1), (1, 2), (-2, 1), (-1, 2), (2, -1), (1, -2), (-2, -1), (-1, -2)];
+        let mut want = vec![
+            (2, 1),
+            (1, 2),
+            (-2, 1),
+            (-1, 2),
+            (2, -1),
+            (1, -2),
+            (-2, -1),
+            (-1, -2),
+        ];
         want.sort();
         assert_eq!(v, want);
         assert_eq!(expand((1, 1), Symmetry::Full).len(), 4);

@@ -88,7 +88,11 @@ pub fn parse_square(s: &str, width: u8, height: u8) -> Option<Square> {
 /// default to `0 1`. Castling rights that name no rook are dropped (as
 /// python-chess and shakmaty do in lenient mode). The en passant field is
 /// kept only when an en passant capture is possible.
-pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Result<Position<B>, FenError> {
+pub fn parse<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    fen: &str,
+) -> Result<Position<B>, FenError> {
     let fen = fen.trim();
     let mut fields = fen.split_ascii_whitespace();
     let board = fields.next().ok_or(FenError::Empty)?;
@@ -120,11 +124,17 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
                     }
                 }
                 if n == 0 {
-                    return Err(FenError::Board { rank: i + 1, reason: "empty-square count 0".into() });
+                    return Err(FenError::Board {
+                        rank: i + 1,
+                        reason: "empty-square count 0".into(),
+                    });
                 }
                 f += n;
                 if f > t.width as usize {
-                    return Err(FenError::Board { rank: i + 1, reason: format!("more than {} files", t.width) });
+                    return Err(FenError::Board {
+                        rank: i + 1,
+                        reason: format!("more than {} files", t.width),
+                    });
                 }
                 continue;
             }
@@ -133,15 +143,31 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
                 return Err(FenError::UnknownPiece(c));
             }
             if f >= t.width as usize {
-                return Err(FenError::Board { rank: i + 1, reason: format!("more than {} files", t.width) });
+                return Err(FenError::Board {
+                    rank: i + 1,
+                    reason: format!("more than {} files", t.width),
+                });
             }
-            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-            pos.add_new((r * t.width as usize + f) as u8, Piece { kind: PieceKind(kind as u8), color });
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            pos.add_new(
+                (r * t.width as usize + f) as u8,
+                Piece {
+                    kind: PieceKind(kind as u8),
+                    color,
+                },
+            );
             f += 1;
             j += 1;
         }
         if f != t.width as usize {
-            return Err(FenError::Board { rank: i + 1, reason: format!("{} files, expected {}", f, t.width) });
+            return Err(FenError::Board {
+                rank: i + 1,
+                reason: format!("{} files, expected {}", f, t.width),
+            });
         }
     }
     let turn = match fields.next() {
@@ -157,17 +183,27 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
     let (ep_sq, victim) = if ep == "-" {
         (None, 0)
     } else {
-        let parse = |s: &str| parse_square(s, t.width, t.height).ok_or_else(|| FenError::EnPassant(ep.into()));
+        let parse = |s: &str| {
+            parse_square(s, t.width, t.height).ok_or_else(|| FenError::EnPassant(ep.into()))
+        };
         // One square (the passed square) or two (passed, landing), as
         // Fairy-Stockfish writes for Berolina pawns (RULINGS P27).
-        let split = ep.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map(|(i, _)| i);
+        let split = ep
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())
+            .map(|(i, _)| i);
         match split {
             Some(i) => (Some(parse(&ep[..i])?), parse(&ep[i..])?),
             None => {
                 let s = parse(ep)?;
                 // The victim stands one step past the passed square, in the
                 // direction of the side that just moved.
-                let v = if turn == Color::White { s as i32 - t.width as i32 } else { s as i32 + t.width as i32 };
+                let v = if turn == Color::White {
+                    s as i32 - t.width as i32
+                } else {
+                    s as i32 + t.width as i32
+                };
                 if v < 0 || v >= t.squares as i32 {
                     return Err(FenError::EnPassant(ep.into()));
                 }
@@ -200,20 +236,20 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
         // Keep the square only when the side to move could capture there.
         let us = turn.index();
         let them_piece = pos.piece_at(victim);
-        let ok = !pos.occupied().has(s)
-            && them_piece.is_some_and(|p| p.color != turn)
-            && {
-                let mut hit = false;
-                let mut mk = t.ep_kinds;
-                while mk != 0 {
-                    let k = mk.trailing_zeros() as usize;
-                    mk &= mk - 1;
-                    if (t.kinds[us][k].rev_leap_ep[s as usize] & pos.by_kind[k] & pos.by_color[us]).any() {
-                        hit = true;
-                    }
+        let ok = !pos.occupied().has(s) && them_piece.is_some_and(|p| p.color != turn) && {
+            let mut hit = false;
+            let mut mk = t.ep_kinds;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                if (t.kinds[us][k].rev_leap_ep[s as usize] & pos.by_kind[k] & pos.by_color[us])
+                    .any()
+                {
+                    hit = true;
                 }
-                hit
-            };
+            }
+            hit
+        };
         if ok {
             pos.set_ep(B::bit(s), victim);
         }
@@ -221,12 +257,19 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
     for c in Color::ALL {
         if t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
             let k = t.royal_kinds.trailing_zeros() as usize;
-            return Err(FenError::NoRoyal { color: c, piece: def.pieces[k].id.clone() });
+            return Err(FenError::NoRoyal {
+                color: c,
+                piece: def.pieces[k].id.clone(),
+            });
         }
     }
     let them = turn.flip();
     let occ = pos.occupied();
-    if pos.royals(t, them).iter().any(|s| pos.is_attacked(t, s, occ, turn)) {
+    if pos
+        .royals(t, them)
+        .iter()
+        .any(|s| pos.is_attacked(t, s, occ, turn))
+    {
         return Err(FenError::OppositeCheck(them));
     }
     debug_assert_eq!(pos.hash, pos.compute_hash());
@@ -236,7 +279,10 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, fen: &str) -> Resul
 fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32, FenError> {
     match s {
         None => Ok(default),
-        Some(v) => v.parse::<u32>().map_err(|_| FenError::Clock { field, value: v.into() }),
+        Some(v) => v.parse::<u32>().map_err(|_| FenError::Clock {
+            field,
+            value: v.into(),
+        }),
     }
 }
 
@@ -249,7 +295,11 @@ fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, s: &str) -> Resul
         return Err(FenError::Castling(s.into()));
     };
     for c in s.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let back = t.back_rank[color.index()];
         let ours = pos.by_color[color.index()] & back;
         let king = pos.by_kind[kk as usize] & ours;
@@ -285,7 +335,13 @@ fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, s: &str) -> Resul
 /// Writes the FEN of `pos`. Castling is X-FEN (`KQkq` where the rook is
 /// the outermost, a file letter otherwise); `shredder` writes file letters
 /// always. The en passant square is written only when `legal_ep` holds it.
-pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal_ep: Option<Square>, shredder: bool) -> String {
+pub fn write<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    legal_ep: Option<Square>,
+    shredder: bool,
+) -> String {
     let mut s = String::with_capacity(90);
     for r in (0..t.height).rev() {
         let mut empty = 0;
@@ -298,7 +354,11 @@ pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
                         empty = 0;
                     }
                     let sym = def.pieces[p.kind.index()].symbol;
-                    s.push(if p.color == Color::White { sym } else { sym.to_ascii_lowercase() });
+                    s.push(if p.color == Color::White {
+                        sym
+                    } else {
+                        sym.to_ascii_lowercase()
+                    });
                 }
             }
         }
@@ -324,7 +384,9 @@ pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
 
 fn castling_field<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shredder: bool) -> String {
     let mut out = String::new();
-    let Some((kk, rk, _, _)) = t.castling else { return "-".into() };
+    let Some((kk, rk, _, _)) = t.castling else {
+        return "-".into();
+    };
     for color in Color::ALL {
         let back = t.back_rank[color.index()];
         let ours = pos.by_color[color.index()] & back;
@@ -341,8 +403,16 @@ fn castling_field<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shredder: bool) -
         by_file.sort_by_key(|&r| std::cmp::Reverse(t.file(r)));
         for r in by_file {
             let f = t.file(r);
-            let outer_k = f > kf && rooks.iter().filter(|&x| t.file(x) > kf).all(|x| t.file(x) <= f);
-            let outer_q = f < kf && rooks.iter().filter(|&x| t.file(x) < kf).all(|x| t.file(x) >= f);
+            let outer_k = f > kf
+                && rooks
+                    .iter()
+                    .filter(|&x| t.file(x) > kf)
+                    .all(|x| t.file(x) <= f);
+            let outer_q = f < kf
+                && rooks
+                    .iter()
+                    .filter(|&x| t.file(x) < kf)
+                    .all(|x| t.file(x) >= f);
             let ch = if shredder {
                 (b'a' + f) as char
             } else if outer_k {
@@ -355,7 +425,11 @@ fn castling_field<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shredder: bool) -
             letters.push(ch);
         }
         for ch in letters {
-            out.push(if color == Color::White { ch.to_ascii_uppercase() } else { ch });
+            out.push(if color == Color::White {
+                ch.to_ascii_uppercase()
+            } else {
+                ch
+            });
         }
     }
     if out.is_empty() {

@@ -95,6 +95,9 @@ pub enum GameError {
     NothingToUndo,
 }
 
+// Positions are plain data copied by value (copy-make); boxing the large
+// variant would add an allocation per undo entry.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum AnyPos {
     Small(Position<u64>),
@@ -170,12 +173,23 @@ impl Game {
     /// # Errors
     /// [`GameError::Fen`].
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
-        let fen = if fen.trim() == "startpos" { variant.definition().start_fen.clone() } else { fen.to_string() };
+        let fen = if fen.trim() == "startpos" {
+            variant.definition().start_fen.clone()
+        } else {
+            fen.to_string()
+        };
         let pos = match &variant.tables {
             VariantTables::Small(t) => AnyPos::Small(fen::parse(&variant.def, t, &fen)?),
             VariantTables::Large(t) => AnyPos::Large(fen::parse(&variant.def, t, &fen)?),
         };
-        let mut g = Game { variant, pos, undo: Vec::new(), keys: Vec::new(), moves: Vec::new(), chess960: false };
+        let mut g = Game {
+            variant,
+            pos,
+            undo: Vec::new(),
+            keys: Vec::new(),
+            moves: Vec::new(),
+            chess960: false,
+        };
         g.normalise_ep();
         g.chess960 = g.detect_chess960();
         g.keys.push(g.hash());
@@ -195,13 +209,19 @@ impl Game {
 
     fn detect_chess960(&self) -> bool {
         with!(self, |p, t| {
-            let Some((kk, _, kf, _)) = t.castling else { return false };
-            let std_king_file = (kf[0] + kf[1]) / 2 + 1;
+            let Some((kk, _, kf, _)) = t.castling else {
+                return false;
+            };
+            let std_king_file = (kf[0] + kf[1]) / 2;
             p.castling.iter().any(|r| {
                 let f = t.file(r);
                 let back = t.back_rank[if t.rank(r) == 0 { 0 } else { 1 }];
                 let king = p.by_kind[kk as usize] & back & p.occupied();
-                let kfile = if king.any() { t.file(king.lsb()) } else { std_king_file };
+                let kfile = if king.any() {
+                    t.file(king.lsb())
+                } else {
+                    std_king_file
+                };
                 (f != 0 && f != t.width - 1) || kfile != std_king_file
             })
         })
@@ -282,12 +302,15 @@ impl Game {
         let legal = self.legal_moves();
         // Accept a move that differs only in its kind tag (callers may build
         // moves from squares alone).
-        let Some(&m) = legal
-            .iter()
-            .find(|l| **l == m)
-            .or_else(|| legal.iter().find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion))
-        else {
-            return Err(GameError::IllegalMove { uci: self.uci_unchecked(m), fen: self.fen() });
+        let Some(&m) = legal.iter().find(|l| **l == m).or_else(|| {
+            legal
+                .iter()
+                .find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion)
+        }) else {
+            return Err(GameError::IllegalMove {
+                uci: self.uci_unchecked(m),
+                fen: self.fen(),
+            });
         };
         self.undo.push(self.pos.clone());
         with_mut!(self, |p, t| match &t.hooks {
@@ -363,7 +386,13 @@ impl Game {
     /// Writes a move in UCI (castling per [`Game::is_chess960`]).
     pub fn uci(&self, m: Move) -> String {
         let legal = self.legal_moves();
-        with!(self, |_p, t| uci::write(&self.variant.def, t, &legal, m, self.chess960))
+        with!(self, |_p, t| uci::write(
+            &self.variant.def,
+            t,
+            &legal,
+            m,
+            self.chess960
+        ))
     }
 
     fn uci_unchecked(&self, m: Move) -> String {
@@ -382,7 +411,11 @@ impl Game {
 
     fn fen_with(&self, shredder: bool) -> String {
         with!(self, |p, t| {
-            let ep = if p.ep.is_empty() { None } else { Some(p.ep.lsb()) };
+            let ep = if p.ep.is_empty() {
+                None
+            } else {
+                Some(p.ep.lsb())
+            };
             fen::write(&self.variant.def, t, p, ep, shredder)
         })
     }
@@ -423,7 +456,9 @@ impl Game {
         with!(self, |p, t| match &t.hooks {
             Some(h) => {
                 let occ = p.occupied();
-                h.royal_squares(t, p, p.turn).iter().any(|s| p.is_attacked(t, s, occ, p.turn.flip()))
+                h.royal_squares(t, p, p.turn)
+                    .iter()
+                    .any(|s| p.is_attacked(t, s, occ, p.turn.flip()))
             }
             None => p.is_check(t),
         })
@@ -431,7 +466,10 @@ impl Game {
 
     /// Squares of `by`'s pieces that attack `sq`.
     pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
-        with!(self, |p, t| p.attackers_to(t, sq, p.occupied(), by).iter().collect())
+        with!(self, |p, t| p
+            .attackers_to(t, sq, p.occupied(), by)
+            .iter()
+            .collect())
     }
 
     /// How many times the current position has occurred (this one
@@ -439,19 +477,33 @@ impl Game {
     pub fn repetitions(&self) -> usize {
         let cur = self.hash();
         let window = self.halfmove_clock() as usize + 1;
-        self.keys.iter().rev().take(window).filter(|&&k| k == cur).count()
+        self.keys
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|&&k| k == cur)
+            .count()
     }
 
     /// The game's status. Checkmate is judged first, so a mate on the
     /// 75th move stands (FIDE 9.6.2).
     pub fn status(&self) -> Status {
         let legal = self.legal_moves();
-        if let Some(r) = with!(self, |p, t| t.hooks.as_ref().and_then(|h| h.game_result(t, p, &legal))) {
-            return Status::Variant { winner: r.winner, reason: r.reason };
+        if let Some(r) = with!(self, |p, t| t
+            .hooks
+            .as_ref()
+            .and_then(|h| h.game_result(t, p, &legal)))
+        {
+            return Status::Variant {
+                winner: r.winner,
+                reason: r.reason,
+            };
         }
         let end = &self.variant.def.end;
         if legal.is_empty() && self.is_check() {
-            return Status::Checkmate { winner: self.turn().flip() };
+            return Status::Checkmate {
+                winner: self.turn().flip(),
+            };
         }
         if end.insufficient_material && self.is_insufficient_material() {
             return Status::InsufficientMaterial;
@@ -459,10 +511,16 @@ impl Game {
         if legal.is_empty() {
             return Status::Stalemate;
         }
-        if end.auto_halfmoves.is_some_and(|n| self.halfmove_clock() >= n) {
+        if end
+            .auto_halfmoves
+            .is_some_and(|n| self.halfmove_clock() >= n)
+        {
             return Status::SeventyFiveMoveRule;
         }
-        if end.auto_repetitions.is_some_and(|n| self.repetitions() >= n as usize) {
+        if end
+            .auto_repetitions
+            .is_some_and(|n| self.repetitions() >= n as usize)
+        {
             return Status::FivefoldRepetition;
         }
         Status::Ongoing
@@ -472,10 +530,17 @@ impl Game {
     /// first). These do not end the game by themselves (G3).
     pub fn claimable_draw(&self) -> Option<Claim> {
         let end = &self.variant.def.end;
-        if end.claim_repetitions.is_some_and(|n| self.repetitions() >= n as usize) {
+        if end
+            .claim_repetitions
+            .is_some_and(|n| self.repetitions() >= n as usize)
+        {
             return Some(Claim::ThreefoldRepetition);
         }
-        if end.claim_halfmoves.is_some_and(|n| self.halfmove_clock() >= n) && !self.legal_moves().is_empty() {
+        if end
+            .claim_halfmoves
+            .is_some_and(|n| self.halfmove_clock() >= n)
+            && !self.legal_moves().is_empty()
+        {
             return Some(Claim::FiftyMoveRule);
         }
         None
@@ -484,7 +549,8 @@ impl Game {
     /// Dead position by insufficient material (FIDE 9.6; the same rule as
     /// shakmaty and python-chess): both sides lack mating material.
     pub fn is_insufficient_material(&self) -> bool {
-        with!(self, |p, t| insufficient(t, p, Color::White) && insufficient(t, p, Color::Black))
+        with!(self, |p, t| insufficient(t, p, Color::White)
+            && insufficient(t, p, Color::Black))
     }
 }
 
@@ -503,7 +569,12 @@ fn insufficient<B: BitSet>(t: &Tables<B>, p: &Position<B>, color: Color) -> bool
     };
     let ours = p.by_color(color);
     let theirs = p.by_color(color.flip());
-    let known = role(Role::Pawn) | role(Role::Knight) | role(Role::Bishop) | role(Role::Rook) | role(Role::Queen) | role(Role::King);
+    let known = role(Role::Pawn)
+        | role(Role::Knight)
+        | role(Role::Bishop)
+        | role(Role::Rook)
+        | role(Role::Queen)
+        | role(Role::King);
     if (p.occupied() & !known).any() {
         return false;
     }
@@ -515,7 +586,8 @@ fn insufficient<B: BitSet>(t: &Tables<B>, p: &Position<B>, color: Color) -> bool
     }
     if (ours & role(Role::Bishop)).any() {
         let bishops = role(Role::Bishop);
-        let same = (bishops & t.light_squares).is_empty() || (bishops & !t.light_squares).is_empty();
+        let same =
+            (bishops & t.light_squares).is_empty() || (bishops & !t.light_squares).is_empty();
         return same && role(Role::Pawn).is_empty() && role(Role::Knight).is_empty();
     }
     true

@@ -41,7 +41,13 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     /// Replaces the pseudo-legal moves of the piece on `from`: return
     /// `true` after pushing its moves to `out`, or `false` to keep its
     /// shapes.
-    fn piece_moves(&self, _t: &Tables<B>, _pos: &Position<B>, _from: u8, _out: &mut Vec<Move>) -> bool {
+    fn piece_moves(
+        &self,
+        _t: &Tables<B>,
+        _pos: &Position<B>,
+        _from: u8,
+        _out: &mut Vec<Move>,
+    ) -> bool {
         false
     }
     /// Adds pseudo-legal moves of the side to move.
@@ -58,13 +64,24 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn after_move(&self, _t: &Tables<B>, _before: &Position<B>, _pos: &mut Position<B>, _m: Move) {}
     /// Whether the turn passes to the opponent after `m` (false: the same
     /// side moves again, as in multi-move turns).
-    fn turn_passes(&self, _t: &Tables<B>, _before: &Position<B>, _after: &Position<B>, _m: Move) -> bool {
+    fn turn_passes(
+        &self,
+        _t: &Tables<B>,
+        _before: &Position<B>,
+        _after: &Position<B>,
+        _m: Move,
+    ) -> bool {
         true
     }
     /// A result decided by the rules before the standard checks
     /// (checkmate, stalemate, draws). `legal` is the side to move's legal
     /// moves.
-    fn game_result(&self, _t: &Tables<B>, _pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+    fn game_result(
+        &self,
+        _t: &Tables<B>,
+        _pos: &Position<B>,
+        _legal: &[Move],
+    ) -> Option<HookResult> {
         None
     }
 }
@@ -86,7 +103,10 @@ impl<B: BitSet> Position<B> {
     pub fn legal_moves_hooked(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
         let mut pseudo = Vec::with_capacity(64);
         {
-            let mut sink = crate::movegen::Collect { out: &mut pseudo, choices: &t.promo_choices };
+            let mut sink = crate::movegen::Collect {
+                out: &mut pseudo,
+                choices: &t.promo_choices,
+            };
             self.gen_pseudo(t, &mut sink, hooks.self_check_filter());
         }
         let our = self.by_color(self.turn);
@@ -110,7 +130,10 @@ impl<B: BitSet> Position<B> {
                 after.play_with_hooks(t, hooks, m);
                 let occ = after.occupied();
                 let royals = hooks.royal_squares(t, &after, us);
-                if royals.iter().any(|s| after.is_attacked(t, s, occ, us.flip())) {
+                if royals
+                    .iter()
+                    .any(|s| after.is_attacked(t, s, occ, us.flip()))
+                {
                     continue;
                 }
             }

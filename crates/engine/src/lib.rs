@@ -21,6 +21,7 @@ pub mod definition;
 pub mod fen;
 mod game;
 pub mod hooks;
+mod magic;
 mod movegen;
 mod perft;
 pub mod position;

@@ -52,10 +52,20 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
         for to in targets.iter() {
             if promote {
                 for &c in self.choices {
-                    self.out.push(Move { from, to, promotion: Some(PieceKind(c)), kind });
+                    self.out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(PieceKind(c)),
+                        kind,
+                    });
                 }
             } else {
-                self.out.push(Move { from, to, promotion: None, kind });
+                self.out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    kind,
+                });
             }
         }
     }
@@ -69,21 +79,38 @@ impl<B: BitSet> Position<B> {
     /// Pseudo-legal targets of the piece of `kind`/`us` on `sq` by its
     /// ordinary (not first-move) shapes: `(quiet, captures)`.
     #[inline(always)]
-    pub(crate) fn shape_targets(&self, t: &Tables<B>, kind: usize, us: Color, sq: u8, occ: B, their: B) -> (B, B) {
+    pub(crate) fn shape_targets(
+        &self,
+        t: &Tables<B>,
+        kind: usize,
+        us: Color,
+        sq: u8,
+        occ: B,
+        their: B,
+    ) -> (B, B) {
         let kt = &t.kinds[us.index()][kind];
         let s = sq as usize;
         let empty = !occ & t.board;
         let mut any = kt.leap_any[s];
         let mut quiet = kt.leap_quiet[s];
         let mut capt = kt.leap_capture[s];
-        if !kt.leaper_only {
-            for r in &kt.rides {
-                let a = t.rays[r.ray as usize].attacks(sq, occ);
-                match r.mode {
-                    ShapeMode::MoveOrCapture => any |= a,
-                    ShapeMode::MoveOnly => quiet |= a,
-                    ShapeMode::CaptureOnly => capt |= a,
+        if kt.magic != 0 {
+            if let Some(mg) = t.magic {
+                let o = occ.to_u64();
+                if kt.magic & 1 != 0 {
+                    any |= B::from_u64(mg.rook(sq, o));
                 }
+                if kt.magic & 2 != 0 {
+                    any |= B::from_u64(mg.bishop(sq, o));
+                }
+            }
+        }
+        for r in &kt.rides {
+            let a = t.rays[r.ray as usize].attacks(sq, occ);
+            match r.mode {
+                ShapeMode::MoveOrCapture => any |= a,
+                ShapeMode::MoveOnly => quiet |= a,
+                ShapeMode::CaptureOnly => capt |= a,
             }
         }
         ((any | quiet) & empty, (any | capt) & their)
@@ -93,7 +120,15 @@ impl<B: BitSet> Position<B> {
     /// creates_ep)` per shape, summed; `creates_ep` moves are returned in
     /// the first set when the shape opens en passant.
     #[inline(always)]
-    fn first_move_targets(&self, t: &Tables<B>, kind: usize, us: Color, sq: u8, occ: B, their: B) -> (B, B) {
+    fn first_move_targets(
+        &self,
+        t: &Tables<B>,
+        kind: usize,
+        us: Color,
+        sq: u8,
+        occ: B,
+        their: B,
+    ) -> (B, B) {
         let kt = &t.kinds[us.index()][kind];
         let empty = !occ & t.board;
         let mut dbl = B::EMPTY;
@@ -145,6 +180,40 @@ impl<B: BitSet> Position<B> {
             checkers |= t.kinds[tc][k].rev_leap_attacks[ksq as usize] & self.by_kind[k] & their;
         }
         block |= checkers;
+        if let Some(mg) = t.magic {
+            let o = occ.to_u64();
+            let th = their.to_u64();
+            let ours = our.to_u64();
+            for (rookwise, kinds) in [(true, t.rook_like[tc]), (false, t.bishop_like[tc])] {
+                if kinds == 0 {
+                    continue;
+                }
+                let snipers = self.pieces_of(kinds, them).to_u64();
+                if snipers == 0 {
+                    continue;
+                }
+                let xray = if rookwise {
+                    mg.rook(ksq, th)
+                } else {
+                    mg.bishop(ksq, th)
+                } & snipers;
+                let mut it = xray;
+                while it != 0 {
+                    let s = it.trailing_zeros() as u8;
+                    it &= it - 1;
+                    let btw = mg.between(ksq, s);
+                    let on = btw & o;
+                    if on == 0 {
+                        checkers |= B::bit(s);
+                        block |= B::from_u64(btw) | B::bit(s);
+                    } else if on & (on - 1) == 0 && on & ours != 0 && npins < 16 {
+                        pinned |= B::from_u64(on);
+                        pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
+                        npins += 1;
+                    }
+                }
+            }
+        }
         for ar in &t.attack_rays[tc] {
             let snipers = self.pieces_of(ar.kinds, them);
             if snipers.is_empty() {
@@ -266,7 +335,12 @@ impl<B: BitSet> Position<B> {
                 let froms = t.kinds[c][k].rev_leap_ep[to as usize] & mine;
                 for from in froms.iter() {
                     let promote = t.promo_kinds & (1 << k) != 0 && t.promo_zone[c].has(to);
-                    let m = Move { from, to, promotion: None, kind: MoveKind::EnPassant };
+                    let m = Move {
+                        from,
+                        to,
+                        promotion: None,
+                        kind: MoveKind::EnPassant,
+                    };
                     if legal && !self.leaves_royals_safe(t, m) {
                         continue;
                     }
@@ -283,7 +357,9 @@ impl<B: BitSet> Position<B> {
     /// Castling moves (FIDE 3.8.2, Chess960 placement). When `safe`, the
     /// king may not be in check, pass or land on an attacked square.
     fn gen_castling<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, safe: bool) {
-        let Some((kk, _rk, kf, rf)) = t.castling else { return };
+        let Some((kk, _rk, kf, rf)) = t.castling else {
+            return;
+        };
         let us = self.turn;
         let rights = self.castling & self.by_color[us.index()] & t.back_rank[us.index()];
         if rights.is_empty() {
@@ -309,11 +385,19 @@ impl<B: BitSet> Position<B> {
             if safe {
                 let occ2 = occ ^ B::bit(ksq) ^ B::bit(rsq);
                 let them = us.flip();
-                if (kpath | B::bit(ksq)).iter().any(|s| self.is_attacked(t, s, occ2, them)) {
+                if (kpath | B::bit(ksq))
+                    .iter()
+                    .any(|s| self.is_attacked(t, s, occ2, them))
+                {
                     continue;
                 }
             }
-            sink.single(Move { from: ksq, to: rsq, promotion: None, kind: MoveKind::Castle });
+            sink.single(Move {
+                from: ksq,
+                to: rsq,
+                promotion: None,
+                kind: MoveKind::Castle,
+            });
         }
     }
 
@@ -358,7 +442,10 @@ impl<B: BitSet> Position<B> {
         after.play_unchecked(t, m);
         let us = self.turn;
         let occ = after.occupied();
-        after.royals(t, us).iter().all(|s| !after.is_attacked(t, s, occ, us.flip()))
+        after
+            .royals(t, us)
+            .iter()
+            .all(|s| !after.is_attacked(t, s, occ, us.flip()))
     }
 
     /// All legal moves (through the hooks when the tables carry some).
@@ -366,10 +453,16 @@ impl<B: BitSet> Position<B> {
         if let Some(h) = &t.hooks {
             return self.legal_moves_hooked(t, h.as_ref(), out);
         }
-        let mut sink = Collect { out, choices: &t.promo_choices };
+        let mut sink = Collect {
+            out,
+            choices: &t.promo_choices,
+        };
         if !self.gen_fast(t, &mut sink) {
             let mut all = Vec::with_capacity(64);
-            let mut ps = Collect { out: &mut all, choices: &t.promo_choices };
+            let mut ps = Collect {
+                out: &mut all,
+                choices: &t.promo_choices,
+            };
             self.gen_pseudo(t, &mut ps, true);
             out.extend(all.into_iter().filter(|&m| self.leaves_royals_safe(t, m)));
         }
@@ -377,7 +470,10 @@ impl<B: BitSet> Position<B> {
 
     /// Number of legal moves (bulk counting).
     pub fn count_legal(&self, t: &Tables<B>) -> u64 {
-        let mut c = Counter { n: 0, promo: t.promo_choices.len() as u64 };
+        let mut c = Counter {
+            n: 0,
+            promo: t.promo_choices.len() as u64,
+        };
         if t.hooks.is_none() && self.gen_fast(t, &mut c) {
             c.n
         } else {

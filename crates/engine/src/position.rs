@@ -226,6 +226,17 @@ impl<B: BitSet> Position<B> {
             m &= m - 1;
             att |= t.kinds[c][k].rev_leap_attacks[sq as usize] & self.by_kind[k];
         }
+        if let Some(mg) = t.magic {
+            let o = occ.to_u64();
+            let rl = self.pieces_of(t.rook_like[c], by);
+            if rl.any() {
+                att |= B::from_u64(mg.rook(sq, o)) & rl;
+            }
+            let bl = self.pieces_of(t.bishop_like[c], by);
+            if bl.any() {
+                att |= B::from_u64(mg.bishop(sq, o)) & bl;
+            }
+        }
         for ar in &t.attack_rays[c] {
             let p = self.pieces_of(ar.kinds, by);
             if p.any() {
@@ -244,7 +255,9 @@ impl<B: BitSet> Position<B> {
     /// Whether any royal piece of the side to move is attacked.
     pub fn is_check(&self, t: &Tables<B>) -> bool {
         let occ = self.occupied();
-        self.royals(t, self.turn).iter().any(|s| self.is_attacked(t, s, occ, self.turn.flip()))
+        self.royals(t, self.turn)
+            .iter()
+            .any(|s| self.is_attacked(t, s, occ, self.turn.flip()))
     }
 
     /// Plays `m`, assumed legal (or at least pseudo-legal), by the side to

@@ -44,7 +44,13 @@ pub(crate) fn castle_king_to<B: BitSet>(t: &Tables<B>, m: Move) -> u8 {
 }
 
 /// Writes `m` (legal in `pos`) in SAN, with `+` or `#`.
-pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], m: Move) -> String {
+pub fn write<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    m: Move,
+) -> String {
     let mut s = write_bare(def, t, pos, legal, m);
     let mut after = *pos;
     match &t.hooks {
@@ -60,11 +66,23 @@ pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
 }
 
 /// SAN without the check suffix.
-pub fn write_bare<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], m: Move) -> String {
+pub fn write_bare<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    m: Move,
+) -> String {
     if m.kind == MoveKind::Castle {
-        return if t.file(m.to) > t.file(m.from) { "O-O".into() } else { "O-O-O".into() };
+        return if t.file(m.to) > t.file(m.from) {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        };
     }
-    let Some(p) = pos.piece_at(m.from) else { return "--".into() };
+    let Some(p) = pos.piece_at(m.from) else {
+        return "--".into();
+    };
     let pt = &def.pieces[p.kind.index()];
     let capture = m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
     let mut s = String::with_capacity(8);
@@ -113,7 +131,13 @@ pub fn write_bare<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position
 /// # Errors
 /// [`SanError`] for text that is not SAN, names no legal move, or is
 /// ambiguous.
-pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, legal: &[Move], san: &str) -> Result<Move, SanError> {
+pub fn parse<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    san: &str,
+) -> Result<Move, SanError> {
     let text = san.trim_end_matches(['+', '#', '!', '?']);
     if text.is_empty() {
         return Err(SanError::Syntax(san.into()));
@@ -134,7 +158,10 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
         return match found.as_slice() {
             [m] => Ok(**m),
             [] => Err(SanError::Illegal(san.into())),
-            _ => Err(SanError::Ambiguous { san: san.into(), candidates: found.iter().map(|m| format!("{m:?}")).collect() }),
+            _ => Err(SanError::Ambiguous {
+                san: san.into(),
+                candidates: found.iter().map(|m| format!("{m:?}")).collect(),
+            }),
         };
     }
     let b = text.as_bytes();
@@ -145,7 +172,9 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
     // Piece letter (upper case, not a file letter used as such).
     let mut kind: Option<usize> = None;
     if b[0].is_ascii_uppercase() {
-        let k = def.kind_of_symbol(b[0] as char).ok_or_else(|| SanError::Syntax(san.into()))?;
+        let k = def
+            .kind_of_symbol(b[0] as char)
+            .ok_or_else(|| SanError::Syntax(san.into()))?;
         kind = Some(k);
         i = 1;
     }
@@ -164,7 +193,9 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
             }
         }
     } else if end > i + 3 && b[end - 1] == b')' && b[end - 3] == b'(' {
-        let k = def.kind_of_symbol(b[end - 2] as char).ok_or_else(|| SanError::Syntax(san.into()))?;
+        let k = def
+            .kind_of_symbol(b[end - 2] as char)
+            .ok_or_else(|| SanError::Syntax(san.into()))?;
         promotion = Some(k);
         end -= 3;
     }
@@ -178,7 +209,8 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
     if j == 0 || j == bb.len() || !bb[j - 1].is_ascii_lowercase() {
         return Err(SanError::Syntax(san.into()));
     }
-    let to = parse_square(&body[j - 1..], t.width, t.height).ok_or_else(|| SanError::Syntax(san.into()))?;
+    let to = parse_square(&body[j - 1..], t.width, t.height)
+        .ok_or_else(|| SanError::Syntax(san.into()))?;
     let mut hint = &body[..j - 1];
     if let Some(h) = hint.strip_suffix(['x', '-', ':']) {
         hint = h;
@@ -195,7 +227,9 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
         k += 1;
     }
     if k < hb.len() {
-        let r: u32 = hint[k..].parse().map_err(|_| SanError::Syntax(san.into()))?;
+        let r: u32 = hint[k..]
+            .parse()
+            .map_err(|_| SanError::Syntax(san.into()))?;
         if r == 0 || r > t.height as u32 {
             return Err(SanError::Syntax(san.into()));
         }
@@ -208,10 +242,12 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
             if m.kind == MoveKind::Castle || m.to != to {
                 return false;
             }
-            let Some(p) = pos.piece_at(m.from) else { return false };
+            let Some(p) = pos.piece_at(m.from) else {
+                return false;
+            };
             let pk = p.kind.index();
             let kind_ok = match kind {
-                Some(k) => k == pk && !(def.pieces[k].pawn_like && hf.is_none() && false),
+                Some(k) => k == pk,
                 None => def.pieces[pk].pawn_like,
             };
             kind_ok
@@ -227,7 +263,13 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, pos: &Position<B>, 
             san: san.into(),
             candidates: matches
                 .iter()
-                .map(|m| format!("{}{}", square_name(m.from, t.width), square_name(m.to, t.width)))
+                .map(|m| {
+                    format!(
+                        "{}{}",
+                        square_name(m.from, t.width),
+                        square_name(m.to, t.width)
+                    )
+                })
                 .collect(),
         }),
     }

@@ -40,7 +40,11 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim().trim_start_matches('\u{feff}');
-        let err = |reason: &str| SuiteError { line, reason: reason.into(), text: raw.into() };
+        let err = |reason: &str| SuiteError {
+            line,
+            reason: reason.into(),
+            text: raw.into(),
+        };
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
@@ -48,12 +52,25 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             pending_id = Some(rest.trim().to_string());
         } else if let Some(rest) = l.strip_prefix("epd ") {
             let id = pending_id.take().unwrap_or_else(|| format!("line {line}"));
-            out.push(SuiteEntry { id, fen: rest.trim().to_string(), counts: Vec::new(), line });
+            out.push(SuiteEntry {
+                id,
+                fen: rest.trim().to_string(),
+                counts: Vec::new(),
+                line,
+            });
         } else if let Some(rest) = l.strip_prefix("perft ") {
-            let entry = out.last_mut().ok_or_else(|| err("`perft` line before any `epd` line"))?;
+            let entry = out
+                .last_mut()
+                .ok_or_else(|| err("`perft` line before any `epd` line"))?;
             let mut it = rest.split_ascii_whitespace();
-            let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
-            let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
+            let d = it
+                .next()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
+            let n = it
+                .next()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
             entry.counts.push((d, n));
         } else if l.contains(";D") || l.contains("; D") {
             let mut parts = l.split(';');
@@ -64,15 +81,30 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 if p.is_empty() {
                     continue;
                 }
-                let p = p.strip_prefix('D').ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let p = p
+                    .strip_prefix('D')
+                    .ok_or_else(|| err("expected `;Dn nodes`"))?;
                 let mut it = p.split_ascii_whitespace();
-                let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `;Dn nodes`"))?;
-                let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let d = it
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let n = it
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .ok_or_else(|| err("expected `;Dn nodes`"))?;
                 counts.push((d, n));
             }
-            out.push(SuiteEntry { id: pending_id.take().unwrap_or_else(|| format!("line {line}")), fen, counts, line });
+            out.push(SuiteEntry {
+                id: pending_id.take().unwrap_or_else(|| format!("line {line}")),
+                fen,
+                counts,
+                line,
+            });
         } else {
-            return Err(err("not a suite line (expected `id`, `epd`, `perft` or `FEN ;D1 n`)"));
+            return Err(err(
+                "not a suite line (expected `id`, `epd`, `perft` or `FEN ;D1 n`)",
+            ));
         }
     }
     Ok(out)

@@ -38,7 +38,11 @@ impl<B: BitSet> Ray<B> {
         let reach = if blockers.is_empty() {
             self.lim[s]
         } else {
-            let b = if self.positive { blockers.lsb() } else { blockers.msb() };
+            let b = if self.positive {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
             self.lim[s] & !self.full[b as usize]
         };
         reach & !self.near[s]
@@ -101,6 +105,8 @@ pub(crate) struct KindTables<B> {
     pub initial: B,
     /// Whether any shape is a ride or first move (else only leaps).
     pub leaper_only: bool,
+    /// Rides served by magic tables: bit 0 rook-wise, bit 1 bishop-wise.
+    pub magic: u8,
 }
 
 /// Compiled tables for a game definition on bitboards of type `B`.
@@ -139,6 +145,13 @@ pub struct Tables<B> {
     pub(crate) hooks: Option<std::sync::Arc<dyn crate::hooks::RuleHooks<B>>>,
     /// FIDE roles per kind (for insufficient material and SAN letters).
     pub(crate) roles: Vec<Option<crate::definition::Role>>,
+    /// Magic tables, on 8×8 boards.
+    pub(crate) magic: Option<&'static crate::magic::Magics>,
+    /// Kinds (mask) that attack along all four unlimited orthogonal rides,
+    /// per colour; served by `magic`.
+    pub(crate) rook_like: [u32; 2],
+    /// The same for diagonal rides.
+    pub(crate) bishop_like: [u32; 2],
 }
 
 /// Error compiling a definition.
@@ -195,7 +208,10 @@ impl<B: BitSet> Tables<B> {
         let (w, h) = (def.width, def.height);
         let n = w as usize * h as usize;
         if w == 0 || h == 0 || w > 16 || h > 16 || n > B::CAPACITY {
-            return Err(DefinitionError::BoardSize { width: w, height: h });
+            return Err(DefinitionError::BoardSize {
+                width: w,
+                height: h,
+            });
         }
         if def.pieces.len() > MAX_KINDS {
             return Err(DefinitionError::TooManyKinds(def.pieces.len()));
@@ -203,14 +219,22 @@ impl<B: BitSet> Tables<B> {
         for (i, a) in def.pieces.iter().enumerate() {
             for b in &def.pieces[i + 1..] {
                 if a.symbol.eq_ignore_ascii_case(&b.symbol) {
-                    return Err(DefinitionError::DuplicateSymbol(a.id.clone(), b.id.clone(), a.symbol));
+                    return Err(DefinitionError::DuplicateSymbol(
+                        a.id.clone(),
+                        b.id.clone(),
+                        a.symbol,
+                    ));
                 }
             }
         }
         let nk = def.pieces.len();
         let check = |what: &'static str, index: usize| {
             if index >= nk {
-                Err(DefinitionError::BadKind { what, index, len: nk })
+                Err(DefinitionError::BadKind {
+                    what,
+                    index,
+                    len: nk,
+                })
             } else {
                 Ok(())
             }
@@ -228,7 +252,10 @@ impl<B: BitSet> Tables<B> {
         let sq = |f: i32, r: i32| (r * w as i32 + f) as u8;
         let mut rays: Vec<Ray<B>> = Vec::new();
         let ray_index = |v: Vector, min: u8, max: u8, rays: &mut Vec<Ray<B>>| -> u16 {
-            if let Some(i) = rays.iter().position(|r| r.vector == v && r.min == min && r.max == max) {
+            if let Some(i) = rays
+                .iter()
+                .position(|r| r.vector == v && r.min == min && r.max == max)
+            {
                 return i as u16;
             }
             let mut full = vec![B::EMPTY; n];
@@ -255,7 +282,15 @@ impl<B: BitSet> Tables<B> {
                 }
             }
             let positive = (v.1 as i32 * w as i32 + v.0 as i32) > 0;
-            rays.push(Ray { full, lim, near, positive, vector: v, min, max });
+            rays.push(Ray {
+                full,
+                lim,
+                near,
+                positive,
+                vector: v,
+                min,
+                max,
+            });
             (rays.len() - 1) as u16
         };
 
@@ -280,6 +315,7 @@ impl<B: BitSet> Tables<B> {
                     first_leaps: Vec::new(),
                     initial: B::EMPTY,
                     leaper_only: true,
+                    magic: 0,
                 };
                 for &r in &pt.initial_ranks {
                     if r < h {
@@ -311,7 +347,8 @@ impl<B: BitSet> Tables<B> {
                             let fm = if single_leap {
                                 let mut t = vec![B::EMPTY; n];
                                 for s in 0..n as i32 {
-                                    let (x, y) = (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
+                                    let (x, y) =
+                                        (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
                                     if on(x, y) {
                                         t[s as usize] = B::bit(sq(x, y));
                                     }
@@ -325,7 +362,9 @@ impl<B: BitSet> Tables<B> {
                                 }
                             } else {
                                 let (min, max) = match shape.reach {
-                                    Reach::Ride { min, max } => (min.max(1), max.unwrap_or(u8::MAX)),
+                                    Reach::Ride { min, max } => {
+                                        (min.max(1), max.unwrap_or(u8::MAX))
+                                    }
                                     Reach::Leap => unreachable!(),
                                 };
                                 FirstMove {
@@ -340,7 +379,8 @@ impl<B: BitSet> Tables<B> {
                         }
                         if single_leap {
                             for s in 0..n as i32 {
-                                let (x, y) = (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
+                                let (x, y) =
+                                    (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
                                 if !on(x, y) {
                                     continue;
                                 }
@@ -369,14 +409,20 @@ impl<B: BitSet> Tables<B> {
                                 Reach::Leap => unreachable!(),
                             };
                             let ray = ray_index(vv, min, max, &mut rays);
-                            kt.rides.push(Ride { ray, mode: shape.mode });
+                            kt.rides.push(Ride {
+                                ray,
+                                mode: shape.mode,
+                            });
                             if shape.mode.captures() {
                                 // Attackers of a square ride toward it: look
                                 // from the square along the reversed vector.
                                 let rev = ray_index((-vv.0, -vv.1), min, max, &mut rays);
                                 match attack_rays[c].iter_mut().find(|a| a.ray == rev) {
                                     Some(a) => a.kinds |= 1 << k,
-                                    None => attack_rays[c].push(AttackRay { ray: rev, kinds: 1 << k }),
+                                    None => attack_rays[c].push(AttackRay {
+                                        ray: rev,
+                                        kinds: 1 << k,
+                                    }),
                                 }
                             }
                         }
@@ -450,7 +496,66 @@ impl<B: BitSet> Tables<B> {
             light_squares,
             hooks: None,
             roles: def.pieces.iter().map(|p| p.role).collect(),
-        })
+            magic: None,
+            rook_like: [0; 2],
+            bishop_like: [0; 2],
+        }
+        .with_magic())
+    }
+
+    /// On 8×8 boards, moves complete unlimited orthogonal and diagonal ride
+    /// groups to magic tables (movement and attack detection alike).
+    fn with_magic(mut self) -> Self {
+        if self.width != 8 || self.height != 8 || B::CAPACITY != 64 {
+            return self;
+        }
+        const ORTH: [Vector; 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+        const DIAG: [Vector; 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let rays = self.rays.clone();
+        let is_full = |r: &Ride, group: &[Vector]| {
+            let ray = &rays[r.ray as usize];
+            r.mode == ShapeMode::MoveOrCapture
+                && ray.min == 1
+                && ray.max == u8::MAX
+                && group.contains(&ray.vector)
+        };
+        for c in 0..2 {
+            for k in 0..self.n_kinds {
+                let kt = &mut self.kinds[c][k];
+                for (bit, group) in [(1u8, &ORTH), (2u8, &DIAG)] {
+                    let have = group.iter().all(|v| {
+                        kt.rides
+                            .iter()
+                            .any(|r| is_full(r, group) && rays[r.ray as usize].vector == *v)
+                    });
+                    if have {
+                        kt.magic |= bit;
+                        kt.rides.retain(|r| !is_full(r, group));
+                        if bit == 1 {
+                            self.rook_like[c] |= 1 << k;
+                        } else {
+                            self.bishop_like[c] |= 1 << k;
+                        }
+                    }
+                }
+                kt.leaper_only = kt.rides.is_empty() && kt.first_moves.is_empty() && kt.magic == 0;
+            }
+            // Attack rays now served by magic lose those kinds.
+            let (rl, bl) = (self.rook_like[c], self.bishop_like[c]);
+            for ar in &mut self.attack_rays[c] {
+                let ray = &rays[ar.ray as usize];
+                if ray.min == 1 && ray.max == u8::MAX {
+                    if ORTH.contains(&ray.vector) {
+                        ar.kinds &= !rl;
+                    } else if DIAG.contains(&ray.vector) {
+                        ar.kinds &= !bl;
+                    }
+                }
+            }
+            self.attack_rays[c].retain(|a| a.kinds != 0);
+        }
+        self.magic = Some(crate::magic::Magics::get());
+        self
     }
 
     /// Installs rule-layer hooks (see [`crate::hooks`]).

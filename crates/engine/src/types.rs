@@ -91,7 +91,11 @@ impl Piece {
             let c = code - 1;
             Some(Piece {
                 kind: PieceKind(c >> 1),
-                color: if c & 1 == 0 { Color::White } else { Color::Black },
+                color: if c & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
             })
         }
     }
@@ -131,6 +135,11 @@ pub enum MoveKind {
 impl Move {
     /// A normal move without promotion.
     pub fn new(from: Square, to: Square) -> Move {
-        Move { from, to, promotion: None, kind: MoveKind::Normal }
+        Move {
+            from,
+            to,
+            promotion: None,
+            kind: MoveKind::Normal,
+        }
     }
 }

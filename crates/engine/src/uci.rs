@@ -27,11 +27,19 @@ pub enum UciError {
 /// Writes `m` in UCI. With `chess960` castling is king-takes-rook.
 /// Without it, castling is king-to-destination unless another legal move
 /// shares those squares (G4).
-pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, legal: &[Move], m: Move, chess960: bool) -> String {
+pub fn write<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    legal: &[Move],
+    m: Move,
+    chess960: bool,
+) -> String {
     let mut to = m.to;
     if m.kind == MoveKind::Castle && !chess960 {
         let kto = castle_king_to(t, m);
-        let clash = legal.iter().any(|o| o.kind != MoveKind::Castle && o.from == m.from && o.to == kto);
+        let clash = legal
+            .iter()
+            .any(|o| o.kind != MoveKind::Castle && o.from == m.from && o.to == kto);
         if !clash && kto != m.from {
             to = kto;
         }
@@ -49,7 +57,13 @@ pub fn write<B: BitSet>(def: &GameDefinition, t: &Tables<B>, legal: &[Move], m: 
 ///
 /// # Errors
 /// [`UciError`].
-pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, _pos: &Position<B>, legal: &[Move], uci: &str) -> Result<Move, UciError> {
+pub fn parse<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    _pos: &Position<B>,
+    legal: &[Move],
+    uci: &str,
+) -> Result<Move, UciError> {
     if uci == "0000" {
         return Err(UciError::NullMove(uci.into()));
     }
@@ -74,17 +88,26 @@ pub fn parse<B: BitSet>(def: &GameDefinition, t: &Tables<B>, _pos: &Position<B>,
     let to = parse_square(&uci[i..j], t.width, t.height).ok_or_else(syntax)?;
     let promotion = match &uci[j..] {
         "" => None,
-        p if p.len() == 1 => Some(def.kind_of_symbol(p.chars().next().unwrap_or(' ')).ok_or_else(syntax)?),
+        p if p.len() == 1 => Some(
+            def.kind_of_symbol(p.chars().next().unwrap_or(' '))
+                .ok_or_else(syntax)?,
+        ),
         _ => return Err(syntax()),
     };
     let found = legal.iter().copied().find(|m| {
-        m.from == from && m.to == to && m.promotion.map(|k| k.index()) == promotion && m.kind != MoveKind::Castle
+        m.from == from
+            && m.to == to
+            && m.promotion.map(|k| k.index()) == promotion
+            && m.kind != MoveKind::Castle
     });
     if let Some(m) = found {
         return Ok(m);
     }
     let castle = legal.iter().copied().find(|m| {
-        m.kind == MoveKind::Castle && m.from == from && promotion.is_none() && (m.to == to || castle_king_to(t, *m) == to)
+        m.kind == MoveKind::Castle
+            && m.from == from
+            && promotion.is_none()
+            && (m.to == to || castle_king_to(t, *m) == to)
     });
     castle.ok_or_else(|| UciError::Illegal(uci.into()))
 }

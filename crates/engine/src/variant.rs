@@ -1,6 +1,8 @@
 //! A compiled game definition, on the bitboard width its board needs.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use crate::hooks::RuleHooks;
 
 use crate::definition::GameDefinition;
 use crate::tables::{DefinitionError, Tables};
@@ -33,12 +35,54 @@ impl Variant {
         } else {
             VariantTables::Large(Arc::new(Tables::new(&def)?))
         };
-        Ok(Variant { def: Arc::new(def), tables })
+        Ok(Variant {
+            def: Arc::new(def),
+            tables,
+        })
     }
 
-    /// FIDE chess.
+    /// `def` with rule-layer hooks (see [`crate::hooks`]); the hooks must
+    /// serve both bitboard widths.
+    ///
+    /// # Errors
+    /// As [`Variant::new`].
+    pub fn with_hooks<H>(def: GameDefinition, hooks: H) -> Result<Variant, DefinitionError>
+    where
+        H: RuleHooks<u64> + RuleHooks<u128> + 'static,
+    {
+        let hooks = Arc::new(hooks);
+        let n = def.width as usize * def.height as usize;
+        let tables = if n <= 64 {
+            let mut t = Tables::new(&def)?;
+            t.set_hooks(hooks);
+            VariantTables::Small(Arc::new(t))
+        } else {
+            let mut t = Tables::new(&def)?;
+            t.set_hooks(hooks);
+            VariantTables::Large(Arc::new(t))
+        };
+        Ok(Variant {
+            def: Arc::new(def),
+            tables,
+        })
+    }
+
+    /// FIDE chess. Compiled once per process; clones share the tables.
     pub fn chess() -> Variant {
-        Variant::new(GameDefinition::fide()).expect("the FIDE definition compiles")
+        static CHESS: OnceLock<Variant> = OnceLock::new();
+        CHESS
+            .get_or_init(|| {
+                Variant::new(GameDefinition::fide()).expect("the FIDE definition compiles")
+            })
+            .clone()
+    }
+
+    /// Whether rule-layer hooks are installed.
+    pub fn has_hooks(&self) -> bool {
+        match &self.tables {
+            VariantTables::Small(t) => t.hooks.is_some(),
+            VariantTables::Large(t) => t.hooks.is_some(),
+        }
     }
 
     /// The definition.
