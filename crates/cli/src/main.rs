@@ -1,1 +1,139 @@
-fn main(){}
+//! `houserules`: chess with house rules — the command-line front end of the
+//! houserules rules engine.
+//!
+//! One module per subcommand: each defines its clap options (`…Args`) and a
+//! `run` function that writes to the given output and returns an
+//! [`Outcome`] or a [`CliError`]. To add a subcommand, add a module and a
+//! variant of [`Command`].
+
+mod error;
+mod moves_cmd;
+mod parallel;
+mod perft_cmd;
+mod pgn_cmd;
+mod position;
+mod progress;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::error::{CliError, Outcome};
+
+const EXAMPLES: &str = "\
+Examples:
+  houserules perft --depth 6
+  houserules perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide
+  houserules perft --suite ../shared/data/perft/tricky.perft --max-nodes 1000000
+  houserules moves --fen startpos --json
+  houserules pgn check games.pgn
+
+Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
+game with an error), 2 on bad input (a bad FEN, a missing file, a malformed
+line). `houserules <COMMAND> --help` shows each command's options.";
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "houserules",
+    version,
+    about = "Chess with house rules: one rules engine for FIDE chess and its variants",
+    after_help = EXAMPLES,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal-move tree (perft) of a position,
+    /// or check every position of a perft suite file
+    Perft(perft_cmd::PerftArgs),
+    /// List the legal moves of a position in UCI and SAN
+    Moves(moves_cmd::MovesArgs),
+    /// Work with PGN files
+    #[command(subcommand)]
+    Pgn(PgnCommand),
+}
+
+/// The `pgn` subcommands.
+#[derive(Debug, Subcommand)]
+enum PgnCommand {
+    /// Replay every game of PGN files and report each game's errors
+    #[command(after_help = "\
+Examples:
+  houserules pgn check games.pgn
+  houserules pgn check a.pgn b.pgn --json
+
+Exit status: 0 when every game replays, 1 when a game has an error,
+2 when a file cannot be read.")]
+    Check(PgnCheckArgs),
+}
+
+/// Options of `houserules pgn check`.
+#[derive(Debug, Args)]
+struct PgnCheckArgs {
+    /// PGN files to check
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+
+    /// Print JSON instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    for file in &args.files {
+        if let Err(e) = std::fs::File::open(file) {
+            return Err(CliError::input(format!(
+                "cannot read PGN file {}: {e}",
+                file.display()
+            )));
+        }
+    }
+    match pgn_cmd::run(&args.files, args.json, out) {
+        Ok(had_errors) => Ok(Outcome::failed_if(had_errors)),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        Err(e) => Err(CliError::input(format!("pgn check: {e}"))),
+    }
+}
+
+fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let outcome = match &cli.command {
+        Command::Perft(args) => perft_cmd::run(args, out)?,
+        Command::Moves(args) => moves_cmd::run(args, out)?,
+        Command::Pgn(PgnCommand::Check(args)) => pgn_check(args, out)?,
+    };
+    out.flush()?;
+    Ok(outcome)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stdout = std::io::stdout().lock();
+    match run(&cli, &mut stdout) {
+        Ok(outcome) => ExitCode::from(outcome.exit_code()),
+        Err(e) => {
+            if !e.is_broken_pipe() {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_definition_is_valid() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

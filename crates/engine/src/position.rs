@@ -313,9 +313,9 @@ impl<B: BitSet> Position<B> {
                 }
             }
         }
-        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_turn(them);
     }

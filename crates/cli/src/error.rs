@@ -1,0 +1,74 @@
+//! How a command ends: its [`Outcome`] when it ran, or a [`CliError`] when
+//! it could not, each with its exit status.
+
+use std::io;
+
+/// Exit status of a run that finished and found every check passing.
+pub const EXIT_SUCCESS: u8 = 0;
+/// Exit status of a run that finished but found a failure (a perft
+/// mismatch, a PGN game with an error), or whose output could not be
+/// written.
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status of bad input: a bad FEN, a missing file, a malformed suite
+/// line, a bad command line (clap uses 2 as well).
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// The result of a command that ran to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything checked passed.
+    Success,
+    /// The command ran but found failures (already reported on stdout).
+    Failed,
+}
+
+impl Outcome {
+    /// [`Outcome::Failed`] when `failed`, else [`Outcome::Success`].
+    pub fn failed_if(failed: bool) -> Outcome {
+        if failed {
+            Outcome::Failed
+        } else {
+            Outcome::Success
+        }
+    }
+
+    /// The process exit status.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Success => EXIT_SUCCESS,
+            Outcome::Failed => EXIT_FAILURE,
+        }
+    }
+}
+
+/// Why a command could not run to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input; the message names what is wrong and where.
+    #[error("{0}")]
+    Input(String),
+    /// Writing the output failed.
+    #[error("cannot write output: {0}")]
+    Output(#[from] io::Error),
+}
+
+impl CliError {
+    /// A bad-input error with this message.
+    pub fn input(message: impl Into<String>) -> CliError {
+        CliError::Input(message.into())
+    }
+
+    /// The process exit status.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => EXIT_BAD_INPUT,
+            CliError::Output(_) => EXIT_FAILURE,
+        }
+    }
+
+    /// Whether the error is a closed output pipe (`houserules … | head`),
+    /// which ends the run without a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}

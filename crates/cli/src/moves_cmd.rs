@@ -1,0 +1,86 @@
+//! `houserules moves`: the legal moves of a position, in UCI and SAN.
+
+use std::io::Write;
+
+use clap::Args;
+use houserules_engine::Status;
+use serde::Serialize;
+
+use crate::error::{CliError, Outcome};
+use crate::position::PositionArgs;
+
+const EXAMPLES: &str = "\
+Examples:
+  houserules moves
+  houserules moves --fen 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2'
+  houserules moves --fen startpos --json
+
+Text output is one move per line, `UCI SAN`, sorted by UCI, then a
+`status:` line when the game is over. JSON output is an array of
+{\"uci\", \"san\"} objects; when the game is over the status goes to stderr.";
+
+/// Options of `houserules moves`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+
+    /// Print a JSON array of {"uci", "san"} objects instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// A legal move in both notations.
+#[derive(Serialize)]
+struct MoveText {
+    uci: String,
+    san: String,
+}
+
+/// Runs `houserules moves`.
+///
+/// # Errors
+/// [`CliError`] on a bad FEN or when the output cannot be written.
+pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let game = args.position.game()?;
+    let mut moves: Vec<MoveText> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| MoveText {
+            uci: game.uci(m),
+            san: game.san(m),
+        })
+        .collect();
+    moves.sort_by(|a, b| a.uci.cmp(&b.uci));
+    let status = game.status();
+    if args.json {
+        let json = serde_json::to_string(&moves).expect("strings serialise");
+        writeln!(out, "{json}")?;
+        if status.is_over() {
+            eprintln!("status: {}", describe(&status));
+        }
+    } else {
+        for m in &moves {
+            writeln!(out, "{:<6} {}", m.uci, m.san)?;
+        }
+        if status.is_over() {
+            writeln!(out, "status: {}", describe(&status))?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `checkmate (black wins)`, `stalemate (draw)`, …
+fn describe(status: &Status) -> String {
+    let result = match status {
+        Status::Ongoing => return status.name().to_string(),
+        Status::Checkmate { winner }
+        | Status::Variant {
+            winner: Some(winner),
+            ..
+        } => format!("{winner} wins"),
+        _ => "draw".to_string(),
+    };
+    format!("{} ({result})", status.name())
+}

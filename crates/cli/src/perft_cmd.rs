@@ -1,0 +1,374 @@
+//! `houserules perft`: leaf counts of the legal-move tree (perft), for one
+//! position or for every position of a suite file.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use houserules_engine::suite;
+use houserules_engine::{Game, Move};
+use serde::Serialize;
+
+use crate::error::{CliError, Outcome};
+use crate::parallel;
+use crate::position::PositionArgs;
+use crate::progress;
+
+/// The deepest perft accepted (far beyond anything that finishes).
+pub const MAX_DEPTH: u32 = 64;
+
+/// How long a single perft runs before its progress bar appears.
+const BAR_DELAY: Duration = Duration::from_secs(1);
+
+const EXAMPLES: &str = "\
+Examples:
+  houserules perft --depth 6
+  houserules perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide
+  houserules perft --depth 5 --json
+  houserules perft --suite ../shared/data/perft/tricky.perft --max-nodes 1000000
+  houserules perft --suite ../shared/data/perft/standard.epd --max-nodes 100000 --json
+
+Exit status: 0 when every count matches, 1 when a suite count does not,
+2 on bad input (a bad FEN, a missing file, a malformed suite line).";
+
+/// Options of `houserules perft`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+
+    /// Depth in plies: count the move sequences of exactly this length
+    /// (required unless --suite)
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "suite",
+        value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64),
+    )]
+    depth: Option<u32>,
+
+    /// Also print every root move (in UCI) with the count below it
+    #[arg(long)]
+    divide: bool,
+
+    /// Play every move of the last ply instead of counting them in bulk
+    /// (slower; the counts are the same)
+    #[arg(long)]
+    no_bulk: bool,
+
+    /// Run every position of a suite file instead: `.perft` (`id`, `epd`,
+    /// `perft DEPTH NODES` lines) or `.epd` (`FEN ;D1 n ;D2 n`)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "depth", "divide"])]
+    suite: Option<PathBuf>,
+
+    /// With --suite: check only the depths whose expected count is at most
+    /// N nodes [default: no limit]
+    #[arg(long, value_name = "N", requires = "suite")]
+    max_nodes: Option<u64>,
+
+    /// Worker threads [default: the number of CPUs]
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `houserules perft`.
+///
+/// # Errors
+/// [`CliError`] on bad input or when the output cannot be written.
+pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let threads = args
+        .threads
+        .map_or_else(parallel::default_threads, NonZeroUsize::get);
+    let bulk = !args.no_bulk;
+    match &args.suite {
+        Some(path) => run_suite(args, path, bulk, threads, out),
+        None => run_single(args, bulk, threads, out),
+    }
+}
+
+/// The JSON report of a single perft.
+#[derive(Serialize)]
+struct PerftReport<'a> {
+    fen: &'a str,
+    depth: u32,
+    bulk: bool,
+    nodes: u64,
+    seconds: f64,
+    nps: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divide: Option<&'a BTreeMap<String, u64>>,
+}
+
+fn run_single(
+    args: &PerftArgs,
+    bulk: bool,
+    threads: usize,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let game = args.position.game()?;
+    let depth = args.depth.unwrap_or(0);
+    if args.divide && depth == 0 {
+        return Err(CliError::input("--divide needs --depth 1 or more"));
+    }
+    let start = Instant::now();
+    let per_move = if depth == 0 {
+        Vec::new()
+    } else {
+        perft_by_root_move(&game, depth, bulk, threads)
+    };
+    let nodes = if depth == 0 {
+        game.perft(0, bulk)
+    } else {
+        per_move.iter().map(|(_, n)| n).sum()
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let nps = if seconds > 0.0 {
+        (nodes as f64 / seconds) as u64
+    } else {
+        0
+    };
+    let divide: Option<BTreeMap<String, u64>> = args
+        .divide
+        .then(|| per_move.iter().map(|&(m, n)| (game.uci(m), n)).collect());
+
+    if args.json {
+        let fen = game.fen();
+        let report = PerftReport {
+            fen: &fen,
+            depth,
+            bulk,
+            nodes,
+            seconds,
+            nps,
+            divide: divide.as_ref(),
+        };
+        writeln!(out, "{}", to_json(&report))?;
+    } else {
+        if let Some(divide) = &divide {
+            for (uci, n) in divide {
+                writeln!(out, "{uci}: {n}")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out, "Nodes: {nodes}")?;
+        writeln!(out, "Time: {seconds:.3} s ({nps} nodes/s)")?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// Perft below each root move, the root moves shared among `threads`
+/// threads, with a progress bar over root moves for long runs.
+fn perft_by_root_move(game: &Game, depth: u32, bulk: bool, threads: usize) -> Vec<(Move, u64)> {
+    let moves = game.legal_moves();
+    let mut counts = vec![0; moves.len()];
+    progress::with_bar(moves.len() as u64, "root moves", BAR_DELAY, |bar| {
+        let below = |&m: &Move| {
+            let mut child = game.clone();
+            child.apply(m).expect("a generated move is legal");
+            child.perft(depth - 1, bulk)
+        };
+        parallel::for_each(&moves, threads, below, |i, n| {
+            counts[i] = n;
+            bar.inc(1);
+        });
+    });
+    moves.into_iter().zip(counts).collect()
+}
+
+/// A position of a suite, checked.
+struct Job {
+    id: String,
+    line: usize,
+    fen: String,
+    game: Game,
+    /// The `(depth, expected)` pairs to check (within `--max-nodes`).
+    checks: Vec<(u32, u64)>,
+}
+
+/// A count that differs from the suite's.
+#[derive(Serialize)]
+struct Mismatch<'a> {
+    id: &'a str,
+    line: usize,
+    fen: &'a str,
+    depth: u32,
+    expected: u64,
+    got: u64,
+}
+
+/// The JSON report of a suite run.
+#[derive(Serialize)]
+struct SuiteReport<'a> {
+    file: String,
+    positions: usize,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    counts_checked: usize,
+    nodes: u64,
+    seconds: f64,
+    nps: u64,
+    mismatches: Vec<Mismatch<'a>>,
+}
+
+/// Reads and checks a suite file: every FEN must be valid before anything
+/// runs.
+fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("cannot read suite file {shown}: {e}")))?;
+    let entries = suite::parse(&text).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+    if entries.is_empty() {
+        return Err(CliError::input(format!(
+            "{shown}: no positions (expected `id`/`epd`/`perft` lines or `FEN ;D1 n` lines)"
+        )));
+    }
+    let variant = args.position.variant();
+    entries
+        .into_iter()
+        .map(|e| {
+            let game = Game::from_fen(variant.clone(), &e.fen).map_err(|err| {
+                CliError::input(format!("{shown}: line {} (id {}): {err}", e.line, e.id))
+            })?;
+            if let Some(&(depth, _)) = e.counts.iter().find(|(d, _)| *d > MAX_DEPTH) {
+                return Err(CliError::input(format!(
+                    "{shown}: line {} (id {}): depth {depth} is deeper than {MAX_DEPTH}",
+                    e.line, e.id
+                )));
+            }
+            let checks = e
+                .counts
+                .iter()
+                .copied()
+                .filter(|&(_, n)| args.max_nodes.is_none_or(|max| n <= max))
+                .collect();
+            Ok(Job {
+                id: e.id,
+                line: e.line,
+                fen: e.fen,
+                game,
+                checks,
+            })
+        })
+        .collect()
+}
+
+fn run_suite(
+    args: &PerftArgs,
+    path: &Path,
+    bulk: bool,
+    threads: usize,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let jobs = load_suite(args, path)?;
+    let start = Instant::now();
+    // Results arrive in completion order; they are reported in file order.
+    let mut results: Vec<Option<Vec<u64>>> = vec![None; jobs.len()];
+    let mut reported = 0;
+    let mut mismatches = Vec::new();
+    let mut failed_positions = 0;
+    let mut write_error = None;
+    progress::with_bar(jobs.len() as u64, "positions", Duration::ZERO, |bar| {
+        let work = |job: &Job| {
+            job.checks
+                .iter()
+                .map(|&(d, _)| job.game.perft(d, bulk))
+                .collect::<Vec<u64>>()
+        };
+        parallel::for_each(&jobs, threads, work, |i, got| {
+            results[i] = Some(got);
+            bar.inc(1);
+            while let Some(Some(got)) = results.get(reported) {
+                let job = &jobs[reported];
+                let before = mismatches.len();
+                for (&(depth, expected), &got) in job.checks.iter().zip(got) {
+                    if got != expected {
+                        mismatches.push(Mismatch {
+                            id: &job.id,
+                            line: job.line,
+                            fen: &job.fen,
+                            depth,
+                            expected,
+                            got,
+                        });
+                    }
+                }
+                if mismatches.len() > before {
+                    failed_positions += 1;
+                    bar.set_message(format!("({failed_positions} failed)"));
+                    if !args.json && write_error.is_none() {
+                        let shown = path.display();
+                        let r = bar.suspend(|| {
+                            mismatches[before..].iter().try_for_each(|m| {
+                                writeln!(
+                                    out,
+                                    "{shown}:{}: {}: depth {}: expected {}, got {} (FEN {})",
+                                    m.line, m.id, m.depth, m.expected, m.got, m.fen
+                                )
+                            })
+                        });
+                        write_error = r.err();
+                    }
+                }
+                reported += 1;
+            }
+        });
+    });
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let skipped = jobs.iter().filter(|j| j.checks.is_empty()).count();
+    let counts_checked: usize = jobs.iter().map(|j| j.checks.len()).sum();
+    let nodes: u64 = results.iter().flatten().flatten().sum();
+    let nps = if seconds > 0.0 {
+        (nodes as f64 / seconds) as u64
+    } else {
+        0
+    };
+    let passed = jobs.len() - skipped - failed_positions;
+
+    if args.json {
+        let report = SuiteReport {
+            file: path.display().to_string(),
+            positions: jobs.len(),
+            passed,
+            failed: failed_positions,
+            skipped,
+            counts_checked,
+            nodes,
+            seconds,
+            nps,
+            mismatches,
+        };
+        writeln!(out, "{}", to_json(&report))?;
+    } else {
+        write!(out, "{passed} passed, {failed_positions} failed")?;
+        if skipped > 0 {
+            let why = match args.max_nodes {
+                Some(max) => format!("no count within --max-nodes {max}"),
+                None => "no counts".to_string(),
+            };
+            write!(out, ", {skipped} skipped ({why})")?;
+        }
+        writeln!(
+            out,
+            " [{counts_checked} counts, {nodes} nodes, {seconds:.2} s]"
+        )?;
+    }
+    Ok(Outcome::failed_if(failed_positions > 0))
+}
+
+/// Serialises a report made of strings and numbers (which cannot fail).
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("reports serialise")
+}

@@ -1,0 +1,346 @@
+//! End-to-end tests of the `houserules` binary. Expected counts come from
+//! the chessprogramming.org perft tables and the shared suite files, never
+//! from our own output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Runs the binary with `args`.
+fn houserules(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the houserules binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs the binary and requires exit status 0.
+fn ok(args: &[&str]) -> String {
+    let o = houserules(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "houserules {args:?} failed: {}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// The `Nodes: N` line of a text perft.
+fn nodes_line(text: &str) -> u64 {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes: "))
+        .unwrap_or_else(|| panic!("no `Nodes:` line in {text}"));
+    line.trim().parse().expect("a node count")
+}
+
+/// `../shared/data` next to the repository, or a plain failure saying it is
+/// missing.
+fn shared_data() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    assert!(
+        dir.is_dir(),
+        "the shared test data is missing: expected the folder {} (the repository must sit next to a `shared/` folder)",
+        dir.display()
+    );
+    dir
+}
+
+/// A file in the temp folder, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("houserules-cli-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).expect("the temp file is written");
+        TempFile(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temp path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn perft_startpos_depth_4_text() {
+    // chessprogramming.org Perft Results, initial position, depth 4.
+    assert_eq!(nodes_line(&ok(&["perft", "--depth", "4"])), 197_281);
+    assert_eq!(
+        nodes_line(&ok(&["perft", "--fen", "startpos", "--depth", "4"])),
+        197_281
+    );
+}
+
+#[test]
+fn perft_startpos_depth_4_json() {
+    let out = ok(&["perft", "--fen", "startpos", "--depth", "4", "--json"]);
+    assert_eq!(out.trim().lines().count(), 1, "one JSON object: {out}");
+    let v: Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["nodes"].as_u64(), Some(197_281));
+    assert_eq!(v["depth"].as_u64(), Some(4));
+    assert!(v["seconds"].is_f64(), "seconds is a float: {v}");
+    assert!(v["nps"].is_u64(), "nps is an integer: {v}");
+    assert!(v.get("divide").is_none(), "no divide without --divide: {v}");
+}
+
+#[test]
+fn perft_kiwipete_divide() {
+    // chessprogramming.org Perft Results, position 2: 48 moves, 97862 at depth 3.
+    let out = ok(&["perft", "--fen", KIWIPETE, "--depth", "3", "--divide"]);
+    let rows: Vec<(String, u64)> = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let (m, n) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("a `move: count` line, got {l:?}"));
+            (m.to_string(), n.parse().expect("a count"))
+        })
+        .collect();
+    assert_eq!(rows.len(), 48);
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 97_862);
+    assert_eq!(nodes_line(&out), 97_862);
+
+    let v: Value = serde_json::from_str(&ok(&[
+        "perft", "--fen", KIWIPETE, "--depth", "3", "--divide", "--json",
+    ]))
+    .expect("valid JSON");
+    let divide = v["divide"].as_object().expect("a divide object");
+    assert_eq!(divide.len(), 48);
+    assert_eq!(
+        divide
+            .values()
+            .map(|n| n.as_u64().expect("a count"))
+            .sum::<u64>(),
+        97_862
+    );
+    assert_eq!(v["nodes"].as_u64(), Some(97_862));
+}
+
+#[test]
+fn perft_divide_writes_standard_uci_castling() {
+    // Standard UCI writes castling as the king's move (e1g1, e1c1); only
+    // Chess960 writes king-takes-rook.
+    let v: Value = serde_json::from_str(&ok(&[
+        "perft", "--fen", KIWIPETE, "--depth", "1", "--divide", "--json",
+    ]))
+    .expect("valid JSON");
+    let divide = v["divide"].as_object().expect("a divide object");
+    assert!(
+        divide.contains_key("e1g1") && divide.contains_key("e1c1"),
+        "castling moves in {divide:?}"
+    );
+}
+
+#[test]
+fn perft_no_bulk_gives_the_same_count() {
+    assert_eq!(
+        nodes_line(&ok(&[
+            "perft",
+            "--fen",
+            KIWIPETE,
+            "--depth",
+            "3",
+            "--no-bulk"
+        ])),
+        97_862
+    );
+    assert_eq!(
+        nodes_line(&ok(&[
+            "perft",
+            "--depth",
+            "4",
+            "--no-bulk",
+            "--threads",
+            "1"
+        ])),
+        197_281
+    );
+}
+
+#[test]
+fn moves_of_the_start_position() {
+    let out = ok(&["moves"]);
+    let moves: Vec<(&str, &str)> = out
+        .lines()
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            (it.next().expect("uci"), it.next().expect("san"))
+        })
+        .collect();
+    assert_eq!(moves.len(), 20);
+    assert!(moves.contains(&("e2e4", "e4")));
+    assert!(moves.contains(&("g1f3", "Nf3")));
+
+    let v: Value =
+        serde_json::from_str(&ok(&["moves", "--fen", "startpos", "--json"])).expect("valid JSON");
+    let arr = v.as_array().expect("a JSON array");
+    assert_eq!(arr.len(), 20);
+    assert!(arr.iter().any(|m| m["uci"] == "e2e4" && m["san"] == "e4"));
+    assert!(arr.iter().any(|m| m["uci"] == "g1f3" && m["san"] == "Nf3"));
+}
+
+#[test]
+fn moves_reports_checkmate() {
+    // Fool's mate: White is mated.
+    let out = ok(&[
+        "moves",
+        "--fen",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ]);
+    assert_eq!(out.trim(), "status: checkmate (black wins)");
+}
+
+#[test]
+fn bad_fen_exits_2_naming_the_field() {
+    let o = houserules(&[
+        "perft",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("side to move") && err.contains("`x`"),
+        "message: {err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let o = houserules(&[
+        "moves",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("board field, rank 8"),
+        "message: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn missing_files_exit_2_naming_the_file() {
+    let o = houserules(&["perft", "--suite", "/nonexistent/houserules.perft"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/houserules.perft"),
+        "message: {}",
+        stderr(&o)
+    );
+
+    let o = houserules(&["pgn", "check", "/nonexistent/houserules.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/houserules.pgn"),
+        "message: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn malformed_suite_line_exits_2_naming_the_line() {
+    let suite = TempFile::new(
+        "malformed.perft",
+        "id x\nepd 8/8/8/8/8/8/8/K6k w - -\nperft one 3\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(suite.path()) && err.contains("line 3"),
+        "message: {err}"
+    );
+}
+
+#[test]
+fn suite_reports_a_wrong_count() {
+    // Start position: 20 and 400 are right (chessprogramming.org); 8903 is
+    // deliberately wrong (the true count is 8902).
+    let suite = TempFile::new(
+        "wrong.perft",
+        "id start-wrong\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\nperft 2 400\nperft 3 8903\n\n\
+         id kiwipete\nepd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\nperft 1 48\nperft 2 2039\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    let mismatch = out
+        .lines()
+        .find(|l| l.contains("start-wrong"))
+        .unwrap_or_else(|| panic!("no mismatch line in {out}"));
+    assert!(
+        mismatch.contains(":2:") && mismatch.contains("depth 3"),
+        "{mismatch}"
+    );
+    assert!(
+        mismatch.contains("expected 8903") && mismatch.contains("got 8902"),
+        "{mismatch}"
+    );
+    assert!(
+        mismatch.contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"),
+        "{mismatch}"
+    );
+    assert!(out.contains("1 passed, 1 failed"), "{out}");
+
+    let o = houserules(&["perft", "--suite", suite.path(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["passed"].as_u64(), Some(1));
+    assert_eq!(v["failed"].as_u64(), Some(1));
+    let m = &v["mismatches"][0];
+    assert_eq!(
+        (m["id"].as_str(), m["line"].as_u64(), m["depth"].as_u64()),
+        (Some("start-wrong"), Some(2), Some(3))
+    );
+    assert_eq!(
+        (m["expected"].as_u64(), m["got"].as_u64()),
+        (Some(8903), Some(8902))
+    );
+}
+
+#[test]
+fn max_nodes_skips_the_deep_counts() {
+    // Only the wrong count is above the cap, so the run passes.
+    let suite = TempFile::new(
+        "capped.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8903\n",
+    );
+    let out = ok(&["perft", "--suite", suite.path(), "--max-nodes", "8000"]);
+    assert!(out.starts_with("1 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn tricky_suite_passes() {
+    let suite = shared_data().join("perft/tricky.perft");
+    let out = ok(&[
+        "perft",
+        "--suite",
+        suite.to_str().expect("a UTF-8 path"),
+        "--max-nodes",
+        "100000",
+    ]);
+    assert!(out.starts_with("18 passed, 0 failed"), "{out}");
+}
