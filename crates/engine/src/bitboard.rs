@@ -77,6 +77,9 @@ pub trait BitSet:
     fn clear_lowest(self) -> Self;
     /// The set holding the squares `0..n`.
     fn below(n: usize) -> Self;
+    /// Moves every square by `d` indices (up for positive `d`); squares
+    /// moved off the integer are lost. Callers mask file wrap-around.
+    fn shift(self, d: i32) -> Self;
     /// Widens a 64-square set (identity for `u64`).
     fn from_u64(b: u64) -> Self;
     /// The low 64 squares (identity for `u64`).
@@ -144,6 +147,14 @@ macro_rules! impl_bitset {
             #[inline(always)]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn shift(self, d: i32) -> Self {
+                if d >= 0 {
+                    self << d
+                } else {
+                    self >> (-d)
+                }
             }
             #[inline(always)]
             fn from_u64(b: u64) -> Self {

@@ -19,6 +19,9 @@ pub(crate) trait Sink<B> {
     /// Moves from `from` to each square of `targets`, of `kind`; when
     /// `promote`, one move per promotion choice.
     fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool);
+    /// Moves of several pieces, each from `to - delta` to `to` for every
+    /// `to` in `targets`.
+    fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool);
     /// One move.
     fn single(&mut self, m: Move);
 }
@@ -32,6 +35,10 @@ pub(crate) struct Counter {
 impl<B: BitSet> Sink<B> for Counter {
     #[inline(always)]
     fn targets(&mut self, _from: u8, targets: B, _kind: MoveKind, promote: bool) {
+        self.n += targets.count() as u64 * if promote { self.promo } else { 1 };
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, _delta: i32, _kind: MoveKind, promote: bool) {
         self.n += targets.count() as u64 * if promote { self.promo } else { 1 };
     }
     #[inline(always)]
@@ -66,6 +73,19 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
                     promotion: None,
                     kind,
                 });
+            }
+        }
+    }
+    #[inline]
+    fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool) {
+        for to in targets.iter() {
+            let from = (to as i32 - delta) as u8;
+            if promote {
+                for &c in self.choices {
+                    self.out.push(Move { from, to, promotion: Some(PieceKind(c)), kind });
+                }
+            } else {
+                self.out.push(Move { from, to, promotion: None, kind });
             }
         }
     }
@@ -259,6 +279,30 @@ impl<B: BitSet> Position<B> {
                 }
                 let promotes = t.promo_kinds & (1 << k) != 0;
                 let has_first = t.first_move_kinds & (1 << k) != 0;
+                if let Some(pp) = &t.kinds[us.index()][k].pawn {
+                    // Unpinned pawn-pattern pieces, all at once.
+                    let free = pcs & !pinned;
+                    pcs &= pinned;
+                    let empty = !occ & t.board;
+                    let zone = if promotes { promo_zone } else { B::EMPTY };
+                    let mut emit = |tg: B, delta: i32, kind: MoveKind, sink: &mut S| {
+                        sink.shifted(tg & !zone, delta, kind, false);
+                        if zone.any() {
+                            sink.shifted(tg & zone, delta, kind, true);
+                        }
+                    };
+                    let (d, src) = pp.push;
+                    let single = (free & src).shift(d) & empty;
+                    emit(single & mask, d, MoveKind::Normal, sink);
+                    if pp.double {
+                        let mid = (free & self.unmoved & src).shift(d) & empty;
+                        let dbl = (mid & src).shift(d) & empty & mask;
+                        emit(dbl, 2 * d, MoveKind::DoubleStep, sink);
+                    }
+                    for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                        emit((free & csrc).shift(cd) & their & mask, cd, MoveKind::Normal, sink);
+                    }
+                }
                 for sq in pcs.iter() {
                     let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
                     let mut allowed = mask;

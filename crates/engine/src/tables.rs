@@ -107,6 +107,22 @@ pub(crate) struct KindTables<B> {
     pub leaper_only: bool,
     /// Rides served by magic tables: bit 0 rook-wise, bit 1 bishop-wise.
     pub magic: u8,
+    /// Set when the shapes are exactly a pawn's: generated set-wise.
+    pub pawn: Option<PawnPattern<B>>,
+}
+
+/// Shapes of the pawn pattern: one move-only step, up to four capture-only
+/// leaps, and optionally a first-move double step along the push. Pieces
+/// with such shapes are generated for the whole set at once by shifting.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PawnPattern<B> {
+    /// Index delta of the push, and the squares it can be made from.
+    pub push: (i32, B),
+    /// Capture deltas and their source squares.
+    pub caps: [(i32, B); 4],
+    pub ncaps: usize,
+    /// Whether unmoved pieces may double-step (opening en passant).
+    pub double: bool,
 }
 
 /// Compiled tables for a game definition on bitboards of type `B`.
@@ -152,6 +168,56 @@ pub struct Tables<B> {
     pub(crate) rook_like: [u32; 2],
     /// The same for diagonal rides.
     pub(crate) bishop_like: [u32; 2],
+}
+
+/// Recognises the pawn pattern in a piece type's shapes (for `color`).
+fn pawn_pattern<B: BitSet>(pt: &crate::definition::PieceType, color: Color, w: u8, h: u8) -> Option<PawnPattern<B>> {
+    let flip = |v: Vector| if color == Color::White { v } else { (v.0, -v.1) };
+    let mut push: Option<Vector> = None;
+    let mut caps: Vec<Vector> = Vec::new();
+    let mut double: Option<Vector> = None;
+    let single = |r: Reach| matches!(r, Reach::Leap) || matches!(r, Reach::Ride { min, max: Some(1) } if min <= 1);
+    for sh in &pt.shapes {
+        match (sh.mode, sh.first_move_only) {
+            (ShapeMode::MoveOnly, false) if single(sh.reach) && sh.vectors.len() == 1 && push.is_none() => {
+                push = Some(flip(sh.vectors[0]));
+            }
+            (ShapeMode::CaptureOnly, false) if single(sh.reach) => {
+                caps.extend(sh.vectors.iter().map(|&v| flip(v)));
+            }
+            (ShapeMode::MoveOnly, true)
+                if sh.reach == Reach::Ride { min: 2, max: Some(2) }
+                    && sh.vectors.len() == 1
+                    && double.is_none()
+                    && sh.en_passant == EnPassantRole::Creates =>
+            {
+                double = Some(flip(sh.vectors[0]));
+            }
+            _ => return None,
+        }
+    }
+    let push = push?;
+    if caps.len() > 4 || double.is_some_and(|d| d != push) {
+        return None;
+    }
+    let src = |v: Vector| {
+        let mut b = B::EMPTY;
+        for r in 0..h as i32 {
+            for f in 0..w as i32 {
+                let (x, y) = (f + v.0 as i32, r + v.1 as i32);
+                if x >= 0 && y >= 0 && x < w as i32 && y < h as i32 {
+                    b |= B::bit((r * w as i32 + f) as u8);
+                }
+            }
+        }
+        b
+    };
+    let delta = |v: Vector| v.1 as i32 * w as i32 + v.0 as i32;
+    let mut c = [(0, B::EMPTY); 4];
+    for (i, &v) in caps.iter().enumerate() {
+        c[i] = (delta(v), src(v));
+    }
+    Some(PawnPattern { push: (delta(push), src(push)), caps: c, ncaps: caps.len(), double: double.is_some() })
 }
 
 /// Error compiling a definition.
@@ -316,6 +382,7 @@ impl<B: BitSet> Tables<B> {
                     initial: B::EMPTY,
                     leaper_only: true,
                     magic: 0,
+                    pawn: None,
                 };
                 for &r in &pt.initial_ranks {
                     if r < h {
@@ -428,6 +495,7 @@ impl<B: BitSet> Tables<B> {
                         }
                     }
                 }
+                kt.pawn = pawn_pattern(pt, color, w, h);
                 kinds[c].push(kt);
             }
         }
