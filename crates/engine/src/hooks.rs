@@ -57,6 +57,10 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn filter_move(&self, _t: &Tables<B>, _pos: &Position<B>, _m: Move) -> bool {
         true
     }
+    /// Filters the whole list of legal moves at once, after the per-move
+    /// filter and the self-check filter (for rules such as compulsory
+    /// capture that look at all moves together).
+    fn filter_moves(&self, _t: &Tables<B>, _pos: &Position<B>, _moves: &mut Vec<Move>) {}
     /// Runs before the move is played on `pos`.
     fn before_move(&self, _t: &Tables<B>, _pos: &mut Position<B>, _m: Move) {}
     /// Runs after the move was played; `before` is the position it was
@@ -141,5 +145,6 @@ impl<B: BitSet> Position<B> {
                 out.push(m);
             }
         }
+        hooks.filter_moves(t, self, out);
     }
 }

@@ -82,10 +82,20 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
             let from = (to as i32 - delta) as u8;
             if promote {
                 for &c in self.choices {
-                    self.out.push(Move { from, to, promotion: Some(PieceKind(c)), kind });
+                    self.out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(PieceKind(c)),
+                        kind,
+                    });
                 }
             } else {
-                self.out.push(Move { from, to, promotion: None, kind });
+                self.out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    kind,
+                });
             }
         }
     }
@@ -285,7 +295,7 @@ impl<B: BitSet> Position<B> {
                     pcs &= pinned;
                     let empty = !occ & t.board;
                     let zone = if promotes { promo_zone } else { B::EMPTY };
-                    let mut emit = |tg: B, delta: i32, kind: MoveKind, sink: &mut S| {
+                    let emit = |tg: B, delta: i32, kind: MoveKind, sink: &mut S| {
                         sink.shifted(tg & !zone, delta, kind, false);
                         if zone.any() {
                             sink.shifted(tg & zone, delta, kind, true);
@@ -300,7 +310,12 @@ impl<B: BitSet> Position<B> {
                         emit(dbl, 2 * d, MoveKind::DoubleStep, sink);
                     }
                     for &(cd, csrc) in &pp.caps[..pp.ncaps] {
-                        emit((free & csrc).shift(cd) & their & mask, cd, MoveKind::Normal, sink);
+                        emit(
+                            (free & csrc).shift(cd) & their & mask,
+                            cd,
+                            MoveKind::Normal,
+                            sink,
+                        );
                     }
                 }
                 for sq in pcs.iter() {

@@ -29,7 +29,13 @@ pub struct Position<B: BitSet> {
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
     pub(crate) next_id: u16,
+    /// Per-game state slots for rule layers (e.g. the half-move within a
+    /// multi-move turn, a locked result); part of the hash.
+    pub(crate) rule_state: [u16; RULE_SLOTS],
 }
+
+/// Number of per-game state slots a position carries for rule layers.
+pub const RULE_SLOTS: usize = 4;
 
 impl<B: BitSet> Position<B> {
     /// An empty board, White to move, move 1.
@@ -48,6 +54,7 @@ impl<B: BitSet> Position<B> {
             fullmove: 1,
             hash: 0,
             next_id: 1,
+            rule_state: [0; RULE_SLOTS],
         }
     }
 
@@ -92,6 +99,19 @@ impl<B: BitSet> Position<B> {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// A rule-layer state slot (`slot < RULE_SLOTS`; 0 by default).
+    pub fn rule_state(&self, slot: usize) -> u16 {
+        self.rule_state[slot % RULE_SLOTS]
+    }
+
+    /// Sets a rule-layer state slot, keeping the hash up to date.
+    pub fn set_rule_state(&mut self, slot: usize, value: u16) {
+        let slot = slot % RULE_SLOTS;
+        self.hash ^= zobrist::rule_state(slot, self.rule_state[slot]);
+        self.rule_state[slot] = value;
+        self.hash ^= zobrist::rule_state(slot, value);
+    }
+
     /// Squares of rooks with castling rights.
     pub fn castling_rooks(&self) -> B {
         self.castling
@@ -205,7 +225,47 @@ impl<B: BitSet> Position<B> {
         if self.turn == Color::Black {
             h ^= zobrist::BLACK_TO_MOVE;
         }
+        for (slot, &v) in self.rule_state.iter().enumerate() {
+            h ^= zobrist::rule_state(slot, v);
+        }
         h
+    }
+
+    /// Removes the piece on `sq` (rule layers: explosions, fission, …).
+    /// Castling rights and unmoved state of the square go with it.
+    pub fn remove_piece(&mut self, sq: Square) -> Option<Piece> {
+        self.take(sq).map(|(p, _)| p)
+    }
+
+    /// Puts a new piece with a fresh id on an empty square (rule layers).
+    /// Returns `false` (and does nothing) when the square is occupied or
+    /// off the board.
+    pub fn add_piece(&mut self, t: &Tables<B>, sq: Square, piece: Piece) -> bool {
+        if sq as usize >= t.squares || self.occupied().has(sq) || piece.kind.index() >= t.n_kinds {
+            return false;
+        }
+        self.add_new(sq, piece);
+        true
+    }
+
+    /// Moves the piece on `from` to the empty square `to`, keeping its id.
+    /// Returns `false` when `from` is empty or `to` is occupied.
+    pub fn relocate_piece(&mut self, from: Square, to: Square) -> bool {
+        if self.occupied().has(to) {
+            return false;
+        }
+        match self.take(from) {
+            Some((p, id)) => {
+                self.put(to, p, id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Hands the move to `color` (rule layers: multi-move turns).
+    pub fn set_side_to_move(&mut self, color: Color) {
+        self.set_turn(color);
     }
 
     /// Royal pieces of `color`.
@@ -246,10 +306,38 @@ impl<B: BitSet> Position<B> {
         att & theirs
     }
 
-    /// Whether `sq` is attacked by `by` over `occ`.
+    /// Whether `sq` is attacked by `by` over `occ` (early exit; pieces of
+    /// `by` not in `occ` do not attack).
     #[inline]
     pub fn is_attacked(&self, t: &Tables<B>, sq: u8, occ: B, by: Color) -> bool {
-        self.attackers_to(t, sq, occ, by).any()
+        let c = by.index();
+        let theirs = self.by_color[c] & occ;
+        let mut m = t.leap_attackers[c];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if (t.kinds[c][k].rev_leap_attacks[sq as usize] & self.by_kind[k] & theirs).any() {
+                return true;
+            }
+        }
+        if let Some(mg) = t.magic {
+            let o = occ.to_u64();
+            let rl = self.pieces_of(t.rook_like[c], by) & theirs;
+            if rl.any() && (B::from_u64(mg.rook(sq, o)) & rl).any() {
+                return true;
+            }
+            let bl = self.pieces_of(t.bishop_like[c], by) & theirs;
+            if bl.any() && (B::from_u64(mg.bishop(sq, o)) & bl).any() {
+                return true;
+            }
+        }
+        for ar in &t.attack_rays[c] {
+            let p = self.pieces_of(ar.kinds, by) & theirs;
+            if p.any() && (t.rays[ar.ray as usize].attacks(sq, occ) & p).any() {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether any royal piece of the side to move is attacked.
@@ -313,7 +401,11 @@ impl<B: BitSet> Position<B> {
                 }
             }
         }
-        self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
+        self.halfmove = if reset {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }

@@ -171,22 +171,41 @@ pub struct Tables<B> {
 }
 
 /// Recognises the pawn pattern in a piece type's shapes (for `color`).
-fn pawn_pattern<B: BitSet>(pt: &crate::definition::PieceType, color: Color, w: u8, h: u8) -> Option<PawnPattern<B>> {
-    let flip = |v: Vector| if color == Color::White { v } else { (v.0, -v.1) };
+fn pawn_pattern<B: BitSet>(
+    pt: &crate::definition::PieceType,
+    color: Color,
+    w: u8,
+    h: u8,
+) -> Option<PawnPattern<B>> {
+    let flip = |v: Vector| {
+        if color == Color::White {
+            v
+        } else {
+            (v.0, -v.1)
+        }
+    };
     let mut push: Option<Vector> = None;
     let mut caps: Vec<Vector> = Vec::new();
     let mut double: Option<Vector> = None;
-    let single = |r: Reach| matches!(r, Reach::Leap) || matches!(r, Reach::Ride { min, max: Some(1) } if min <= 1);
+    let single = |r: Reach| {
+        matches!(r, Reach::Leap) || matches!(r, Reach::Ride { min, max: Some(1) } if min <= 1)
+    };
     for sh in &pt.shapes {
         match (sh.mode, sh.first_move_only) {
-            (ShapeMode::MoveOnly, false) if single(sh.reach) && sh.vectors.len() == 1 && push.is_none() => {
+            (ShapeMode::MoveOnly, false)
+                if single(sh.reach) && sh.vectors.len() == 1 && push.is_none() =>
+            {
                 push = Some(flip(sh.vectors[0]));
             }
             (ShapeMode::CaptureOnly, false) if single(sh.reach) => {
                 caps.extend(sh.vectors.iter().map(|&v| flip(v)));
             }
             (ShapeMode::MoveOnly, true)
-                if sh.reach == Reach::Ride { min: 2, max: Some(2) }
+                if sh.reach
+                    == Reach::Ride {
+                        min: 2,
+                        max: Some(2),
+                    }
                     && sh.vectors.len() == 1
                     && double.is_none()
                     && sh.en_passant == EnPassantRole::Creates =>
@@ -217,7 +236,12 @@ fn pawn_pattern<B: BitSet>(pt: &crate::definition::PieceType, color: Color, w: u
     for (i, &v) in caps.iter().enumerate() {
         c[i] = (delta(v), src(v));
     }
-    Some(PawnPattern { push: (delta(push), src(push)), caps: c, ncaps: caps.len(), double: double.is_some() })
+    Some(PawnPattern {
+        push: (delta(push), src(push)),
+        caps: c,
+        ncaps: caps.len(),
+        double: double.is_some(),
+    })
 }
 
 /// Error compiling a definition.

@@ -41,3 +41,20 @@ pub(crate) const BLACK_TO_MOVE: u64 = 0x5c1d_5b2a_77e4_03f1;
 pub(crate) fn piece(kind: u8, color: u8, sq: u8) -> u64 {
     PIECE[((kind as usize * 2 + color as usize) << 7) + sq as usize]
 }
+
+/// Rule-layer state: one key per slot, multiplied into the value so that
+/// value 0 hashes to nothing (positions without rule state keep FIDE
+/// hashes).
+static RULE: [u64; 4] = table(0x7275_6c65_7374_6174);
+
+#[inline(always)]
+pub(crate) fn rule_state(slot: usize, value: u16) -> u64 {
+    if value == 0 {
+        0
+    } else {
+        RULE[slot & 3]
+            .wrapping_mul(value as u64 | 1)
+            .rotate_left(value as u32 & 63)
+            ^ value as u64
+    }
+}
