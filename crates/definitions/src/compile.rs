@@ -1,0 +1,2100 @@
+//! From a parsed game file to the engine's [`GameDefinition`]: validation
+//! with diagnostics, then compilation of every condition, trigger and
+//! action into the engine's form.
+//!
+//! Conditions are compiled by evaluating them over every combination of
+//! the atoms they may read (the state of the destination square, whether
+//! the path is clear, whether the piece has moved, …). The truth table must
+//! factor into the engine's parameters (a move/capture mode, a ride flag, a
+//! first-move flag); a condition that does not, or that reads anything
+//! else, gets a "not supported by the engine yet" diagnostic.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use houserules_engine::definition::{
+    expand, Castling, Direction, EnPassantRole, EndRules, GameDefinition, PieceType, Promotion,
+    Reach, Role, Shape, ShapeMode, Symmetry, Vector,
+};
+use houserules_engine::{Game, Variant};
+
+use crate::cond::ast::{ExprKind, Mutation, Who};
+use crate::cond::check::{
+    self, Atom, CondError, Ctx, Env, Holder, PieceInfo, Prop, Scope, TargetTest, Ty, Typed, Val,
+};
+use crate::cond::parse::{parse_call, parse_condition, parse_mutation};
+use crate::diag::{did_you_mean, Code, Diagnostic, Source};
+use crate::model::{
+    direction_names, DirItem, DirectionSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
+    Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
+};
+
+/// Events a trigger may name.
+const EVENTS: [&str; 6] = [
+    "AfterMove",
+    "BeforeMove",
+    "OnCapture",
+    "OnCaptured",
+    "TurnStart",
+    "TurnEnd",
+];
+/// Actions a trigger may call.
+const TRIGGER_ACTIONS: [&str; 1] = ["Promote"];
+/// Built-in piece properties.
+const BUILTIN_PROPS: [&str; 6] = ["has_moved", "owner", "x", "y", "rank", "type"];
+
+struct C<'a> {
+    src: &'a Source,
+    diags: Vec<Diagnostic>,
+}
+
+/// An en passant entry waiting for its capture shape.
+struct PendingEp {
+    piece: usize,
+    vectors: Vec<Vector>,
+    /// The property the condition reads on the captured piece.
+    prop: Option<(String, Range<usize>)>,
+    span: Range<usize>,
+}
+
+/// A `set self.P = true` mutation on a double step.
+struct PendingMarker {
+    prop: String,
+    span: Range<usize>,
+}
+
+struct PromoOut {
+    ranks: Vec<u8>,
+    choices: Vec<usize>,
+    span: Range<usize>,
+}
+
+impl C<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn diag(&self, code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.src, code, span, message)
+    }
+
+    /// The byte range of a located value.
+    fn span(&self, loc: &Loc) -> Range<usize> {
+        let text = self.src.text();
+        let start = match loc.offset {
+            Some(o) => crate::diag::clamp_to_char(text, o),
+            None if loc.line > 0 => self.src.offset_of(loc.line, loc.column),
+            None => 0,
+        };
+        let len = match loc.len {
+            Some(l) if l > 1 || (l == 1 && !text[start..].starts_with(['[', '{'])) => l,
+            _ if text[start..].starts_with(['[', '{']) => {
+                // A flow collection: underline it up to its closing bracket.
+                let mut depth = 0usize;
+                let mut end = text.len() - start;
+                for (i, ch) in text[start..].char_indices() {
+                    match ch {
+                        '[' | '{' => depth += 1,
+                        ']' | '}' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                end = i + 1;
+                                break;
+                            }
+                        }
+                        '\n' => {
+                            end = i;
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            _ => {
+                // A collection: underline the rest of its first line.
+                let rest = &text[start..];
+                let line = rest.find('\n').map_or(rest, |i| &rest[..i]);
+                line.trim_end().len()
+            }
+        };
+        start..(start + len).min(text.len())
+    }
+
+    /// The file range of `inner` (a range of the scalar's value `text`),
+    /// found by aligning the value with the source text; the whole scalar
+    /// when they cannot be aligned (escapes).
+    fn inner_span(&self, loc: &Loc, text: &str, inner: Range<usize>) -> Range<usize> {
+        let outer = self.span(loc);
+        let src = self.src.text();
+        let mut map: Vec<Option<usize>> = vec![None; text.len() + 1];
+        let mut j = outer.start;
+        for (i, c) in text.char_indices() {
+            if c.is_whitespace() {
+                continue;
+            }
+            loop {
+                let Some(sc) = src.get(j..).and_then(|r| r.chars().next()) else {
+                    return outer;
+                };
+                if sc == c {
+                    map[i] = Some(j);
+                    j += sc.len_utf8();
+                    break;
+                }
+                if sc.is_whitespace() || sc == '\'' || sc == '"' {
+                    j += sc.len_utf8();
+                    continue;
+                }
+                return outer;
+            }
+        }
+        if inner.start >= text.trim_end().len() {
+            // Past the last character: point just after it.
+            if let Some((i, o)) = (0..text.len())
+                .rev()
+                .find_map(|i| map.get(i).copied().flatten().map(|o| (i, o)))
+            {
+                let clen = text[i..].chars().next().map_or(1, |c| c.len_utf8());
+                return o + clen..o + clen;
+            }
+        }
+        let start =
+            (inner.start..inner.end.min(text.len())).find_map(|i| map.get(i).copied().flatten());
+        let last = (inner.start..inner.end.min(text.len()))
+            .rev()
+            .find_map(|i| map.get(i).copied().flatten().map(|o| (i, o)));
+        match (start, last) {
+            (Some(s), Some((i, o))) => {
+                let clen = text[i..].chars().next().map_or(1, |c| c.len_utf8());
+                s..(o + clen).max(s)
+            }
+            _ => outer,
+        }
+    }
+
+    fn cond_diag(&self, loc: &Loc, text: &str, e: CondError) -> Diagnostic {
+        let span = self.inner_span(loc, text, e.span.clone());
+        let label = match e.code {
+            Code::UnknownAccessor => "unknown",
+            Code::ConditionType => "type error",
+            _ => "here",
+        };
+        self.diag(e.code, span, e.message)
+            .label(label)
+            .maybe_help(e.help)
+    }
+
+    fn unsupported(&self, loc: &Loc, text: &str, inner: Range<usize>, what: &str) -> Diagnostic {
+        let span = self.inner_span(loc, text, inner.clone());
+        let snippet = text.get(inner).unwrap_or("").trim().replace('\n', " ");
+        self.diag(
+            Code::EngineUnsupported,
+            span,
+            format!("{what}: `{snippet}` is not supported by the engine yet"),
+        )
+        .label("not supported by the engine yet")
+    }
+}
+
+/// Parses and type-checks a condition; pushes a diagnostic and returns
+/// `None` on failure.
+fn checked(c: &mut C<'_>, ctx: &Ctx<'_>, s: &Sp<String>) -> Option<Typed> {
+    let e = match parse_condition(&s.value) {
+        Ok(e) => e,
+        Err(pe) => {
+            let span = c.inner_span(&s.loc, &s.value, pe.offset..pe.offset + 1);
+            let d = c
+                .diag(
+                    Code::ConditionSyntax,
+                    span,
+                    format!("condition: {}", pe.message),
+                )
+                .label("here");
+            c.push(d);
+            return None;
+        }
+    };
+    match ctx.check_condition(&e) {
+        Ok(t) => Some(t),
+        Err(ce) => {
+            let d = c.cond_diag(&s.loc, &s.value, ce);
+            c.push(d);
+            None
+        }
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut ch = s.chars();
+    ch.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && ch.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Compiles a parsed file.
+pub(crate) fn compile(file: &GameFile, src: &Source) -> Result<GameDefinition, Vec<Diagnostic>> {
+    let mut c = C {
+        src,
+        diags: Vec::new(),
+    };
+    let def = compile_inner(&mut c, file);
+    match def {
+        Some(d) if c.diags.is_empty() => Ok(d),
+        _ => {
+            if c.diags.is_empty() {
+                c.diags.push(Diagnostic::new(
+                    src,
+                    Code::Invalid,
+                    0..0,
+                    "the definition is invalid",
+                ));
+            }
+            Err(c.diags)
+        }
+    }
+}
+
+fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
+    // Id and name.
+    let id = f.id.value.clone();
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
+    {
+        let d = c
+            .diag(
+                Code::InvalidValue,
+                c.span(&f.id.loc),
+                format!("game id `{id}` must be lower-case letters, digits and `-`"),
+            )
+            .label("invalid id");
+        c.push(d);
+    }
+    let name = f
+        .name
+        .as_ref()
+        .map_or_else(|| id.clone(), |n| n.value.clone());
+
+    // Board.
+    let (w, h) = (f.board.value.width.value, f.board.value.height.value);
+    let mut board_ok = true;
+    for (v, what) in [
+        (&f.board.value.width, "width"),
+        (&f.board.value.height, "height"),
+    ] {
+        if !(1..=16).contains(&v.value) {
+            let d = c
+                .diag(
+                    Code::InvalidValue,
+                    c.span(&v.loc),
+                    format!(
+                        "board {what} {} is out of range: each side is 1 to 16 squares",
+                        v.value
+                    ),
+                )
+                .label("out of range");
+            c.push(d);
+            board_ok = false;
+        }
+    }
+    if board_ok && w * h > 128 {
+        let d = c
+            .diag(
+                Code::InvalidValue,
+                c.span(&f.board.loc),
+                format!(
+                    "a {w}x{h} board has {} squares; at most 128 are supported",
+                    w * h
+                ),
+            )
+            .label("too large");
+        c.push(d);
+        board_ok = false;
+    }
+    if !board_ok {
+        return None;
+    }
+    let (w, h) = (w as u8, h as u8);
+
+    // Players.
+    let players: Vec<String> = match &f.players {
+        None => vec!["White".into(), "Black".into()],
+        Some(ps) => {
+            let mut names: Vec<String> = Vec::new();
+            for p in &ps.value {
+                if !is_ident(&p.value.id.value) {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            c.span(&p.value.id.loc),
+                            format!(
+                                "player id `{}` must be a name (letters, digits, `_`)",
+                                p.value.id.value
+                            ),
+                        )
+                        .label("invalid id");
+                    c.push(d);
+                } else if names.contains(&p.value.id.value) {
+                    let d = c
+                        .diag(
+                            Code::Duplicate,
+                            c.span(&p.value.id.loc),
+                            format!("duplicate player id `{}`", p.value.id.value),
+                        )
+                        .label("already used");
+                    c.push(d);
+                }
+                names.push(p.value.id.value.clone());
+            }
+            if ps.value.len() < 2 {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.span(&ps.loc),
+                        format!(
+                            "a game needs at least two players, found {}",
+                            ps.value.len()
+                        ),
+                    )
+                    .label("too few players");
+                c.push(d);
+            } else if ps.value.len() > 2 {
+                let d = c
+                    .diag(Code::EngineUnsupported, c.span(&ps.value[2].loc), format!("{} players: play with more than two players is not supported by the engine yet", ps.value.len()))
+                    .label("not supported by the engine yet");
+                c.push(d);
+            } else {
+                for (p, want) in ps.value.iter().zip([Facing::North, Facing::South]) {
+                    if p.value.facing.value != want {
+                        let d = c
+                            .diag(
+                                Code::EngineUnsupported,
+                                c.span(&p.value.facing.loc),
+                                format!(
+                                    "player `{}` facing {:?}: the engine supports only the first player facing North and the second facing South yet",
+                                    p.value.id.value, p.value.facing.value
+                                ),
+                            )
+                            .label("not supported by the engine yet");
+                        c.push(d);
+                    }
+                }
+            }
+            names
+        }
+    };
+
+    // Pieces: ids, symbols, properties.
+    let pieces = &f.pieces.value;
+    if pieces.is_empty() {
+        let d = c
+            .diag(
+                Code::InvalidValue,
+                c.span(&f.pieces.loc),
+                "a game needs at least one piece type",
+            )
+            .label("no pieces");
+        c.push(d);
+        return None;
+    }
+    if pieces.len() > houserules_engine::tables::MAX_KINDS {
+        let d = c
+            .diag(
+                Code::InvalidValue,
+                c.span(&pieces[houserules_engine::tables::MAX_KINDS].loc),
+                format!(
+                    "{} piece types; at most {} are supported",
+                    pieces.len(),
+                    houserules_engine::tables::MAX_KINDS
+                ),
+            )
+            .label("one too many");
+        c.push(d);
+        return None;
+    }
+    let mut symbols: Vec<char> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let pid = &p.value.id;
+        if !is_ident(&pid.value) {
+            let d = c
+                .diag(Code::InvalidValue, c.span(&pid.loc), format!("piece id `{}` must be a name (letters, digits and `_`, not starting with a digit)", pid.value))
+                .label("invalid id");
+            c.push(d);
+        } else if let Some(j) = pieces[..i]
+            .iter()
+            .position(|q| q.value.id.value == pid.value)
+        {
+            let (line, _) = c.src.line_col(c.span(&pieces[j].value.id.loc).start);
+            let d = c
+                .diag(
+                    Code::Duplicate,
+                    c.span(&pid.loc),
+                    format!("duplicate piece id `{}`", pid.value),
+                )
+                .label(format!("first declared on line {line}"));
+            c.push(d);
+        } else if players.contains(&pid.value)
+            || ["self", "target", "true", "false", "not", "and", "or"].contains(&pid.value.as_str())
+        {
+            let d = c
+                .diag(
+                    Code::InvalidValue,
+                    c.span(&pid.loc),
+                    format!(
+                        "piece id `{}` is already a name in conditions (a player or a keyword)",
+                        pid.value
+                    ),
+                )
+                .label("reserved");
+            c.push(d);
+        }
+        let sym = &p.value.symbol;
+        let mut chars = sym.value.chars();
+        let ch = match (chars.next(), chars.next()) {
+            (Some(ch), None) if ch.is_ascii_alphabetic() => ch.to_ascii_uppercase(),
+            _ => {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.span(&sym.loc),
+                        format!("symbol `{}` must be one ASCII letter", sym.value),
+                    )
+                    .label("not one letter");
+                c.push(d);
+                symbols.push('?');
+                continue;
+            }
+        };
+        if let Some(j) = symbols.iter().position(|&s| s == ch) {
+            let d = c
+                .diag(
+                    Code::Duplicate,
+                    c.span(&sym.loc),
+                    format!("pieces `{}` and `{}` share the symbol `{ch}` (symbols are compared ignoring case)", pieces[j].value.id.value, pid.value),
+                )
+                .label("duplicate symbol");
+            c.push(d);
+        }
+        symbols.push(ch);
+    }
+    let ids: Vec<String> = pieces.iter().map(|p| p.value.id.value.clone()).collect();
+    let mut infos: Vec<PieceInfo> = Vec::new();
+    for p in pieces {
+        let mut props = Vec::new();
+        if let Some(ps) = &p.value.properties {
+            for (name, v) in &ps.value {
+                let span = c.span(&v.loc);
+                if !is_ident(name) {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            span,
+                            format!("property name `{name}` must be a name"),
+                        )
+                        .label("invalid name");
+                    c.push(d);
+                    continue;
+                }
+                if name == "has_moved" {
+                    if v.value != PropValue::Bool(false) {
+                        let d = c
+                            .diag(
+                                Code::InvalidValue,
+                                span,
+                                "`has_moved` is kept by the engine; its default must be `false`",
+                            )
+                            .label("must be false");
+                        c.push(d);
+                    }
+                    continue;
+                }
+                if BUILTIN_PROPS.contains(&name.as_str()) {
+                    let d = c
+                        .diag(Code::InvalidValue, span, format!("`{name}` is a built-in property of every piece and cannot be declared"))
+                        .label("built in");
+                    c.push(d);
+                    continue;
+                }
+                let ty = match &v.value {
+                    PropValue::Bool(_) => Ty::Bool,
+                    PropValue::Int(_) => Ty::Int,
+                    PropValue::Text(t) if ids.contains(t) => Ty::Piece,
+                    PropValue::Text(t) if players.contains(t) => Ty::Color,
+                    PropValue::Text(t) => {
+                        let d = c
+                            .diag(Code::WrongType, span, format!("property `{name}`: default `{t}` is not true/false, a number, a piece id or a player"))
+                            .label("unknown value")
+                            .maybe_help(did_you_mean(t, ids.iter().chain(players.iter()).map(|s| s.as_str())));
+                        c.push(d);
+                        continue;
+                    }
+                };
+                props.push((name.clone(), ty));
+            }
+        }
+        infos.push(PieceInfo {
+            id: p.value.id.value.clone(),
+            props,
+        });
+    }
+    if !c.diags.is_empty() {
+        return None;
+    }
+
+    // Royal piece types.
+    let mut royal = vec![false; pieces.len()];
+    if let Some(r) = &f.royal {
+        for name in &r.value {
+            match ids.iter().position(|i| *i == name.value) {
+                Some(k) => royal[k] = true,
+                None => {
+                    let d = c
+                        .diag(
+                            Code::UnknownName,
+                            c.span(&name.loc),
+                            format!("unknown piece `{}` in `royal`", name.value),
+                        )
+                        .label("no such piece")
+                        .maybe_help(did_you_mean(&name.value, ids.iter().map(|s| s.as_str())));
+                    c.push(d);
+                }
+            }
+        }
+    }
+
+    // Movement, triggers, actions.
+    let mut shapes: Vec<Vec<Shape>> = Vec::new();
+    let mut eps: Vec<PendingEp> = Vec::new();
+    let mut markers: Vec<PendingMarker> = Vec::new();
+    let mut promos: Vec<(usize, PromoOut)> = Vec::new();
+    let mut castling: Option<(Castling, Range<usize>)> = None;
+    let setup_board = setup_board_field(&f.setup.value);
+    for (pi, p) in pieces.iter().enumerate() {
+        let mut list = Vec::new();
+        for m in &p.value.movement {
+            if let Some(s) = movement(c, pi, m, &infos, &players, w, h, &mut eps, &mut markers) {
+                list.push(s);
+            }
+        }
+        shapes.push(list);
+        for t in &p.value.triggers {
+            if let Some(po) = trigger(c, pi, t, &infos, &players, &ids, w, h) {
+                promos.push((pi, po));
+            }
+        }
+        for a in &p.value.actions {
+            if let Some(cs) = action(c, pi, p, a, &infos, &players, &ids, w, setup_board) {
+                if let Some((_, prev)) = &castling {
+                    let (line, _) = c.src.line_col(prev.start);
+                    let d = c
+                        .diag(Code::EngineUnsupported, c.span(&a.loc), format!("a second castling action (the first is on line {line}) is not supported by the engine yet"))
+                        .label("not supported by the engine yet");
+                    c.push(d);
+                } else {
+                    castling = Some((cs, c.span(&a.loc)));
+                }
+            }
+        }
+    }
+
+    if !c.diags.is_empty() {
+        return None;
+    }
+    // En passant: attach to capture shapes, match with markers.
+    for ep in &eps {
+        let target = shapes[ep.piece].iter_mut().find(|s| {
+            s.mode == ShapeMode::CaptureOnly
+                && s.reach == Reach::Leap
+                && same_set(&s.vectors, &ep.vectors)
+        });
+        match target {
+            Some(s) => s.en_passant = EnPassantRole::Captures,
+            None => {
+                let d = c
+                    .diag(
+                        Code::EngineUnsupported,
+                        ep.span.clone(),
+                        "an EnPassant entry along vectors that the piece does not also capture along (with a Capture entry of range 1) is not supported by the engine yet",
+                    )
+                    .label("not supported by the engine yet");
+                c.push(d);
+            }
+        }
+        if let Some((prop, span)) = &ep.prop {
+            if !markers.iter().any(|m| m.prop == *prop) {
+                let d = c
+                    .diag(
+                        Code::Invalid,
+                        span.clone(),
+                        format!("no movement sets `{prop}`, so this en passant can never happen"),
+                    )
+                    .label("never set")
+                    .help(format!(
+                        "mark the double step with `mutations: [ set self.{prop} = true ]`"
+                    ));
+                c.push(d);
+            }
+        }
+    }
+    for m in &markers {
+        if !eps
+            .iter()
+            .any(|e| e.prop.as_ref().is_some_and(|(p, _)| *p == m.prop))
+        {
+            let d = c
+                .diag(
+                    Code::EngineUnsupported,
+                    m.span.clone(),
+                    format!("setting `{}`: properties are supported only as the en passant marker that an EnPassant entry reads (`$engine.board.adjacent_enemy.{}`); anything else is not supported by the engine yet", m.prop, m.prop),
+                )
+                .label("not supported by the engine yet");
+            c.push(d);
+        }
+    }
+
+    // Promotion: one rule for every promoting type.
+    let promotion = match promos.first() {
+        None => None,
+        Some((_, first)) => {
+            for (_, p) in &promos[1..] {
+                if p.ranks != first.ranks || p.choices != first.choices {
+                    let d = c
+                        .diag(Code::EngineUnsupported, p.span.clone(), "promotion rules that differ between piece types are not supported by the engine yet")
+                        .label("not supported by the engine yet");
+                    c.push(d);
+                }
+            }
+            Some(Promotion {
+                pieces: promos.iter().map(|(pi, _)| *pi).collect(),
+                ranks: first.ranks.clone(),
+                choices: first.choices.clone(),
+            })
+        }
+    };
+
+    // End conditions.
+    let mut end = EndRules::fide();
+    let mut checkmate = (true, None::<Range<usize>>);
+    if let Some(e) = &f.end {
+        let e = &e.value;
+        if let Some(cm) = &e.checkmate {
+            checkmate = (cm.value, Some(c.span(&cm.loc)));
+            if !cm.value && royal.iter().any(|&r| r) {
+                let d = c
+                    .diag(Code::EngineUnsupported, c.span(&cm.loc), "royal pieces without checkmate ending the game are not supported by the engine yet")
+                    .label("not supported by the engine yet");
+                c.push(d);
+            }
+        }
+        if let Some(s) = &e.stalemate {
+            if s.value != Outcome::Draw {
+                let d = c
+                    .diag(
+                        Code::EngineUnsupported,
+                        c.span(&s.loc),
+                        format!(
+                            "stalemate as a {:?} is not supported by the engine yet (only Draw)",
+                            s.value
+                        ),
+                    )
+                    .label("not supported by the engine yet");
+                c.push(d);
+            }
+        }
+        if let Some(im) = &e.insufficient_material {
+            end.insufficient_material = im.value;
+        }
+        let mut count = |rule: &Option<Sp<crate::model::CountRule>>,
+                         claim: &mut Option<u32>,
+                         auto: &mut Option<u32>,
+                         what: &str| {
+            if let Some(r) = rule {
+                *claim = None;
+                *auto = None;
+                for (v, slot, which) in [
+                    (&r.value.claim, &mut *claim, "claim"),
+                    (&r.value.auto, &mut *auto, "auto"),
+                ] {
+                    if let Some(v) = v {
+                        match u32::try_from(v.value) {
+                            Ok(n) if n >= 1 => *slot = Some(n),
+                            _ => {
+                                let d = c
+                                    .diag(
+                                        Code::InvalidValue,
+                                        c.span(&v.loc),
+                                        format!(
+                                            "{what} `{which}` must be a positive number, found {}",
+                                            v.value
+                                        ),
+                                    )
+                                    .label("out of range");
+                                c.push(d);
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        count(
+            &e.move_rule,
+            &mut end.claim_halfmoves,
+            &mut end.auto_halfmoves,
+            "move_rule",
+        );
+        count(
+            &e.repetition,
+            &mut end.claim_repetitions,
+            &mut end.auto_repetitions,
+            "repetition",
+        );
+    }
+    if checkmate.0 && !royal.iter().any(|&r| r) {
+        let span = match (&f.royal, &checkmate.1) {
+            (Some(r), _) => c.span(&r.loc),
+            (None, Some(s)) => s.clone(),
+            (None, None) => c.span(&f.pieces.loc),
+        };
+        let d = c
+            .diag(
+                Code::NoRoyal,
+                span,
+                "checkmate is an end condition, but no piece type is royal",
+            )
+            .label("no royal piece type")
+            .help(
+                "name the royal piece types (`royal: [King]`), or set `end: { checkmate: false }`",
+            );
+        c.push(d);
+    }
+
+    // Setup.
+    let board_cells = check_setup(c, &f.setup, &symbols, w, h)?;
+    if !c.diags.is_empty() {
+        return None;
+    }
+
+    let mut types = Vec::new();
+    for (pi, p) in pieces.iter().enumerate() {
+        let mut ranks = BTreeSet::new();
+        for &(rank, _file, sym) in &board_cells {
+            if sym.to_ascii_uppercase() == symbols[pi] {
+                let rel = if sym.is_ascii_uppercase() {
+                    rank
+                } else {
+                    h - 1 - rank
+                };
+                ranks.insert(rel);
+            }
+        }
+        let role = p.value.role.as_ref().map(|r| match r.value {
+            RoleSpec::Pawn => Role::Pawn,
+            RoleSpec::Knight => Role::Knight,
+            RoleSpec::Bishop => Role::Bishop,
+            RoleSpec::Rook => Role::Rook,
+            RoleSpec::Queen => Role::Queen,
+            RoleSpec::King => Role::King,
+        });
+        types.push(PieceType {
+            id: p.value.id.value.clone(),
+            symbol: symbols[pi],
+            royal: royal[pi],
+            pawn_like: role == Some(Role::Pawn) || promos.iter().any(|(k, _)| *k == pi),
+            role,
+            shapes: std::mem::take(&mut shapes[pi]),
+            initial_ranks: ranks.into_iter().collect(),
+        });
+    }
+    let def = GameDefinition {
+        id,
+        name,
+        width: w,
+        height: h,
+        pieces: types,
+        promotion,
+        castling: castling.map(|(cs, _)| cs),
+        end,
+        start_fen: f.setup.value.trim().to_string(),
+    };
+    let variant = match Variant::new(def.clone()) {
+        Ok(v) => v,
+        Err(e) => {
+            let d = c
+                .diag(
+                    Code::Invalid,
+                    c.span(&f.pieces.loc),
+                    format!("the engine refuses the definition: {e}"),
+                )
+                .label("here");
+            c.push(d);
+            return None;
+        }
+    };
+    if let Err(e) = Game::from_fen(variant, &def.start_fen) {
+        let d = c
+            .diag(Code::Setup, c.span(&f.setup.loc), format!("setup: {e}"))
+            .label("invalid start position");
+        c.push(d);
+        return None;
+    }
+    Some(def)
+}
+
+fn same_set(a: &[Vector], b: &[Vector]) -> bool {
+    a.len() == b.len() && a.iter().all(|v| b.contains(v))
+}
+
+/// The board field of a FEN-like setup.
+fn setup_board_field(s: &str) -> &str {
+    s.split_ascii_whitespace().next().unwrap_or("")
+}
+
+/// Checks the board field of the setup against the board and the symbols;
+/// returns the cells `(rank, file, letter)` on success.
+fn check_setup(
+    c: &mut C<'_>,
+    setup: &Sp<String>,
+    symbols: &[char],
+    w: u8,
+    h: u8,
+) -> Option<Vec<(u8, u8, char)>> {
+    let text = &setup.value;
+    let lead = text.len() - text.trim_start().len();
+    let board = setup_board_field(text);
+    if board.is_empty() {
+        let d = c.diag(Code::Setup, c.span(&setup.loc), "setup is empty: expected a FEN such as `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`").label("empty");
+        c.push(d);
+        return None;
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != h as usize {
+        let d = c
+            .diag(
+                Code::Setup,
+                c.inner_span(&setup.loc, text, lead..lead + board.len()),
+                format!("setup has {} ranks, but the board has {h}", ranks.len()),
+            )
+            .label("wrong number of ranks");
+        c.push(d);
+        return None;
+    }
+    let mut cells = Vec::new();
+    let mut pos = lead;
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = h - 1 - i as u8;
+        let mut file = 0usize;
+        let b = row.as_bytes();
+        let mut j = 0;
+        while j < b.len() {
+            let ch = b[j] as char;
+            if ch.is_ascii_digit() {
+                let st = j;
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let n: usize = row[st..j].parse().unwrap_or(usize::MAX);
+                if n == 0 {
+                    let d = c
+                        .diag(
+                            Code::Setup,
+                            c.inner_span(&setup.loc, text, pos + st..pos + j),
+                            "setup: an empty-square count cannot be 0",
+                        )
+                        .label("zero");
+                    c.push(d);
+                    return None;
+                }
+                file = file.saturating_add(n);
+                continue;
+            }
+            let Some(k) = (if ch.is_ascii_alphabetic() {
+                symbols.iter().position(|&s| s == ch.to_ascii_uppercase())
+            } else {
+                None
+            }) else {
+                let list: Vec<String> = symbols.iter().map(|s| s.to_string()).collect();
+                let cl = text[pos + j..].chars().next().map_or(1, |x| x.len_utf8());
+                let d = c
+                    .diag(Code::Setup, c.inner_span(&setup.loc, text, pos + j..pos + j + cl), format!("setup: `{}` is not the symbol of any piece", &text[pos + j..pos + j + cl]))
+                    .label("unknown piece letter")
+                    .help(format!("the symbols are {} (upper case for the first player, lower case for the second)", list.join(", ")));
+                c.push(d);
+                return None;
+            };
+            let _ = k;
+            if file < w as usize {
+                cells.push((rank, file as u8, ch));
+            }
+            file += 1;
+            j += 1;
+        }
+        if file != w as usize {
+            let d = c
+                .diag(
+                    Code::Setup,
+                    c.inner_span(&setup.loc, text, pos..pos + row.len().max(1)),
+                    format!("setup rank {} (counted from the top) has {file} files, but the board has {w}", i + 1),
+                )
+                .label("does not fit the board");
+            c.push(d);
+            return None;
+        }
+        pos += row.len() + 1;
+    }
+    Some(cells)
+}
+
+/// The environment of a movement condition at one combination of states.
+struct MoveEnv {
+    target: usize,
+    path: bool,
+    moved: bool,
+    adj: bool,
+    allow_adj: bool,
+    own: usize,
+    w: u8,
+    h: u8,
+}
+
+impl Env for MoveEnv {
+    fn atom(&self, a: &Atom) -> Option<Val> {
+        Some(match a {
+            Atom::Target(t) => Val::Bool(match t {
+                TargetTest::IsEmpty => self.target == 0,
+                TargetTest::HasEnemy => self.target == 1,
+                TargetTest::HasFriend => self.target == 2,
+                TargetTest::HasPiece => self.target != 0,
+            }),
+            Atom::PathClear => Val::Bool(self.path),
+            Atom::Prop(Holder::Own, Prop::HasMoved) => Val::Bool(self.moved),
+            Atom::Prop(Holder::Own, Prop::Type) => Val::Piece(self.own),
+            Atom::Prop(Holder::AdjacentEnemy, Prop::Declared(_)) if self.allow_adj => {
+                Val::Bool(self.adj)
+            }
+            Atom::Width => Val::Int(self.w as i64),
+            Atom::Height => Val::Int(self.h as i64),
+            _ => return None,
+        })
+    }
+}
+
+/// The sets of values of each variable for which a truth table holds, when
+/// the table is their product.
+fn factor<const N: usize>(table: &[([usize; N], bool)]) -> Option<[Vec<usize>; N]> {
+    let mut sets: [Vec<usize>; N] = std::array::from_fn(|_| Vec::new());
+    for (vars, t) in table {
+        if *t {
+            for k in 0..N {
+                if !sets[k].contains(&vars[k]) {
+                    sets[k].push(vars[k]);
+                }
+            }
+        }
+    }
+    for s in &mut sets {
+        s.sort_unstable();
+    }
+    for (vars, t) in table {
+        let inside = (0..N).all(|k| sets[k].contains(&vars[k]));
+        if inside != *t {
+            return None;
+        }
+    }
+    Some(sets)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn movement(
+    c: &mut C<'_>,
+    pi: usize,
+    m: &Sp<MovementSpec>,
+    infos: &[PieceInfo],
+    players: &[String],
+    w: u8,
+    h: u8,
+    eps: &mut Vec<PendingEp>,
+    markers: &mut Vec<PendingMarker>,
+) -> Option<Shape> {
+    let spec = &m.value;
+    let kind = spec.kind.value;
+    let before = c.diags.len();
+
+    // Direction.
+    let dir_span = c.span(&spec.direction.loc);
+    let mut named: Vec<Vector> = Vec::new();
+    let mut literal: Vec<Vector> = Vec::new();
+    let resolve_name = |c: &mut C<'_>, n: &str, span: Range<usize>, named: &mut Vec<Vector>| {
+        let d = match n {
+            "Orthogonal" => Direction::Orthogonal,
+            "Diagonal" => Direction::Diagonal,
+            "Omnidirectional" => Direction::Omnidirectional,
+            "Forward" => Direction::Forward,
+            "Backward" => Direction::Backward,
+            "Sideways" => Direction::Sideways,
+            "ForwardDiagonal" => Direction::ForwardDiagonal,
+            "BackwardDiagonal" => Direction::BackwardDiagonal,
+            _ => {
+                let d = c
+                    .diag(Code::UnknownName, span, format!("unknown direction `{n}`"))
+                    .label("not a direction")
+                    .maybe_help(did_you_mean(n, direction_names().iter().copied()));
+                c.push(d);
+                return;
+            }
+        };
+        named.extend_from_slice(d.vectors());
+    };
+    let vec_of = |c: &mut C<'_>, v: &[i64], span: Range<usize>| -> Option<Vector> {
+        if v.len() != 2 {
+            let d = c
+                .diag(
+                    Code::WrongType,
+                    span,
+                    format!("a vector has two numbers, [x, y]; found {}", v.len()),
+                )
+                .label("not [x, y]");
+            c.push(d);
+            return None;
+        }
+        let (x, y) = (v[0], v[1]);
+        if x.abs() >= w as i64 || y.abs() >= h as i64 {
+            let d = c
+                .diag(
+                    Code::VectorOffBoard,
+                    span,
+                    format!("vector [{x}, {y}] cannot fit on the {w}x{h} board"),
+                )
+                .label("off the board")
+                .help(format!(
+                    "on a {w}x{h} board |x| is at most {} and |y| at most {}",
+                    w - 1,
+                    h - 1
+                ));
+            c.push(d);
+            return None;
+        }
+        if x == 0 && y == 0 {
+            let d = c
+                .diag(Code::InvalidValue, span, "vector [0, 0] does not move")
+                .label("null vector");
+            c.push(d);
+            return None;
+        }
+        Some((x as i8, y as i8))
+    };
+    match &spec.direction.value {
+        DirectionSpec::Name(n) => resolve_name(c, n, dir_span.clone(), &mut named),
+        DirectionSpec::Seq(items) => {
+            let ints: Vec<i64> = items
+                .iter()
+                .filter_map(|i| {
+                    if let DirItem::Int(n) = i.value {
+                        Some(n)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            if !ints.is_empty() {
+                if ints.len() != items.len() {
+                    let d = c
+                        .diag(Code::WrongType, dir_span.clone(), "a direction list mixes numbers with names: write each vector as [x, y]")
+                        .label("mixed list");
+                    c.push(d);
+                } else if let Some(v) = vec_of(c, &ints, dir_span.clone()) {
+                    literal.push(v);
+                }
+            } else {
+                if items.is_empty() {
+                    let d = c
+                        .diag(Code::InvalidValue, dir_span.clone(), "empty direction list")
+                        .label("empty");
+                    c.push(d);
+                }
+                for it in items {
+                    let span = c.span(&it.loc);
+                    match &it.value {
+                        DirItem::Name(n) => resolve_name(c, n, span, &mut named),
+                        DirItem::Vector(v) => {
+                            if let Some(v) = vec_of(c, v, span) {
+                                literal.push(v);
+                            }
+                        }
+                        DirItem::Int(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    let sym = match spec.symmetry.as_ref().map(|s| s.value) {
+        None | Some(SymmetrySpec::None) => Symmetry::None,
+        Some(SymmetrySpec::Full) => Symmetry::Full,
+        Some(SymmetrySpec::LeftRight) => Symmetry::LeftRight,
+        Some(SymmetrySpec::ForwardBackward) => Symmetry::ForwardBackward,
+    };
+    let mut vectors: Vec<Vector> = Vec::new();
+    for v in named
+        .into_iter()
+        .chain(literal.iter().flat_map(|&v| expand(v, sym)))
+    {
+        if !vectors.contains(&v) {
+            vectors.push(v);
+        }
+    }
+
+    // Range.
+    let default_unlimited = kind == MoveType::Slide;
+    let range: Option<u8> = match &spec.range {
+        None => {
+            if default_unlimited {
+                None
+            } else {
+                Some(1)
+            }
+        }
+        Some(r) => match &r.value {
+            RangeSpec::Num(n) if (1..=15).contains(n) => Some(*n as u8),
+            RangeSpec::Num(n) => {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.span(&r.loc),
+                        format!("range {n} is out of range: 1 to 15, or Unlimited"),
+                    )
+                    .label("out of range");
+                c.push(d);
+                Some(1)
+            }
+            RangeSpec::Word(wd) if wd == "Unlimited" => None,
+            RangeSpec::Word(wd) => {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.span(&r.loc),
+                        format!("range `{wd}` must be a number or `Unlimited`"),
+                    )
+                    .label("invalid range")
+                    .maybe_help(did_you_mean(wd, ["Unlimited"]));
+                c.push(d);
+                Some(1)
+            }
+        },
+    };
+    let range_span = spec
+        .range
+        .as_ref()
+        .map_or(c.span(&spec.kind.loc), |r| c.span(&r.loc));
+    match (kind, range) {
+        (MoveType::Step, None) => {
+            let d = c
+                .diag(
+                    Code::InvalidValue,
+                    range_span.clone(),
+                    "a Step moves exactly `range` squares; use Slide for Unlimited",
+                )
+                .label("Unlimited step");
+            c.push(d);
+        }
+        (MoveType::Leap, r) if r != Some(1) => {
+            let d = c
+                .diag(Code::InvalidValue, range_span.clone(), "a Leap jumps once by each vector and has no range; a Slide with a vector repeats it (a rider)")
+                .label("range on a Leap");
+            c.push(d);
+        }
+        (MoveType::EnPassant, r) if r != Some(1) => {
+            let d = c
+                .diag(
+                    Code::EngineUnsupported,
+                    range_span.clone(),
+                    "en passant with a range other than 1 is not supported by the engine yet",
+                )
+                .label("not supported by the engine yet");
+            c.push(d);
+        }
+        _ => {}
+    }
+    if let (MoveType::Step, Some(n)) = (kind, range) {
+        for &(x, y) in &vectors {
+            let (sx, sy) = (x as i64 * n as i64, y as i64 * n as i64);
+            if sx.abs() >= w as i64 || sy.abs() >= h as i64 {
+                let d = c
+                    .diag(Code::VectorOffBoard, range_span.clone(), format!("{n} steps of [{x}, {y}] make [{sx}, {sy}], which cannot fit on the {w}x{h} board"))
+                    .label("off the board");
+                c.push(d);
+                break;
+            }
+        }
+    }
+    if c.diags.len() > before {
+        return None;
+    }
+
+    // Condition.
+    let ctx = Ctx {
+        scope: Scope::Movement,
+        pieces: infos,
+        own: pi,
+        target: None,
+        players,
+    };
+    let typed = match &spec.condition {
+        Some(s) => Some((checked(c, &ctx, s)?, s)),
+        None => None,
+    };
+    let is_ep = kind == MoveType::EnPassant;
+    let mut adj_prop: Option<(String, Range<usize>)> = None;
+    // Sets of allowed target states (0 empty, 1 enemy, 2 friend), path
+    // states, moved states, adjacency states.
+    let (targets, paths, moved, adjs) = match &typed {
+        None => {
+            let t = match kind {
+                MoveType::Capture => vec![1],
+                MoveType::EnPassant => vec![0],
+                _ => vec![0, 1],
+            };
+            (t, vec![0, 1], vec![0, 1], vec![1])
+        }
+        Some((t, s)) => {
+            for (a, span) in check::atoms(t) {
+                if let Atom::Prop(Holder::AdjacentEnemy, Prop::Declared(p)) = a {
+                    adj_prop = Some((p.clone(), c.inner_span(&s.loc, &s.value, span)));
+                }
+            }
+            let mut table: Vec<([usize; 4], bool)> = Vec::new();
+            for tg in 0..3 {
+                for p in 0..2 {
+                    for mv in 0..2 {
+                        for a in 0..2 {
+                            let env = MoveEnv {
+                                target: tg,
+                                path: p == 1,
+                                moved: mv == 1,
+                                adj: a == 1,
+                                allow_adj: is_ep,
+                                own: pi,
+                                w,
+                                h,
+                            };
+                            match check::eval(t, &env) {
+                                Ok(Val::Bool(b)) => table.push(([tg, p, mv, a], b)),
+                                Ok(_) => return None,
+                                Err(u) => {
+                                    let d = c.unsupported(
+                                        &s.loc,
+                                        &s.value,
+                                        u.span,
+                                        "in a movement condition",
+                                    );
+                                    c.push(d);
+                                    return None;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if table.iter().all(|(_, b)| !b) {
+                let d = c
+                    .diag(
+                        Code::Invalid,
+                        c.span(&s.loc),
+                        "this condition is never true",
+                    )
+                    .label("never true");
+                c.push(d);
+                return None;
+            }
+            let Some([t, p, mv, a]) = factor(&table) else {
+                let d = c
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this combination of conditions is not supported by the engine yet: it needs a test of `$target`, optionally `and $path.is_clear` and `and self.has_moved == false`, joined by `and`")
+                    .label("not supported by the engine yet");
+                c.push(d);
+                return None;
+            };
+            (t, p, mv, a)
+        }
+    };
+    let cond_span = spec
+        .condition
+        .as_ref()
+        .map_or(c.span(&spec.kind.loc), |s| c.span(&s.loc));
+    if targets.contains(&2) {
+        let d = c
+            .diag(
+                Code::EngineUnsupported,
+                cond_span.clone(),
+                "moving onto a friendly piece is not supported by the engine yet",
+            )
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    let mode = match targets.as_slice() {
+        [0] => ShapeMode::MoveOnly,
+        [1] => ShapeMode::CaptureOnly,
+        _ => ShapeMode::MoveOrCapture,
+    };
+    if paths == [0] {
+        let d = c
+            .diag(
+                Code::EngineUnsupported,
+                cond_span.clone(),
+                "a move that needs a blocked path is not supported by the engine yet",
+            )
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    let ride = paths == [1];
+    if moved == [1] {
+        let d = c
+            .diag(
+                Code::EngineUnsupported,
+                cond_span.clone(),
+                "a move only for pieces that have moved is not supported by the engine yet",
+            )
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    let first_move_only = moved == [0];
+    if is_ep {
+        if mode != ShapeMode::MoveOnly {
+            let d = c
+                .diag(Code::Invalid, cond_span.clone(), "an EnPassant entry lands on an empty square: its condition must require `$target.is_empty`")
+                .label("target not empty");
+            c.push(d);
+            return None;
+        }
+        if adjs != [1] || (typed.is_some() && adj_prop.is_none()) {
+            let d = c
+                .diag(Code::EngineUnsupported, cond_span.clone(), "en passant that does not require `$engine.board.adjacent_enemy.<marker> == true` is not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+        if first_move_only || ride {
+            let d = c
+                .diag(Code::EngineUnsupported, cond_span.clone(), "en passant limited to unmoved pieces or to a clear path is not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+    } else if kind == MoveType::Capture && mode != ShapeMode::CaptureOnly {
+        let d = c
+            .diag(Code::Invalid, cond_span.clone(), "a Capture only captures: its condition must require `$target.has_enemy` (use Step, Slide or Leap to move to empty squares)")
+            .label("allows an empty target");
+        c.push(d);
+        return None;
+    }
+
+    // Mutations.
+    let mut destroys_adjacent = false;
+    let mut marker: Option<PendingMarker> = None;
+    for mu in &spec.mutations {
+        let parsed = match parse_mutation(&mu.value) {
+            Ok(p) => p,
+            Err(pe) => {
+                let span = c.inner_span(&mu.loc, &mu.value, pe.offset..pe.offset + 1);
+                let d = c
+                    .diag(
+                        Code::ConditionSyntax,
+                        span,
+                        format!("mutation: {}", pe.message),
+                    )
+                    .label("here");
+                c.push(d);
+                return None;
+            }
+        };
+        match parsed {
+            Mutation::Set { target, value } => {
+                let t = match ctx.check(&target) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let d = c.cond_diag(&mu.loc, &mu.value, e);
+                        c.push(d);
+                        return None;
+                    }
+                };
+                let v = match ctx.check(&value) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let d = c.cond_diag(&mu.loc, &mu.value, e);
+                        c.push(d);
+                        return None;
+                    }
+                };
+                if t.ty != v.ty {
+                    let d = c
+                        .diag(
+                            Code::ConditionType,
+                            c.inner_span(&mu.loc, &mu.value, value.span.clone()),
+                            "the value's type does not match the property's",
+                        )
+                        .label("type error");
+                    c.push(d);
+                    return None;
+                }
+                let span = c.inner_span(&mu.loc, &mu.value, target.span.start..value.span.end);
+                match (&t.kind, &v.kind) {
+                    (
+                        check::TKind::Atom(Atom::Prop(Holder::Own, Prop::HasMoved)),
+                        check::TKind::Const(Val::Bool(true)),
+                    ) => {}
+                    (
+                        check::TKind::Atom(Atom::Prop(Holder::Own, Prop::Declared(p))),
+                        check::TKind::Const(Val::Bool(true)),
+                    ) if first_move_only
+                        && ride
+                        && matches!(range, Some(n) if n >= 2)
+                        && kind == MoveType::Step =>
+                    {
+                        marker = Some(PendingMarker {
+                            prop: p.clone(),
+                            span,
+                        });
+                    }
+                    _ => {
+                        let d = c
+                            .diag(Code::EngineUnsupported, span, "this `set` is not supported by the engine yet: only `set self.<marker> = true` on a first-move Step of range 2 or more with `$path.is_clear` (the en passant double step)")
+                            .label("not supported by the engine yet");
+                        c.push(d);
+                        return None;
+                    }
+                }
+            }
+            Mutation::Destroy { target } => {
+                let ok = matches!(&target.kind, ExprKind::Path { dollar: true, segments } if segments.len() == 3
+                    && segments[0].name == "engine" && segments[1].name == "board" && segments[2].name == "adjacent_enemy"
+                    && segments.iter().all(|s| s.args.is_none()));
+                if ok && is_ep {
+                    destroys_adjacent = true;
+                } else {
+                    let span = c.inner_span(&mu.loc, &mu.value, target.span.clone());
+                    let d = c
+                        .diag(Code::EngineUnsupported, span, "this `destroy` is not supported by the engine yet: only `destroy $engine.board.adjacent_enemy` in an EnPassant entry")
+                        .label("not supported by the engine yet");
+                    c.push(d);
+                    return None;
+                }
+            }
+            Mutation::MoveToward { mover_span, .. }
+            | Mutation::MovePast { mover_span, .. }
+            | Mutation::MoveToFile { mover_span, .. } => {
+                let span = c.inner_span(&mu.loc, &mu.value, 0..mover_span.end);
+                let d = c
+                    .diag(Code::Invalid, span, "`move` mutations describe multi-piece actions (castling) and belong under `actions`")
+                    .label("not a movement mutation");
+                c.push(d);
+                return None;
+            }
+        }
+    }
+    if is_ep {
+        if !destroys_adjacent {
+            let d = c
+                .diag(Code::Invalid, c.span(&spec.kind.loc), "an EnPassant entry must remove the captured piece: add `mutations: [ destroy $engine.board.adjacent_enemy ]`")
+                .label("captures nothing");
+            c.push(d);
+            return None;
+        }
+        eps.push(PendingEp {
+            piece: pi,
+            vectors,
+            prop: adj_prop,
+            span: c.span(&m.loc),
+        });
+        return None;
+    }
+
+    let reach = match kind {
+        MoveType::Step => match range {
+            Some(1) | None => Reach::Leap,
+            Some(n) if ride => Reach::Ride {
+                min: n,
+                max: Some(n),
+            },
+            Some(n) => {
+                vectors = vectors
+                    .iter()
+                    .map(|&(x, y)| (x * n as i8, y * n as i8))
+                    .collect();
+                Reach::Leap
+            }
+        },
+        MoveType::Slide => Reach::Ride { min: 1, max: range },
+        MoveType::Leap => {
+            if ride {
+                let d = c
+                    .diag(Code::EngineUnsupported, cond_span, "a Leap that needs a clear path (a lame leaper) is not supported by the engine yet")
+                    .label("not supported by the engine yet");
+                c.push(d);
+                return None;
+            }
+            Reach::Leap
+        }
+        MoveType::Capture => match range {
+            Some(1) => Reach::Leap,
+            max => Reach::Ride { min: 1, max },
+        },
+        MoveType::EnPassant => Reach::Leap,
+    };
+    let creates = marker.is_some();
+    if let Some(mk) = marker {
+        markers.push(mk);
+    }
+    Some(Shape {
+        vectors,
+        reach,
+        mode,
+        first_move_only,
+        en_passant: if creates {
+            EnPassantRole::Creates
+        } else {
+            EnPassantRole::None
+        },
+    })
+}
+
+/// The environment of a trigger condition.
+struct TriggerEnv {
+    owner: usize,
+    y: u8,
+    own: usize,
+    w: u8,
+    h: u8,
+}
+
+impl Env for TriggerEnv {
+    fn atom(&self, a: &Atom) -> Option<Val> {
+        Some(match a {
+            Atom::Prop(Holder::Own, Prop::Y) => Val::Int(self.y as i64),
+            Atom::Prop(Holder::Own, Prop::Rank) => Val::Int(if self.owner == 0 {
+                self.y as i64 + 1
+            } else {
+                (self.h - self.y) as i64
+            }),
+            Atom::Prop(Holder::Own, Prop::Owner) => Val::Color(self.owner),
+            Atom::Prop(Holder::Own, Prop::Type) => Val::Piece(self.own),
+            Atom::FinalRank(arg) => match check::eval(arg, self).ok()? {
+                Val::Color(0) => Val::Int(self.h as i64 - 1),
+                Val::Color(_) => Val::Int(0),
+                _ => return None,
+            },
+            Atom::Width => Val::Int(self.w as i64),
+            Atom::Height => Val::Int(self.h as i64),
+            _ => return None,
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn trigger(
+    c: &mut C<'_>,
+    pi: usize,
+    t: &Sp<crate::model::TriggerSpec>,
+    infos: &[PieceInfo],
+    players: &[String],
+    ids: &[String],
+    w: u8,
+    h: u8,
+) -> Option<PromoOut> {
+    let spec = &t.value;
+    let ev = &spec.event;
+    if !EVENTS.contains(&ev.value.as_str()) {
+        let d = c
+            .diag(
+                Code::UnknownName,
+                c.span(&ev.loc),
+                format!("unknown event `{}`", ev.value),
+            )
+            .label("not an event")
+            .maybe_help(did_you_mean(&ev.value, EVENTS));
+        c.push(d);
+        return None;
+    }
+    if ev.value != "AfterMove" {
+        let d = c
+            .diag(Code::EngineUnsupported, c.span(&ev.loc), format!("triggers on `{}` are not supported by the engine yet (only AfterMove promotion)", ev.value))
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    let ((name, name_span), args) = match parse_call(&spec.action.value) {
+        Ok(x) => x,
+        Err(pe) => {
+            let span = c.inner_span(
+                &spec.action.loc,
+                &spec.action.value,
+                pe.offset..pe.offset + 1,
+            );
+            let d = c
+                .diag(
+                    Code::ConditionSyntax,
+                    span,
+                    format!("action: {}", pe.message),
+                )
+                .label("here")
+                .help("write the action as a call, such as `Promote(Queen, Rook, Bishop, Knight)`");
+            c.push(d);
+            return None;
+        }
+    };
+    if name != "Promote" {
+        let d = c
+            .diag(
+                Code::UnknownName,
+                c.inner_span(&spec.action.loc, &spec.action.value, name_span),
+                format!("unknown trigger action `{name}`"),
+            )
+            .label("not an action")
+            .maybe_help(did_you_mean(&name, TRIGGER_ACTIONS));
+        c.push(d);
+        return None;
+    }
+    if args.is_empty() {
+        let d = c
+            .diag(
+                Code::InvalidValue,
+                c.span(&spec.action.loc),
+                "`Promote` needs at least one piece type",
+            )
+            .label("no choices");
+        c.push(d);
+        return None;
+    }
+    let mut choices = Vec::new();
+    for (a, r) in &args {
+        match ids.iter().position(|i| i == a) {
+            Some(k) if !choices.contains(&k) => choices.push(k),
+            Some(_) => {}
+            None => {
+                let d = c
+                    .diag(
+                        Code::UnknownName,
+                        c.inner_span(&spec.action.loc, &spec.action.value, r.clone()),
+                        format!("unknown piece `{a}` in `Promote`"),
+                    )
+                    .label("no such piece")
+                    .maybe_help(did_you_mean(a, ids.iter().map(|s| s.as_str())));
+                c.push(d);
+            }
+        }
+    }
+    let before = c.diags.len();
+    if let Some(o) = &spec.optional {
+        if o.value {
+            let d = c
+                .diag(Code::EngineUnsupported, c.span(&o.loc), "optional promotion (the player may decline) is not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+        }
+    }
+    if let Some(o) = &spec.only_captured {
+        if o.value {
+            let d = c
+                .diag(
+                    Code::EngineUnsupported,
+                    c.span(&o.loc),
+                    "promotion only to captured piece types is not supported by the engine yet",
+                )
+                .label("not supported by the engine yet");
+            c.push(d);
+        }
+    }
+    let Some(cond) = &spec.condition else {
+        let d = c
+            .diag(Code::InvalidValue, c.span(&t.loc), "a promotion trigger needs a condition that says where (such as `self.y == $board.final_rank(self.owner)`)")
+            .label("no condition");
+        c.push(d);
+        return None;
+    };
+    let ctx = Ctx {
+        scope: Scope::Trigger,
+        pieces: infos,
+        own: pi,
+        target: None,
+        players,
+    };
+    let typed = checked(c, &ctx, cond)?;
+    let mut zones = [BTreeSet::new(), BTreeSet::new()];
+    for (owner, zone) in zones.iter_mut().enumerate() {
+        for y in 0..h {
+            let env = TriggerEnv {
+                owner,
+                y,
+                own: pi,
+                w,
+                h,
+            };
+            match check::eval(&typed, &env) {
+                Ok(Val::Bool(true)) => {
+                    zone.insert(if owner == 0 { y } else { h - 1 - y });
+                }
+                Ok(_) => {}
+                Err(u) => {
+                    let d =
+                        c.unsupported(&cond.loc, &cond.value, u.span, "in a promotion condition");
+                    c.push(d);
+                    return None;
+                }
+            }
+        }
+    }
+    if zones[0] != zones[1] {
+        let d = c
+            .diag(Code::EngineUnsupported, c.span(&cond.loc), "promotion zones that are not mirror images for the two players are not supported by the engine yet")
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    if zones[0].is_empty() {
+        let d = c
+            .diag(
+                Code::Invalid,
+                c.span(&cond.loc),
+                "this promotion condition is never true on this board",
+            )
+            .label("never true");
+        c.push(d);
+        return None;
+    }
+    if c.diags.len() > before {
+        return None;
+    }
+    Some(PromoOut {
+        ranks: zones[0].iter().copied().collect(),
+        choices,
+        span: c.span(&t.loc),
+    })
+}
+
+/// The environment of castling conditions.
+struct CastleEnv {
+    vars: [bool; 6],
+    own: usize,
+    target: usize,
+}
+
+impl Env for CastleEnv {
+    fn atom(&self, a: &Atom) -> Option<Val> {
+        let [self_moved, in_check, target_moved, same_owner, clear, safe] = self.vars;
+        Some(match a {
+            Atom::Prop(Holder::Own, Prop::HasMoved) => Val::Bool(self_moved),
+            Atom::Prop(Holder::Own, Prop::Owner) => Val::Color(0),
+            Atom::Prop(Holder::Own, Prop::Type) => Val::Piece(self.own),
+            Atom::Prop(Holder::Target, Prop::HasMoved) => Val::Bool(target_moved),
+            Atom::Prop(Holder::Target, Prop::Owner) => Val::Color(if same_owner { 0 } else { 1 }),
+            Atom::Prop(Holder::Target, Prop::Type) => Val::Piece(self.target),
+            Atom::InCheck(arg) => match check::eval(arg, self).ok()? {
+                Val::Color(0) => Val::Bool(in_check),
+                _ => return None,
+            },
+            Atom::PathClearBetween => Val::Bool(clear),
+            Atom::PathSafe => Val::Bool(safe),
+            _ => return None,
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn action(
+    c: &mut C<'_>,
+    pi: usize,
+    piece: &Sp<PieceSpec>,
+    a: &Sp<crate::model::ActionSpec>,
+    infos: &[PieceInfo],
+    players: &[String],
+    ids: &[String],
+    w: u8,
+    setup_board: &str,
+) -> Option<Castling> {
+    let spec = &a.value;
+    let aspan = c.span(&a.loc);
+    if spec.targets.len() != 1 || spec.mutations.len() != 2 {
+        let d = c
+            .diag(Code::EngineUnsupported, aspan, format!("action `{}`: only castling (one target, two `move` mutations) is supported by the engine yet", spec.id.value))
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    let tgt = &spec.targets[0].value;
+    let Some(ti) = ids.iter().position(|i| *i == tgt.entity.value) else {
+        let d = c
+            .diag(
+                Code::UnknownName,
+                c.span(&tgt.entity.loc),
+                format!("unknown piece `{}` as a target", tgt.entity.value),
+            )
+            .label("no such piece")
+            .maybe_help(did_you_mean(
+                &tgt.entity.value,
+                ids.iter().map(|s| s.as_str()),
+            ));
+        c.push(d);
+        return None;
+    };
+    let actx = Ctx {
+        scope: Scope::Action,
+        pieces: infos,
+        own: pi,
+        target: None,
+        players,
+    };
+    let tctx = Ctx {
+        scope: Scope::Target,
+        pieces: infos,
+        own: pi,
+        target: Some(ti),
+        players,
+    };
+    let acond = match &spec.condition {
+        Some(s) => Some((checked(c, &actx, s)?, s)),
+        None => None,
+    };
+    let tcond = match &tgt.condition {
+        Some(s) => Some((checked(c, &tctx, s)?, s)),
+        None => None,
+    };
+    let mut same = true;
+    for bits in 0..64u32 {
+        let vars: [bool; 6] = std::array::from_fn(|k| bits & (1 << k) != 0);
+        let env = CastleEnv {
+            vars,
+            own: pi,
+            target: ti,
+        };
+        let mut value = true;
+        for (t, s) in [&acond, &tcond].into_iter().flatten() {
+            match check::eval(t, &env) {
+                Ok(Val::Bool(b)) => value &= b,
+                Ok(_) => return None,
+                Err(u) => {
+                    let d = c.unsupported(&s.loc, &s.value, u.span, "in a castling condition");
+                    c.push(d);
+                    return None;
+                }
+            }
+        }
+        let [self_moved, in_check, target_moved, same_owner, clear, safe] = vars;
+        let fide = !self_moved && !in_check && !target_moved && same_owner && clear && safe;
+        if value != fide {
+            same = false;
+        }
+    }
+    if !same {
+        let span = acond
+            .as_ref()
+            .or(tcond.as_ref())
+            .map_or(aspan.clone(), |(_, s)| c.span(&s.loc));
+        let d = c
+            .diag(
+                Code::EngineUnsupported,
+                span,
+                "castling under other conditions than FIDE's is not supported by the engine yet: the engine needs `self.has_moved == false and $engine.state.is_in_check(self.owner) == false` and, for the target, `target.has_moved == false and target.owner == self.owner and $path.is_clear(self, target) and $engine.state.is_path_safe(self, target) == true`",
+            )
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    }
+    // The mutations: the king's and the rook's.
+    let mut king_files: Option<[u8; 2]> = None;
+    let mut rook: Option<(Mutation, Sp<String>)> = None;
+    let king_file = || -> Option<u8> {
+        // The file of the first player's piece of this type on its first rank.
+        let sym = piece
+            .value
+            .symbol
+            .value
+            .chars()
+            .next()?
+            .to_ascii_uppercase();
+        let first = setup_board.split('/').next_back()?;
+        let mut f = 0u32;
+        let mut found = None;
+        let mut digits = String::new();
+        for ch in first.chars().chain(std::iter::once(' ')) {
+            if ch.is_ascii_digit() {
+                digits.push(ch);
+                continue;
+            }
+            if !digits.is_empty() {
+                f += digits.parse::<u32>().ok()?;
+                digits.clear();
+            }
+            if ch == sym {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(f as u8);
+            }
+            if ch != ' ' {
+                f += 1;
+            }
+        }
+        found
+    };
+    for mu in &spec.mutations {
+        let parsed = match parse_mutation(&mu.value) {
+            Ok(p) => p,
+            Err(pe) => {
+                let span = c.inner_span(&mu.loc, &mu.value, pe.offset..pe.offset + 1);
+                let d = c
+                    .diag(
+                        Code::ConditionSyntax,
+                        span,
+                        format!("mutation: {}", pe.message),
+                    )
+                    .label("here");
+                c.push(d);
+                return None;
+            }
+        };
+        match &parsed {
+            Mutation::MoveToward {
+                mover: Who::Own,
+                steps,
+                steps_span,
+                other: Who::Target,
+                ..
+            } => {
+                let Some(kf) = king_file() else {
+                    let d = c
+                        .diag(Code::Setup, c.span(&mu.loc), format!("`move self {steps} steps toward target` needs exactly one `{}` on the first player's first rank in the setup", piece.value.id.value))
+                        .label("king's file unknown");
+                    c.push(d);
+                    return None;
+                };
+                let (q, k) = (kf as i64 - steps, kf as i64 + steps);
+                if *steps < 1 || q < 0 || k >= w as i64 {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            c.inner_span(&mu.loc, &mu.value, steps_span.clone()),
+                            format!(
+                                "{steps} steps from the {} file leave the board",
+                                (b'a' + kf) as char
+                            ),
+                        )
+                        .label("off the board");
+                    c.push(d);
+                    return None;
+                }
+                king_files = Some([q as u8, k as u8]);
+            }
+            Mutation::MoveToFile {
+                mover: Who::Own,
+                files,
+                span,
+                ..
+            } => {
+                if files.iter().any(|&f| f >= w) {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            c.inner_span(&mu.loc, &mu.value, span.clone()),
+                            "file beyond the board",
+                        )
+                        .label("off the board");
+                    c.push(d);
+                    return None;
+                }
+                king_files = Some(*files);
+            }
+            Mutation::MovePast {
+                mover: Who::Target,
+                other: Who::Own,
+                ..
+            }
+            | Mutation::MoveToFile {
+                mover: Who::Target, ..
+            } => {
+                rook = Some((parsed.clone(), mu.clone()));
+            }
+            _ => {
+                let d = c
+                    .diag(Code::EngineUnsupported, c.span(&mu.loc), "castling mutations are `move self N steps toward target` or `move self to file Q|K`, and `move target N step past self final_position` or `move target to file Q|K`; this one is not supported by the engine yet")
+                    .label("not supported by the engine yet");
+                c.push(d);
+                return None;
+            }
+        }
+    }
+    let (Some(kf), Some((rm, rmu))) = (king_files, rook) else {
+        let d = c
+            .diag(
+                Code::EngineUnsupported,
+                aspan,
+                "castling needs one mutation moving `self` and one moving `target`",
+            )
+            .label("not supported by the engine yet");
+        c.push(d);
+        return None;
+    };
+    let rook_files = match rm {
+        Mutation::MovePast {
+            steps, steps_span, ..
+        } => {
+            let (q, k) = (kf[0] as i64 + steps, kf[1] as i64 - steps);
+            if steps < 1 || q >= w as i64 || k < 0 {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.inner_span(&rmu.loc, &rmu.value, steps_span),
+                        "the rook's destination leaves the board",
+                    )
+                    .label("off the board");
+                c.push(d);
+                return None;
+            }
+            [q as u8, k as u8]
+        }
+        Mutation::MoveToFile { files, span, .. } => {
+            if files.iter().any(|&f| f >= w) {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.inner_span(&rmu.loc, &rmu.value, span),
+                        "file beyond the board",
+                    )
+                    .label("off the board");
+                c.push(d);
+                return None;
+            }
+            files
+        }
+        _ => return None,
+    };
+    Some(Castling {
+        king: pi,
+        rook: ti,
+        king_files: kf,
+        rook_files,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factor_recognises_products() {
+        let mut t = Vec::new();
+        for a in 0..3 {
+            for b in 0..2 {
+                t.push(([a, b], a != 2 && b == 1));
+            }
+        }
+        assert_eq!(factor(&t), Some([vec![0, 1], vec![1]]));
+        let t2: Vec<([usize; 2], bool)> = vec![
+            ([0, 0], true),
+            ([0, 1], false),
+            ([1, 0], false),
+            ([1, 1], true),
+        ];
+        assert_eq!(factor(&t2), None);
+    }
+}

@@ -1,0 +1,249 @@
+//! # houserules-definitions
+//!
+//! Games described in YAML: the game file format (`docs/game-format.md`),
+//! its condition language, diagnostics with source snippets, the JSON
+//! Schema of the format, and the shipped game definitions.
+//!
+//! ```
+//! let def = houserules_definitions::builtin("chess").unwrap();
+//! let game = houserules_engine::Game::new(houserules_engine::Variant::new(def).unwrap());
+//! assert_eq!(game.perft(2, true), 400);
+//!
+//! let err = houserules_definitions::load_str("bad.yaml", "id: bad\nbord: {}\n").unwrap_err();
+//! let d = err.iter().next().unwrap();
+//! assert_eq!(d.line_col(), (2, 1));
+//! assert_eq!(d.help_text(), Some("did you mean `board`?"));
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod builtin;
+mod compile;
+pub mod cond;
+pub mod diag;
+pub mod model;
+
+use houserules_engine::GameDefinition;
+
+pub use builtin::{builtin, builtin_ids, builtin_source, pending_builtin_ids, BUILTIN_SOURCES};
+pub use diag::{Code, Diagnostic, Diagnostics, Source};
+
+/// Largest game file accepted, in bytes (1 MiB).
+pub const MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// Limits on aliases and nodes handed to the YAML parser (alias bombs and
+/// deep nesting end with a [`Code::Budget`] diagnostic).
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_events = 200_000;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_nodes = 100_000;
+    budget.max_depth = 48;
+    budget.max_documents = 1;
+    budget.max_total_scalar_bytes = MAX_INPUT_BYTES;
+    budget.max_recorded_anchor_events = 100_000;
+    budget.max_recorded_anchor_bytes = MAX_INPUT_BYTES;
+    budget.max_merge_keys = 100;
+    let mut alias = serde_saphyr::options::AliasLimits::default();
+    alias.max_total_replayed_events = 100_000;
+    alias.max_replay_stack_depth = 16;
+    alias.max_alias_expansions_per_anchor = 1_000;
+    let mut o = serde_saphyr::Options::default();
+    o.budget = Some(budget);
+    o.alias_limits = alias;
+    o.with_snippet = false;
+    o.duplicate_keys = serde_saphyr::options::DuplicateKeyPolicy::Error;
+    o
+}
+
+/// Loads a game definition from YAML text. `name` is the file name shown
+/// in diagnostics.
+///
+/// # Errors
+/// [`Diagnostics`]: every problem found, each with its place in the file.
+/// Never panics.
+pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
+    let src = Source::new(name, text);
+    if text.len() > MAX_INPUT_BYTES {
+        let d = Diagnostic::new(
+            &src,
+            Code::Budget,
+            MAX_INPUT_BYTES..MAX_INPUT_BYTES,
+            format!(
+                "the file is {} bytes; game files may be at most {MAX_INPUT_BYTES} bytes (1 MiB)",
+                text.len()
+            ),
+        )
+        .label("the budget ends here");
+        return Err(Diagnostics::new(vec![d]));
+    }
+    let parsed = std::panic::catch_unwind(|| {
+        serde_saphyr::from_str_with_options::<model::GameFile>(text, yaml_options())
+    });
+    let file = match parsed {
+        Ok(Ok(f)) => f,
+        Ok(Err(e)) => return Err(Diagnostics::new(vec![yaml_error(&src, &e)])),
+        Err(_) => {
+            let d = Diagnostic::new(
+                &src,
+                Code::Syntax,
+                0..0,
+                "the YAML parser failed on this file",
+            );
+            return Err(Diagnostics::new(vec![d]));
+        }
+    };
+    compile::compile(&file, &src).map_err(Diagnostics::new)
+}
+
+/// Loads a game definition from a file.
+///
+/// # Errors
+/// [`Diagnostics`] for unreadable files too.
+pub fn load_file(path: &std::path::Path) -> Result<GameDefinition, Diagnostics> {
+    let name = path.display().to_string();
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > MAX_INPUT_BYTES as u64 => {
+            let src = Source::new(&name, "");
+            return Err(Diagnostics::new(vec![Diagnostic::new(
+                &src,
+                Code::Budget,
+                0..0,
+                format!("the file is {} bytes; game files may be at most {MAX_INPUT_BYTES} bytes (1 MiB)", m.len()),
+            )]));
+        }
+        _ => {}
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => load_str(&name, &text),
+        Err(e) => {
+            let src = Source::new(&name, "");
+            Err(Diagnostics::new(vec![Diagnostic::new(
+                &src,
+                Code::Syntax,
+                0..0,
+                format!("cannot read the file: {e}"),
+            )]))
+        }
+    }
+}
+
+fn strip_location(msg: &str) -> String {
+    // serde-saphyr appends " at line N, column M"; the diagnostic shows it.
+    match msg.rfind(" at line ") {
+        Some(i) if msg[i..].contains(", column ") => msg[..i].to_string(),
+        _ => msg.to_string(),
+    }
+}
+
+/// People's words for Rust scalar type names in serde messages.
+fn type_name(ty: &str) -> &str {
+    match ty {
+        "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32" | "u64" | "u128" | "isize"
+        | "usize" => "a whole number",
+        "bool" => "true or false",
+        "f32" | "f64" => "a number",
+        "string" | "str" | "char" => "text",
+        other => other,
+    }
+}
+
+fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
+    use serde_saphyr::Error as E;
+    let e = e.without_snippet();
+    let span = match e.location() {
+        Some(l) => {
+            let sp = l.span();
+            let start = match sp.byte_offset() {
+                Some(o) => o as usize,
+                None if l.line() > 0 => src.offset_of(l.line() as usize, l.column() as usize),
+                None => 0,
+            };
+            let len = sp.byte_len().map_or(1, |n| n as usize).max(1);
+            start..start + len
+        }
+        None => 0..0,
+    };
+    let d = |code: Code, msg: String| Diagnostic::new(src, code, span.clone(), msg);
+    // Errors met while replaying an alias are wrapped; judge the original.
+    let mut inner = e;
+    for _ in 0..8 {
+        match inner {
+            E::AliasError { error, .. } => inner = error.without_snippet(),
+            _ => break,
+        }
+    }
+    match inner {
+        E::SerdeUnknownField { field, expected, .. } => d(Code::UnknownKey, format!("unknown key `{field}`"))
+            .label("unknown key")
+            .maybe_help(diag::did_you_mean(field, expected.iter().copied())),
+        E::SerdeUnknownVariant { variant, expected, .. } => d(Code::InvalidValue, format!("unknown value `{variant}`"))
+            .label("not allowed here")
+            .maybe_help(diag::did_you_mean(variant, expected.iter().copied())),
+        E::SerdeMissingField { field, .. } => {
+            d(Code::MissingKey, format!("missing key `{field}`")).label(format!("`{field}` is required in this mapping"))
+        }
+        E::SerdeInvalidType { unexpected, expected, .. } => {
+            d(Code::WrongType, format!("wrong type: expected {}, found {unexpected}", type_name(expected))).label("wrong type")
+        }
+        E::SerdeInvalidValue { unexpected, expected, .. } => {
+            d(Code::InvalidValue, format!("invalid value: expected {expected}, found {unexpected}")).label("invalid value")
+        }
+        E::DuplicateMappingKey { key, .. } => {
+            d(Code::Duplicate, format!("duplicate key `{}`", key.as_deref().unwrap_or("?"))).label("already given above")
+        }
+        E::Budget { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. }
+        | E::AliasReplayCounterOverflow { .. } => d(
+            Code::Budget,
+            format!(
+                "input budget exceeded ({}): game files must stay small, and aliases may not expand without bound (an alias bomb?)",
+                strip_location(&inner.to_string())
+            ),
+        )
+        .label("budget exceeded here"),
+        E::Unexpected { expected, .. } => {
+            let want = match *expected {
+                "sequence start" => "a list",
+                "mapping start" => "a mapping",
+                "string scalar" => "text",
+                other => other,
+            };
+            d(Code::WrongType, format!("wrong type: expected {want}")).label("wrong type")
+        }
+        E::InvalidScalar { ty, .. } => {
+            d(Code::WrongType, format!("wrong type: expected {}", type_name(ty))).label("wrong type")
+        }
+        other => {
+            let msg = strip_location(&other.to_string());
+            let code = if msg.starts_with("invalid type") { Code::WrongType } else { Code::Syntax };
+            d(code, msg).label("here")
+        }
+    }
+}
+
+/// The JSON Schema of the game file format (pretty-printed JSON).
+pub fn schema_json() -> String {
+    let mut schema = schemars::schema_for!(model::GameFile);
+    let obj = schema.ensure_object();
+    let defs = obj
+        .entry("$defs")
+        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    if let (Some(defs), serde_json::Value::Object(extra)) =
+        (defs.as_object_mut(), model_extra_defs())
+    {
+        for (k, v) in extra {
+            defs.insert(k, v);
+        }
+    }
+    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn model_extra_defs() -> serde_json::Value {
+    model::extra_defs()
+}

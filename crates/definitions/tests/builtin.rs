@@ -1,0 +1,109 @@
+//! The shipped definitions: ids, loading, and the one waiting for engine
+//! features.
+
+use houserules_definitions::{
+    builtin, builtin_ids, builtin_source, load_str, pending_builtin_ids, Code, BUILTIN_SOURCES,
+};
+
+#[test]
+fn every_playable_builtin_loads_under_its_id() {
+    let ids = builtin_ids();
+    assert_eq!(ids[0], "chess");
+    for id in [
+        "chess",
+        "chess960",
+        "capablanca",
+        "gardner",
+        "los-alamos",
+        "berolina",
+        "knightmate-classic",
+        "clobberers",
+    ] {
+        assert!(ids.contains(&id), "{id} is playable");
+        let def = builtin(id).unwrap_or_else(|| panic!("{id} loads"));
+        assert_eq!(def.id, id);
+        houserules_engine::Variant::new(def).expect("compiles");
+    }
+    assert_eq!(
+        ids.len() + pending_builtin_ids().len(),
+        BUILTIN_SOURCES.len()
+    );
+    assert!(builtin("no-such-game").is_none());
+    assert!(builtin_source("no-such-game").is_none());
+}
+
+#[test]
+fn board_sizes_and_pieces_are_as_the_games_say() {
+    let size = |id: &str| {
+        let d = builtin(id).expect(id);
+        (
+            d.width,
+            d.height,
+            d.pieces.iter().map(|p| p.symbol).collect::<String>(),
+        )
+    };
+    assert_eq!(size("capablanca"), (10, 8, "PNBRQKAC".into()));
+    assert_eq!(size("gardner"), (5, 5, "PNBRQK".into()));
+    assert_eq!(size("los-alamos"), (6, 6, "PNRQK".into()));
+    assert_eq!(size("knightmate-classic"), (8, 8, "PMBRQK".into()));
+    assert_eq!(size("clobberers"), (8, 8, "PDWACK".into()));
+    let km = builtin("knightmate-classic").expect("knightmate");
+    let royal: Vec<char> = km
+        .pieces
+        .iter()
+        .filter(|p| p.royal)
+        .map(|p| p.symbol)
+        .collect();
+    assert_eq!(royal, ['K']);
+    // Los Alamos: no double step, no en passant, no castling; promotion to
+    // queen, rook or knight.
+    let la = builtin("los-alamos").expect("los-alamos");
+    assert!(la.castling.is_none());
+    assert!(la
+        .pieces
+        .iter()
+        .all(|p| p.shapes.iter().all(|s| !s.first_move_only)));
+    let promo = la.promotion.expect("promotion");
+    let names: Vec<&str> = promo
+        .choices
+        .iter()
+        .map(|&k| la.pieces[k].id.as_str())
+        .collect();
+    assert_eq!(names, ["Queen", "Rook", "Knight"]);
+    // Capablanca: the king castles from f to c or i, the rook to d or h.
+    let cap = builtin("capablanca")
+        .expect("capablanca")
+        .castling
+        .expect("castling");
+    assert_eq!((cap.king_files, cap.rook_files), ([2, 8], [3, 7]));
+}
+
+#[test]
+fn grand_reports_exactly_the_missing_engine_features() {
+    assert_eq!(pending_builtin_ids(), ["grand"]);
+    assert!(builtin("grand").is_none());
+    let err = load_str("grand.yaml", builtin_source("grand").expect("shipped")).unwrap_err();
+    let msgs: Vec<&str> = err.iter().map(|d| d.message()).collect();
+    assert!(
+        err.iter().all(|d| d.code() == Code::EngineUnsupported),
+        "{}",
+        err.render()
+    );
+    assert_eq!(
+        msgs.iter()
+            .filter(|m| m.contains("optional promotion"))
+            .count(),
+        1,
+        "{}",
+        err.render()
+    );
+    assert_eq!(
+        msgs.iter()
+            .filter(|m| m.contains("only to captured piece types"))
+            .count(),
+        2,
+        "{}",
+        err.render()
+    );
+    assert_eq!(err.len(), 3, "{}", err.render());
+}

@@ -1,0 +1,597 @@
+//! One clear diagnostic for each kind of mistake: its code, the file name,
+//! `line:column`, the source line in the rendering and, for misspelt names,
+//! a suggestion. Each test breaks `chess.yaml` in one place.
+
+use houserules_definitions::{builtin_source, load_str, Code, Diagnostic};
+
+fn chess() -> &'static str {
+    builtin_source("chess").expect("chess.yaml is shipped")
+}
+
+/// `chess.yaml` with the first `from` replaced by `to`.
+fn chess_with(from: &str, to: &str) -> String {
+    let c = chess();
+    assert!(c.contains(from), "chess.yaml has no `{from}`");
+    c.replacen(from, to, 1)
+}
+
+/// Loads `text` as `name`, which must fail with exactly one diagnostic.
+fn one(name: &str, text: &str) -> Diagnostic {
+    match load_str(name, text) {
+        Ok(_) => panic!("{name} loaded, but it is broken"),
+        Err(ds) => {
+            assert_eq!(
+                ds.len(),
+                1,
+                "one diagnostic expected, got:\n{}",
+                ds.render()
+            );
+            ds.iter().next().cloned().expect("one")
+        }
+    }
+}
+
+/// Checks the code, position, the rendering (file:line:col, the source
+/// line) and the help.
+fn expect(
+    d: &Diagnostic,
+    code: Code,
+    line: usize,
+    col: usize,
+    line_text: &str,
+    help: Option<&str>,
+) {
+    let r = d.render();
+    assert_eq!(d.code(), code, "{r}");
+    assert_eq!(d.line_col(), (line, col), "{r}");
+    assert!(
+        r.starts_with(&format!("{}:{line}:{col}: ", d.file())),
+        "{r}"
+    );
+    assert!(
+        r.contains(line_text),
+        "the snippet shows `{line_text}`:\n{r}"
+    );
+    assert!(r.contains('^'), "the snippet underlines the span:\n{r}");
+    if let Some(h) = help {
+        assert!(
+            d.help_text().is_some_and(|t| t.contains(h)),
+            "help should contain `{h}`:\n{r}"
+        );
+    }
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .expect("needle")
+}
+
+#[test]
+fn unknown_top_level_key_with_suggestion() {
+    let t = chess_with("board:", "bord:");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownKey,
+        line_of(&t, "bord:"),
+        1,
+        "bord:",
+        Some("did you mean `board`?"),
+    );
+    assert_eq!(d.file(), "bad.yaml");
+}
+
+#[test]
+fn unknown_nested_key_with_suggestion() {
+    let t = chess_with("    symbol: N", "    symbl: N");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownKey,
+        line_of(&t, "symbl"),
+        5,
+        "symbl: N",
+        Some("did you mean `symbol`?"),
+    );
+}
+
+#[test]
+fn wrong_type() {
+    let t = chess_with("  width: 8", "  width: eight");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::WrongType,
+        line_of(&t, "width: eight"),
+        10,
+        "width: eight",
+        None,
+    );
+    assert!(d.message().contains("whole number"), "{}", d.message());
+}
+
+#[test]
+fn wrong_type_of_a_list() {
+    let t = chess_with("royal: [King]", "royal: King");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::WrongType,
+        line_of(&t, "royal: King"),
+        8,
+        "royal: King",
+        None,
+    );
+}
+
+#[test]
+fn missing_key() {
+    let t = chess_with("  height: 8\n", "");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::MissingKey,
+        line_of(&t, "width: 8"),
+        3,
+        "width: 8",
+        None,
+    );
+    assert!(d.message().contains("`height`"));
+}
+
+#[test]
+fn unknown_enum_value_with_suggestion() {
+    let t = chess_with("      - type: Leap", "      - type: Lep");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "type: Lep"),
+        15,
+        "type: Lep",
+        Some("did you mean `Leap`?"),
+    );
+}
+
+#[test]
+fn duplicate_piece_id() {
+    let t = chess_with("  - id: Bishop", "  - id: Knight");
+    let d = one("bad.yaml", &t);
+    let second = t
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("- id: Knight"))
+        .nth(1)
+        .map(|(i, _)| i + 1)
+        .expect("two");
+    expect(&d, Code::Duplicate, second, 9, "- id: Knight", None);
+    assert!(d.render().contains(&format!(
+        "first declared on line {}",
+        line_of(&t, "- id: Knight")
+    )));
+}
+
+#[test]
+fn duplicate_symbol() {
+    let t = chess_with("    symbol: B", "    symbol: n");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Duplicate,
+        line_of(&t, "symbol: n"),
+        13,
+        "symbol: n",
+        None,
+    );
+    assert!(
+        d.message().contains("`Knight` and `Bishop`"),
+        "{}",
+        d.message()
+    );
+}
+
+#[test]
+fn duplicate_yaml_key() {
+    let t = chess_with("name: Chess\n", "name: Chess\nname: Again\n");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Duplicate,
+        line_of(&t, "name: Again"),
+        1,
+        "name: Again",
+        None,
+    );
+}
+
+#[test]
+fn vector_off_the_board() {
+    let t = chess_with("direction: [2, 1]", "direction: [9, 1]");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::VectorOffBoard,
+        line_of(&t, "[9, 1]"),
+        20,
+        "direction: [9, 1]",
+        None,
+    );
+    assert!(
+        d.render().contains("^^^^^^"),
+        "the whole vector is underlined:\n{}",
+        d.render()
+    );
+}
+
+#[test]
+fn step_range_off_the_board() {
+    let t = chess_with("        range: 2\n", "        range: 8\n");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::VectorOffBoard,
+        line_of(&t, "range: 8"),
+        16,
+        "range: 8",
+        None,
+    );
+}
+
+#[test]
+fn unknown_direction_with_suggestion() {
+    let t = chess_with("direction: Orthogonal", "direction: Orthgonal");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownName,
+        line_of(&t, "Orthgonal"),
+        20,
+        "direction: Orthgonal",
+        Some("did you mean `Orthogonal`?"),
+    );
+}
+
+#[test]
+fn unknown_promotion_piece_with_suggestion() {
+    let t = chess_with("Promote(Queen, Rook,", "Promote(Queen, Rok,");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownName,
+        line_of(&t, "Rok"),
+        32,
+        "Promote(Queen, Rok",
+        Some("did you mean `Rook`?"),
+    );
+}
+
+#[test]
+fn unknown_property_in_a_condition_with_suggestion() {
+    let t = chess_with(
+        "condition: self.has_moved == false and $engine",
+        "condition: self.hasmoved == false and $engine",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownAccessor,
+        line_of(&t, "hasmoved"),
+        25,
+        "self.hasmoved == false",
+        Some("did you mean `has_moved`?"),
+    );
+}
+
+#[test]
+fn unknown_accessor_in_a_condition_with_suggestion() {
+    let t = chess_with("$engine.state.is_in_check", "$engine.stat.is_in_check");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownAccessor,
+        line_of(&t, "$engine.stat."),
+        56,
+        "$engine.stat.is_in_check",
+        Some("did you mean `state`?"),
+    );
+    assert!(d.message().contains("`$engine.stat`"), "{}", d.message());
+}
+
+#[test]
+fn unknown_root_accessor_with_suggestion() {
+    let t = chess_with(
+        "condition: $target.has_enemy\n",
+        "condition: $targt.has_enemy\n",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownAccessor,
+        line_of(&t, "$targt"),
+        21,
+        "$targt.has_enemy",
+        Some("did you mean `$target`?"),
+    );
+}
+
+#[test]
+fn unknown_property_in_a_folded_condition() {
+    let t = chess_with(
+        "target.owner == self.owner and",
+        "target.ownr == self.owner and",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::UnknownAccessor,
+        line_of(&t, "target.ownr"),
+        22,
+        "target.ownr == self.owner",
+        Some("did you mean `owner`?"),
+    );
+}
+
+#[test]
+fn type_error_in_a_condition() {
+    let t = chess_with(
+        "$path.is_clear and self.has_moved == false",
+        "$path.is_clear and self.has_moved == 3",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::ConditionType,
+        line_of(&t, "has_moved == 3"),
+        60,
+        "self.has_moved == 3",
+        None,
+    );
+    assert!(
+        d.message()
+            .contains("cannot compare true/false with a number"),
+        "{}",
+        d.message()
+    );
+}
+
+#[test]
+fn condition_that_is_not_true_or_false() {
+    let t = chess_with("condition: $target.has_enemy\n", "condition: self.x + 1\n");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::ConditionType,
+        line_of(&t, "self.x + 1"),
+        20,
+        "self.x + 1",
+        None,
+    );
+}
+
+#[test]
+fn syntax_error_in_a_condition() {
+    let t = chess_with(
+        "condition: $target.has_enemy\n",
+        "condition: $target.has_enemy and\n",
+    );
+    let d = one("bad.yaml", &t);
+    let line = line_of(&t, "has_enemy and");
+    expect(
+        &d,
+        Code::ConditionSyntax,
+        line,
+        41,
+        "$target.has_enemy and",
+        None,
+    );
+    assert!(d.message().contains("after `and`"), "{}", d.message());
+}
+
+#[test]
+fn setup_rank_too_long_for_the_board() {
+    let t = chess_with("setup: rnbqkbnr/pppppppp/", "setup: rnbqkbnr/ppppppppp/");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Setup,
+        line_of(&t, "setup:"),
+        17,
+        "ppppppppp",
+        None,
+    );
+    assert!(
+        d.message().contains("9 files, but the board has 8"),
+        "{}",
+        d.message()
+    );
+}
+
+#[test]
+fn setup_with_too_few_ranks() {
+    let t = chess_with("setup: rnbqkbnr/pppppppp/8/", "setup: rnbqkbnr/pppppppp/");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Setup,
+        line_of(&t, "setup:"),
+        8,
+        "setup: rnbqkbnr",
+        None,
+    );
+    assert!(
+        d.message().contains("7 ranks, but the board has 8"),
+        "{}",
+        d.message()
+    );
+}
+
+#[test]
+fn setup_with_an_unknown_letter() {
+    let t = chess_with("setup: rnbqkbnr/pppppppp/", "setup: rnbqkbnr/ppppxppp/");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Setup,
+        line_of(&t, "setup:"),
+        21,
+        "ppppxppp",
+        Some("P, N, B, R, Q, K"),
+    );
+}
+
+#[test]
+fn setup_without_a_king() {
+    let t = chess_with("setup: rnbqkbnr/", "setup: rnbq1bnr/");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Setup,
+        line_of(&t, "setup:"),
+        8,
+        "setup: rnbq1bnr",
+        None,
+    );
+    assert!(d.message().contains("no royal piece"), "{}", d.message());
+}
+
+#[test]
+fn checkmate_without_a_royal_piece() {
+    let t = chess_with("royal: [King]\n", "");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::NoRoyal,
+        line_of(&t, "checkmate: true"),
+        14,
+        "checkmate: true",
+        Some("royal: [King]"),
+    );
+}
+
+#[test]
+fn over_large_input() {
+    let mut t = chess().to_string();
+    t.push_str("# ");
+    t.push_str(&"x".repeat(houserules_definitions::MAX_INPUT_BYTES));
+    t.push('\n');
+    let d = one("big.yaml", &t);
+    assert_eq!(d.code(), Code::Budget);
+    assert!(
+        d.message().contains("at most 1048576 bytes"),
+        "{}",
+        d.message()
+    );
+    assert!(d.render().starts_with("big.yaml:"), "{}", d.render());
+}
+
+#[test]
+fn alias_bomb() {
+    let mut t = String::from("templates:\n  a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+    for w in names.windows(2) {
+        let refs = vec![format!("*{}", w[0]); 9].join(",");
+        t.push_str(&format!("  {}: &{} [{refs}]\n", w[1], w[1]));
+    }
+    t.push_str(chess());
+    let started = std::time::Instant::now();
+    let d = one("bomb.yaml", &t);
+    assert!(started.elapsed().as_secs() < 5, "the bomb is stopped early");
+    assert_eq!(d.code(), Code::Budget, "{}", d.render());
+    assert!(d.message().contains("alias"), "{}", d.message());
+    let (line, _) = d.line_col();
+    assert!(
+        (2..=10).contains(&line),
+        "points into the anchors:\n{}",
+        d.render()
+    );
+}
+
+#[test]
+fn not_supported_by_the_engine_yet() {
+    let t = chess_with("  stalemate: Draw", "  stalemate: Loss");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::EngineUnsupported,
+        line_of(&t, "stalemate: Loss"),
+        14,
+        "stalemate: Loss",
+        None,
+    );
+    assert!(d.message().contains("not supported by the engine yet"));
+}
+
+#[test]
+fn condition_the_engine_cannot_express_is_reported_not_dropped() {
+    let t = chess_with(
+        "    symbol: N\n    role: Knight\n    movement:\n      - type: Leap\n        direction: [2, 1]\n        symmetry: Full\n        condition: $target.is_empty or $target.has_enemy\n",
+        "    symbol: N\n    role: Knight\n    movement:\n      - type: Leap\n        direction: [2, 1]\n        symmetry: Full\n        condition: ($target.is_empty or $target.has_enemy) and $engine.state.turn == White\n",
+    );
+    let d = one("bad.yaml", &t);
+    let line = line_of(&t, "$engine.state.turn == White");
+    let col = t
+        .lines()
+        .nth(line - 1)
+        .and_then(|l| l.find("$engine.state.turn"))
+        .expect("col")
+        + 1;
+    expect(
+        &d,
+        Code::EngineUnsupported,
+        line,
+        col,
+        "$engine.state.turn == White",
+        None,
+    );
+    assert!(
+        d.message()
+            .contains("`$engine.state.turn` is not supported by the engine yet"),
+        "{}",
+        d.message()
+    );
+}
+
+#[test]
+fn en_passant_without_its_marker() {
+    let t = chess_with(
+        "        mutations: [ set self.en_passant_vulnerable = true ]\n",
+        "",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Invalid,
+        line_of(&t, "adjacent_enemy.en_passant"),
+        41,
+        "adjacent_enemy.en_passant_vulnerable",
+        Some("set self.en_passant_vulnerable = true"),
+    );
+}
+
+#[test]
+fn yaml_syntax_error() {
+    let t = chess_with("royal: [King]", "royal: [King");
+    let d = one("bad.yaml", &t);
+    assert_eq!(d.code(), Code::Syntax, "{}", d.render());
+    assert!(d.render().starts_with("bad.yaml:"), "{}", d.render());
+}
+
+#[test]
+fn every_diagnostic_is_a_miette_diagnostic_with_a_label() {
+    let t = chess_with("board:", "bord:");
+    let err = load_str("bad.yaml", &t).unwrap_err();
+    let m: &dyn miette::Diagnostic = &err;
+    assert_eq!(
+        m.code().map(|c| c.to_string()).as_deref(),
+        Some("houserules::unknown-key")
+    );
+    let labels: Vec<_> = m.labels().expect("labels").collect();
+    assert_eq!(labels.len(), 1);
+    assert!(m.source_code().is_some());
+    assert_eq!(
+        m.help().map(|h| h.to_string()).as_deref(),
+        Some("did you mean `board`?")
+    );
+}
