@@ -21,7 +21,7 @@ pub const BUILTIN_SOURCES: &[(&str, &str)] = &[
 /// Shipped definitions that need engine features not built yet: their
 /// YAML is complete, but loading them reports "not supported by the
 /// engine yet".
-const PENDING: &[&str] = &["grand"];
+const PENDING: &[&str] = &[];
 
 /// Ids of the shipped definitions that the engine can play, in a fixed
 /// order (`chess` first).

@@ -67,6 +67,10 @@ struct PromoOut {
     ranks: Vec<u8>,
     choices: Vec<usize>,
     span: Range<usize>,
+    /// The player may decline (`optional: true`).
+    optional: bool,
+    /// Only to piece types the side has lost (`only_captured: true`).
+    only_captured: bool,
 }
 
 impl C<'_> {
@@ -654,22 +658,70 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         }
     }
 
-    // Promotion: one rule for every promoting type.
+    // Promotion: one rule for every promoting type; compulsory ranks from
+    // plain triggers, optional ranks from `optional: true` ones.
+    let mut only_captured = false;
     let promotion = match promos.first() {
         None => None,
         Some((_, first)) => {
-            for (_, p) in &promos[1..] {
-                if p.ranks != first.ranks || p.choices != first.choices {
+            let mut ranks: Vec<u8> = Vec::new();
+            let mut optional_ranks: Vec<u8> = Vec::new();
+            let mut pieces_out: Vec<usize> = Vec::new();
+            for (pi, p) in &promos {
+                if p.choices != first.choices || p.only_captured != first.only_captured {
                     let d = c
-                        .diag(Code::EngineUnsupported, p.span.clone(), "promotion rules that differ between piece types are not supported by the engine yet")
+                        .diag(Code::EngineUnsupported, p.span.clone(), "promotion rules whose choices (or only_captured) differ between triggers are not supported by the engine yet")
+                        .label("not supported by the engine yet");
+                    c.push(d);
+                }
+                let dest = if p.optional {
+                    &mut optional_ranks
+                } else {
+                    &mut ranks
+                };
+                for &r in &p.ranks {
+                    if !dest.contains(&r) {
+                        dest.push(r);
+                    }
+                }
+                if !pieces_out.contains(pi) {
+                    pieces_out.push(*pi);
+                }
+            }
+            // Every promoting type must promote on the same ranks.
+            for pi in &pieces_out {
+                let mine: BTreeSet<(bool, u8)> = promos
+                    .iter()
+                    .filter(|(q, _)| q == pi)
+                    .flat_map(|(_, p)| p.ranks.iter().map(move |&r| (p.optional, r)))
+                    .collect();
+                let all: BTreeSet<(bool, u8)> = ranks
+                    .iter()
+                    .map(|&r| (false, r))
+                    .chain(optional_ranks.iter().map(|&r| (true, r)))
+                    .collect();
+                if mine != all {
+                    let span = promos
+                        .iter()
+                        .find(|(q, _)| q == pi)
+                        .map(|(_, p)| p.span.clone())
+                        .unwrap_or(first.span.clone());
+                    let d = c
+                        .diag(Code::EngineUnsupported, span, "promotion rules that differ between piece types are not supported by the engine yet")
                         .label("not supported by the engine yet");
                     c.push(d);
                 }
             }
+            optional_ranks.retain(|r| !ranks.contains(r));
+            ranks.sort_unstable();
+            optional_ranks.sort_unstable();
+            only_captured = first.only_captured;
             Some(Promotion {
-                pieces: promos.iter().map(|(pi, _)| *pi).collect(),
-                ranks: first.ranks.clone(),
+                pieces: pieces_out,
+                ranks,
                 choices: first.choices.clone(),
+                optional_ranks,
+                limits: Vec::new(),
             })
         }
     };
@@ -774,6 +826,22 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     let board_cells = check_setup(c, &f.setup, &symbols, w, h)?;
     if !c.diags.is_empty() {
         return None;
+    }
+    // `only_captured`: a side may promote to a type only while it has
+    // fewer of it than the setup gave the first player.
+    let mut promotion = promotion;
+    if let (true, Some(p)) = (only_captured, promotion.as_mut()) {
+        p.limits = p
+            .choices
+            .iter()
+            .map(|&k| {
+                let n = board_cells
+                    .iter()
+                    .filter(|&&(_, _, sym)| sym == symbols[k])
+                    .count();
+                (k, n.min(u8::MAX as usize) as u8)
+            })
+            .collect();
     }
 
     let mut types = Vec::new();
@@ -1685,26 +1753,8 @@ fn trigger(
         }
     }
     let before = c.diags.len();
-    if let Some(o) = &spec.optional {
-        if o.value {
-            let d = c
-                .diag(Code::EngineUnsupported, c.span(&o.loc), "optional promotion (the player may decline) is not supported by the engine yet")
-                .label("not supported by the engine yet");
-            c.push(d);
-        }
-    }
-    if let Some(o) = &spec.only_captured {
-        if o.value {
-            let d = c
-                .diag(
-                    Code::EngineUnsupported,
-                    c.span(&o.loc),
-                    "promotion only to captured piece types is not supported by the engine yet",
-                )
-                .label("not supported by the engine yet");
-            c.push(d);
-        }
-    }
+    let optional = spec.optional.as_ref().is_some_and(|o| o.value);
+    let only_captured = spec.only_captured.as_ref().is_some_and(|o| o.value);
     let Some(cond) = &spec.condition else {
         let d = c
             .diag(Code::InvalidValue, c.span(&t.loc), "a promotion trigger needs a condition that says where (such as `self.y == $board.final_rank(self.owner)`)")
@@ -1769,6 +1819,8 @@ fn trigger(
         ranks: zones[0].iter().copied().collect(),
         choices,
         span: c.span(&t.loc),
+        optional,
+        only_captured,
     })
 }
 

@@ -2,7 +2,7 @@
 //! features.
 
 use houserules_definitions::{
-    builtin, builtin_ids, builtin_source, load_str, pending_builtin_ids, Code, BUILTIN_SOURCES,
+    builtin, builtin_ids, builtin_source, pending_builtin_ids, BUILTIN_SOURCES,
 };
 
 #[test]
@@ -79,31 +79,20 @@ fn board_sizes_and_pieces_are_as_the_games_say() {
 }
 
 #[test]
-fn grand_reports_exactly_the_missing_engine_features() {
-    assert_eq!(pending_builtin_ids(), ["grand"]);
-    assert!(builtin("grand").is_none());
-    let err = load_str("grand.yaml", builtin_source("grand").expect("shipped")).unwrap_err();
-    let msgs: Vec<&str> = err.iter().map(|d| d.message()).collect();
-    assert!(
-        err.iter().all(|d| d.code() == Code::EngineUnsupported),
-        "{}",
-        err.render()
-    );
-    assert_eq!(
-        msgs.iter()
-            .filter(|m| m.contains("optional promotion"))
-            .count(),
-        1,
-        "{}",
-        err.render()
-    );
-    assert_eq!(
-        msgs.iter()
-            .filter(|m| m.contains("only to captured piece types"))
-            .count(),
-        2,
-        "{}",
-        err.render()
-    );
-    assert_eq!(err.len(), 3, "{}", err.render());
+fn grand_compiles_its_promotion_rules() {
+    // Grand chess: compulsory promotion on the 10th rank, optional on the
+    // 8th and 9th, only to types the side has lost (setup: 1 Q, C, A; 2 R,
+    // B, N).
+    assert!(pending_builtin_ids().is_empty());
+    let g = builtin("grand").expect("grand is playable");
+    let p = g.promotion.expect("promotion");
+    assert_eq!(p.ranks, vec![9]);
+    assert_eq!(p.optional_ranks, vec![7, 8]);
+    let limit = |id: &str| {
+        let k = g.pieces.iter().position(|x| x.id == id).expect(id);
+        p.limits.iter().find(|(kk, _)| *kk == k).map(|x| x.1)
+    };
+    assert_eq!(limit("Queen"), Some(1));
+    assert_eq!(limit("Rook"), Some(2));
+    assert_eq!(limit("Knight"), Some(2));
 }

@@ -221,9 +221,8 @@ fn knightmate_classic() {
 }
 
 #[test]
-#[ignore = "needs engine features: optional promotion on ranks 8-9 and promotion only to captured piece types (see the crate's report)"]
 fn grand() {
-    check_rows("grand", "game:grand");
+    assert!(check_rows("grand", "game:grand") >= 3);
 }
 
 /// Colorbound Clobberers on both sides. Expected counts computed with
@@ -262,6 +261,32 @@ fn clobberers() {
     ] {
         if nodes <= cap || depth == 1 {
             check(&d, "clobberers", fen, depth, nodes);
+        }
+    }
+}
+
+/// Grand chess promotion: optional on ranks 8–9, compulsory on 10, only to
+/// a piece type the side has lost. Expected counts from Fairy-Stockfish's
+/// built-in `grand` through pyffish 0.0.90 (`legal_moves` recursion).
+#[test]
+fn grand_promotion_rules() {
+    let d = def("grand");
+    for (fen, counts) in [
+        (
+            "r8r/1nbqkcabn1/ppppppppP1/10/10/10/10/PPPPPPPP2/1NBQKCABN1/R8R w - - 0 1",
+            [73u64, 5117, 347604],
+        ),
+        (
+            "r8r/1nbqkcabn1/ppppppp3/8P1/10/10/10/PPPPPPPP2/1NBQKCAB2/R8R w - - 0 1",
+            [71, 5123, 339428],
+        ),
+        (
+            "r8r/1nbqkcabn1/ppppppp2P/10/10/10/10/PPPPPPPP2/1NB1KCABN1/R8R w - - 0 1",
+            [71, 4761, 320973],
+        ),
+    ] {
+        for (i, &n) in counts.iter().enumerate() {
+            check(&d, "grand", fen, i as u32 + 1, n);
         }
     }
 }

@@ -241,6 +241,16 @@ pub struct Promotion {
     pub ranks: Vec<u8>,
     /// Indices of the piece types one may promote to, in SAN/UCI order.
     pub choices: Vec<usize>,
+    /// Ranks (seen from White) where promotion is allowed but not
+    /// compulsory: the plain move exists beside the promotions (Grand
+    /// chess, ranks 8 and 9).
+    pub optional_ranks: Vec<u8>,
+    /// Per-type limits `(type index, n)`: a side may promote to that type
+    /// only while it has fewer than `n` of them on the board (Grand chess:
+    /// promotion only to a captured piece; Fairy-Stockfish's
+    /// `promotionLimit`). A move to a compulsory rank with no choice left
+    /// does not exist.
+    pub limits: Vec<(usize, u8)>,
 }
 
 /// Castling rules (FIDE Laws 3.8.2; Chess960 placement allowed).
@@ -412,6 +422,8 @@ impl GameDefinition {
                 pieces: vec![0],
                 ranks: vec![7],
                 choices: vec![4, 3, 2, 1],
+                optional_ranks: vec![],
+                limits: vec![],
             }),
             castling: Some(Castling {
                 king: 5,

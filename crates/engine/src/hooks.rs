@@ -109,7 +109,7 @@ impl<B: BitSet> Position<B> {
         {
             let mut sink = crate::movegen::Collect {
                 out: &mut pseudo,
-                choices: &t.promo_choices,
+                choices: self.promotion_choices(t),
             };
             self.gen_pseudo(t, &mut sink, hooks.self_check_filter());
         }

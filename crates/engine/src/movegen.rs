@@ -10,7 +10,7 @@
 use crate::bitboard::BitSet;
 use crate::definition::ShapeMode;
 use crate::position::Position;
-use crate::tables::Tables;
+use crate::tables::{Tables, MAX_KINDS};
 use crate::types::{Color, Move, MoveKind, PieceKind};
 
 /// Receives generated moves: either whole target sets (for bulk counting)
@@ -50,7 +50,48 @@ impl<B: BitSet> Sink<B> for Counter {
 /// Collects moves into a list.
 pub(crate) struct Collect<'a> {
     pub out: &'a mut Vec<Move>,
-    pub choices: &'a [u8],
+    pub choices: Choices,
+}
+
+/// The promotion choices available in a position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Choices {
+    pub kinds: [u8; MAX_KINDS],
+    pub n: usize,
+}
+
+impl Choices {
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.kinds[..self.n]
+    }
+}
+
+/// Emits `tg` from `from`: plain moves everywhere but the compulsory
+/// promotion zone, promotions on the compulsory and optional zones.
+#[inline(always)]
+fn emit<B: BitSet, S: Sink<B>>(sink: &mut S, from: u8, tg: B, kind: MoveKind, zones: (B, B)) {
+    sink.targets(from, tg & !zones.0, kind, false);
+    let pz = tg & (zones.0 | zones.1);
+    if pz.any() {
+        sink.targets(from, pz, kind, true);
+    }
+}
+
+/// [`emit`] for set-wise moves by `delta`.
+#[inline(always)]
+fn emit_shifted<B: BitSet, S: Sink<B>>(
+    sink: &mut S,
+    tg: B,
+    delta: i32,
+    kind: MoveKind,
+    zones: (B, B),
+) {
+    sink.shifted(tg & !zones.0, delta, kind, false);
+    let pz = tg & (zones.0 | zones.1);
+    if pz.any() {
+        sink.shifted(pz, delta, kind, true);
+    }
 }
 
 impl<B: BitSet> Sink<B> for Collect<'_> {
@@ -58,7 +99,7 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
     fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
         for to in targets.iter() {
             if promote {
-                for &c in self.choices {
+                for &c in self.choices.as_slice() {
                     self.out.push(Move {
                         from,
                         to,
@@ -81,7 +122,7 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
         for to in targets.iter() {
             let from = (to as i32 - delta) as u8;
             if promote {
-                for &c in self.choices {
+                for &c in self.choices.as_slice() {
                     self.out.push(Move {
                         from,
                         to,
@@ -274,7 +315,13 @@ impl<B: BitSet> Position<B> {
             }
         }
         let nk = t.n_kinds;
-        let promo_zone = t.promo_zone[us.index()];
+        let zones_of = |k: usize| {
+            if t.promo_kinds & (1 << k) != 0 {
+                (t.promo_zone[us.index()], t.promo_optional[us.index()])
+            } else {
+                (B::EMPTY, B::EMPTY)
+            }
+        };
         let kingkind = self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0);
 
         if !checkers.more_than_one() {
@@ -287,19 +334,15 @@ impl<B: BitSet> Position<B> {
                 if pcs.is_empty() {
                     continue;
                 }
-                let promotes = t.promo_kinds & (1 << k) != 0;
+                let zones = zones_of(k);
                 let has_first = t.first_move_kinds & (1 << k) != 0;
                 if let Some(pp) = &t.kinds[us.index()][k].pawn {
                     // Unpinned pawn-pattern pieces, all at once.
                     let free = pcs & !pinned;
                     pcs &= pinned;
                     let empty = !occ & t.board;
-                    let zone = if promotes { promo_zone } else { B::EMPTY };
                     let emit = |tg: B, delta: i32, kind: MoveKind, sink: &mut S| {
-                        sink.shifted(tg & !zone, delta, kind, false);
-                        if zone.any() {
-                            sink.shifted(tg & zone, delta, kind, true);
-                        }
+                        emit_shifted(sink, tg, delta, kind, zones)
                     };
                     let (d, src) = pp.push;
                     let single = (free & src).shift(d) & empty;
@@ -329,25 +372,13 @@ impl<B: BitSet> Position<B> {
                         }
                     }
                     let tg = (q | c) & allowed;
-                    if promotes {
-                        sink.targets(sq, tg & !promo_zone, MoveKind::Normal, false);
-                        sink.targets(sq, tg & promo_zone, MoveKind::Normal, true);
-                    } else {
-                        sink.targets(sq, tg, MoveKind::Normal, false);
-                    }
+                    emit(sink, sq, tg, MoveKind::Normal, zones);
                     if has_first && self.unmoved.has(sq) {
                         let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
                         let dbl = dbl & allowed & !(q | c);
                         let plain = plain & allowed & !(q | c) & !dbl;
-                        if promotes {
-                            sink.targets(sq, dbl & !promo_zone, MoveKind::DoubleStep, false);
-                            sink.targets(sq, dbl & promo_zone, MoveKind::DoubleStep, true);
-                            sink.targets(sq, plain & !promo_zone, MoveKind::Normal, false);
-                            sink.targets(sq, plain & promo_zone, MoveKind::Normal, true);
-                        } else {
-                            sink.targets(sq, dbl, MoveKind::DoubleStep, false);
-                            sink.targets(sq, plain, MoveKind::Normal, false);
-                        }
+                        emit(sink, sq, dbl, MoveKind::DoubleStep, zones);
+                        emit(sink, sq, plain, MoveKind::Normal, zones);
                     }
                 }
             }
@@ -363,12 +394,7 @@ impl<B: BitSet> Position<B> {
                 safe |= B::bit(to);
             }
         }
-        if t.promo_kinds & (1 << kingkind) != 0 {
-            sink.targets(ksq, safe & !promo_zone, MoveKind::Normal, false);
-            sink.targets(ksq, safe & promo_zone, MoveKind::Normal, true);
-        } else {
-            sink.targets(ksq, safe, MoveKind::Normal, false);
-        }
+        emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
             self.gen_castling(t, sink, true);
         }
@@ -467,32 +493,49 @@ impl<B: BitSet> Position<B> {
         let occ = self.occupied();
         let our = self.by_color[us.index()];
         let their = self.by_color[us.flip().index()];
-        let promo_zone = t.promo_zone[us.index()];
         for k in 0..t.n_kinds {
             let pcs = self.by_kind[k] & our;
-            let promotes = t.promo_kinds & (1 << k) != 0;
+            let zones = if t.promo_kinds & (1 << k) != 0 {
+                (t.promo_zone[us.index()], t.promo_optional[us.index()])
+            } else {
+                (B::EMPTY, B::EMPTY)
+            };
             let has_first = t.first_move_kinds & (1 << k) != 0;
             for sq in pcs.iter() {
                 let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
                 let tg = q | c;
-                let emit = |tg: B, kind: MoveKind, sink: &mut S| {
-                    if promotes {
-                        sink.targets(sq, tg & !promo_zone, kind, false);
-                        sink.targets(sq, tg & promo_zone, kind, true);
-                    } else {
-                        sink.targets(sq, tg, kind, false);
-                    }
-                };
-                emit(tg, MoveKind::Normal, sink);
+                emit(sink, sq, tg, MoveKind::Normal, zones);
                 if has_first && self.unmoved.has(sq) {
                     let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
-                    emit(dbl & !tg, MoveKind::DoubleStep, sink);
-                    emit(plain & !tg & !dbl, MoveKind::Normal, sink);
+                    emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
+                    emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
                 }
             }
         }
         self.gen_en_passant(t, sink, false);
         self.gen_castling(t, sink, castle_safe);
+    }
+
+    /// Promotion choices open to the side to move (limits applied).
+    #[inline(always)]
+    pub(crate) fn promotion_choices(&self, t: &Tables<B>) -> Choices {
+        let mut c = Choices {
+            kinds: [0; MAX_KINDS],
+            n: 0,
+        };
+        let ours = self.by_color[self.turn.index()];
+        for &k in &t.promo_choices {
+            if let Some(l) = &t.promo_limits {
+                if (self.by_kind[k as usize] & ours).count() >= l[k as usize] as u32 {
+                    continue;
+                }
+            }
+            if c.n < MAX_KINDS {
+                c.kinds[c.n] = k;
+                c.n += 1;
+            }
+        }
+        c
     }
 
     /// Whether playing `m` leaves every royal piece of the mover unattacked.
@@ -514,13 +557,13 @@ impl<B: BitSet> Position<B> {
         }
         let mut sink = Collect {
             out,
-            choices: &t.promo_choices,
+            choices: self.promotion_choices(t),
         };
         if !self.gen_fast(t, &mut sink) {
             let mut all = Vec::with_capacity(64);
             let mut ps = Collect {
                 out: &mut all,
-                choices: &t.promo_choices,
+                choices: self.promotion_choices(t),
             };
             self.gen_pseudo(t, &mut ps, true);
             out.extend(all.into_iter().filter(|&m| self.leaves_royals_safe(t, m)));
@@ -531,7 +574,7 @@ impl<B: BitSet> Position<B> {
     pub fn count_legal(&self, t: &Tables<B>) -> u64 {
         let mut c = Counter {
             n: 0,
-            promo: t.promo_choices.len() as u64,
+            promo: self.promotion_choices(t).n as u64,
         };
         if t.hooks.is_none() && self.gen_fast(t, &mut c) {
             c.n

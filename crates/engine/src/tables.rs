@@ -151,7 +151,11 @@ pub struct Tables<B> {
     /// Promotion: promoting kinds (mask), zone per colour, choices.
     pub(crate) promo_kinds: u32,
     pub(crate) promo_zone: [B; 2],
+    /// Where promotion is optional, per colour.
+    pub(crate) promo_optional: [B; 2],
     pub(crate) promo_choices: Vec<u8>,
+    /// Per-kind promotion limits (255: none); `None` when no limit is set.
+    pub(crate) promo_limits: Option<[u8; MAX_KINDS]>,
     /// Castling: king kind, rook kind, destination files.
     pub(crate) castling: Option<(u8, u8, [u8; 2], [u8; 2])>,
     /// Back rank per colour.
@@ -534,9 +538,31 @@ impl<B: BitSet> Tables<B> {
             }
         }
         let mut promo_zone = [B::EMPTY; 2];
+        let mut promo_optional = [B::EMPTY; 2];
+        let mut promo_limits = None;
         let mut promo_kinds = 0;
         let mut promo_choices = Vec::new();
         if let Some(p) = &def.promotion {
+            for &(k, _) in &p.limits {
+                check("promotion limit", k)?;
+            }
+            if !p.limits.is_empty() {
+                let mut l = [u8::MAX; MAX_KINDS];
+                for &(k, n) in &p.limits {
+                    l[k] = n;
+                }
+                promo_limits = Some(l);
+            }
+            for color in Color::ALL {
+                for &r in &p.optional_ranks {
+                    if r < h {
+                        let rr = crate::definition::relative_rank(r, color, h);
+                        for f in 0..w {
+                            promo_optional[color.index()] |= B::bit(sq(f as i32, rr as i32));
+                        }
+                    }
+                }
+            }
             for &k in &p.pieces {
                 promo_kinds |= 1 << k;
             }
@@ -579,7 +605,9 @@ impl<B: BitSet> Tables<B> {
             first_move_kinds,
             promo_kinds,
             promo_zone,
+            promo_optional,
             promo_choices,
+            promo_limits,
             castling: def
                 .castling
                 .as_ref()
