@@ -1,12 +1,332 @@
-//! `houserules pgn check` (placeholder; being written).
+//! `houserules pgn check`: replays every game of PGN files and reports each
+//! game on one line (text or JSON).
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use houserules_pgn::{replay, PgnError, Reader, ReplayError};
+use serde::Serialize;
+
+/// One game's report; also one JSON line of `--json`.
+#[derive(Debug, Serialize)]
+struct GameReport<'a> {
+    /// The file as given on the command line.
+    file: &'a str,
+    /// 1-based game number in the file (`null` when the file could not be
+    /// opened).
+    game: Option<usize>,
+    /// Half-moves played.
+    plies: usize,
+    /// FEN after the last played move (`null` when no position could be
+    /// set up).
+    final_fen: Option<String>,
+    /// `checkmate`, `stalemate`, `insufficient-material`,
+    /// `seventy-five-move-rule`, `fivefold-repetition` or `ongoing`
+    /// (`null` when no position could be set up).
+    status: Option<String>,
+    /// The first error, if any.
+    error: Option<ErrorReport>,
+}
+
+/// The first error of a game.
+#[derive(Debug, Serialize)]
+struct ErrorReport {
+    /// `open`, `read`, `pgn-syntax`, `variant-not-supported`, `bad-fen`,
+    /// `syntax`, `illegal`, `ambiguous` or `null-move`.
+    kind: &'static str,
+    /// 1-based ply of the bad move (`null` when the error is not a move's).
+    ply: Option<usize>,
+    /// The move as written (`null` when the error is not a move's).
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// What went wrong.
+    message: String,
+    /// Where in the file, when known.
+    line: Option<u64>,
+    /// Where in the line (1-based, in characters), when known.
+    column: Option<u64>,
+    /// Candidate moves (UCI) of an ambiguous move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    candidates: Option<Vec<String>>,
+}
+
+impl ErrorReport {
+    fn from_replay(e: &ReplayError) -> ErrorReport {
+        let candidates = match &e.kind {
+            houserules_pgn::ReplayErrorKind::Ambiguous(c) => Some(c.clone()),
+            _ => None,
+        };
+        ErrorReport {
+            kind: e.kind.name(),
+            ply: e.ply,
+            mv: e.san.clone(),
+            message: e.to_string(),
+            line: e.pos.map(|p| p.line),
+            column: e.pos.map(|p| p.column),
+            candidates,
+        }
+    }
+
+    fn from_pgn(e: &PgnError) -> ErrorReport {
+        let (kind, column) = match e {
+            PgnError::Syntax { pos, .. } => ("pgn-syntax", Some(pos.column)),
+            PgnError::Io { .. } => ("read", None),
+        };
+        ErrorReport {
+            kind,
+            ply: None,
+            mv: None,
+            message: e.message(),
+            line: Some(e.pos().line),
+            column,
+            candidates: None,
+        }
+    }
+}
+
+fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> {
+    if json {
+        let line = serde_json::to_string(r).map_err(std::io::Error::other)?;
+        return writeln!(out, "{line}");
+    }
+    write!(out, "{}", r.file)?;
+    if let Some(game) = r.game {
+        write!(out, ": game {game}: {} plies", r.plies)?;
+        if let (Some(status), Some(fen)) = (&r.status, &r.final_fen) {
+            write!(out, ", {status}, {fen}")?;
+        }
+    }
+    match &r.error {
+        None => writeln!(out),
+        Some(e) => {
+            let at = match (e.line, e.column) {
+                (Some(l), Some(c)) => format!(" (line {l}:{c})"),
+                (Some(l), None) => format!(" (line {l})"),
+                _ => String::new(),
+            };
+            // Replay messages already say where the move is.
+            let at = if e.ply.is_some() { String::new() } else { at };
+            writeln!(out, ": error: {}{at}", e.message)
+        }
+    }
+}
+
+/// Replays the games of one file; returns whether any had an error.
+fn check_file(path: &Path, json: bool, out: &mut dyn Write) -> std::io::Result<bool> {
+    let name = path.display().to_string();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            let error = ErrorReport {
+                kind: "open",
+                ply: None,
+                mv: None,
+                message: format!("cannot open {name}: {e}"),
+                line: None,
+                column: None,
+                candidates: None,
+            };
+            let r = GameReport {
+                file: &name,
+                game: None,
+                plies: 0,
+                final_fen: None,
+                status: None,
+                error: Some(error),
+            };
+            emit(out, json, &r)?;
+            return Ok(true);
+        }
+    };
+    let mut any_error = false;
+    let mut reader = Reader::new(BufReader::new(file));
+    while let Some(item) = reader.read_game() {
+        // The game just read is the last one started.
+        let number = reader.games_started();
+        let r = match item {
+            Ok(game) => {
+                let rep = replay(&game);
+                GameReport {
+                    file: &name,
+                    game: Some(number),
+                    plies: rep.plies,
+                    final_fen: rep.final_fen(),
+                    status: rep.status(),
+                    error: rep.error.as_ref().map(ErrorReport::from_replay),
+                }
+            }
+            Err(e) => GameReport {
+                file: &name,
+                game: Some(e.game()),
+                plies: 0,
+                final_fen: None,
+                status: None,
+                error: Some(ErrorReport::from_pgn(&e)),
+            },
+        };
+        any_error |= r.error.is_some();
+        emit(out, json, &r)?;
+    }
+    Ok(any_error)
+}
 
 /// Replays every game of every file and writes one report per game.
 /// Returns `Ok(true)` when any game had an error.
+///
+/// Text output is one line per game: `FILE: game N: P plies, STATUS, FEN`,
+/// followed by `: error: ...` when the game has one. With `json`, each line
+/// is a JSON object with the keys `file`, `game` (1-based), `plies`,
+/// `final_fen`, `status` and `error` (`null`, or an object with `kind`,
+/// `ply`, `move`, `message`, `line`, `column`). A file that cannot be
+/// opened gets one line with `game` `null` and an `open` error; the other
+/// files are still checked.
+///
+/// # Errors
+/// Only errors writing to `out`.
 pub fn run(files: &[PathBuf], json: bool, out: &mut dyn Write) -> std::io::Result<bool> {
-    let _ = (files, json);
-    writeln!(out, "pgn check is not implemented yet")?;
-    Ok(true)
+    let mut any_error = false;
+    for path in files {
+        any_error |= check_file(path, json, out)?;
+    }
+    Ok(any_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory for this test process.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("houserules-pgn-cmd-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        dir
+    }
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let good = dir.join("good.pgn");
+        // Fool's mate (python-chess: checkmate,
+        // rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3),
+        // then a game with an illegal third move, a syntax error, and a
+        // crazyhouse game.
+        std::fs::write(
+            &good,
+            "[Event \"mate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+             [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+             [Event \"broken\"]\n\n1. e4 {open\n\n[Event \"zh\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n",
+        )
+        .expect("write good.pgn");
+        vec![dir.join("missing.pgn"), good]
+    }
+
+    #[test]
+    fn json_lines_have_exactly_the_documented_keys() {
+        let dir = scratch("json");
+        let mut out = Vec::new();
+        let had_errors = run(&files(&dir), true, &mut out).expect("runs");
+        assert!(had_errors);
+        let text = String::from_utf8(out).expect("utf-8");
+        let rows: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect();
+        assert_eq!(rows.len(), 5, "{text}");
+        for row in &rows {
+            let keys: Vec<&str> = row
+                .as_object()
+                .expect("object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut keys = keys.clone();
+            keys.sort_unstable();
+            assert_eq!(
+                keys,
+                ["error", "file", "final_fen", "game", "plies", "status"]
+            );
+        }
+        // The missing file is reported and the next file still checked.
+        assert!(rows[0]["game"].is_null());
+        assert_eq!(rows[0]["error"]["kind"], "open");
+        assert!(rows[0]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("missing.pgn")));
+
+        assert_eq!(rows[1]["game"], 1);
+        assert_eq!(rows[1]["plies"], 4);
+        assert_eq!(rows[1]["status"], "checkmate");
+        assert_eq!(
+            rows[1]["final_fen"],
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        );
+        assert!(rows[1]["error"].is_null());
+
+        assert_eq!(rows[2]["game"], 2);
+        assert_eq!(rows[2]["plies"], 2);
+        assert_eq!(rows[2]["error"]["ply"], 3);
+        assert_eq!(rows[2]["error"]["move"], "Ke3");
+        assert_eq!(rows[2]["error"]["kind"], "illegal");
+        assert!(rows[2]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Ke3")));
+
+        assert_eq!(rows[3]["game"], 3);
+        assert_eq!(rows[3]["error"]["kind"], "pgn-syntax");
+        assert_eq!(
+            (
+                rows[3]["error"]["line"].clone(),
+                rows[3]["error"]["column"].clone()
+            ),
+            (11.into(), 7.into())
+        );
+        assert!(rows[3]["error"]["ply"].is_null() && rows[3]["final_fen"].is_null());
+
+        assert_eq!(rows[4]["game"], 4);
+        assert_eq!(
+            rows[4]["error"]["message"],
+            "variant not supported: Crazyhouse"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn text_has_one_line_per_game() {
+        let dir = scratch("text");
+        let mut out = Vec::new();
+        assert!(run(&files(&dir), false, &mut out).expect("runs"));
+        let text = String::from_utf8(out).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(
+            lines[0].contains("missing.pgn") && lines[0].contains("cannot open"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].ends_with(": game 1: 4 plies, checkmate, rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"), "{}", lines[1]);
+        assert!(
+            lines[2].contains("game 2: 2 plies")
+                && lines[2].contains("error: ply 3: `Ke3` is illegal"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].contains("game 3: 0 plies: error: comment")
+                && lines[3].ends_with("(line 11:7)"),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[4].ends_with("game 4: 0 plies: error: variant not supported: Crazyhouse"),
+            "{}",
+            lines[4]
+        );
+
+        // Only good games: no error.
+        let only_good = dir.join("one.pgn");
+        std::fs::write(&only_good, "1. e4 e5 *\n").expect("write");
+        let mut out = Vec::new();
+        assert!(!run(&[only_good], false, &mut out).expect("runs"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -251,12 +251,14 @@ fn missing_files_exit_2_naming_the_file() {
         stderr(&o)
     );
 
+    // A PGN file that cannot be opened is reported like a bad game (one
+    // line naming it) and fails the check; other files would still run.
     let o = houserules(&["pgn", "check", "/nonexistent/houserules.pgn"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        stderr(&o).contains("/nonexistent/houserules.pgn"),
-        "message: {}",
-        stderr(&o)
+        text.contains("/nonexistent/houserules.pgn") && text.contains("cannot open"),
+        "output: {text}"
     );
 }
 

@@ -1,0 +1,53 @@
+//! Fuzz target: any bytes through the PGN reader. Nothing may panic; every
+//! game read is replayed, written, and must read back as the same game.
+//!
+//! Run: `cd crates/pgn/fuzz && cargo fuzz run pgn_reader seeds`
+//! (build only, on stable: `cargo fuzz build --sanitizer none`).
+
+#![no_main]
+
+use houserules_pgn::{replay, write_pgn, Reader};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for game in Reader::new(data)
+        .max_line_bytes(4096)
+        .max_game_bytes(1 << 16)
+    {
+        let Ok(game) = game else { continue };
+        let _ = replay(&game);
+        let text = write_pgn(&game);
+        let mut back = Reader::new(text.as_bytes());
+        match back.next() {
+            Some(Ok(again)) => {
+                assert_eq!(
+                    again.mainline, game.mainline,
+                    "round trip changed the movetext:\n{text}"
+                );
+                let sorted = |g: &houserules_pgn::PgnGame| {
+                    let mut v: Vec<(String, String)> = g
+                        .tags
+                        .iter()
+                        .map(|t| (t.name.clone(), t.value.clone()))
+                        .collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(
+                    sorted(&again),
+                    sorted(&game),
+                    "round trip changed the tags:\n{text}"
+                );
+                assert_eq!(
+                    again.result.as_deref(),
+                    Some(game.result.as_deref().unwrap_or("*"))
+                );
+                assert!(
+                    back.next().is_none(),
+                    "one game written, several read:\n{text}"
+                );
+            }
+            other => panic!("a written game does not read back: {other:?}\n{text}"),
+        }
+    }
+});

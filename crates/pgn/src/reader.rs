@@ -1,0 +1,874 @@
+//! The streaming PGN reader: one game at a time from any [`BufRead`].
+//!
+//! Memory is bounded by one game: lines are read one by one (each at most
+//! [`Reader::max_line_bytes`] long) and a game's stored text is capped by
+//! [`Reader::max_game_bytes`].
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r`; a UTF-8 byte order mark is
+//! skipped at the start of the input and before each game; invalid UTF-8
+//! is replaced by U+FFFD.
+//!
+//! How games are told apart (compatible with python-chess on well-formed
+//! files):
+//! - blank lines, and `%` escape lines and `;` comment lines (both with
+//!   the mark in column 1) before a game or among its tags are skipped; a
+//!   game starts at its first other line;
+//! - the tag section is the run of lines starting with `[`; one blank line
+//!   inside it is allowed; after a blank line, a tag whose name the game
+//!   already has, or any tag after two or more blank lines, starts a new
+//!   game;
+//! - the movetext ends at a blank line (outside a comment), at a line
+//!   starting with `[` (outside a comment), or at the end of the input;
+//! - a comment left open ends, with an error, at a line starting with
+//!   `[Event ` so that the next game is still read.
+//!
+//! A malformed game gives a [`PgnError::Syntax`] with its line and column;
+//! the reader then skips to the end of that game (by the rules above) and
+//! reads the next one.
+
+use std::io::{self, BufRead};
+
+use crate::error::PgnError;
+use crate::model::{Line, MoveNode, PgnGame, Tag, TextPos};
+
+/// Default cap on one line of input, in bytes.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 8 << 20;
+/// Default cap on the text of one game, in bytes.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+/// The deepest nesting of variations the reader accepts.
+pub const MAX_VARIATION_DEPTH: usize = 128;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The game termination markers.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Reads PGN games one at a time.
+///
+/// ```
+/// use houserules_pgn::Reader;
+/// let text = "[Event \"x\"]\n\n1. e4 e5 {open game} 2. Nf3 (2. f4) 1-0\n";
+/// let games: Vec<_> = Reader::new(text.as_bytes()).collect();
+/// let game = games[0].as_ref().unwrap();
+/// assert_eq!(game.tag("Event"), Some("x"));
+/// assert_eq!(game.mainline_sans().collect::<Vec<_>>(), ["e4", "e5", "Nf3"]);
+/// assert_eq!(game.result.as_deref(), Some("1-0"));
+/// ```
+pub struct Reader<R> {
+    src: LineSource<R>,
+    pending: Option<RawLine>,
+    games: usize,
+    done: bool,
+    max_game_bytes: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over `inner` with the default limits.
+    pub fn new(inner: R) -> Reader<R> {
+        Reader {
+            src: LineSource {
+                inner,
+                line_no: 0,
+                buf: Vec::new(),
+                max_line: DEFAULT_MAX_LINE_BYTES,
+                after_cr: false,
+            },
+            pending: None,
+            games: 0,
+            done: false,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+        }
+    }
+
+    /// Sets the longest line accepted, in bytes (line ending excluded). A
+    /// longer line is skipped without being stored and spoils its game.
+    pub fn max_line_bytes(mut self, n: usize) -> Reader<R> {
+        self.src.max_line = n.max(1);
+        self
+    }
+
+    /// Sets the most text one game may have, in bytes. A longer game gives
+    /// an error and the rest of it is skipped without being stored.
+    pub fn max_game_bytes(mut self, n: usize) -> Reader<R> {
+        self.max_game_bytes = n;
+        self
+    }
+
+    /// How many games have been started so far (good or bad). Right after
+    /// [`Reader::read_game`] returns a game or a syntax error, this is that
+    /// game's 1-based number.
+    pub fn games_started(&self) -> usize {
+        self.games
+    }
+
+    /// Reads the next game: `None` at the end of the input, else the game or
+    /// the error that spoiled it.
+    pub fn read_game(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        if self.done {
+            return None;
+        }
+        let mut builder: Option<Builder> = None;
+        loop {
+            let mut line = match self.pending.take() {
+                Some(l) => l,
+                None => match self.src.next_line() {
+                    Ok(Some(l)) => l,
+                    Ok(None) => {
+                        self.done = true;
+                        return builder.map(Builder::finish);
+                    }
+                    Err(source) => {
+                        self.done = true;
+                        let game = if builder.is_some() {
+                            self.games
+                        } else {
+                            self.games + 1
+                        };
+                        return Some(Err(PgnError::Io {
+                            game,
+                            line: self.src.line_no + 1,
+                            source,
+                        }));
+                    }
+                },
+            };
+            match builder.as_mut() {
+                None => {
+                    // A byte order mark before a game is skipped, as
+                    // python-chess does (it turns up in the middle of
+                    // concatenated files).
+                    if let Some(rest) = line.text.strip_prefix('\u{feff}') {
+                        line.text = rest.to_string();
+                    }
+                    if !line.too_long {
+                        let t = line.text.trim();
+                        if t.is_empty() || line.text.starts_with('%') || line.text.starts_with(';')
+                        {
+                            continue;
+                        }
+                    }
+                    self.games += 1;
+                    let mut b = Builder::new(
+                        self.games,
+                        TextPos {
+                            line: line.no,
+                            column: 1,
+                        },
+                        self.max_game_bytes,
+                    );
+                    match b.feed(&line) {
+                        Feed::More => builder = Some(b),
+                        // The first line of a game cannot belong to the next
+                        // one; ending here keeps the reader moving forward.
+                        Feed::End | Feed::EndBefore => return Some(b.finish()),
+                    }
+                }
+                Some(b) => match b.feed(&line) {
+                    Feed::More => {}
+                    Feed::End => return builder.map(Builder::finish),
+                    Feed::EndBefore => {
+                        self.pending = Some(line);
+                        return builder.map(Builder::finish);
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_game()
+    }
+}
+
+/// One line of input, decoded (invalid UTF-8 replaced), without its line
+/// ending.
+struct RawLine {
+    no: u64,
+    text: String,
+    too_long: bool,
+}
+
+struct LineSource<R> {
+    inner: R,
+    line_no: u64,
+    buf: Vec<u8>,
+    max_line: usize,
+    /// The last line ended with `\r`: a `\n` right after it is part of
+    /// that line ending.
+    after_cr: bool,
+}
+
+impl<R: BufRead> LineSource<R> {
+    /// The next line; `\n`, `\r\n` and a lone `\r` all end a line (as in
+    /// Python's universal newlines).
+    fn next_line(&mut self) -> io::Result<Option<RawLine>> {
+        self.buf.clear();
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let avail = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                break;
+            }
+            if self.after_cr {
+                // The `\n` of a `\r\n` whose `\r` ended the previous line.
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.inner.consume(1);
+                    continue;
+                }
+            }
+            any = true;
+            let (take, end) = match avail.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    self.after_cr = avail[i] == b'\r';
+                    (i, Some(i + 1))
+                }
+                None => (avail.len(), None),
+            };
+            if !too_long {
+                if self.buf.len() + take > self.max_line {
+                    too_long = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(&avail[..take]);
+                }
+            }
+            self.inner.consume(end.unwrap_or(take));
+            if end.is_some() {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        let mut bytes = &self.buf[..];
+        if self.line_no == 1 && bytes.starts_with(BOM) {
+            bytes = &bytes[BOM.len()..];
+        }
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        Ok(Some(RawLine {
+            no: self.line_no,
+            text,
+            too_long,
+        }))
+    }
+}
+
+/// What the reader does after a line was fed to the game being built.
+enum Feed {
+    /// The game goes on.
+    More,
+    /// The game ended with this line (a blank line).
+    End,
+    /// The game ended before this line; the line starts the next game.
+    EndBefore,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Tags,
+    Movetext,
+}
+
+/// A cursor over one line that counts columns in characters.
+#[derive(Clone)]
+struct Scan<'a> {
+    s: &'a str,
+    i: usize,
+    col: u64,
+}
+
+impl<'a> Scan<'a> {
+    /// A cursor at byte `i` of `s` (a character boundary).
+    fn at(s: &'a str, i: usize) -> Scan<'a> {
+        let i = i.min(s.len());
+        let col = s.get(..i).map_or(0, |p| p.chars().count()) as u64 + 1;
+        Scan { s, i, col }
+    }
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.i..).and_then(|r| r.chars().next())
+    }
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += c.len_utf8();
+        self.col += 1;
+        Some(c)
+    }
+    fn rest(&self) -> &'a str {
+        self.s.get(self.i..).unwrap_or("")
+    }
+    fn skip_while(&mut self, f: impl Fn(char) -> bool) {
+        while self.peek().is_some_and(&f) {
+            self.bump();
+        }
+    }
+    /// Moves forward by `n` bytes of the rest (a character boundary).
+    fn advance_bytes(&mut self, n: usize) {
+        let end = (self.i + n).min(self.s.len());
+        while self.i < end {
+            if self.bump().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '$' | ',' | '[' | ']')
+}
+
+fn is_tag_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
+}
+
+/// The NAG of a glyph written as symbols (`!`, `?!`, `+-`, ...).
+pub fn glyph_nag(s: &str) -> Option<u8> {
+    Some(match s {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        "□" => 7,
+        "=" => 10,
+        "∞" => 13,
+        "+/=" | "⩲" => 14,
+        "=/+" | "⩱" => 15,
+        "+/-" | "±" => 16,
+        "-/+" | "∓" => 17,
+        "+-" => 18,
+        "-+" => 19,
+        _ => return None,
+    })
+}
+
+/// Whether `s` has the shape of a move token (SAN, UCI, a drop or a null
+/// move; not digits alone, which would read back as a move number);
+/// whether it is legal is for the replay to say.
+fn looks_like_move(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    s.len() <= 16
+        && !s.bytes().all(|b| b.is_ascii_digit())
+        && (first.is_ascii_alphanumeric() || first == '@' || first == '-')
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '=' | '+' | '#' | '-' | ':' | '@' | '/')
+        })
+}
+
+/// Collapses runs of whitespace to one space and trims the ends.
+fn normalise_comment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// Reads the tag pairs of one line. Errors carry a 1-based column.
+fn parse_tag_line(text: &str) -> Result<Vec<Tag>, (u64, String)> {
+    let mut sc = Scan::at(text, 0);
+    let mut out = Vec::new();
+    loop {
+        sc.skip_while(char::is_whitespace);
+        match sc.peek() {
+            None | Some(';') => break,
+            Some('[') => {}
+            Some(c) => {
+                return Err((
+                    sc.col,
+                    format!(
+                        "unexpected `{c}` after a tag pair (expected `[` or the end of the line)"
+                    ),
+                ))
+            }
+        }
+        sc.bump();
+        sc.skip_while(char::is_whitespace);
+        let name_start = sc.i;
+        sc.skip_while(is_tag_name_char);
+        let name = &text[name_start..sc.i];
+        if name.is_empty() {
+            return Err((
+                sc.col,
+                "expected a tag name (letters, digits, `_+#=:-`) after `[`".into(),
+            ));
+        }
+        sc.skip_while(char::is_whitespace);
+        if sc.peek() != Some('"') {
+            return Err((
+                sc.col,
+                format!("expected `\"` to open the value of tag {name}"),
+            ));
+        }
+        let open = sc.col;
+        sc.bump();
+        let mut value = String::new();
+        loop {
+            match sc.bump() {
+                None => {
+                    return Err((
+                        open,
+                        format!("the value of tag {name} is not closed (missing `\"]`)"),
+                    ))
+                }
+                Some('\\') => match sc.peek() {
+                    Some(c @ ('"' | '\\')) => {
+                        sc.bump();
+                        value.push(c);
+                    }
+                    _ => value.push('\\'),
+                },
+                Some('"') => {
+                    // A quote closes the value only when `]` follows;
+                    // otherwise it is a literal (unescaped) quote.
+                    let save = sc.clone();
+                    sc.skip_while(char::is_whitespace);
+                    if sc.peek() == Some(']') {
+                        sc.bump();
+                        break;
+                    }
+                    sc = save;
+                    value.push('"');
+                }
+                Some(c) => value.push(c),
+            }
+        }
+        out.push(Tag {
+            name: name.to_string(),
+            value,
+        });
+    }
+    Ok(out)
+}
+
+/// The game being read.
+struct Builder {
+    game_no: usize,
+    start: TextPos,
+    phase: Phase,
+    blank_run: usize,
+    tags: Vec<Tag>,
+    /// The open lines: `[0]` is the mainline, then each open variation with
+    /// the place of its `(`.
+    stack: Vec<(Line, TextPos)>,
+    /// An open `{` comment: where it starts and its text so far.
+    comment: Option<(TextPos, String)>,
+    result: Option<String>,
+    error: Option<(TextPos, String)>,
+    bytes: usize,
+    max_game_bytes: usize,
+}
+
+impl Builder {
+    fn new(game_no: usize, start: TextPos, max_game_bytes: usize) -> Builder {
+        Builder {
+            game_no,
+            start,
+            phase: Phase::Tags,
+            blank_run: 0,
+            tags: Vec::new(),
+            stack: vec![(Line::default(), start)],
+            comment: None,
+            result: None,
+            error: None,
+            bytes: 0,
+            max_game_bytes,
+        }
+    }
+
+    fn storing(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// Records the first error; the rest of the game is skipped.
+    fn fail(&mut self, pos: TextPos, message: impl Into<String>) {
+        if self.error.is_none() {
+            self.error = Some((pos, message.into()));
+            // Free what was stored: the game is lost anyway.
+            self.stack = vec![(Line::default(), self.start)];
+            if let Some((_, text)) = self.comment.as_mut() {
+                *text = String::new();
+            }
+        }
+    }
+
+    fn finish(mut self) -> Result<PgnGame, PgnError> {
+        if let Some((pos, _)) = self.comment.take() {
+            self.fail(pos, "comment `{` is not closed (missing `}`)");
+        }
+        if self.stack.len() > 1 {
+            let pos = self.stack.last().map_or(self.start, |(_, p)| *p);
+            self.fail(pos, "variation `(` is not closed (missing `)`)");
+        }
+        if let Some((pos, message)) = self.error {
+            return Err(PgnError::Syntax {
+                game: self.game_no,
+                pos,
+                message,
+            });
+        }
+        let mainline = self
+            .stack
+            .into_iter()
+            .next()
+            .map(|(l, _)| l)
+            .unwrap_or_default();
+        Ok(PgnGame {
+            tags: self.tags,
+            mainline,
+            result: self.result,
+            start: self.start,
+        })
+    }
+
+    fn feed(&mut self, line: &RawLine) -> Feed {
+        self.bytes = self.bytes.saturating_add(line.text.len() + 1);
+        if self.bytes > self.max_game_bytes {
+            self.fail(
+                TextPos {
+                    line: line.no,
+                    column: 1,
+                },
+                format!("the game is longer than {} bytes", self.max_game_bytes),
+            );
+        }
+        if line.too_long {
+            self.fail(
+                TextPos {
+                    line: line.no,
+                    column: 1,
+                },
+                "line too long (over the reader's line limit)",
+            );
+            if self.comment.is_none() {
+                self.phase = Phase::Movetext;
+            }
+            return Feed::More;
+        }
+        let text = line.text.as_str();
+        let mut start = 0;
+        if let Some((pos, mut body)) = self.comment.take() {
+            if text.starts_with("[Event ") {
+                self.fail(
+                    pos,
+                    "comment `{` is not closed before the next game's [Event tag",
+                );
+                return Feed::EndBefore;
+            }
+            match text.find('}') {
+                None => {
+                    if self.storing() {
+                        body.push('\n');
+                        body.push_str(text);
+                    }
+                    self.comment = Some((pos, body));
+                    return Feed::More;
+                }
+                Some(i) => {
+                    body.push('\n');
+                    body.push_str(&text[..i]);
+                    self.add_comment(pos, &body);
+                    start = i + 1;
+                }
+            }
+        } else {
+            if text.starts_with('%') {
+                return Feed::More;
+            }
+            let trimmed = text.trim();
+            if trimmed.is_empty() {
+                if self.phase == Phase::Tags {
+                    self.blank_run += 1;
+                    return Feed::More;
+                }
+                return Feed::End;
+            }
+            if trimmed.starts_with('[') {
+                if self.phase == Phase::Movetext {
+                    return Feed::EndBefore;
+                }
+                return self.tag_line(line.no, text);
+            }
+            if self.phase == Phase::Tags && text.starts_with(';') {
+                return Feed::More;
+            }
+            self.phase = Phase::Movetext;
+        }
+        self.movetext(line.no, text, start);
+        Feed::More
+    }
+
+    fn tag_line(&mut self, no: u64, text: &str) -> Feed {
+        let parsed = parse_tag_line(text);
+        if self.blank_run > 0 {
+            let repeated = match &parsed {
+                Ok(tags) => tags
+                    .iter()
+                    .any(|t| self.tags.iter().any(|o| o.name == t.name)),
+                Err(_) => false,
+            };
+            if self.blank_run >= 2 || repeated {
+                return Feed::EndBefore;
+            }
+        }
+        self.blank_run = 0;
+        match parsed {
+            Ok(tags) => {
+                if self.bytes <= self.max_game_bytes {
+                    self.tags.extend(tags);
+                }
+            }
+            Err((column, message)) => self.fail(TextPos { line: no, column }, message),
+        }
+        Feed::More
+    }
+
+    fn movetext(&mut self, no: u64, text: &str, start: usize) {
+        let mut sc = Scan::at(text, start);
+        loop {
+            sc.skip_while(|c| c.is_whitespace() || c == ',');
+            let pos = TextPos {
+                line: no,
+                column: sc.col,
+            };
+            let Some(c) = sc.peek() else { break };
+            match c {
+                '{' => {
+                    sc.bump();
+                    let rest = sc.rest();
+                    match rest.find('}') {
+                        Some(j) => {
+                            self.add_comment(pos, &rest[..j]);
+                            sc.advance_bytes(j + 1);
+                        }
+                        None => {
+                            let body = if self.storing() {
+                                rest.to_string()
+                            } else {
+                                String::new()
+                            };
+                            self.comment = Some((pos, body));
+                            return;
+                        }
+                    }
+                }
+                '}' => {
+                    sc.bump();
+                    self.fail(pos, "`}` without an opening `{`");
+                }
+                ';' => {
+                    sc.bump();
+                    self.add_comment(pos, sc.rest());
+                    return;
+                }
+                '(' => {
+                    sc.bump();
+                    self.open_variation(pos);
+                }
+                ')' => {
+                    sc.bump();
+                    self.close_variation(pos);
+                }
+                '$' => {
+                    sc.bump();
+                    let digits_start = sc.i;
+                    sc.skip_while(|c| c.is_ascii_digit());
+                    let digits = &text[digits_start..sc.i];
+                    if digits.is_empty() {
+                        self.fail(pos, "`$` must be followed by a number (a NAG such as $1)");
+                    } else {
+                        match digits.parse::<u8>() {
+                            Ok(n) => self.add_nag(n),
+                            Err(_) => {
+                                self.fail(pos, format!("NAG ${digits} is out of range (0 to 255)"))
+                            }
+                        }
+                    }
+                }
+                '[' | ']' => {
+                    sc.bump();
+                    self.fail(
+                        pos,
+                        format!("unexpected `{c}` in movetext (tags belong before the moves)"),
+                    );
+                }
+                _ => {
+                    let s = sc.i;
+                    sc.skip_while(|c| !is_delimiter(c));
+                    let tok = &text[s..sc.i];
+                    self.symbol(pos, tok);
+                }
+            }
+        }
+    }
+
+    /// A token that is a move number, a move, a glyph or a result.
+    fn symbol(&mut self, pos: TextPos, tok: &str) {
+        if RESULTS.contains(&tok) {
+            self.add_result(pos, tok);
+            return;
+        }
+        let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == tok.len() {
+            return; // A move number without a dot.
+        }
+        let mut rest = tok;
+        if digits > 0 && tok.as_bytes()[digits] == b'.' {
+            rest = &tok[digits..];
+        }
+        let rest = rest.trim_start_matches('.');
+        if rest.bytes().all(|b| b.is_ascii_digit()) {
+            return; // `12.`, `12...`, `...` or `1.2`: move numbers only.
+        }
+        if RESULTS.contains(&rest) {
+            self.add_result(pos, rest);
+            return;
+        }
+        if let Some(n) = glyph_nag(rest) {
+            self.add_nag(n);
+            return;
+        }
+        if rest == "e.p." {
+            return;
+        }
+        let body_len = rest.trim_end_matches(['!', '?']).len();
+        let (mv, suffix) = rest.split_at(body_len);
+        let nag = if suffix.is_empty() {
+            None
+        } else if let Some(n) = glyph_nag(suffix) {
+            Some(n)
+        } else {
+            self.fail(pos, format!("unknown annotation `{suffix}` after `{mv}`"));
+            return;
+        };
+        if !looks_like_move(mv) || RESULTS.contains(&mv) {
+            self.fail(
+                pos,
+                format!("`{tok}` is not a move, move number, annotation or result"),
+            );
+            return;
+        }
+        // The prefix (digits and dots) is ASCII: bytes are columns.
+        let mpos = TextPos {
+            line: pos.line,
+            column: pos.column + (tok.len() - rest.len()) as u64,
+        };
+        self.add_move(mpos, mv, nag);
+    }
+
+    fn current(&mut self) -> &mut Line {
+        // The stack always holds the mainline.
+        if self.stack.is_empty() {
+            self.stack.push((Line::default(), self.start));
+        }
+        let last = self.stack.len() - 1;
+        &mut self.stack[last].0
+    }
+
+    fn add_move(&mut self, pos: TextPos, san: &str, nag: Option<u8>) {
+        if !self.storing() {
+            return;
+        }
+        if self.stack.len() == 1 {
+            if let Some(r) = &self.result {
+                let msg = format!("move `{san}` after the result {r}");
+                self.fail(pos, msg);
+                return;
+            }
+        }
+        let node = MoveNode {
+            san: san.to_string(),
+            pos,
+            nags: nag.into_iter().collect(),
+            ..MoveNode::default()
+        };
+        self.current().moves.push(node);
+    }
+
+    fn add_nag(&mut self, n: u8) {
+        if !self.storing() {
+            return;
+        }
+        let line = self.current();
+        match line.moves.last_mut() {
+            Some(m) => m.nags.push(n),
+            None => line.nags.push(n),
+        }
+    }
+
+    fn add_comment(&mut self, _pos: TextPos, body: &str) {
+        if !self.storing() {
+            return;
+        }
+        let text = normalise_comment(body);
+        let line = self.current();
+        match line.moves.last_mut() {
+            Some(m) => m.comments.push(text),
+            None => line.comments.push(text),
+        }
+    }
+
+    fn open_variation(&mut self, pos: TextPos) {
+        if !self.storing() {
+            return;
+        }
+        if self.stack.len() > MAX_VARIATION_DEPTH {
+            self.fail(
+                pos,
+                format!("variations nested deeper than {MAX_VARIATION_DEPTH}"),
+            );
+            return;
+        }
+        if self.current().moves.is_empty() {
+            self.fail(pos, "variation `(` before any move it could replace");
+            return;
+        }
+        self.stack.push((Line::default(), pos));
+    }
+
+    fn close_variation(&mut self, pos: TextPos) {
+        if !self.storing() {
+            return;
+        }
+        if self.stack.len() <= 1 {
+            self.fail(pos, "`)` without an opening `(`");
+            return;
+        }
+        if let Some((line, _)) = self.stack.pop() {
+            match self.current().moves.last_mut() {
+                Some(m) => m.variations.push(line),
+                None => self.fail(pos, "variation `(` before any move it could replace"),
+            }
+        }
+    }
+
+    fn add_result(&mut self, pos: TextPos, tok: &str) {
+        if !self.storing() || self.stack.len() > 1 {
+            // A result inside a variation is ignored.
+            return;
+        }
+        if let Some(r) = &self.result {
+            let msg = format!("second result `{tok}` (the game already ended with {r})");
+            self.fail(pos, msg);
+            return;
+        }
+        self.result = Some(tok.to_string());
+    }
+}

@@ -1,0 +1,286 @@
+//! Replaying a game's mainline on the houserules engine.
+
+use std::fmt;
+
+use houserules_engine::san::SanError;
+use houserules_engine::{Game, Variant};
+
+use crate::model::{PgnGame, TextPos};
+
+/// The rules a game's `Variant` tag selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// FIDE chess.
+    Chess,
+    /// Chess960 (Fischer Random): chess rules, Chess960 castling.
+    Chess960,
+}
+
+/// Reads a `Variant` tag value: absent, `Standard`, `normal`, `chess` or
+/// `From Position` mean chess; `Chess960`, `chess 960`, `fischerandom`,
+/// `fischerrandom`, `fischer random` or `FRC` mean Chess960 (case and
+/// surrounding spaces ignored).
+///
+/// # Errors
+/// The value itself, for any other variant (Antichess, Crazyhouse, ...).
+pub fn rules_for_variant(value: Option<&str>) -> Result<Rules, String> {
+    let Some(v) = value else {
+        return Ok(Rules::Chess);
+    };
+    match v.trim().to_ascii_lowercase().as_str() {
+        "" | "standard" | "normal" | "chess" | "from position" => Ok(Rules::Chess),
+        "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" | "frc" => {
+            Ok(Rules::Chess960)
+        }
+        _ => Err(v.to_string()),
+    }
+}
+
+/// What went wrong while replaying.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayErrorKind {
+    /// The `Variant` tag names rules this build cannot play.
+    VariantNotSupported(String),
+    /// The `FEN` tag could not be read.
+    BadFen(String),
+    /// The move text is not a move at all.
+    Syntax,
+    /// The move is well formed but no legal move matches it.
+    Illegal,
+    /// Several legal moves match the move; the candidates in UCI.
+    Ambiguous(Vec<String>),
+    /// A null move that cannot be played here (the side to move is in
+    /// check).
+    NullMove,
+}
+
+impl ReplayErrorKind {
+    /// A short machine name: `variant-not-supported`, `bad-fen`, `syntax`,
+    /// `illegal`, `ambiguous`, `null-move`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReplayErrorKind::VariantNotSupported(_) => "variant-not-supported",
+            ReplayErrorKind::BadFen(_) => "bad-fen",
+            ReplayErrorKind::Syntax => "syntax",
+            ReplayErrorKind::Illegal => "illegal",
+            ReplayErrorKind::Ambiguous(_) => "ambiguous",
+            ReplayErrorKind::NullMove => "null-move",
+        }
+    }
+}
+
+/// The first problem met while replaying a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// 1-based ply of the bad move (`None` for problems with the game's
+    /// setup: variant or FEN).
+    pub ply: Option<usize>,
+    /// The move as written.
+    pub san: Option<String>,
+    /// Where the move is in the input.
+    pub pos: Option<TextPos>,
+    /// What kind of problem.
+    pub kind: ReplayErrorKind,
+    /// The FEN of the position the move was tried in.
+    pub fen: Option<String>,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ReplayErrorKind::VariantNotSupported(v) => {
+                return write!(f, "variant not supported: {v}")
+            }
+            ReplayErrorKind::BadFen(why) => return write!(f, "bad FEN tag: {why}"),
+            _ => {}
+        }
+        let san = self.san.as_deref().unwrap_or("?");
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply}: ")?;
+        }
+        match &self.kind {
+            ReplayErrorKind::Syntax => write!(f, "`{san}` is not a move (syntax)")?,
+            ReplayErrorKind::Illegal => write!(f, "`{san}` is illegal")?,
+            ReplayErrorKind::Ambiguous(c) => {
+                write!(f, "`{san}` is ambiguous: it matches {}", c.join(", "))?
+            }
+            ReplayErrorKind::NullMove => write!(f, "null move `{san}` while in check")?,
+            ReplayErrorKind::VariantNotSupported(_) | ReplayErrorKind::BadFen(_) => {}
+        }
+        if let Some(fen) = &self.fen {
+            write!(f, " in {fen}")?;
+        }
+        if let Some(pos) = self.pos {
+            write!(f, " (line {pos})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// The result of replaying a game's mainline.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The rules used, when the variant is supported.
+    pub rules: Option<Rules>,
+    /// Half-moves played (up to the first error).
+    pub plies: usize,
+    /// The engine game after those plies, `None` when no start position
+    /// could be set up (unsupported variant or bad FEN tag).
+    pub game: Option<Game>,
+    /// The first error, if any.
+    pub error: Option<ReplayError>,
+}
+
+impl Replay {
+    /// The FEN of the final position (X-FEN castling for Chess960).
+    pub fn final_fen(&self) -> Option<String> {
+        self.game.as_ref().map(Game::fen)
+    }
+
+    /// The status name of the final position (`checkmate`, `stalemate`,
+    /// `insufficient-material`, `seventy-five-move-rule`,
+    /// `fivefold-repetition` or `ongoing`).
+    pub fn status(&self) -> Option<String> {
+        self.game.as_ref().map(|g| g.status().name().to_string())
+    }
+}
+
+/// The engine game at the start of `game`: the `FEN` tag's position if
+/// there is one (python-chess also reads it without `SetUp`), else the
+/// start position; Chess960 when the `Variant` tag says so.
+///
+/// # Errors
+/// [`ReplayErrorKind::VariantNotSupported`] or [`ReplayErrorKind::BadFen`].
+pub fn start_position(game: &PgnGame) -> Result<(Game, Rules), ReplayError> {
+    let setup_error = |kind| ReplayError {
+        ply: None,
+        san: None,
+        pos: None,
+        kind,
+        fen: None,
+    };
+    let rules = rules_for_variant(game.tag("Variant"))
+        .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v)))?;
+    let mut g = match game.tag("FEN") {
+        Some(fen) => Game::from_fen(Variant::chess(), fen)
+            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}"))))?,
+        None => Game::chess(),
+    };
+    if rules == Rules::Chess960 {
+        g.set_chess960(true);
+    }
+    Ok((g, rules))
+}
+
+/// Whether `s` has the shape of a UCI move (`g1f3`, `e7e8q`).
+fn looks_like_uci(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 4 || (b.len() == 5 && b"qrbnQRBN".contains(&b[4])))
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+}
+
+/// The null-move spellings: `--`, `Z0`, `0000`, `@@@@`.
+pub fn is_null_move(s: &str) -> bool {
+    matches!(
+        s.trim_end_matches(['+', '#']),
+        "--" | "Z0" | "0000" | "@@@@"
+    )
+}
+
+/// Passes the turn (a null move): side to move flipped, en passant
+/// cleared, half-move clock and (after Black) full-move number advanced,
+/// as python-chess does. Repetition history before it is not kept.
+fn play_null(g: &Game) -> Option<Game> {
+    if g.is_check() {
+        return None;
+    }
+    let fen = g.fen();
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let [board, turn, castling, _ep, half, full] = f.as_slice() else {
+        return None;
+    };
+    let black = *turn == "b";
+    let half: u32 = half.parse().ok()?;
+    let full: u32 = full.parse().ok()?;
+    let next = format!(
+        "{board} {} {castling} - {} {}",
+        if black { "w" } else { "b" },
+        half.saturating_add(1),
+        if black { full.saturating_add(1) } else { full }
+    );
+    let mut out = Game::from_fen(g.variant().clone(), &next).ok()?;
+    out.set_chess960(g.is_chess960());
+    Some(out)
+}
+
+/// Plays one move written `text` (SAN; UCI when SAN fails and the text is
+/// shaped like UCI; a null move).
+fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
+    if is_null_move(text) {
+        *g = play_null(g).ok_or(ReplayErrorKind::NullMove)?;
+        return Ok(());
+    }
+    let san_err = match g.parse_san(text) {
+        Ok(m) => {
+            return g.apply(m).map_err(|_| ReplayErrorKind::Illegal);
+        }
+        Err(e) => e,
+    };
+    let bare = text.trim_end_matches(['+', '#']);
+    if matches!(san_err, SanError::Syntax(_) | SanError::Illegal(_)) && looks_like_uci(bare) {
+        let uci = bare.to_ascii_lowercase();
+        if let Ok(m) = g.parse_uci(&uci) {
+            return g.apply(m).map_err(|_| ReplayErrorKind::Illegal);
+        }
+    }
+    Err(match san_err {
+        SanError::Syntax(_) => ReplayErrorKind::Syntax,
+        SanError::Illegal(_) => ReplayErrorKind::Illegal,
+        SanError::Ambiguous { candidates, .. } => ReplayErrorKind::Ambiguous(candidates),
+        SanError::NullMove(_) => ReplayErrorKind::NullMove,
+    })
+}
+
+/// Replays the mainline of `game` on the engine, stopping at the first
+/// move that cannot be played.
+pub fn replay(game: &PgnGame) -> Replay {
+    let (mut g, rules) = match start_position(game) {
+        Ok(x) => x,
+        Err(e) => {
+            return Replay {
+                rules: None,
+                plies: 0,
+                game: None,
+                error: Some(e),
+            }
+        }
+    };
+    for (i, m) in game.mainline.moves.iter().enumerate() {
+        if let Err(kind) = play(&mut g, &m.san) {
+            let error = ReplayError {
+                ply: Some(i + 1),
+                san: Some(m.san.clone()),
+                pos: (m.pos.line > 0).then_some(m.pos),
+                kind,
+                fen: Some(g.fen()),
+            };
+            return Replay {
+                rules: Some(rules),
+                plies: i,
+                game: Some(g),
+                error: Some(error),
+            };
+        }
+    }
+    Replay {
+        rules: Some(rules),
+        plies: game.mainline.moves.len(),
+        game: Some(g),
+        error: None,
+    }
+}

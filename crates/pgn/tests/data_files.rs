@@ -1,0 +1,228 @@
+//! Every game of every file under ../shared/data/pgn, read and replayed,
+//! compared game by game with python-chess 1.11.2 (tests/data/reference.jsonl,
+//! made by tests/data/make_reference.py).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use houserules_pgn::{replay, PgnError, PgnGame, Reader, ReplayErrorKind};
+use serde_json::Value;
+
+/// One row of reference.jsonl.
+struct Reference {
+    game: usize,
+    variant: String,
+    plies: usize,
+    final_fen: String,
+    status: String,
+    error: Option<(usize, String)>,
+}
+
+fn reference() -> BTreeMap<String, Vec<Reference>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/reference.jsonl");
+    let text =
+        std::fs::read_to_string(path).expect("tests/data/reference.jsonl (run make_reference.py)");
+    let mut out: BTreeMap<String, Vec<Reference>> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let v: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("reference.jsonl line {}: {e}", i + 1));
+        let s = |k: &str| {
+            v[k].as_str()
+                .unwrap_or_else(|| panic!("line {}: {k}", i + 1))
+                .to_string()
+        };
+        let n = |k: &Value| {
+            k.as_u64()
+                .unwrap_or_else(|| panic!("line {}: number", i + 1)) as usize
+        };
+        let error = match &v["error"] {
+            Value::Null => None,
+            e => Some((n(&e["ply"]), e["move"].as_str().unwrap_or("").to_string())),
+        };
+        out.entry(s("file")).or_default().push(Reference {
+            game: n(&v["game"]),
+            variant: s("variant"),
+            plies: n(&v["plies"]),
+            final_fen: s("final_fen"),
+            status: s("status"),
+            error,
+        });
+    }
+    out
+}
+
+fn read_file(rel: &str) -> Vec<Result<PgnGame, PgnError>> {
+    Reader::new(common::open(rel)).collect()
+}
+
+#[test]
+fn every_game_matches_python_chess() {
+    let reference = reference();
+    let files = common::pgn_files();
+    let listed: Vec<&String> = reference.keys().collect();
+    let ours: Vec<&String> = files.iter().collect();
+    assert_eq!(
+        ours, listed,
+        "the data files and reference.jsonl list different files; regenerate the reference"
+    );
+
+    let mut total = 0;
+    let mut failures = Vec::new();
+    let mut unsupported = Vec::new();
+    let mut move_errors = Vec::new();
+    for rel in &files {
+        let games = read_file(rel);
+        let refs = &reference[rel];
+        assert_eq!(
+            games.len(),
+            refs.len(),
+            "{rel}: number of games (python-chess: {})",
+            refs.len()
+        );
+        total += games.len();
+        for (g, r) in games.iter().zip(refs) {
+            let game = match g {
+                Ok(game) => game,
+                Err(e) => {
+                    failures.push(format!("{rel} game {}: PGN error: {e}", r.game));
+                    continue;
+                }
+            };
+            let rep = replay(game);
+            let where_ = format!("{rel} game {}", r.game);
+            if r.variant != "chess" {
+                // Antichess and crazyhouse: python-chess plays them, we refuse.
+                match &rep.error {
+                    Some(e) if matches!(e.kind, ReplayErrorKind::VariantNotSupported(_)) => {
+                        let v = game.tag("Variant").unwrap_or("");
+                        assert_eq!(
+                            e.to_string(),
+                            format!("variant not supported: {v}"),
+                            "{where_}"
+                        );
+                        assert_eq!(rep.plies, 0, "{where_}");
+                        unsupported.push((rel.clone(), r.game));
+                    }
+                    other => failures.push(format!(
+                        "{where_}: expected `variant not supported` ({}), got {other:?}",
+                        r.variant
+                    )),
+                }
+                continue;
+            }
+            let fen = rep.final_fen().unwrap_or_default();
+            let status = rep.status().unwrap_or_default();
+            match (&r.error, &rep.error) {
+                (None, None) => {}
+                (Some((ply, mv)), Some(e)) => {
+                    if e.ply != Some(*ply) || e.san.as_deref() != Some(mv.as_str()) {
+                        failures.push(format!(
+                            "{where_}: error at ply {:?} `{:?}`, python-chess at ply {ply} `{mv}`",
+                            e.ply, e.san
+                        ));
+                    }
+                    assert!(
+                        matches!(
+                            e.kind,
+                            ReplayErrorKind::Ambiguous(_) | ReplayErrorKind::Illegal
+                        ),
+                        "{where_}: {e}"
+                    );
+                    move_errors.push((rel.clone(), r.game, *ply, mv.clone()));
+                }
+                (None, Some(e)) => failures.push(format!("{where_}: unexpected error {e}")),
+                (Some((ply, mv)), None) => failures.push(format!(
+                    "{where_}: python-chess fails at ply {ply} `{mv}`, we do not"
+                )),
+            }
+            if rep.plies != r.plies || fen != r.final_fen || status != r.status {
+                failures.push(format!(
+                    "{where_}: got {} plies `{fen}` {status}; python-chess {} plies `{}` {}",
+                    rep.plies, r.plies, r.final_fen, r.status
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // SOURCES.md: 1,310 games in all (python-chess count).
+    assert_eq!(total, 1310);
+
+    // The variant games: both antichess games, both crazyhouse files, and
+    // the Crazyhouse game inside the scalachess render snapshots.
+    let expected_unsupported = [
+        ("python-chess/antichess-programfox.pgn", 1),
+        ("python-chess/antichess-programfox.pgn", 2),
+        ("python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1),
+        ("python-chess/saturs-jannlee-zh-lichess.pgn", 1),
+        ("scalachess/render-snapshot-pgns.pgn", 3),
+    ];
+    let got: Vec<(&str, usize)> = unsupported.iter().map(|(f, g)| (f.as_str(), *g)).collect();
+    assert_eq!(got, expected_unsupported);
+
+    // The four games of immortal-games.pgn whose source has a bad SAN, as
+    // python-chess reports them (game, ply, move).
+    let expected_errors = [
+        ("python-chess/immortal-games.pgn", 1, 10, "Nd7"),
+        ("python-chess/immortal-games.pgn", 17, 30, "Rf8"),
+        ("python-chess/immortal-games.pgn", 25, 25, "Rd1"),
+        ("python-chess/immortal-games.pgn", 34, 18, "Nd7"),
+    ];
+    let got: Vec<(&str, usize, usize, &str)> = move_errors
+        .iter()
+        .map(|(f, g, p, m)| (f.as_str(), *g, *p, m.as_str()))
+        .collect();
+    assert_eq!(got, expected_errors);
+}
+
+#[test]
+fn immortal_games_ambiguities_name_their_candidates() {
+    let games = read_file("python-chess/immortal-games.pgn");
+    assert_eq!(games.len(), 36);
+    let game = games[0].as_ref().expect("game 1 reads");
+    let rep = replay(game);
+    let err = rep.error.expect("game 1 has the ambiguous Nd7");
+    assert_eq!(err.ply, Some(10));
+    let ReplayErrorKind::Ambiguous(mut candidates) = err.kind.clone() else {
+        panic!("expected ambiguous, got {err}")
+    };
+    candidates.sort();
+    // Before 5...Nd7 both knights (b8 and f6) reach d7.
+    assert_eq!(candidates, ["b8d7", "f6d7"]);
+    assert_eq!(err.pos.map(|p| p.line), Some(17));
+    assert!(err.to_string().contains("ambiguous"), "{err}");
+}
+
+#[test]
+fn uci_movetext_is_replayed() {
+    let games = read_file("python-chess/uci-moves.pgn");
+    let game = games[0].as_ref().expect("reads");
+    assert_eq!(game.mainline.moves[0].san, "g1f3");
+    let rep = replay(game);
+    assert!(rep.error.is_none(), "{:?}", rep.error);
+}
+
+#[test]
+fn chess960_games_use_chess960_rules() {
+    for rel in [
+        "python-chess/cutechess-fischerrandom.pgn",
+        "scalachess/render-snapshot-pgns.pgn",
+    ] {
+        for g in read_file(rel) {
+            let game = g.expect("reads");
+            let rep = replay(&game);
+            if game
+                .tag("Variant")
+                .is_some_and(|v| v.eq_ignore_ascii_case("fischerandom"))
+            {
+                assert_eq!(rep.rules, Some(houserules_pgn::Rules::Chess960), "{rel}");
+                assert!(rep.game.as_ref().is_some_and(|g| g.is_chess960()));
+            }
+        }
+    }
+}
