@@ -1,0 +1,904 @@
+//! Playing a rule set: the definition transforms and the rule hooks.
+//!
+//! # Composition order
+//! 1. The layout gives the start position (the first preset in registry
+//!    order that names a preferred layout chooses it when none is given).
+//! 2. Definition transforms run in registry order ([`crate::registry::PRESETS`]):
+//!    royalty and objectives, then piece shapes, then castling removal.
+//! 3. One [`PresetHooks`] object carries every hook; inside each hook the
+//!    rules apply in registry order: after a move, fission and detonation
+//!    (by the piece that moved) come first, then early promotion, then the
+//!    locked results (capture-to-win, first-promotion-wins), then the
+//!    multi-move turn phase.
+//!
+//! # State in the position
+//! Rule-state slot [`SLOT_PHASE`] holds the half-move within a multi-move
+//! turn (0 or 1); slot [`SLOT_RESULT`] holds a locked result
+//! (`reason << 2 | winner`, winner 1 = White, 2 = Black). Both are hashed
+//! and restored by undo (they live in the position).
+//!
+//! # Terminal positions
+//! When a rule has decided the game, the position has no legal moves (as in
+//! Fairy-Stockfish, whose perft counts the tsv rows come from), and
+//! [`houserules_engine::Game::status`] reports the result through
+//! `game_result`.
+
+use houserules_engine::definition::{
+    expand, Direction, EnPassantRole, Reach, Role, Shape, ShapeMode, Symmetry,
+};
+use houserules_engine::hooks::{HookResult, RuleHooks};
+use houserules_engine::{
+    BitSet, Color, GameDefinition, Move, MoveKind, Piece, PieceKind, Position, Tables, Variant,
+};
+
+use crate::error::PresetError;
+use crate::layout::Layout;
+use crate::ruleset::RuleSet;
+
+/// Rule-state slot: the half-move within a multi-move turn.
+pub const SLOT_PHASE: usize = 0;
+/// Rule-state slot: a locked result.
+pub const SLOT_RESULT: usize = 1;
+
+const PAWN: u8 = 0;
+const KNIGHT: u8 = 1;
+const BISHOP: u8 = 2;
+const ROOK: u8 = 3;
+const QUEEN: u8 = 4;
+const KING: u8 = 5;
+
+/// Reasons stored in [`SLOT_RESULT`].
+const LOCK_REASONS: [&str; 2] = ["capture-to-win", "first-promotion-wins"];
+
+/// The extinction target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// One piece kind (FIDE kind index).
+    Kind(u8),
+    /// Any of the six kinds.
+    Any,
+}
+
+/// The hooks of a rule set (see the module documentation for the order).
+#[derive(Clone, Debug, Default)]
+pub struct PresetHooks {
+    suicide: bool,
+    capture_all: bool,
+    last_piece: bool,
+    knightmate: bool,
+    weak_dual: bool,
+    god_kings: bool,
+    capture_to_win: bool,
+    extinction: Option<Target>,
+    first_promo: bool,
+    sprint: bool,
+    diag_quiet: bool,
+    knights_twice: bool,
+    knight_immunity: bool,
+    no_castling: bool,
+    queen_splits: bool,
+    explosive: bool,
+    early_promo: bool,
+    doubles: [bool; 2],
+}
+
+impl PresetHooks {
+    fn no_royalty(&self) -> bool {
+        self.suicide || self.capture_all || self.last_piece || self.god_kings
+    }
+    fn extended_attacks(&self) -> bool {
+        self.knights_twice || self.knight_immunity
+    }
+    /// Legality judged here rather than by the engine's filter.
+    fn own_filter(&self) -> bool {
+        self.weak_dual || (self.extended_attacks() && !self.no_royalty())
+    }
+    fn multi_move(&self) -> bool {
+        self.doubles[0] || self.doubles[1]
+    }
+
+    /// Whether `sq` is attacked by `by` over `occ`, with the attacks the
+    /// presets add (double-leaping knights, bishop rays through knights).
+    fn attacked<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        sq: u8,
+        occ: B,
+        by: Color,
+    ) -> bool {
+        if pos.is_attacked(t, sq, occ, by) {
+            return true;
+        }
+        let w = t.width() as i32;
+        let h = t.height() as i32;
+        let on = |f: i32, r: i32| f >= 0 && r >= 0 && f < w && r < h;
+        let (sf, sr) = (sq as i32 % w, sq as i32 / w);
+        let theirs = pos.by_color(by) & occ;
+        if self.knights_twice {
+            for n in (pos.by_kind(PieceKind(KNIGHT)) & theirs).iter() {
+                let (nf, nr) = (n as i32 % w, n as i32 / w);
+                for (dx, dy) in expand((2, 1), Symmetry::Full) {
+                    let (mf, mr) = (nf + dx as i32, nr + dy as i32);
+                    if !on(mf, mr) || occ.has((mr * w + mf) as u8) {
+                        continue;
+                    }
+                    let (ex, ey) = (sf - mf, sr - mr);
+                    if ((ex.abs(), ey.abs()) == (1, 2) || (ex.abs(), ey.abs()) == (2, 1)) && sq != n
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        if self.knight_immunity {
+            let shields = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(by.flip());
+            let occ2 = occ & !shields;
+            for b in (pos.by_kind(PieceKind(BISHOP)) & theirs).iter() {
+                let (bf, br) = (b as i32 % w, b as i32 / w);
+                let (dx, dy) = (sf - bf, sr - br);
+                if dx == 0 || dx.abs() != dy.abs() {
+                    continue;
+                }
+                let (ux, uy) = (dx.signum(), dy.signum());
+                let mut clear = true;
+                for i in 1..dx.abs() {
+                    if occ2.has(((br + uy * i) * w + bf + ux * i) as u8) {
+                        clear = false;
+                        break;
+                    }
+                }
+                if clear {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// A result the rules have decided from the board alone (or a locked
+    /// one), whatever the legal moves.
+    fn decided<B: BitSet>(&self, t: &Tables<B>, pos: &Position<B>) -> Option<HookResult> {
+        let lock = pos.rule_state(SLOT_RESULT);
+        if lock != 0 {
+            let winner = match lock & 3 {
+                1 => Some(Color::White),
+                2 => Some(Color::Black),
+                _ => None,
+            };
+            let reason = LOCK_REASONS
+                .get((lock >> 2) as usize)
+                .copied()
+                .unwrap_or("locked-result");
+            return Some(HookResult {
+                winner,
+                reason: reason.into(),
+            });
+        }
+        let to_move = pos.turn();
+        let mover = to_move.flip();
+        let res = |winner: Option<Color>, reason: &str| {
+            Some(HookResult {
+                winner,
+                reason: reason.into(),
+            })
+        };
+        // A side that lost something it needs: the mover is judged first
+        // (a move that ruins both sides loses for the mover, as P8 says).
+        let lost_all = |c: Color, kinds: B| (pos.by_color(c) & kinds).is_empty();
+        let order = [mover, to_move];
+        if self.capture_all || self.last_piece {
+            let reason = if self.capture_all {
+                "capture-all"
+            } else {
+                "last-piece-standing"
+            };
+            for c in order {
+                if pos.by_color(c).is_empty() {
+                    return res(Some(c.flip()), reason);
+                }
+            }
+        }
+        if self.knightmate {
+            for c in order {
+                if lost_all(c, pos.by_kind(PieceKind(KNIGHT))) {
+                    return res(Some(c.flip()), "knightmate-rules");
+                }
+            }
+        }
+        if self.weak_dual {
+            for c in order {
+                if lost_all(c, pos.by_kind(PieceKind(KING))) {
+                    return res(Some(c.flip()), "weak-dual-king");
+                }
+            }
+        }
+        if self.explosive && !self.no_royalty() && !self.knightmate && !self.weak_dual {
+            for c in order {
+                if pos.royals(t, c).is_empty() {
+                    return res(Some(c.flip()), "explosive-rook");
+                }
+            }
+        }
+        if let Some(target) = self.extinction {
+            for c in order {
+                let gone = match target {
+                    Target::Kind(k) => lost_all(c, pos.by_kind(PieceKind(k))),
+                    Target::Any => (0..6).any(|k| lost_all(c, pos.by_kind(PieceKind(k)))),
+                };
+                if gone {
+                    return res(Some(c.flip()), "extinction-chess");
+                }
+            }
+        }
+        None
+    }
+
+    fn lock<B: BitSet>(pos: &mut Position<B>, reason: usize, winner: Color) {
+        if pos.rule_state(SLOT_RESULT) == 0 {
+            let w = if winner == Color::White { 1 } else { 2 };
+            pos.set_rule_state(SLOT_RESULT, ((reason as u16) << 2) | w);
+        }
+    }
+
+    fn castle_moves<B: BitSet>(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
+        // Castling without attack tests, for a non-royal king (P18), on the
+        // FIDE castling files.
+        let us = pos.turn();
+        let w = t.width();
+        let back = if us == Color::White {
+            0
+        } else {
+            t.height() - 1
+        };
+        let in_back = |s: u8| s / w == back;
+        let kings: Vec<u8> = (pos.by_kind(PieceKind(KING)) & pos.by_color(us))
+            .iter()
+            .filter(|&s| in_back(s))
+            .collect();
+        if kings.len() != 1 {
+            return;
+        }
+        let k = kings[0];
+        let occ = pos.occupied();
+        for r in (pos.castling_rooks() & pos.by_color(us)).iter() {
+            if !in_back(r) || pos.piece_at(r).is_none_or(|p| p.kind.0 != ROOK) {
+                continue;
+            }
+            let king_side = r % w > k % w;
+            let (kf, rf) = if king_side { (6, 5) } else { (2, 3) };
+            let (kd, rd) = (back * w + kf, back * w + rf);
+            let span = |a: u8, b: u8| {
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                lo..=hi
+            };
+            let blocked = span(k, kd)
+                .chain(span(r, rd))
+                .any(|s| s != k && s != r && occ.has(s));
+            if !blocked {
+                out.push(Move {
+                    from: k,
+                    to: r,
+                    promotion: None,
+                    kind: MoveKind::Castle,
+                });
+            }
+        }
+    }
+
+    fn is_capture<B: BitSet>(pos: &Position<B>, m: Move) -> bool {
+        m.kind == MoveKind::EnPassant
+            || (m.kind != MoveKind::Castle && pos.by_color(pos.turn().flip()).has(m.to))
+    }
+}
+
+impl<B: BitSet> RuleHooks<B> for PresetHooks {
+    fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
+        if self.no_royalty() {
+            return B::EMPTY;
+        }
+        if self.knightmate {
+            let n = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(color);
+            return if n.count() == 1 { n } else { B::EMPTY };
+        }
+        if self.weak_dual {
+            return pos.by_kind(PieceKind(KING)) & pos.by_color(color);
+        }
+        pos.royals(t, color)
+    }
+
+    fn self_check_filter(&self) -> bool {
+        !(self.no_royalty() || self.own_filter())
+    }
+
+    fn extra_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
+        let us = pos.turn();
+        let w = t.width() as i32;
+        let h = t.height() as i32;
+        let occ = pos.occupied();
+        let ours = pos.by_color(us);
+        if self.knightmate && !self.no_castling {
+            self.castle_moves(t, pos, out);
+        }
+        if self.knights_twice {
+            for n in (pos.by_kind(PieceKind(KNIGHT)) & ours).iter() {
+                let (nf, nr) = (n as i32 % w, n as i32 / w);
+                for (ax, ay) in expand((2, 1), Symmetry::Full) {
+                    let (mf, mr) = (nf + ax as i32, nr + ay as i32);
+                    if mf < 0 || mr < 0 || mf >= w || mr >= h || occ.has((mr * w + mf) as u8) {
+                        continue;
+                    }
+                    for (bx, by) in expand((2, 1), Symmetry::Full) {
+                        let (xf, xr) = (mf + bx as i32, mr + by as i32);
+                        if xf < 0 || xr < 0 || xf >= w || xr >= h {
+                            continue;
+                        }
+                        let x = (xr * w + xf) as u8;
+                        if x != n && !ours.has(x) {
+                            let m = Move::new(n, x);
+                            if !out.contains(&m) {
+                                out.push(m);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if self.sprint {
+            // Two squares straight ahead from any rank (RULINGS P22: a sprint
+            // onto the last rank promotes).
+            let dir = if us == Color::White { 1 } else { -1 };
+            let last = if us == Color::White { h - 1 } else { 0 };
+            let promos: Vec<PieceKind> = [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind).to_vec();
+            for p in (pos.by_kind(PieceKind(PAWN)) & ours).iter() {
+                let (f, r) = (p as i32 % w, p as i32 / w);
+                let (r1, r2) = (r + dir, r + 2 * dir);
+                if r2 < 0 || r2 >= h {
+                    continue;
+                }
+                let (s1, s2) = ((r1 * w + f) as u8, (r2 * w + f) as u8);
+                if occ.has(s1) || occ.has(s2) {
+                    continue;
+                }
+                if r2 == last {
+                    for k in &promos {
+                        out.push(Move {
+                            from: p,
+                            to: s2,
+                            promotion: Some(*k),
+                            kind: MoveKind::DoubleStep,
+                        });
+                    }
+                } else {
+                    let m = Move {
+                        from: p,
+                        to: s2,
+                        promotion: None,
+                        kind: MoveKind::DoubleStep,
+                    };
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    fn filter_move(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        if self.no_castling && m.kind == MoveKind::Castle {
+            return false;
+        }
+        if self.god_kings
+            && m.kind != MoveKind::Castle
+            && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == KING)
+        {
+            return false;
+        }
+        if self.knight_immunity
+            && m.kind != MoveKind::Castle
+            && pos.piece_at(m.from).is_some_and(|p| p.kind.0 == BISHOP)
+            && pos
+                .piece_at(m.to)
+                .is_some_and(|p| p.kind.0 == KNIGHT && p.color != pos.turn())
+        {
+            return false;
+        }
+        if self.multi_move() && m.kind == MoveKind::EnPassant && pos.rule_state(SLOT_PHASE) == 1 {
+            // The en passant square was opened by our own first half-move.
+            return false;
+        }
+        if self.own_filter() {
+            let us = pos.turn();
+            if m.kind == MoveKind::Castle && !self.weak_dual && !self.knightmate {
+                // The king may not castle out of, through or into attack.
+                let w = t.width();
+                let k = m.from;
+                let back = k / w;
+                let kd = back * w + if m.to % w > k % w { 6 } else { 2 };
+                let occ = pos.occupied() & !B::bit(k) & !B::bit(m.to);
+                let (lo, hi) = if k < kd { (k, kd) } else { (kd, k) };
+                if (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
+                    return false;
+                }
+            }
+            let mut after = *pos;
+            after.play_with_hooks(t, self, m);
+            let occ = after.occupied();
+            let royals = RuleHooks::<B>::royal_squares(self, t, &after, us);
+            if self.weak_dual {
+                if royals.any()
+                    && royals
+                        .iter()
+                        .all(|s| self.attacked(t, &after, s, occ, us.flip()))
+                {
+                    return false;
+                }
+            } else if royals
+                .iter()
+                .any(|s| self.attacked(t, &after, s, occ, us.flip()))
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        if self.decided(t, pos).is_some() {
+            moves.clear();
+            return;
+        }
+        if self.suicide && moves.iter().any(|&m| PresetHooks::is_capture(pos, m)) {
+            moves.retain(|&m| PresetHooks::is_capture(pos, m));
+        }
+        if self.diag_quiet && moves.iter().any(|m| m.kind == MoveKind::EnPassant) {
+            // RULINGS P20: on the en passant square the diagonal step is the
+            // en passant capture only.
+            let eps: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.kind == MoveKind::EnPassant)
+                .collect();
+            moves.retain(|m| {
+                m.kind != MoveKind::Normal
+                    || !eps
+                        .iter()
+                        .any(|e| e.from == m.from && e.to == m.to && e.promotion == m.promotion)
+            });
+        }
+    }
+
+    fn after_move(&self, t: &Tables<B>, before: &Position<B>, pos: &mut Position<B>, m: Move) {
+        let mover = before.turn();
+        let Some(piece) = before.piece_at(m.from) else {
+            return;
+        };
+        let capture = PresetHooks::is_capture(before, m);
+        let w = t.width() as i32;
+        let h = t.height() as i32;
+        let (tf, tr) = (m.to as i32 % w, m.to as i32 / w);
+        let landed = m.promotion.map_or(piece.kind.0, |k| k.0);
+        if self.queen_splits && capture && landed == QUEEN {
+            pos.remove_piece(m.to);
+            pos.add_piece(
+                t,
+                m.to,
+                Piece {
+                    kind: PieceKind(ROOK),
+                    color: mover,
+                },
+            );
+            // Clockwise from N (RULINGS G1).
+            for (dx, dy) in [
+                (0, 1),
+                (1, 1),
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+            ] {
+                let (f, r) = (tf + dx, tr + dy);
+                if f < 0 || r < 0 || f >= w || r >= h {
+                    continue;
+                }
+                let s = (r * w + f) as u8;
+                if pos.piece_at(s).is_none() {
+                    pos.add_piece(
+                        t,
+                        s,
+                        Piece {
+                            kind: PieceKind(BISHOP),
+                            color: mover,
+                        },
+                    );
+                    break;
+                }
+            }
+        }
+        if self.explosive && capture && piece.kind.0 == ROOK && m.promotion.is_none() {
+            for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                for d in 1..=2 {
+                    let (f, r) = (tf + dx * d, tr + dy * d);
+                    if f >= 0 && r >= 0 && f < w && r < h {
+                        pos.remove_piece((r * w + f) as u8);
+                    }
+                }
+            }
+        }
+        let mut promoted = m.promotion.is_some();
+        if self.early_promo && piece.kind.0 == PAWN && m.promotion.is_none() {
+            let rel = if mover == Color::White {
+                tr
+            } else {
+                h - 1 - tr
+            };
+            if rel == h - 3 && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == PAWN) {
+                pos.remove_piece(m.to);
+                pos.add_piece(
+                    t,
+                    m.to,
+                    Piece {
+                        kind: PieceKind(QUEEN),
+                        color: mover,
+                    },
+                );
+                promoted = true;
+            }
+        }
+        if self.capture_to_win && capture {
+            PresetHooks::lock(pos, 0, mover);
+        }
+        if self.first_promo && promoted {
+            PresetHooks::lock(pos, 1, mover);
+        }
+        if self.multi_move() {
+            let phase = before.rule_state(SLOT_PHASE);
+            let mut next = 0;
+            if self.doubles[mover.index()] && phase == 0 {
+                let them = mover.flip();
+                let occ = pos.occupied();
+                let check = RuleHooks::<B>::royal_squares(self, t, pos, them)
+                    .iter()
+                    .any(|s| self.attacked(t, pos, s, occ, mover));
+                if !check && self.decided(t, pos).is_none() {
+                    next = 1;
+                }
+            }
+            if pos.rule_state(SLOT_PHASE) != next {
+                pos.set_rule_state(SLOT_PHASE, next);
+            }
+        }
+    }
+
+    fn turn_passes(&self, _t: &Tables<B>, _b: &Position<B>, after: &Position<B>, _m: Move) -> bool {
+        after.rule_state(SLOT_PHASE) == 0
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, legal: &[Move]) -> Option<HookResult> {
+        if let Some(r) = self.decided(t, pos) {
+            return Some(r);
+        }
+        let us = pos.turn();
+        let res = |winner: Option<Color>, reason: &str| {
+            Some(HookResult {
+                winner,
+                reason: reason.into(),
+            })
+        };
+        if self.suicide {
+            if legal.is_empty() {
+                return res(Some(us), "suicide-chess");
+            }
+            if antichess_insufficient(t, pos, Color::White)
+                && antichess_insufficient(t, pos, Color::Black)
+            {
+                return res(None, "insufficient-material");
+            }
+            return None;
+        }
+        if !legal.is_empty() {
+            return None;
+        }
+        if self.last_piece {
+            return res(Some(us.flip()), "last-piece-standing");
+        }
+        if self.capture_to_win {
+            return res(None, "stalemate");
+        }
+        let occ = pos.occupied();
+        let royals = RuleHooks::<B>::royal_squares(self, t, pos, us);
+        if self.weak_dual {
+            if royals.any()
+                && royals
+                    .iter()
+                    .all(|s| self.attacked(t, pos, s, occ, us.flip()))
+            {
+                return res(Some(us.flip()), "checkmate");
+            }
+            return res(None, "stalemate");
+        }
+        if self.extended_attacks()
+            && royals
+                .iter()
+                .any(|s| self.attacked(t, pos, s, occ, us.flip()))
+        {
+            return res(Some(us.flip()), "checkmate");
+        }
+        None
+    }
+}
+
+/// shakmaty's (lichess's) Antichess rule for `color` lacking material.
+fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Color) -> bool {
+    let ours = pos.by_color(color);
+    let theirs = pos.by_color(color.flip());
+    if ours.is_empty() {
+        return false;
+    }
+    if theirs.is_empty() {
+        return true;
+    }
+    let occ = pos.occupied();
+    let w = t.width();
+    let light = |s: u8| (s % w + s / w) % 2 == 1;
+    if occ == pos.by_kind(PieceKind(BISHOP)) {
+        let we_light = ours.iter().any(light);
+        let we_dark = ours.iter().any(|s| !light(s));
+        let they_all_dark = !theirs.iter().any(light);
+        let they_all_light = theirs.iter().all(light);
+        return (we_light && they_all_dark) || (we_dark && they_all_light);
+    }
+    if occ == pos.by_kind(PieceKind(KNIGHT)) {
+        let (wh, bl) = (pos.by_color(Color::White), pos.by_color(Color::Black));
+        if wh.count() == 1 && bl.count() == 1 {
+            let wl = light(wh.lsb());
+            let bd = !light(bl.lsb());
+            let c = color == Color::Black;
+            // turn == color ^ white_knight_light ^ black_knight_dark
+            return (pos.turn() == Color::Black) == (c ^ wl ^ bd);
+        }
+        return false;
+    }
+    false
+}
+
+/// The definition and hooks for `rules`.
+///
+/// # Errors
+/// [`PresetError::NotImplemented`] for presets the engine cannot play yet.
+pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetError> {
+    let mut def = GameDefinition::fide();
+    let mut h = PresetHooks::default();
+    let all_scope = |id: &str| -> Result<(), PresetError> {
+        match rules.get(id).and_then(|p| p.param("scope")) {
+            Some("both") | None => Ok(()),
+            Some(s) => Err(PresetError::NotImplemented {
+                preset: format!("{id}:scope={s}"),
+                needs: "per-colour piece shapes (the engine's movement and attack tables are one set of shapes per piece type, mirrored for Black)".into(),
+            }),
+        }
+    };
+    for p in rules.presets() {
+        let id = p.info.id;
+        if !p.info.implemented {
+            return Err(PresetError::NotImplemented {
+                preset: id.to_string(),
+                needs: p.info.needs.unwrap_or("an engine change").to_string(),
+            });
+        }
+        let pawn = &mut def.pieces[PAWN as usize].shapes;
+        match id {
+            "suicide-chess" => {
+                h.suicide = true;
+                def.pieces[KING as usize].royal = false;
+                def.castling = None;
+                def.end.insufficient_material = false;
+                if let Some(pr) = &mut def.promotion {
+                    pr.choices = vec![4, 3, 2, 1, 5];
+                }
+            }
+            "capture-all" | "last-piece-standing" => {
+                if id == "capture-all" {
+                    h.capture_all = true;
+                } else {
+                    h.last_piece = true;
+                }
+                def.pieces[KING as usize].royal = false;
+                def.end.insufficient_material = false;
+            }
+            "knightmate-rules" => {
+                h.knightmate = true;
+                def.pieces[KING as usize].royal = false;
+                def.end.insufficient_material = false;
+            }
+            "coregal" => def.pieces[QUEEN as usize].royal = true,
+            "dual-king" => {}
+            "weak-dual-king" => {
+                h.weak_dual = true;
+                def.pieces[KING as usize].royal = false;
+            }
+            "god-kings" => {
+                h.god_kings = true;
+                let king = &mut def.pieces[KING as usize];
+                king.royal = false;
+                let mut v = Vec::new();
+                for dx in -2i8..=2 {
+                    for dy in -2i8..=2 {
+                        if dx.abs().max(dy.abs()) == 2 {
+                            v.push((dx, dy));
+                        }
+                    }
+                }
+                king.shapes.push(Shape::leap(v, ShapeMode::MoveOrCapture));
+            }
+            "capture-to-win" => h.capture_to_win = true,
+            "extinction-chess" => {
+                h.extinction = Some(match p.param("target").unwrap_or("pawn") {
+                    "pawn" => Target::Kind(PAWN),
+                    "knight" => Target::Kind(KNIGHT),
+                    "bishop" => Target::Kind(BISHOP),
+                    "rook" => Target::Kind(ROOK),
+                    "queen" => Target::Kind(QUEEN),
+                    "king" => Target::Kind(KING),
+                    _ => Target::Any,
+                })
+            }
+            "first-promotion-wins" => h.first_promo = true,
+            "pawns-move-backward" => {
+                pawn.push(Shape::leap(vec![(0, -1)], ShapeMode::MoveOnly));
+            }
+            "double-pawn-sprint" => h.sprint = true,
+            "pawn-diagonal-no-capture" => {
+                h.diag_quiet = true;
+                pawn.push(Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::MoveOnly));
+            }
+            "berolina-pawns" | "berolina-pawns-2" => {
+                all_scope(id)?;
+                *pawn = vec![
+                    Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::MoveOnly),
+                    Shape {
+                        vectors: vec![(1, 1), (-1, 1)],
+                        reach: Reach::Ride {
+                            min: 2,
+                            max: Some(2),
+                        },
+                        mode: ShapeMode::MoveOnly,
+                        first_move_only: true,
+                        en_passant: EnPassantRole::Creates,
+                    },
+                    Shape {
+                        vectors: vec![(0, 1)],
+                        reach: Reach::Leap,
+                        mode: ShapeMode::CaptureOnly,
+                        first_move_only: false,
+                        en_passant: EnPassantRole::Captures,
+                    },
+                ];
+                if id == "berolina-pawns-2" {
+                    pawn.push(Shape::leap(vec![(1, 0), (-1, 0)], ShapeMode::CaptureOnly));
+                }
+            }
+            "knights-leap-twice" => h.knights_twice = true,
+            "bishops-ignore-color" => def.pieces[BISHOP as usize].shapes.push(Shape::leap(
+                Direction::Orthogonal.vectors().to_vec(),
+                ShapeMode::MoveOrCapture,
+            )),
+            "proletariat" => {
+                h.no_castling = true;
+                for k in [KNIGHT, BISHOP, ROOK, QUEEN, KING] {
+                    def.pieces[k as usize].shapes = vec![
+                        Shape::leap(vec![(0, 1)], ShapeMode::MoveOnly),
+                        Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::CaptureOnly),
+                    ];
+                }
+            }
+            "short-stop" => {
+                h.no_castling = true;
+                for pt in &mut def.pieces {
+                    let knight = pt.role == Some(Role::Knight);
+                    let mut shapes = Vec::new();
+                    for s in &pt.shapes {
+                        if s.first_move_only {
+                            continue;
+                        }
+                        let mut s = s.clone();
+                        match s.reach {
+                            Reach::Ride { min, .. } if min <= 1 => {
+                                s.reach = Reach::Ride {
+                                    min: 1,
+                                    max: Some(1),
+                                }
+                            }
+                            Reach::Ride { .. } => continue,
+                            Reach::Leap => s.vectors.retain(|(x, y)| x.abs() <= 1 && y.abs() <= 1),
+                        }
+                        if !s.vectors.is_empty() {
+                            shapes.push(s);
+                        }
+                    }
+                    if knight {
+                        shapes = vec![Shape::leap(
+                            Direction::Orthogonal.vectors().to_vec(),
+                            ShapeMode::MoveOrCapture,
+                        )];
+                    }
+                    pt.shapes = shapes;
+                }
+            }
+            "trans-rights" => {
+                def.pieces[KING as usize].shapes = vec![Shape::slide(
+                    Direction::Omnidirectional.vectors().to_vec(),
+                    None,
+                    ShapeMode::MoveOrCapture,
+                )];
+                def.pieces[QUEEN as usize].shapes = vec![Shape::leap(
+                    Direction::Omnidirectional.vectors().to_vec(),
+                    ShapeMode::MoveOrCapture,
+                )];
+            }
+            "knight-immunity" => h.knight_immunity = true,
+            "queen-splits" => h.queen_splits = true,
+            "explosive-rook" => h.explosive = true,
+            "early-promotion" => h.early_promo = true,
+            "double-move" => h.doubles = [true, true],
+            "monster-rules" => {
+                h.doubles = match p.param("scope").unwrap_or("white") {
+                    "white" => [true, false],
+                    "black" => [false, true],
+                    _ => [true, true],
+                }
+            }
+            other => {
+                return Err(PresetError::NotImplemented {
+                    preset: other.to_string(),
+                    needs: "an implementation".into(),
+                })
+            }
+        }
+    }
+    if !rules.is_empty() {
+        def.id = format!("chess+{}", rules.to_cli());
+        def.name = format!("Chess with {}", rules.to_cli());
+    }
+    Ok((def, h))
+}
+
+/// Builds the variant for `rules` and the start FEN of `layout` (the rule
+/// set's preferred layout when `None`). Castling rights the rules remove
+/// are dropped from the FEN.
+///
+/// # Errors
+/// [`PresetError::NotImplemented`], [`PresetError::BadLayout`] (a layout
+/// the rules cannot start from) and [`PresetError::Definition`].
+pub fn build(rules: &RuleSet, layout: Option<Layout>) -> Result<(Variant, String), PresetError> {
+    let layout = match layout {
+        Some(l) => l,
+        None => Layout::parse(rules.preferred_layout())?,
+    };
+    let (mut def, hooks) = compose(rules)?;
+    let mut fen = layout.fen();
+    if def.castling.is_none() || hooks.no_castling {
+        let mut f: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        if f.len() > 2 {
+            f[2] = "-".into();
+        }
+        fen = f.join(" ");
+    }
+    def.start_fen = fen.clone();
+    let variant = if rules.is_empty() {
+        Variant::new(def)
+    } else {
+        Variant::with_hooks(def, hooks)
+    }
+    .map_err(|e| PresetError::Definition(e.to_string()))?;
+    // Refuse a layout the rules cannot read (e.g. no royal piece).
+    houserules_engine::Game::from_fen(variant.clone(), &fen).map_err(|e| {
+        PresetError::BadLayout {
+            id: layout.id(),
+            reason: format!("its start position is not valid under these rules: {e}"),
+        }
+    })?;
+    Ok((variant, fen))
+}
