@@ -186,15 +186,24 @@ pub fn parse<B: BitSet>(
         let parse = |s: &str| {
             parse_square(s, t.width, t.height).ok_or_else(|| FenError::EnPassant(ep.into()))
         };
-        // One square (the passed square) or two (passed, landing), as
-        // Fairy-Stockfish writes for Berolina pawns (RULINGS P27).
+        // One square (the passed square) or two, as Fairy-Stockfish writes
+        // for Berolina pawns (RULINGS P27). Of two squares, the occupied one
+        // is the landing square, whichever order they come in (RULINGS P27
+        // says passed then landing; Fairy-Stockfish writes landing first).
         let split = ep
             .char_indices()
             .skip(1)
             .find(|(_, c)| c.is_ascii_alphabetic())
             .map(|(i, _)| i);
         match split {
-            Some(i) => (Some(parse(&ep[..i])?), parse(&ep[i..])?),
+            Some(i) => {
+                let (a, b) = (parse(&ep[..i])?, parse(&ep[i..])?);
+                if pos.occupied().has(a) && !pos.occupied().has(b) {
+                    (Some(b), a)
+                } else {
+                    (Some(a), b)
+                }
+            }
             None => {
                 let s = parse(ep)?;
                 // The victim stands one step past the passed square, in the
@@ -236,20 +245,29 @@ pub fn parse<B: BitSet>(
         // Keep the square only when the side to move could capture there.
         let us = turn.index();
         let them_piece = pos.piece_at(victim);
-        let ok = !pos.occupied().has(s) && them_piece.is_some_and(|p| p.color != turn) && {
-            let mut hit = false;
-            let mut mk = t.ep_kinds;
-            while mk != 0 {
-                let k = mk.trailing_zeros() as usize;
-                mk &= mk - 1;
-                if (t.kinds[us][k].rev_leap_ep[s as usize] & pos.by_kind[k] & pos.by_color[us])
-                    .any()
-                {
-                    hit = true;
+        // The victim must be an enemy piece that can multi-step (a pawn),
+        // and the square it came from must be empty.
+        let origin = 2 * s as i32 - victim as i32;
+        let origin_empty =
+            origin < 0 || origin >= t.squares as i32 || !pos.occupied().has(origin as u8);
+        let ok = !pos.occupied().has(s)
+            && origin_empty
+            && them_piece
+                .is_some_and(|p| p.color != turn && t.first_move_kinds & (1 << p.kind.0) != 0)
+            && {
+                let mut hit = false;
+                let mut mk = t.ep_kinds;
+                while mk != 0 {
+                    let k = mk.trailing_zeros() as usize;
+                    mk &= mk - 1;
+                    if (t.kinds[us][k].rev_leap_ep[s as usize] & pos.by_kind[k] & pos.by_color[us])
+                        .any()
+                    {
+                        hit = true;
+                    }
                 }
-            }
-            hit
-        };
+                hit
+            };
         if ok {
             pos.set_ep(B::bit(s), victim);
         }

@@ -235,6 +235,19 @@ pub fn parse<B: BitSet>(
         }
         hr = Some((r - 1) as u8);
     }
+    // Fully specified squares without a piece letter (`g1f3`, `e1g1`)
+    // name any piece's move, castling included, as python-chess allows.
+    if kind.is_none() {
+        if let (Some(f), Some(r)) = (hf, hr) {
+            let from = r * t.width + f;
+            let found = legal.iter().copied().find(|m| {
+                m.from == from
+                    && m.promotion.map(|k| k.index()) == promotion
+                    && (m.to == to || (m.kind == MoveKind::Castle && castle_king_to(t, *m) == to))
+            });
+            return found.ok_or_else(|| SanError::Illegal(san.into()));
+        }
+    }
     let matches: Vec<Move> = legal
         .iter()
         .copied()
@@ -248,7 +261,9 @@ pub fn parse<B: BitSet>(
             let pk = p.kind.index();
             let kind_ok = match kind {
                 Some(k) => k == pk,
-                None => def.pieces[pk].pawn_like,
+                // A pawn move without its file is a push, never a capture
+                // (python-chess: `d5` does not mean `exd5`).
+                None => def.pieces[pk].pawn_like && (hf.is_some() || t.file(m.from) == t.file(to)),
             };
             kind_ok
                 && hf.is_none_or(|f| t.file(m.from) == f)

@@ -220,3 +220,39 @@ fn chess960_castling_is_king_takes_rook_in_uci() {
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
     );
 }
+
+#[test]
+fn san_reader_follows_python_chess_leniency() {
+    // python-chess parse_san: fully specified squares without a piece
+    // letter name any move, castling included; a pawn capture needs its
+    // file; `0-0` and `e8Q` are accepted.
+    let g = Game::chess();
+    assert_eq!(g.uci(g.parse_san("g1f3").unwrap()), "g1f3");
+    assert_eq!(g.san(g.parse_san("b1c3").unwrap()), "Nc3");
+    let g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(g.san(g.parse_san("e1g1").unwrap()), "O-O");
+    assert_eq!(g.san(g.parse_san("e1h1").unwrap()), "O-O");
+    assert_eq!(g.san(g.parse_san("0-0-0").unwrap()), "O-O-O");
+    let g = game("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    assert!(g.parse_san("d5").is_err(), "a pawn capture needs its file");
+    assert_eq!(g.uci(g.parse_san("exd5").unwrap()), "e4d5");
+    assert_eq!(g.uci(g.parse_san("ed5").unwrap()), "e4d5");
+    let g = game("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+    assert_eq!(g.uci(g.parse_san("e8Q").unwrap()), "e7e8q");
+    assert_eq!(g.uci(g.parse_san("e8=N+").unwrap()), "e7e8n");
+    assert!(g.parse_san("e8").is_err(), "promotion piece is required");
+}
+
+#[test]
+fn two_square_en_passant_field_reads_in_either_order() {
+    // RULINGS P27 writes (passed, landing); Fairy-Stockfish writes
+    // (landing, passed). The occupied square is the landing square.
+    for fen in [
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3e4 0 1",
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e4e3 0 1",
+    ] {
+        let g = game(fen);
+        assert_eq!(g.fen(), "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "{fen}");
+        assert!(g.parse_san("dxe3").is_ok(), "{fen}");
+    }
+}
