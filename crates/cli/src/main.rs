@@ -7,12 +7,15 @@
 //! variant of [`Command`].
 
 mod error;
+mod games_cmd;
 mod moves_cmd;
 mod parallel;
 mod perft_cmd;
 mod pgn_cmd;
 mod position;
 mod progress;
+mod rules_cmd;
+mod validate_cmd;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,9 +32,15 @@ Examples:
   houserules perft --suite ../shared/data/perft/tricky.perft --max-nodes 1000000
   houserules moves --fen startpos --json
   houserules pgn check games.pgn
+  houserules games
+  houserules perft --game capablanca --depth 3
+  houserules validate my-game.yaml
+  houserules rules
+  houserules perft --rules suicide-chess --depth 4
+  houserules perft --rules dual-king --layout dual-classic --depth 3
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
-game with an error), 2 on bad input (a bad FEN, a missing file, a malformed
+game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
 line). `houserules <COMMAND> --help` shows each command's options.";
 
 /// The command line.
@@ -59,6 +68,13 @@ enum Command {
     /// Work with PGN files
     #[command(subcommand)]
     Pgn(PgnCommand),
+    /// List the shipped game definitions (for --game)
+    Games(games_cmd::GamesArgs),
+    /// Check a YAML game file and report every problem in it
+    Validate(validate_cmd::ValidateArgs),
+    /// List the preset house rules (for --rules) and starting layouts (for
+    /// --layout)
+    Rules(rules_cmd::RulesArgs),
 }
 
 /// The `pgn` subcommands.
@@ -69,9 +85,15 @@ enum PgnCommand {
 Examples:
   houserules pgn check games.pgn
   houserules pgn check a.pgn b.pgn --json
+  houserules pgn check --game capablanca capablanca-games.pgn
+  houserules pgn check --rules coregal coregal-games.pgn
+
+A `Variant` tag naming Antichess, Suicide or Giveaway replays the game
+with the suicide-chess preset. --game/--rules/--layout choose the rules of
+the games without a Variant tag (or with Standard/Chess960 ones).
 
 Exit status: 0 when every game replays, 1 when a game has an error,
-2 when a file cannot be read.")]
+2 when a file cannot be read or a game option is wrong.")]
     Check(PgnCheckArgs),
 }
 
@@ -85,12 +107,22 @@ struct PgnCheckArgs {
     /// Print JSON instead of text
     #[arg(long)]
     json: bool,
+
+    /// The game of the games without a variant tag.
+    #[command(flatten)]
+    variant: position::VariantArgs,
 }
 
 /// A file that cannot be opened is reported like a bad game, and the other
 /// files are still checked.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    match pgn_cmd::run(&args.files, args.json, out) {
+    let base = if args.variant.is_given() {
+        Some(args.variant.choose()?.variant)
+    } else {
+        None
+    };
+    let resolver = pgn_cmd::Resolver::new(base);
+    match pgn_cmd::run(&args.files, args.json, &resolver, out) {
         Ok(had_errors) => Ok(Outcome::failed_if(had_errors)),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(e.into()),
         Err(e) => Err(CliError::input(format!("pgn check: {e}"))),
@@ -102,6 +134,9 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Perft(args) => perft_cmd::run(args, out)?,
         Command::Moves(args) => moves_cmd::run(args, out)?,
         Command::Pgn(PgnCommand::Check(args)) => pgn_check(args, out)?,
+        Command::Games(args) => games_cmd::run(args, out)?,
+        Command::Validate(args) => validate_cmd::run(args, out)?,
+        Command::Rules(args) => rules_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)

@@ -14,6 +14,8 @@ Examples:
   houserules moves
   houserules moves --fen 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2'
   houserules moves --fen startpos --json
+  houserules moves --game gardner
+  houserules moves --rules suicide-chess --fen 'rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 2'
 
 Text output is one move per line, `UCI SAN`, sorted by UCI, then a
 `status:` line when the game is over. JSON output is an array of

@@ -31,6 +31,11 @@ Examples:
   houserules perft --depth 5 --json
   houserules perft --suite ../shared/data/perft/tricky.perft --max-nodes 1000000
   houserules perft --suite ../shared/data/perft/standard.epd --max-nodes 100000 --json
+  houserules perft --game capablanca --depth 3
+  houserules perft --rules suicide-chess --depth 4
+  houserules perft --rules dual-king --layout dual-classic --depth 3
+  houserules perft --layout chess960:518 --depth 4
+  houserules perft --rules suicide-chess --suite ../shared/data/perft/antichess.perft
 
 Exit status: 0 when every count matches, 1 when a suite count does not,
 2 on bad input (a bad FEN, a missing file, a malformed suite line).";
@@ -232,7 +237,7 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
             "{shown}: no positions (expected `id`/`epd`/`perft` lines or `FEN ;D1 n` lines)"
         )));
     }
-    let variant = args.position.variant();
+    let variant = args.position.chosen()?.variant;
     entries
         .into_iter()
         .map(|e| {

@@ -5,8 +5,68 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use houserules_pgn::{replay, PgnError, Reader, ReplayError};
+use std::sync::OnceLock;
+
+use houserules_engine::Variant;
+use houserules_pgn::replay::rules_for_variant;
+use houserules_pgn::{replay_with, PgnError, Reader, ReplayError};
 use serde::Serialize;
+
+/// The `Variant` tag values (lower case) that select the `suicide-chess`
+/// preset: lichess's Antichess and the older names of the same game.
+const ANTICHESS_TAGS: &[&str] = &[
+    "antichess",
+    "anti chess",
+    "anti-chess",
+    "suicide",
+    "suicide chess",
+    "giveaway",
+    "giveaway chess",
+];
+
+/// Chooses the rules of each game from its `Variant` tag (see
+/// [`houserules_pgn::VariantResolver`]).
+///
+/// - Antichess / Suicide / Giveaway (any case): the `suicide-chess` preset
+///   from the standard layout, whatever the command line chose.
+/// - No tag, or a standard or Chess960 one: the game chosen on the command
+///   line (`--game`, `--rules`, `--layout`), when one was; else the pgn
+///   crate's own FIDE / Chess960 handling.
+/// - Anything else: not resolved, so the game reports
+///   `variant not supported`.
+pub struct Resolver {
+    base: Option<Variant>,
+    antichess: OnceLock<Option<Variant>>,
+}
+
+impl Resolver {
+    /// A resolver whose standard games use `base` (FIDE chess when `None`).
+    pub fn new(base: Option<Variant>) -> Resolver {
+        Resolver {
+            base,
+            antichess: OnceLock::new(),
+        }
+    }
+
+    /// The variant for a `Variant` tag value (`""` when absent).
+    pub fn resolve(&self, tag: &str) -> Option<Variant> {
+        let lower = tag.trim().to_ascii_lowercase();
+        if ANTICHESS_TAGS.contains(&lower.as_str()) {
+            return self
+                .antichess
+                .get_or_init(|| {
+                    houserules_presets::build_from_str("suicide-chess", Some("standard"))
+                        .ok()
+                        .map(|(v, _)| v)
+                })
+                .clone();
+        }
+        match rules_for_variant(Some(tag)) {
+            Ok(_) => self.base.clone(),
+            Err(_) => None,
+        }
+    }
+}
 
 /// One game's report; also one JSON line of `--json`.
 #[derive(Debug, Serialize)]
@@ -113,7 +173,12 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
 }
 
 /// Replays the games of one file; returns whether any had an error.
-fn check_file(path: &Path, json: bool, out: &mut dyn Write) -> std::io::Result<bool> {
+fn check_file(
+    path: &Path,
+    json: bool,
+    resolver: &Resolver,
+    out: &mut dyn Write,
+) -> std::io::Result<bool> {
     let name = path.display().to_string();
     let file = match File::open(path) {
         Ok(f) => f,
@@ -146,7 +211,7 @@ fn check_file(path: &Path, json: bool, out: &mut dyn Write) -> std::io::Result<b
         let number = reader.games_started();
         let r = match item {
             Ok(game) => {
-                let rep = replay(&game);
+                let rep = replay_with(&game, &|tag| resolver.resolve(tag));
                 GameReport {
                     file: &name,
                     game: Some(number),
@@ -184,10 +249,15 @@ fn check_file(path: &Path, json: bool, out: &mut dyn Write) -> std::io::Result<b
 ///
 /// # Errors
 /// Only errors writing to `out`.
-pub fn run(files: &[PathBuf], json: bool, out: &mut dyn Write) -> std::io::Result<bool> {
+pub fn run(
+    files: &[PathBuf],
+    json: bool,
+    resolver: &Resolver,
+    out: &mut dyn Write,
+) -> std::io::Result<bool> {
     let mut any_error = false;
     for path in files {
-        any_error |= check_file(path, json, out)?;
+        any_error |= check_file(path, json, resolver, out)?;
     }
     Ok(any_error)
 }
@@ -224,7 +294,7 @@ mod tests {
     fn json_lines_have_exactly_the_documented_keys() {
         let dir = scratch("json");
         let mut out = Vec::new();
-        let had_errors = run(&files(&dir), true, &mut out).expect("runs");
+        let had_errors = run(&files(&dir), true, &Resolver::new(None), &mut out).expect("runs");
         assert!(had_errors);
         let text = String::from_utf8(out).expect("utf-8");
         let rows: Vec<serde_json::Value> = text
@@ -294,7 +364,7 @@ mod tests {
     fn text_has_one_line_per_game() {
         let dir = scratch("text");
         let mut out = Vec::new();
-        assert!(run(&files(&dir), false, &mut out).expect("runs"));
+        assert!(run(&files(&dir), false, &Resolver::new(None), &mut out).expect("runs"));
         let text = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 5, "{text}");
@@ -326,7 +396,7 @@ mod tests {
         let only_good = dir.join("one.pgn");
         std::fs::write(&only_good, "1. e4 e5 *\n").expect("write");
         let mut out = Vec::new();
-        assert!(!run(&[only_good], false, &mut out).expect("runs"));
+        assert!(!run(&[only_good], false, &Resolver::new(None), &mut out).expect("runs"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,34 +1,217 @@
 //! The options that choose a game and a position, shared by every
-//! subcommand that works on one position. Later issues add `--game`,
-//! `--rules` and `--layout` here.
+//! subcommand that works on one: `--game`, `--rules` and `--layout` choose
+//! the game ([`VariantArgs`], also used by `pgn check`), `--fen` the
+//! position ([`PositionArgs`]).
+
+use std::path::Path;
 
 use clap::Args;
-use houserules_engine::{Game, Variant};
+use houserules_engine::{Game, GameDefinition, Variant};
 
 use crate::error::CliError;
+
+/// Which game to play: a shipped or YAML definition, or FIDE chess with
+/// preset rules and a starting layout.
+#[derive(Clone, Debug, Default, Args)]
+pub struct VariantArgs {
+    /// The game: a shipped definition by id (`houserules games` lists
+    /// them) or a YAML game file [default: chess]
+    #[arg(long, value_name = "ID|FILE.yaml")]
+    pub game: Option<String>,
+
+    /// Preset house rules on FIDE chess: `ID[:KEY=VALUE[;KEY=VALUE...]][,ID...]`,
+    /// e.g. `berolina-pawns:scope=both,piece-hp` (`houserules rules` lists
+    /// them)
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+
+    /// The starting layout: `standard`, `chess960:N` (0–959),
+    /// `chess960:random:SEED`, `dual-classic`, `knightmate`, `monster`,
+    /// `pawns-only` [default: the rules' preferred layout, else standard]
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+}
+
+/// A chosen game: its compiled variant, its start FEN and a name for
+/// messages.
+#[derive(Clone, Debug)]
+pub struct Chosen {
+    /// The compiled game.
+    pub variant: Variant,
+    /// Its start position (the layout's, for presets).
+    pub start_fen: String,
+    /// What was chosen, for messages (`chess`, `game capablanca`,
+    /// `rules suicide-chess`, ...).
+    pub label: String,
+}
+
+impl VariantArgs {
+    /// Whether any of `--game`, `--rules`, `--layout` was given.
+    pub fn is_given(&self) -> bool {
+        self.game.is_some() || self.rules.is_some() || self.layout.is_some()
+    }
+
+    /// The chosen game (FIDE chess when nothing is given).
+    ///
+    /// # Errors
+    /// [`CliError::Input`]: an unknown game id, a YAML file with problems
+    /// (its rendered diagnostics), `--rules`/`--layout` with a game other
+    /// than chess, or a preset error (its message verbatim).
+    pub fn choose(&self) -> Result<Chosen, CliError> {
+        let presets = self.rules.is_some() || self.layout.is_some();
+        if let Some(game) = &self.game {
+            if presets && game != "chess" {
+                let what = match (&self.rules, &self.layout) {
+                    (Some(_), Some(_)) => "--rules and --layout",
+                    (Some(_), None) => "--rules",
+                    _ => "--layout",
+                };
+                return Err(CliError::input(format!(
+                    "{what} cannot be used with --game {game}: preset rules and layouts \
+                     modify FIDE chess only (drop --game, or use --game chess)"
+                )));
+            }
+            if !presets {
+                let def = load_game(game)?;
+                let start_fen = def.start_fen.clone();
+                let label = format!("game {}", def.id);
+                let variant = Variant::new(def).map_err(|e| {
+                    CliError::input(format!("--game {game}: the engine refused the game: {e}"))
+                })?;
+                return Ok(Chosen {
+                    variant,
+                    start_fen,
+                    label,
+                });
+            }
+        }
+        if presets {
+            let rules = self.rules.as_deref().unwrap_or("");
+            let (variant, start_fen) =
+                houserules_presets::build_from_str(rules, self.layout.as_deref())
+                    .map_err(|e| CliError::input(e.to_string()))?;
+            let mut label = Vec::new();
+            if let Some(r) = &self.rules {
+                label.push(format!("rules {r}"));
+            }
+            if let Some(l) = &self.layout {
+                label.push(format!("layout {l}"));
+            }
+            return Ok(Chosen {
+                variant,
+                start_fen,
+                label: label.join(", "),
+            });
+        }
+        let variant = Variant::chess();
+        let start_fen = variant.definition().start_fen.clone();
+        Ok(Chosen {
+            variant,
+            start_fen,
+            label: "chess".into(),
+        })
+    }
+}
+
+/// Whether `arg` names a file rather than a shipped game id.
+fn is_file_argument(arg: &str) -> bool {
+    let lower = arg.to_ascii_lowercase();
+    lower.ends_with(".yaml")
+        || lower.ends_with(".yml")
+        || arg.contains('/')
+        || arg.contains('\\')
+        || Path::new(arg).is_file()
+}
+
+/// A shipped definition by id, or a YAML game file.
+///
+/// # Errors
+/// [`CliError::Input`] naming the unknown id (with a suggestion) or
+/// carrying the file's rendered diagnostics.
+pub fn load_game(arg: &str) -> Result<GameDefinition, CliError> {
+    if let Some(def) = houserules_definitions::builtin(arg) {
+        return Ok(def);
+    }
+    if houserules_definitions::builtin_source(arg).is_some() {
+        return Err(CliError::input(format!(
+            "--game {arg}: this shipped game needs engine features that are not built yet"
+        )));
+    }
+    if is_file_argument(arg) {
+        let path = Path::new(arg);
+        if !path.is_file() {
+            return Err(CliError::input(format!(
+                "--game {arg}: no such file (and no shipped game has this id)"
+            )));
+        }
+        return houserules_definitions::load_file(path).map_err(|d| {
+            let n = d.len();
+            let problems = if n == 1 { "problem" } else { "problems" };
+            CliError::input(format!(
+                "--game {arg}: the game file has {n} {problems} (`houserules validate {arg}` shows them):\n{}",
+                d.render().trim_end()
+            ))
+        });
+    }
+    let ids = houserules_definitions::builtin_ids();
+    let hint = match houserules_definitions::diag::suggest(arg, ids.iter().copied()) {
+        Some(s) => format!(" (did you mean `{s}`?)"),
+        None => String::new(),
+    };
+    Err(CliError::input(format!(
+        "--game {arg}: unknown game{hint}; shipped games: {} (or give a FILE.yaml)",
+        ids.join(", ")
+    )))
+}
 
 /// Which position to work on.
 #[derive(Clone, Debug, Default, Args)]
 pub struct PositionArgs {
-    /// The position in FEN (X-FEN or Shredder-FEN castling letters), or
-    /// `startpos` for the start position [default: startpos]
+    /// The position in FEN, in the game's piece letters (X-FEN or
+    /// Shredder-FEN castling letters), or `startpos` for the game's start
+    /// position (with --layout, the layout's) [default: startpos]
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+
+    /// The game (`--game`, `--rules`, `--layout`).
+    #[command(flatten)]
+    pub variant: VariantArgs,
 }
 
 impl PositionArgs {
-    /// The game being played (FIDE chess until rule options exist).
-    pub fn variant(&self) -> Variant {
-        Variant::chess()
+    /// The game being played.
+    ///
+    /// # Errors
+    /// As [`VariantArgs::choose`].
+    pub fn chosen(&self) -> Result<Chosen, CliError> {
+        self.variant.choose()
     }
 
     /// The game at the chosen position.
     ///
     /// # Errors
-    /// [`CliError::Input`] naming the FEN and what is wrong with it.
+    /// [`CliError::Input`] naming the game option or FEN and what is wrong
+    /// with it.
     pub fn game(&self) -> Result<Game, CliError> {
+        let chosen = self.chosen()?;
         let fen = self.fen.as_deref().unwrap_or("startpos");
-        Game::from_fen(self.variant(), fen)
-            .map_err(|e| CliError::input(format!("invalid --fen `{fen}`: {e}")))
+        let start = fen.trim() == "startpos";
+        let text = if start {
+            chosen.start_fen.as_str()
+        } else {
+            fen
+        };
+        Game::from_fen(chosen.variant, text).map_err(|e| {
+            if start {
+                CliError::input(format!(
+                    "the start position of {} is not valid: {e}",
+                    chosen.label
+                ))
+            } else if self.variant.is_given() {
+                CliError::input(format!("invalid --fen `{fen}` for {}: {e}", chosen.label))
+            } else {
+                CliError::input(format!("invalid --fen `{fen}`: {e}"))
+            }
+        })
     }
 }

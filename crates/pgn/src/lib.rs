@@ -11,7 +11,8 @@
 //!   columns).
 //! - [`replay()`]: plays a game's mainline on the houserules engine
 //!   (`FEN`/`Variant` tags, SAN with a UCI fallback) and reports plies,
-//!   final position, status and the first error.
+//!   final position, status and the first error; [`replay_with`] lets the
+//!   caller choose the rules for a `Variant` tag (presets, definitions).
 //!
 //! ```
 //! use houserules_pgn::{replay, write_pgn, Reader};
@@ -34,5 +35,7 @@ pub use model::{Line, MoveNode, PgnGame, Tag, TextPos};
 pub use reader::{
     glyph_nag, Reader, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES, MAX_VARIATION_DEPTH, RESULTS,
 };
-pub use replay::{replay, Replay, ReplayError, ReplayErrorKind, Rules};
+pub use replay::{
+    replay, replay_with, Replay, ReplayError, ReplayErrorKind, Rules, VariantResolver,
+};
 pub use writer::{ordered_tags, write_game, write_pgn, LINE_WIDTH, SEVEN_TAG_ROSTER};

@@ -14,7 +14,16 @@ pub enum Rules {
     Chess,
     /// Chess960 (Fischer Random): chess rules, Chess960 castling.
     Chess960,
+    /// A variant supplied by the caller's resolver (see [`replay_with`]).
+    Resolved,
 }
+
+/// A caller-supplied choice of rules: given a game's `Variant` tag value
+/// (trimmed; `""` when the tag is absent), the variant to replay it on, or
+/// `None` for the built-in handling of [`rules_for_variant`]. This lets a
+/// front end add variants (presets, game definitions) without this crate
+/// depending on them.
+pub type VariantResolver<'a> = &'a dyn Fn(&str) -> Option<Variant>;
 
 /// Reads a `Variant` tag value: absent, `Standard`, `normal`, `chess` or
 /// `From Position` mean chess; `Chess960`, `chess 960`, `fischerandom`,
@@ -154,6 +163,20 @@ impl Replay {
 /// # Errors
 /// [`ReplayErrorKind::VariantNotSupported`] or [`ReplayErrorKind::BadFen`].
 pub fn start_position(game: &PgnGame) -> Result<(Game, Rules), ReplayError> {
+    start_position_with(game, &|_| None)
+}
+
+/// [`start_position`], asking `resolve` first (see [`VariantResolver`]).
+/// A resolved variant reads the `FEN` tag in its own letters and starts
+/// from its own start position without one; a Chess960 spelling of the
+/// tag still turns on Chess960 castling notation.
+///
+/// # Errors
+/// [`ReplayErrorKind::VariantNotSupported`] or [`ReplayErrorKind::BadFen`].
+pub fn start_position_with(
+    game: &PgnGame,
+    resolve: VariantResolver<'_>,
+) -> Result<(Game, Rules), ReplayError> {
     let setup_error = |kind| ReplayError {
         ply: None,
         san: None,
@@ -161,14 +184,24 @@ pub fn start_position(game: &PgnGame) -> Result<(Game, Rules), ReplayError> {
         kind,
         fen: None,
     };
-    let rules = rules_for_variant(game.tag("Variant"))
-        .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v)))?;
-    let mut g = match game.tag("FEN") {
-        Some(fen) => Game::from_fen(Variant::chess(), fen)
-            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}"))))?,
-        None => Game::chess(),
+    let tag = game.tag("Variant").map_or("", str::trim);
+    let (variant, rules) = match resolve(tag) {
+        Some(v) => (v, Rules::Resolved),
+        None => {
+            let rules = rules_for_variant(game.tag("Variant"))
+                .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v)))?;
+            (Variant::chess(), rules)
+        }
     };
-    if rules == Rules::Chess960 {
+    let chess960 = rules == Rules::Chess960
+        || (rules == Rules::Resolved && rules_for_variant(Some(tag)) == Ok(Rules::Chess960));
+    let mut g = match game.tag("FEN") {
+        Some(fen) => Game::from_fen(variant, fen)
+            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}"))))?,
+        None => Game::from_fen(variant, "startpos")
+            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("start position: {e}"))))?,
+    };
+    if chess960 {
         g.set_chess960(true);
     }
     Ok((g, rules))
@@ -249,7 +282,25 @@ fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
 /// Replays the mainline of `game` on the engine, stopping at the first
 /// move that cannot be played.
 pub fn replay(game: &PgnGame) -> Replay {
-    let (mut g, rules) = match start_position(game) {
+    replay_with(game, &|_| None)
+}
+
+/// [`replay`], with the rules chosen by `resolve` first (see
+/// [`VariantResolver`]): for example a front end maps `Antichess` to its
+/// suicide-chess preset, or every standard game to a chosen definition.
+///
+/// ```
+/// use houserules_engine::Variant;
+/// use houserules_pgn::{replay::replay_with, Reader, Rules};
+/// let text = "[Variant \"Plain\"]\n\n1. e4 e5 *\n";
+/// let game = Reader::new(text.as_bytes()).next().unwrap().unwrap();
+/// let plain = |tag: &str| (tag == "Plain").then(Variant::chess);
+/// let r = replay_with(&game, &plain);
+/// assert_eq!((r.plies, r.rules), (2, Some(Rules::Resolved)));
+/// assert!(houserules_pgn::replay(&game).error.is_some());
+/// ```
+pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
+    let (mut g, rules) = match start_position_with(game, resolve) {
         Ok(x) => x,
         Err(e) => {
             return Replay {

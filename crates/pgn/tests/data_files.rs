@@ -1,12 +1,17 @@
 //! Every game of every file under ../shared/data/pgn, read and replayed,
 //! compared game by game with python-chess 1.11.2 (tests/data/reference.jsonl,
-//! made by tests/data/make_reference.py).
+//! made by tests/data/make_reference.py), first with the crate's own
+//! rules (antichess refused), then with a resolver that plays the
+//! antichess games on the `suicide-chess` preset (checked against
+//! tests/data/antichess_reference.jsonl, made by
+//! make_antichess_reference.py).
 
 mod common;
 
 use std::collections::BTreeMap;
 
-use houserules_pgn::{replay, PgnError, PgnGame, Reader, ReplayErrorKind};
+use houserules_engine::Variant;
+use houserules_pgn::{replay, replay_with, PgnError, PgnGame, Reader, ReplayErrorKind};
 use serde_json::Value;
 
 /// One row of reference.jsonl.
@@ -56,8 +61,119 @@ fn read_file(rel: &str) -> Vec<Result<PgnGame, PgnError>> {
     Reader::new(common::open(rel)).collect()
 }
 
+/// The antichess resolver: the `suicide-chess` preset from the standard
+/// layout for an `Antichess` tag.
+fn antichess(tag: &str) -> Option<Variant> {
+    tag.eq_ignore_ascii_case("antichess").then(|| {
+        houserules_presets::build_from_str("suicide-chess", Some("standard"))
+            .expect("suicide-chess builds")
+            .0
+    })
+}
+
+/// One row of antichess_reference.jsonl.
+struct AntichessReference {
+    plies: usize,
+    final_fen: String,
+    over: bool,
+    winner: Option<String>,
+    legal_moves: usize,
+}
+
+fn antichess_reference() -> BTreeMap<(String, usize), AntichessReference> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/antichess_reference.jsonl"
+    );
+    let text = std::fs::read_to_string(path)
+        .expect("tests/data/antichess_reference.jsonl (run make_antichess_reference.py)");
+    text.lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("antichess reference line");
+            let key = (
+                v["file"].as_str().expect("file").to_string(),
+                v["game"].as_u64().expect("game") as usize,
+            );
+            let row = AntichessReference {
+                plies: v["plies"].as_u64().expect("plies") as usize,
+                final_fen: v["final_fen"].as_str().expect("final_fen").to_string(),
+                over: v["over"].as_bool().expect("over"),
+                winner: v["winner"].as_str().map(str::to_string),
+                legal_moves: v["legal_moves"].as_u64().expect("legal_moves") as usize,
+            };
+            (key, row)
+        })
+        .collect()
+}
+
 #[test]
 fn every_game_matches_python_chess() {
+    // Without a resolver both antichess games are refused.
+    every_game_matches(
+        &|_| None,
+        &[
+            ("python-chess/antichess-programfox.pgn", 1),
+            ("python-chess/antichess-programfox.pgn", 2),
+            ("python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1),
+            ("python-chess/saturs-jannlee-zh-lichess.pgn", 1),
+            ("scalachess/render-snapshot-pgns.pgn", 3),
+        ],
+    );
+}
+
+#[test]
+fn every_game_matches_python_chess_with_an_antichess_resolver() {
+    // The antichess games now replay; crazyhouse is still refused.
+    every_game_matches(
+        &antichess,
+        &[
+            ("python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1),
+            ("python-chess/saturs-jannlee-zh-lichess.pgn", 1),
+            ("scalachess/render-snapshot-pgns.pgn", 3),
+        ],
+    );
+}
+
+#[test]
+fn antichess_games_end_as_python_chess_says() {
+    let reference = antichess_reference();
+    assert_eq!(reference.len(), 2);
+    for ((rel, number), r) in &reference {
+        let games = read_file(rel);
+        let game = games[number - 1].as_ref().expect("reads");
+        let rep = replay_with(game, &antichess);
+        let where_ = format!("{rel} game {number}");
+        assert!(rep.error.is_none(), "{where_}: {:?}", rep.error);
+        assert_eq!(rep.rules, Some(houserules_pgn::Rules::Resolved), "{where_}");
+        assert_eq!(rep.plies, r.plies, "{where_}");
+        assert_eq!(
+            rep.final_fen().as_deref(),
+            Some(r.final_fen.as_str()),
+            "{where_}"
+        );
+        let g = rep.game.as_ref().expect("a final position");
+        assert_eq!(g.legal_moves().len(), r.legal_moves, "{where_}");
+        let status = g.status();
+        assert_eq!(status.is_over(), r.over, "{where_}: {status:?}");
+        let winner = match status {
+            houserules_engine::Status::Checkmate { winner }
+            | houserules_engine::Status::Variant {
+                winner: Some(winner),
+                ..
+            } => Some(format!("{winner}").to_ascii_lowercase()),
+            _ => None,
+        };
+        assert_eq!(winner, r.winner, "{where_}: {status:?}");
+    }
+}
+
+/// Replays every game of every data file with `resolve` and compares it
+/// with python-chess; `expected_unsupported` lists the games that must be
+/// refused as `variant not supported`.
+fn every_game_matches(
+    resolve: &dyn Fn(&str) -> Option<Variant>,
+    expected_unsupported: &[(&str, usize)],
+) {
     let reference = reference();
     let files = common::pgn_files();
     let listed: Vec<&String> = reference.keys().collect();
@@ -89,10 +205,12 @@ fn every_game_matches_python_chess() {
                     continue;
                 }
             };
-            let rep = replay(game);
+            let rep = replay_with(game, resolve);
             let where_ = format!("{rel} game {}", r.game);
-            if r.variant != "chess" {
-                // Antichess and crazyhouse: python-chess plays them, we refuse.
+            let resolved = rep.rules == Some(houserules_pgn::Rules::Resolved);
+            if r.variant != "chess" && !resolved {
+                // Antichess and crazyhouse: python-chess plays them, we
+                // refuse the variants the resolver does not know.
                 match &rep.error {
                     Some(e) if matches!(e.kind, ReplayErrorKind::VariantNotSupported(_)) => {
                         let v = game.tag("Variant").unwrap_or("");
@@ -112,7 +230,12 @@ fn every_game_matches_python_chess() {
                 continue;
             }
             let fen = rep.final_fen().unwrap_or_default();
-            let status = rep.status().unwrap_or_default();
+            let mut status = rep.status().unwrap_or_default();
+            if resolved && r.status == "variant_win" && status != "ongoing" {
+                // python-chess names every variant ending `variant_win`;
+                // who won is checked by antichess_games_end_as_python_chess_says.
+                status = r.status.clone();
+            }
             match (&r.error, &rep.error) {
                 (None, None) => {}
                 (Some((ply, mv)), Some(e)) => {
@@ -153,15 +276,9 @@ fn every_game_matches_python_chess() {
     // SOURCES.md: 1,310 games in all (python-chess count).
     assert_eq!(total, 1310);
 
-    // The variant games: both antichess games, both crazyhouse files, and
-    // the Crazyhouse game inside the scalachess render snapshots.
-    let expected_unsupported = [
-        ("python-chess/antichess-programfox.pgn", 1),
-        ("python-chess/antichess-programfox.pgn", 2),
-        ("python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1),
-        ("python-chess/saturs-jannlee-zh-lichess.pgn", 1),
-        ("scalachess/render-snapshot-pgns.pgn", 3),
-    ];
+    // The variant games: both antichess games (unless resolved), both
+    // crazyhouse files, and the Crazyhouse game inside the scalachess render
+    // snapshots.
     let got: Vec<(&str, usize)> = unsupported.iter().map(|(f, g)| (f.as_str(), *g)).collect();
     assert_eq!(got, expected_unsupported);
 

@@ -176,3 +176,66 @@ fn chess960_castling() {
     let g = r.game.expect("game");
     assert!(g.is_chess960());
 }
+
+#[test]
+fn replay_with_asks_the_resolver_for_the_trimmed_tag() {
+    use std::cell::RefCell;
+    let seen = RefCell::new(Vec::new());
+    let record = |tag: &str| {
+        seen.borrow_mut().push(tag.to_string());
+        None
+    };
+    let plain = game("1. e4 e5 *");
+    let r = houserules_pgn::replay_with(&plain, &record);
+    assert_eq!((r.plies, r.rules), (2, Some(Rules::Chess)));
+    let zh = game("[Variant \" Crazyhouse \"]\n\n1. e4 *");
+    let r = houserules_pgn::replay_with(&zh, &record);
+    assert_eq!(
+        r.error.expect("refused").kind,
+        ReplayErrorKind::VariantNotSupported(" Crazyhouse ".into())
+    );
+    // An unresolved tag falls back to the built-in rules, as `replay`.
+    assert_eq!(*seen.borrow(), ["", "Crazyhouse"]);
+}
+
+#[test]
+fn a_resolved_variant_starts_from_its_own_start_position() {
+    let suicide = |tag: &str| {
+        (tag == "Antichess").then(|| {
+            houserules_presets::build_from_str("suicide-chess", None)
+                .expect("builds")
+                .0
+        })
+    };
+    // python-chess 1.11.2 AntichessBoard: after 1. e4 d5 2. exd5,
+    // rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b - - 0 2 (no castling).
+    let g = game("[Variant \"Antichess\"]\n\n1. e4 d5 2. exd5 *");
+    let r = houserules_pgn::replay_with(&g, &suicide);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(r.rules, Some(Rules::Resolved));
+    assert_eq!(
+        r.final_fen().as_deref(),
+        Some("rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b - - 0 2")
+    );
+    // Without the resolver the same game is refused.
+    assert!(matches!(
+        replay(&g).error.expect("refused").kind,
+        ReplayErrorKind::VariantNotSupported(_)
+    ));
+}
+
+#[test]
+fn a_resolved_chess960_game_keeps_chess960_castling() {
+    // As chess960_castling above, through a resolver that answers every tag
+    // with FIDE chess.
+    let text = "[Variant \"FRC\"]\n[SetUp \"1\"]\n[FEN \"rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w KQkq - 0 1\"]\n\n1. O-O a6 2. h3 O-O-O *";
+    let chess = |_: &str| Some(houserules_engine::Variant::chess());
+    let r = houserules_pgn::replay_with(&game(text), &chess);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(r.rules, Some(Rules::Resolved));
+    assert_eq!(
+        r.final_fen().as_deref(),
+        Some("2kr2r1/1ppppppp/p7/8/8/7P/PPPPPPP1/R4RK1 w - - 1 3")
+    );
+    assert!(r.game.expect("game").is_chess960());
+}

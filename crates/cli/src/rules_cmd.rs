@@ -1,0 +1,166 @@
+//! `houserules rules`: the preset house rules and starting layouts.
+
+use std::io::Write;
+
+use clap::Args;
+use houserules_presets::registry::PresetInfo;
+use houserules_presets::{Layout, PRESETS};
+use serde::Serialize;
+
+use crate::error::{CliError, Outcome};
+
+const EXAMPLES: &str = "\
+Examples:
+  houserules rules
+  houserules rules --json
+  houserules perft --rules berolina-pawns:scope=both,knight-immunity --depth 3
+  houserules perft --rules dual-king --layout dual-classic --depth 3
+
+Text output is one block per preset (id, name, category, mode, then its
+parameters, requirements, incompatibilities, preferred layout and, when it
+cannot be played yet, why), then the layouts. JSON output is one object:
+{\"presets\": [...], \"layouts\": [...]}; each preset has the keys id, name,
+category, mode, requires, incompatible_with, scope_aware, params (key,
+allowed, default), preferred_layout, implemented and needs.";
+
+/// Options of `houserules rules`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct RulesArgs {
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// A starting layout, for the listing.
+#[derive(Serialize)]
+struct LayoutInfo {
+    /// The id.
+    id: &'static str,
+    /// How to write it on the command line.
+    usage: &'static str,
+    /// What it is.
+    description: &'static str,
+    /// Its start FEN (`null` for Chess960, which needs an index).
+    fen: Option<String>,
+}
+
+/// The whole listing.
+#[derive(Serialize)]
+struct Listing {
+    presets: &'static [PresetInfo],
+    layouts: Vec<LayoutInfo>,
+}
+
+fn layouts() -> Vec<LayoutInfo> {
+    let fen = |l: Layout| Some(l.fen());
+    vec![
+        LayoutInfo {
+            id: "standard",
+            usage: "standard",
+            description: "the FIDE start position",
+            fen: fen(Layout::Standard),
+        },
+        LayoutInfo {
+            id: "chess960",
+            usage: "chess960:N (0-959, Scharnagl numbering; 518 is the standard array) or chess960:random:SEED",
+            description: "a Chess960 start position, Shredder-FEN castling",
+            fen: None,
+        },
+        LayoutInfo {
+            id: "dual-classic",
+            usage: "dual-classic",
+            description: "queens replaced by a second king, no castling",
+            fen: fen(Layout::DualClassic),
+        },
+        LayoutInfo {
+            id: "knightmate",
+            usage: "knightmate",
+            description: "queens replaced by a knight",
+            fen: fen(Layout::Knightmate),
+        },
+        LayoutInfo {
+            id: "monster",
+            usage: "monster",
+            description: "White king and four pawns against the full black army",
+            fen: fen(Layout::Monster),
+        },
+        LayoutInfo {
+            id: "pawns-only",
+            usage: "pawns-only",
+            description: "kings and pawns only",
+            fen: fen(Layout::PawnsOnly),
+        },
+    ]
+}
+
+/// The serde name of a preset's mode (`additive`, `hook`, ...).
+fn mode_name(p: &PresetInfo) -> String {
+    serde_json::to_value(p.mode)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Runs `houserules rules`.
+///
+/// # Errors
+/// [`CliError`] when the output cannot be written.
+pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let listing = Listing {
+        presets: PRESETS,
+        layouts: layouts(),
+    };
+    if args.json {
+        let json = serde_json::to_string(&listing).expect("the registry serialises");
+        writeln!(out, "{json}")?;
+        return Ok(Outcome::Success);
+    }
+    writeln!(out, "Presets ({}):", PRESETS.len())?;
+    for p in PRESETS {
+        writeln!(
+            out,
+            "\n{}  {} ({}, {})",
+            p.id,
+            p.name,
+            p.category,
+            mode_name(p)
+        )?;
+        if !p.params.is_empty() {
+            let params: Vec<String> = p
+                .params
+                .iter()
+                .map(|k| format!("{}={} ({})", k.key, k.default, k.allowed.join("|")))
+                .collect();
+            writeln!(out, "  parameters: {}", params.join(", "))?;
+        }
+        if !p.requires.is_empty() {
+            writeln!(out, "  requires: {}", p.requires.join(", "))?;
+        }
+        if !p.incompatible_with.is_empty() {
+            writeln!(
+                out,
+                "  incompatible with: {}",
+                p.incompatible_with.join(", ")
+            )?;
+        }
+        if let Some(l) = p.preferred_layout {
+            writeln!(out, "  layout: {l}")?;
+        }
+        if !p.implemented {
+            let why = p.needs.unwrap_or("engine support");
+            writeln!(out, "  not implemented: needs {why}")?;
+        }
+    }
+    writeln!(out, "\nLayouts (--layout):")?;
+    let l = layouts();
+    let w = l.iter().map(|x| x.id.len()).max().unwrap_or(0);
+    for x in &l {
+        if x.usage == x.id {
+            writeln!(out, "  {:<w$}  {}", x.id, x.description)?;
+        } else {
+            writeln!(out, "  {:<w$}  {}; write {}", x.id, x.description, x.usage)?;
+        }
+    }
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,422 @@
+//! End-to-end tests of the game-choosing commands and options: `games`,
+//! `validate`, `rules`, and `--game`, `--rules`, `--layout` on `perft`,
+//! `moves` and `pgn check`. Expected counts come from
+//! `../shared/data/variant-perft.tsv` (Fairy-Stockfish), looked up here by
+//! rules, FEN and depth, or from the chessprogramming.org tables; never
+//! from our own output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn houserules(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the houserules binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// Runs the binary and requires exit status 0; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let o = houserules(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "houserules {args:?} failed: {}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    text(&o.stdout)
+}
+
+/// Runs the binary and requires exit status `code`; returns stderr.
+fn fails(args: &[&str], code: i32) -> String {
+    let o = houserules(args);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "houserules {args:?}: {}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    text(&o.stderr)
+}
+
+fn nodes(args: &[&str]) -> u64 {
+    let out = ok(args);
+    out.lines()
+        .find_map(|l| l.strip_prefix("Nodes: "))
+        .unwrap_or_else(|| panic!("no `Nodes:` line in {out}"))
+        .trim()
+        .parse()
+        .expect("a node count")
+}
+
+fn shared_data() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    assert!(
+        dir.is_dir(),
+        "the shared test data is missing: expected the folder {}",
+        dir.display()
+    );
+    dir
+}
+
+/// The node count of the `variant-perft.tsv` row with this rules column,
+/// FEN and depth.
+fn tsv(rules: &str, fen: &str, depth: u32) -> u64 {
+    let path = shared_data().join("variant-perft.tsv");
+    let table = std::fs::read_to_string(&path).expect("variant-perft.tsv");
+    table
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f.len() >= 5 && f[0] == rules && f[2] == fen && f[3] == depth.to_string())
+        .unwrap_or_else(|| panic!("no tsv row {rules} / {fen} / depth {depth}"))[4]
+        .parse()
+        .expect("a node count")
+}
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "houserules-cli-games-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+// --- games ---------------------------------------------------------------
+
+#[test]
+fn games_json_lists_the_shipped_definitions() {
+    let out = ok(&["games", "--json"]);
+    let games: Vec<Value> = serde_json::from_str(&out).expect("a JSON array");
+    let ids: Vec<&str> = games.iter().filter_map(|g| g["id"].as_str()).collect();
+    for id in ["chess", "capablanca", "grand", "gardner", "los-alamos"] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let capa = games
+        .iter()
+        .find(|g| g["id"] == "capablanca")
+        .expect("capablanca");
+    assert_eq!(
+        (capa["width"].as_u64(), capa["height"].as_u64()),
+        (Some(10), Some(8))
+    );
+    let letters: Vec<&str> = capa["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .filter_map(|p| p["letter"].as_str())
+        .collect();
+    // Fairy-Stockfish letters: archbishop A, chancellor C.
+    assert!(
+        letters.contains(&"A") && letters.contains(&"C"),
+        "{letters:?}"
+    );
+    let text = ok(&["games"]);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("grand") && l.contains("10x10")),
+        "{text}"
+    );
+}
+
+// --- --game ----------------------------------------------------------------
+
+#[test]
+fn perft_of_shipped_games_matches_fairy_stockfish() {
+    let capa = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+    assert_eq!(tsv("game:capablanca", capa, 3), 25228);
+    assert_eq!(
+        nodes(&["perft", "--game", "capablanca", "--depth", "3"]),
+        tsv("game:capablanca", capa, 3)
+    );
+    let gardner = "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1";
+    assert_eq!(
+        nodes(&["perft", "--game", "gardner", "--depth", "4"]),
+        tsv("game:gardner", gardner, 4)
+    );
+    // --fen is in the game's letters.
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            "capablanca",
+            "--fen",
+            capa,
+            "--depth",
+            "2"
+        ]),
+        tsv("game:capablanca", capa, 2)
+    );
+}
+
+#[test]
+fn moves_and_pgn_check_take_a_game() {
+    let moves = ok(&["moves", "--game", "gardner"]);
+    assert_eq!(
+        moves.lines().count() as u64,
+        tsv("game:gardner", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", 1)
+    );
+    let dir = scratch("gardner-pgn");
+    let pgn = dir.join("g.pgn");
+    std::fs::write(&pgn, "1. d3 *\n").expect("write");
+    let out = ok(&[
+        "pgn",
+        "check",
+        "--game",
+        "gardner",
+        pgn.to_str().expect("utf-8"),
+    ]);
+    assert!(out.contains("game 1: 1 plies"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_file_works_like_a_shipped_game() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../definitions/games/gardner.yaml");
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "3"
+        ]),
+        tsv("game:gardner", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", 3)
+    );
+}
+
+#[test]
+fn unknown_games_and_bad_fens_exit_2() {
+    let err = fails(&["perft", "--game", "capablance", "--depth", "1"], 2);
+    assert!(err.contains("did you mean `capablanca`"), "{err}");
+    // An 8x8 FEN is not a Capablanca position.
+    let err = fails(
+        &[
+            "perft",
+            "--game",
+            "capablanca",
+            "--fen",
+            START,
+            "--depth",
+            "1",
+        ],
+        2,
+    );
+    assert!(err.contains("--fen") && err.contains("capablanca"), "{err}");
+}
+
+// --- validate --------------------------------------------------------------
+
+#[test]
+fn validate_a_good_and_a_bad_file() {
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("../definitions/games/gardner.yaml");
+    let out = ok(&["validate", good.to_str().expect("utf-8")]);
+    assert_eq!(out.trim(), "ok: gardner (Gardner minichess)");
+
+    let dir = scratch("validate");
+    let bad = dir.join("bad.yaml");
+    let text = std::fs::read_to_string(&good).expect("read gardner.yaml");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("board:"))
+        .expect("a board key")
+        + 1;
+    std::fs::write(&bad, text.replacen("\nboard:", "\nbord:", 1)).expect("write");
+    let err = fails(&["validate", bad.to_str().expect("utf-8")], 1);
+    assert!(err.contains(&format!("bad.yaml:{line}:1")), "{err}");
+    assert!(err.contains("unknown key `bord`"), "{err}");
+    assert!(err.contains("did you mean `board`?"), "{err}");
+    assert!(err.contains("| bord:"), "snippet: {err}");
+
+    let err = fails(
+        &[
+            "validate",
+            dir.join("missing.yaml").to_str().expect("utf-8"),
+        ],
+        2,
+    );
+    assert!(err.contains("missing.yaml"), "{err}");
+    let json = dir.join("modifier.json");
+    std::fs::write(&json, "{}").expect("write");
+    let err = fails(&["validate", json.to_str().expect("utf-8")], 2);
+    assert!(err.contains("not") && err.contains("yet"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- rules and layouts --------------------------------------------------------
+
+#[test]
+fn rules_json_lists_34_presets_and_the_layouts() {
+    let v: Value = serde_json::from_str(&ok(&["rules", "--json"])).expect("JSON");
+    let presets = v["presets"].as_array().expect("presets");
+    assert_eq!(presets.len(), 34);
+    let ids: Vec<&str> = presets.iter().filter_map(|p| p["id"].as_str()).collect();
+    for id in [
+        "suicide-chess",
+        "coregal",
+        "dual-king",
+        "trans-rights",
+        "piece-hp",
+    ] {
+        assert!(ids.contains(&id), "{id}");
+    }
+    for p in presets {
+        for key in [
+            "name",
+            "category",
+            "mode",
+            "requires",
+            "incompatible_with",
+            "scope_aware",
+            "params",
+            "implemented",
+        ] {
+            assert!(p.get(key).is_some(), "{key} missing in {p}");
+        }
+    }
+    let layouts: Vec<&str> = v["layouts"]
+        .as_array()
+        .expect("layouts")
+        .iter()
+        .filter_map(|l| l["id"].as_str())
+        .collect();
+    assert_eq!(
+        layouts,
+        [
+            "standard",
+            "chess960",
+            "dual-classic",
+            "knightmate",
+            "monster",
+            "pawns-only"
+        ]
+    );
+    let text = ok(&["rules"]);
+    assert!(
+        text.contains("suicide-chess") && text.contains("dual-classic"),
+        "{text}"
+    );
+}
+
+#[test]
+fn preset_perft_matches_fairy_stockfish() {
+    let antichess_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+    assert_eq!(tsv("suicide-chess", antichess_start, 3), 8067);
+    assert_eq!(
+        nodes(&["perft", "--rules", "suicide-chess", "--depth", "3"]),
+        tsv("suicide-chess", antichess_start, 3)
+    );
+    assert_eq!(
+        nodes(&["perft", "--rules", "coregal", "--depth", "3"]),
+        tsv("coregal", START, 3)
+    );
+    let dual = "rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1";
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--rules",
+            "dual-king",
+            "--layout",
+            "dual-classic",
+            "--depth",
+            "2"
+        ]),
+        tsv("dual-king", dual, 2)
+    );
+    // A FEN overrides the layout's start position.
+    let later = "rnbkkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBKK1NR b - - 1 2";
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--rules",
+            "dual-king",
+            "--layout",
+            "dual-classic",
+            "--fen",
+            later,
+            "--depth",
+            "2"
+        ]),
+        tsv("dual-king", later, 2)
+    );
+}
+
+#[test]
+fn preset_suite_matches_the_antichess_perft_file() {
+    let suite = shared_data().join("perft/antichess.perft");
+    let out = ok(&[
+        "perft",
+        "--rules",
+        "suicide-chess",
+        "--suite",
+        suite.to_str().expect("utf-8"),
+        "--max-nodes",
+        "10000",
+    ]);
+    assert!(out.contains(" 0 failed"), "{out}");
+}
+
+#[test]
+fn chess960_layout_518_is_the_standard_array() {
+    // chessprogramming.org: perft(4) of the start position.
+    assert_eq!(
+        nodes(&["perft", "--layout", "chess960:518", "--depth", "4"]),
+        197_281
+    );
+}
+
+#[test]
+fn bad_rules_exit_2_with_the_preset_message() {
+    let err = fails(&["perft", "--rules", "suicde-chess", "--depth", "1"], 2);
+    assert!(err.contains("unknown preset `suicde-chess`"), "{err}");
+    assert!(err.contains("did you mean `suicide-chess`?"), "{err}");
+    let err = fails(&["perft", "--layout", "chess960:960", "--depth", "1"], 2);
+    assert!(err.contains("layout `chess960:960`"), "{err}");
+    let err = fails(&["moves", "--game", "capablanca", "--rules", "coregal"], 2);
+    assert!(
+        err.contains("--rules") && err.contains("capablanca"),
+        "{err}"
+    );
+}
+
+// --- pgn check with variants ----------------------------------------------------
+
+#[test]
+fn pgn_check_replays_antichess_games() {
+    let dir = shared_data().join("pgn/python-chess");
+    let anti = dir.join("antichess-programfox.pgn");
+    let out = ok(&["pgn", "check", "--json", anti.to_str().expect("utf-8")]);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    // python-chess 1.11.2 (crates/pgn/tests/data/antichess_reference.jsonl).
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["plies"], 62);
+    assert_eq!(rows[0]["final_fen"], "8/2k5/8/8/8/8/6b1/8 w - - 0 32");
+    assert_eq!(rows[1]["plies"], 64);
+    assert_eq!(rows[1]["final_fen"], "8/6k1/3K4/8/8/3k4/8/8 w - - 4 33");
+    assert!(rows.iter().all(|r| r["error"].is_null()), "{out}");
+
+    // Crazyhouse is still refused.
+    let zh = dir.join("saturs-jannlee-zh-lichess.pgn");
+    let o = houserules(&["pgn", "check", zh.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stdout).contains("variant not supported: Crazyhouse"),
+        "{}",
+        text(&o.stdout)
+    );
+}
