@@ -1,0 +1,27 @@
+//! Custom rule modifiers for houserules: the JSON descriptor format
+//! (`version: 1`), its validator with stable error codes and JSON paths, the
+//! seeded Mulberry32 stream the runtime will draw from, and the shipped
+//! library of descriptors.
+//!
+//! This crate is groundwork: there is no runtime yet (no dispatch, markers,
+//! choices, draft mode or session API). See docs/modifiers.md.
+//!
+//! ```
+//! let d = houserules_modifiers::library::get("kamikaze").expect("shipped");
+//! assert_eq!(d.name, "Kamikaze");
+//! let err = houserules_modifiers::validate("{").unwrap_err();
+//! assert_eq!(err[0].code, "descriptor.json.syntax");
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod descriptor;
+pub mod library;
+pub mod rng;
+pub mod validate;
+
+pub use descriptor::{
+    schema_json, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
+};
+pub use rng::Mulberry32;
+pub use validate::{codes, validate, validate_value, Finding};

@@ -1,0 +1,503 @@
+//! One minimal bad descriptor per finding code, plus a few acceptance
+//! checks. Limits come from presets-and-triggers.md § Hard caps and
+//! modifier-rulings.md E1–E2.
+
+use houserules_modifiers::{codes, validate, Finding};
+use serde_json::{json, Value};
+
+fn check(v: Value) -> Vec<Finding> {
+    match validate(&v.to_string()) {
+        Ok(_) => Vec::new(),
+        Err(f) => f,
+    }
+}
+
+/// A valid descriptor with the given passive part and triggers.
+fn with(passive: Value, triggers: Value) -> Value {
+    json!({"version": 1, "id": "t", "name": "T", "passive": passive, "triggers": triggers})
+}
+
+fn act(effects: Value) -> Value {
+    with(
+        json!([]),
+        json!([{"kind": "on-rule-activated", "effects": effects}]),
+    )
+}
+
+#[track_caller]
+fn expect(v: Value, code: &str, path: &str) -> Finding {
+    let found = check(v);
+    let hit = found.iter().find(|f| f.code == code && f.path == path);
+    match hit {
+        Some(f) => f.clone(),
+        None => panic!("expected {code} at {path}; got {found:#?}"),
+    }
+}
+
+fn kill_self() -> Value {
+    json!({"kind": "kill", "params": {"pieces": "$self"}})
+}
+
+/// `n` containers nested inside each other, the innermost holding `leaf`.
+fn nest(n: usize, leaf: Value) -> Value {
+    let mut v = leaf;
+    for _ in 0..n {
+        v = json!({"kind": "conditional", "params": {"if": true, "then": [v]}});
+    }
+    v
+}
+
+#[test]
+fn minimal_descriptor_is_accepted() {
+    let d = validate(r#"{"version":1,"id":"x","name":"X"}"#).expect("valid");
+    assert_eq!(d.id, "x");
+    assert!(d.triggers.is_empty());
+}
+
+#[test]
+fn json_syntax_has_line_and_column() {
+    let f = validate("{\n  \"version\": 1,\n  \"id\": }").unwrap_err();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].code, codes::JSON_SYNTAX);
+    assert_eq!(f[0].path, "$");
+    assert!(
+        f[0].message.starts_with("line 3, column 9"),
+        "{}",
+        f[0].message
+    );
+}
+
+#[test]
+fn root_must_be_an_object() {
+    expect(json!([1, 2]), codes::FIELD_TYPE, "$");
+}
+
+#[test]
+fn unknown_top_level_field_with_suggestion() {
+    let f = expect(
+        json!({"version": 1, "id": "t", "name": "T", "trigers": []}),
+        codes::FIELD_UNKNOWN,
+        "$.trigers",
+    );
+    assert!(
+        f.message.contains("did you mean `triggers`"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn missing_field() {
+    expect(json!({"version": 1, "id": "t"}), codes::FIELD_MISSING, "$");
+}
+
+#[test]
+fn wrong_version() {
+    expect(
+        json!({"version": 2, "id": "t", "name": "T"}),
+        codes::VERSION_UNSUPPORTED,
+        "$.version",
+    );
+}
+
+#[test]
+fn bad_id() {
+    expect(
+        json!({"version": 1, "id": "Bad Id", "name": "T"}),
+        codes::ID_INVALID,
+        "$.id",
+    );
+}
+
+#[test]
+fn duplicate_parameter_names() {
+    let v = json!({"version": 1, "id": "t", "name": "T", "parameters": [
+        {"name": "n", "type": "integer", "default": 1},
+        {"name": "n", "type": "integer", "default": 2}
+    ]});
+    expect(v, codes::PARAMETER_DUPLICATE, "$.parameters[1].name");
+}
+
+#[test]
+fn parameter_default_must_fit_its_type() {
+    let v = json!({"version": 1, "id": "t", "name": "T", "parameters": [
+        {"name": "sq", "type": "square", "default": "z9"}
+    ]});
+    expect(v, codes::PARAMETER_INVALID, "$.parameters[0].default");
+}
+
+#[test]
+fn unknown_trigger_kind_with_suggestion() {
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-rule-activate", "effects": []}]),
+    );
+    let f = expect(v, codes::TRIGGER_UNKNOWN_KIND, "$.triggers[0].kind");
+    assert!(
+        f.message.contains("did you mean `on-rule-activated`"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn unknown_primitive_kind_with_suggestion() {
+    let v = with(
+        json!([]),
+        json!([
+            {"kind": "on-move", "effects": []},
+            {"kind": "on-move", "effects": []},
+            {"kind": "on-move", "effects": [{"kind": "spawn-markr", "params": {}}]}
+        ]),
+    );
+    let f = expect(
+        v,
+        codes::PRIMITIVE_UNKNOWN_KIND,
+        "$.triggers[2].effects[0].kind",
+    );
+    assert!(
+        f.message.contains("did you mean `spawn-marker`"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn imperative_in_passive() {
+    expect(
+        with(json!([kill_self()]), json!([])),
+        codes::IMPERATIVE_IN_PASSIVE,
+        "$.passive[0].kind",
+    );
+}
+
+#[test]
+fn passive_in_trigger() {
+    let v = act(json!([{"kind": "keep-farthest", "params": {"pieces": {"type": "rook"}}}]));
+    expect(
+        v,
+        codes::PASSIVE_IN_TRIGGER,
+        "$.triggers[0].effects[0].kind",
+    );
+}
+
+#[test]
+fn add_aura_is_allowed_in_both_parts() {
+    let aura =
+        json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "HpBonus", "delta": 1}});
+    assert!(check(with(
+        json!([aura.clone()]),
+        json!([{"kind": "on-move", "effects": [aura]}])
+    ))
+    .is_empty());
+}
+
+#[test]
+fn cancel_capture_outside_its_trigger() {
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-capture", "effects": [{"kind": "cancel-capture"}]}]),
+    );
+    expect(v, codes::WRONG_TRIGGER, "$.triggers[0].effects[0].kind");
+}
+
+#[test]
+fn choice_inside_with_probability() {
+    let v = act(
+        json!([{"kind": "with-probability", "params": {"p": 0.5, "then": [
+            {"kind": "request-choice", "params": {"kind": "square", "forPlayer": "chooser", "bind": "s"}}
+        ]}}]),
+    );
+    expect(
+        v,
+        codes::CHOICE_IN_DRAW,
+        "$.triggers[0].effects[0].params.then[0].kind",
+    );
+}
+
+#[test]
+fn choice_inside_for_each() {
+    let v = act(
+        json!([{"kind": "for-each", "params": {"over": {"pieces": {"type": "pawn"}}, "bind": "p", "do": [
+            {"kind": "flip-coin", "params": {"forPlayer": "turn", "bind": "c"}}
+        ]}}]),
+    );
+    expect(
+        v,
+        codes::CHOICE_IN_ITERATION,
+        "$.triggers[0].effects[0].params.do[0].kind",
+    );
+}
+
+#[test]
+fn unknown_parameter_with_suggestion() {
+    let v = act(json!([{"kind": "kill", "params": {"pices": "$self"}}]));
+    let f = expect(
+        v,
+        codes::PARAM_UNKNOWN,
+        "$.triggers[0].effects[0].params.pices",
+    );
+    assert!(f.message.contains("did you mean `pieces`"), "{}", f.message);
+}
+
+#[test]
+fn subject_only_on_triggers_that_have_one() {
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-turn-start", "params": {"subject": {"type": "king"}}, "effects": []}]),
+    );
+    expect(v, codes::PARAM_UNKNOWN, "$.triggers[0].params.subject");
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-move", "params": {"subject": {"type": "king"}}, "effects": []}]),
+    );
+    assert!(check(v).is_empty());
+}
+
+#[test]
+fn missing_parameter() {
+    let v = act(json!([{"kind": "kill", "params": {}}]));
+    expect(v, codes::PARAM_MISSING, "$.triggers[0].effects[0].params");
+}
+
+#[test]
+fn invalid_parameter_value() {
+    let v = act(
+        json!([{"kind": "spawn-piece", "params": {"type": "dragon", "color": "white", "at": "e4"}}]),
+    );
+    expect(
+        v,
+        codes::PARAM_INVALID,
+        "$.triggers[0].effects[0].params.type",
+    );
+}
+
+#[test]
+fn forplayer_both_only_for_rps() {
+    let v = act(
+        json!([{"kind": "request-choice", "params": {"kind": "square", "forPlayer": "both", "bind": "s"}}]),
+    );
+    expect(
+        v,
+        codes::PARAM_INVALID,
+        "$.triggers[0].effects[0].params.forPlayer",
+    );
+}
+
+#[test]
+fn nesting_depth_three_is_fine_four_is_not() {
+    assert!(check(act(json!([nest(3, kill_self())]))).is_empty());
+    let v = act(json!([nest(4, kill_self())]));
+    expect(
+        v,
+        codes::NESTING_DEPTH_EXCEEDED,
+        "$.triggers[0].effects[0].params.then[0].params.then[0].params.then[0].kind",
+    );
+}
+
+#[test]
+fn choice_depth_over_eight() {
+    // Nine request-choices, each inside the previous one's `then`. The same
+    // path also breaks the nesting limit; both are reported.
+    let mut v = kill_self();
+    for i in (0..9).rev() {
+        v = json!({"kind": "request-choice", "params": {
+            "kind": "square", "forPlayer": "chooser", "bind": format!("s{i}"), "then": [v]}});
+    }
+    let found = check(act(json!([v])));
+    assert!(
+        found.iter().any(|f| f.code == codes::CHOICE_DEPTH_EXCEEDED),
+        "{found:#?}"
+    );
+    assert!(found
+        .iter()
+        .any(|f| f.code == codes::NESTING_DEPTH_EXCEEDED));
+}
+
+#[test]
+fn eight_sequential_choices_are_fine() {
+    let effects: Vec<Value> = (0..8)
+        .map(|i| json!({"kind": "request-choice", "params": {"kind": "square", "forPlayer": "chooser", "bind": format!("s{i}")}}))
+        .collect();
+    assert!(check(act(Value::Array(effects))).is_empty());
+}
+
+#[test]
+fn primitive_count_limit() {
+    // 1 trigger + 49 primitives = 50 nodes: accepted; one more is refused.
+    let ok: Vec<Value> = (0..49).map(|_| kill_self()).collect();
+    assert!(check(act(Value::Array(ok))).is_empty());
+    let bad: Vec<Value> = (0..50).map(|_| kill_self()).collect();
+    expect(act(Value::Array(bad)), codes::PRIMITIVE_COUNT_EXCEEDED, "$");
+}
+
+#[test]
+fn bad_square() {
+    let v = act(
+        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "i9", "lifetime": {"kind": "permanent"}}}]),
+    );
+    expect(
+        v,
+        codes::SQUARE_INVALID,
+        "$.triggers[0].effects[0].params.at",
+    );
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-moved-onto-square",
+        "params": {"filter": {"kind": "squares", "squares": [27, 64]}}, "effects": []}]),
+    );
+    expect(
+        v,
+        codes::SQUARE_INVALID,
+        "$.triggers[0].params.filter.squares[1]",
+    );
+}
+
+#[test]
+fn bad_filters() {
+    let v = act(json!([{"kind": "kill", "params": {"pieces": {"colour": "white"}}}]));
+    let f = expect(
+        v,
+        codes::FILTER_INVALID,
+        "$.triggers[0].effects[0].params.pieces.colour",
+    );
+    assert!(f.message.contains("did you mean `color`"), "{}", f.message);
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-moved-onto-square",
+        "params": {"filter": {"kind": "predicate"}}, "effects": []}]),
+    );
+    expect(v, codes::FILTER_INVALID, "$.triggers[0].params.filter");
+}
+
+#[test]
+fn unknown_marker_kind() {
+    let v = act(
+        json!([{"kind": "spawn-marker", "params": {"kind": "landmine", "at": "e4", "lifetime": {"kind": "permanent"}}}]),
+    );
+    let f = expect(
+        v,
+        codes::MARKER_UNKNOWN_KIND,
+        "$.triggers[0].effects[0].params.kind",
+    );
+    assert!(f.message.contains("did you mean `mine`"), "{}", f.message);
+}
+
+#[test]
+fn all_marker_kinds_are_accepted() {
+    for k in [
+        "portal-end",
+        "frozen-square",
+        "mine",
+        "pit",
+        "death-square",
+        "tornado",
+        "treasure",
+        "blocked",
+        "ward",
+    ] {
+        let v = act(
+            json!([{"kind": "spawn-marker", "params": {"kind": k, "at": 0, "lifetime": {"kind": "moves", "plies": 2}}}]),
+        );
+        assert!(check(v).is_empty(), "{k}");
+    }
+}
+
+#[test]
+fn bad_lifetime() {
+    let v = act(
+        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "e4", "lifetime": {"kind": "moves", "plies": 0}}}]),
+    );
+    expect(
+        v,
+        codes::LIFETIME_INVALID,
+        "$.triggers[0].effects[0].params.lifetime",
+    );
+    let v =
+        json!({"version": 1, "id": "t", "name": "T", "draft": {"weight": 1, "duration": [5, 3]}});
+    expect(v, codes::LIFETIME_INVALID, "$.draft.duration");
+}
+
+#[test]
+fn probability_out_of_range() {
+    let v = act(json!([{"kind": "with-probability", "params": {"p": 1.5, "then": []}}]));
+    expect(
+        v,
+        codes::PROBABILITY_OUT_OF_RANGE,
+        "$.triggers[0].effects[0].params.p",
+    );
+}
+
+#[test]
+fn bad_expression() {
+    let v = act(json!([{"kind": "conditional", "params": {"if": {"equals": [1, 1]}, "then": []}}]));
+    expect(
+        v,
+        codes::EXPRESSION_INVALID,
+        "$.triggers[0].effects[0].params.if.equals",
+    );
+}
+
+#[test]
+fn bad_reference() {
+    let v = act(json!([{"kind": "kill", "params": {"pieces": "$evnt.piece"}}]));
+    expect(
+        v,
+        codes::REFERENCE_INVALID,
+        "$.triggers[0].effects[0].params.pieces",
+    );
+}
+
+#[test]
+fn unbound_binding_variable_and_parameter() {
+    let v = act(json!([{"kind": "kill", "params": {"pieces": "$bind.victim"}}]));
+    expect(v, codes::UNBOUND, "$.triggers[0].effects[0].params.pieces");
+    let v = with(
+        json!([{"kind": "forbid-move", "params": {"when": "$var.never"}}]),
+        json!([]),
+    );
+    expect(v, codes::UNBOUND, "$.passive[0].params.when");
+    let v = act(
+        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "$param.sq", "lifetime": {"kind": "one-shot"}}}]),
+    );
+    expect(v, codes::UNBOUND, "$.triggers[0].effects[0].params.at");
+}
+
+#[test]
+fn duplicate_binding_in_one_trigger() {
+    let pick = |b: &str| json!({"kind": "flip-coin", "params": {"forPlayer": "turn", "bind": b}});
+    expect(
+        act(json!([pick("c"), pick("c")])),
+        codes::BINDING_DUPLICATE,
+        "$.triggers[0].effects[1].params.bind",
+    );
+    // The same name in two different triggers is fine.
+    let v = with(
+        json!([]),
+        json!([
+            {"kind": "on-rule-activated", "effects": [pick("c")]},
+            {"kind": "on-turn-start", "effects": [pick("c")]}
+        ]),
+    );
+    assert!(check(v).is_empty());
+}
+
+#[test]
+fn binding_is_visible_to_later_siblings() {
+    let v = act(json!([
+        {"kind": "request-choice", "params": {"kind": "piece", "forPlayer": "chooser", "filter": {"royal": false}, "bind": "p"}},
+        {"kind": "kill", "params": {"pieces": "$bind.p"}}
+    ]));
+    assert!(check(v).is_empty());
+}
+
+#[test]
+fn every_code_is_documented() {
+    let docs = include_str!("../../../docs/modifiers.md");
+    for code in codes::ALL {
+        assert!(
+            docs.contains(&format!("`{code}`")),
+            "{code} is not in docs/modifiers.md"
+        );
+    }
+}
