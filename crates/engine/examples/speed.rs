@@ -1,4 +1,4 @@
-//! Quick perft timing: `cargo run --release -p houserules-engine --example speed [DEPTH] [ours|cozy]`.
+//! Quick perft timing: `cargo run --release -p houserules-engine --example speed [DEPTH] [ours|cozy] [bulk|nobulk]`.
 //! Under valgrind (callgrind) it gives instruction counts to compare.
 use houserules_engine::{Game, Variant};
 use std::time::Instant;
@@ -43,7 +43,12 @@ fn main() {
     ] {
         let g = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
         let b: cozy_chess::Board = fen.parse().expect("valid FEN");
-        for bulk in [true, false] {
+        let modes: &[bool] = match std::env::args().nth(3).as_deref() {
+            Some("nobulk") => &[false],
+            Some("bulk") => &[true],
+            _ => &[true, false],
+        };
+        for &bulk in modes {
             let dd = if bulk { depth } else { depth - 1 };
             let t0 = Instant::now();
             let n = if engine == "cozy" {

@@ -246,10 +246,21 @@ pub fn parse<B: BitSet>(
         let us = turn.index();
         let them_piece = pos.piece_at(victim);
         // The victim must be an enemy piece that can multi-step (a pawn),
-        // and the square it came from must be empty.
-        let origin = 2 * s as i32 - victim as i32;
-        let origin_empty =
-            origin < 0 || origin >= t.squares as i32 || !pos.occupied().has(origin as u8);
+        // standing one step past the passed square in the direction it
+        // moved (toward the side to move's first rank), and the square it
+        // came from must be on the board and empty.
+        let (sf, sr) = (t.file(s) as i32, t.rank(s) as i32);
+        let (vf, vr) = (t.file(victim) as i32, t.rank(victim) as i32);
+        let (df, dr) = (vf - sf, vr - sr);
+        let toward = if turn == Color::White { -1 } else { 1 };
+        let (of, or) = (sf - df, sr - dr);
+        let origin_empty = df.abs() <= 1
+            && dr == toward
+            && of >= 0
+            && or >= 0
+            && of < t.width as i32
+            && or < t.height as i32
+            && !pos.occupied().has((or * t.width as i32 + of) as u8);
         let ok = !pos.occupied().has(s)
             && origin_empty
             && them_piece
@@ -393,7 +404,14 @@ pub fn write<B: BitSet>(
     s.push_str(&castling_field(t, pos, shredder));
     s.push(' ');
     match legal_ep {
-        Some(e) => s.push_str(&square_name(e, t.width)),
+        Some(e) => {
+            s.push_str(&square_name(e, t.width));
+            // A victim not straight past the passed square (Berolina pawns)
+            // needs the landing square too (RULINGS P27: passed, landing).
+            if t.file(pos.ep_victim) != t.file(e) {
+                s.push_str(&square_name(pos.ep_victim, t.width));
+            }
+        }
         None => s.push('-'),
     }
     s.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));

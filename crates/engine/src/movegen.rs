@@ -389,10 +389,36 @@ impl<B: BitSet> Position<B> {
         let (q, c) = self.shape_targets(t, kingkind, us, ksq, occ, their);
         let occ_wo = occ ^ B::bit(ksq);
         let mut safe = B::EMPTY;
-        for to in (q | c).iter() {
-            if !self.is_attacked(t, to, occ_wo, them) {
-                safe |= B::bit(to);
+        // The attacker sets are the same for every target: gather them once.
+        let (rl, bl) = (
+            self.pieces_of(t.rook_like[tc], them),
+            self.pieces_of(t.bishop_like[tc], them),
+        );
+        let o = occ_wo.to_u64();
+        'targets: for to in (q | c).iter() {
+            let mut m = t.leap_attackers[tc];
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if (t.kinds[tc][k].rev_leap_attacks[to as usize] & self.by_kind[k] & their).any() {
+                    continue 'targets;
+                }
             }
+            if let Some(mg) = t.magic {
+                if rl.any() && (B::from_u64(mg.rook(to, o)) & rl).any() {
+                    continue;
+                }
+                if bl.any() && (B::from_u64(mg.bishop(to, o)) & bl).any() {
+                    continue;
+                }
+            }
+            for ar in &t.attack_rays[tc] {
+                let p = self.pieces_of(ar.kinds, them);
+                if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
+                    continue 'targets;
+                }
+            }
+            safe |= B::bit(to);
         }
         emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
@@ -523,6 +549,11 @@ impl<B: BitSet> Position<B> {
             kinds: [0; MAX_KINDS],
             n: 0,
         };
+        if t.promo_limits.is_none() {
+            c.n = t.promo_choices.len().min(MAX_KINDS);
+            c.kinds[..c.n].copy_from_slice(&t.promo_choices[..c.n]);
+            return c;
+        }
         let ours = self.by_color[self.turn.index()];
         for &k in &t.promo_choices {
             if let Some(l) = &t.promo_limits {
@@ -572,9 +603,14 @@ impl<B: BitSet> Position<B> {
 
     /// Number of legal moves (bulk counting).
     pub fn count_legal(&self, t: &Tables<B>) -> u64 {
+        let promo = if t.promo_limits.is_none() {
+            t.promo_choices.len()
+        } else {
+            self.promotion_choices(t).n
+        };
         let mut c = Counter {
             n: 0,
-            promo: self.promotion_choices(t).n as u64,
+            promo: promo as u64,
         };
         if t.hooks.is_none() && self.gen_fast(t, &mut c) {
             c.n

@@ -85,3 +85,33 @@ fn en_passant_square_in_front_of_a_non_pawn_is_not_kept() {
         }
     }
 }
+
+/// fuzz `fen`: a two-square en passant field (passed square and landing
+/// square, RULINGS P27) was accepted whatever the geometry: with `d3f7`,
+/// `exd3` "en passant" removed the pawn on f7, and the FEN written back
+/// (`d3`, one square) read as a different position. A passed square that
+/// the piece on the landing square cannot have passed over should be
+/// dropped (or the FEN refused), and the written FEN must read back the same.
+#[test]
+fn two_square_en_passant_field_with_impossible_geometry_is_not_kept() {
+    let fens = [
+        "4k3/5p2/8/8/8/8/4P3/4K3 w - d3f7 0 1",
+        "4k3/5p2/8/8/8/8/4P3/4K3 w - f7d3 0 1",
+        // As found.
+        "rnbqbrnk/Pbp1pprp/8/3pKP2/8/8/PPPPPr1P/NQRBKBNR w kq d3f7 0 1",
+    ];
+    for fen in fens {
+        let Ok(g) = game(fen) else { continue };
+        let written = g.fen();
+        let again = game(&written).expect("the written FEN reads");
+        assert_eq!(again.fen(), written, "{fen}: FEN round trip");
+        for m in g.legal_moves() {
+            assert_ne!(
+                m.kind,
+                MoveKind::EnPassant,
+                "{fen}: impossible en passant {}",
+                g.uci(m)
+            );
+        }
+    }
+}
