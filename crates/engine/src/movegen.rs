@@ -94,50 +94,41 @@ fn emit_shifted<B: BitSet, S: Sink<B>>(
     }
 }
 
+impl Collect<'_> {
+    /// One move, or one per promotion choice.
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8, kind: MoveKind, promote: bool) {
+        if promote {
+            for &c in self.choices.as_slice() {
+                self.out.push(Move {
+                    from,
+                    to,
+                    promotion: Some(PieceKind(c)),
+                    kind,
+                });
+            }
+        } else {
+            self.out.push(Move {
+                from,
+                to,
+                promotion: None,
+                kind,
+            });
+        }
+    }
+}
+
 impl<B: BitSet> Sink<B> for Collect<'_> {
     #[inline]
     fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
         for to in targets.iter() {
-            if promote {
-                for &c in self.choices.as_slice() {
-                    self.out.push(Move {
-                        from,
-                        to,
-                        promotion: Some(PieceKind(c)),
-                        kind,
-                    });
-                }
-            } else {
-                self.out.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                    kind,
-                });
-            }
+            self.push(from, to, kind, promote);
         }
     }
     #[inline]
     fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool) {
         for to in targets.iter() {
-            let from = (to as i32 - delta) as u8;
-            if promote {
-                for &c in self.choices.as_slice() {
-                    self.out.push(Move {
-                        from,
-                        to,
-                        promotion: Some(PieceKind(c)),
-                        kind,
-                    });
-                }
-            } else {
-                self.out.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                    kind,
-                });
-            }
+            self.push((to as i32 - delta) as u8, to, kind, promote);
         }
     }
     #[inline]
