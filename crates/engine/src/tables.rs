@@ -165,6 +165,9 @@ pub struct Tables<B> {
     pub(crate) hooks: Option<std::sync::Arc<dyn crate::hooks::RuleHooks<B>>>,
     /// FIDE roles per kind (for insufficient material and SAN letters).
     pub(crate) roles: Vec<Option<crate::definition::Role>>,
+    /// File and rank of every square (avoids a division per lookup).
+    pub(crate) files: [u8; 128],
+    pub(crate) ranks: [u8; 128],
     /// Magic tables, on 8×8 boards.
     pub(crate) magic: Option<&'static crate::magic::Magics>,
     /// Kinds (mask) that attack along all four unlimited orthogonal rides,
@@ -616,6 +619,8 @@ impl<B: BitSet> Tables<B> {
             light_squares,
             hooks: None,
             roles: def.pieces.iter().map(|p| p.role).collect(),
+            files: std::array::from_fn(|i| (i % w as usize) as u8),
+            ranks: std::array::from_fn(|i| (i / w as usize) as u8),
             magic: None,
             rook_like: [0; 2],
             bishop_like: [0; 2],
@@ -695,11 +700,11 @@ impl<B: BitSet> Tables<B> {
     /// File of `sq` (0-based).
     #[inline(always)]
     pub(crate) fn file(&self, sq: u8) -> u8 {
-        sq % self.width
+        self.files[(sq & 127) as usize]
     }
     /// Rank of `sq` (0-based).
     #[inline(always)]
     pub(crate) fn rank(&self, sq: u8) -> u8 {
-        sq / self.width
+        self.ranks[(sq & 127) as usize]
     }
 }

@@ -150,7 +150,7 @@ fn line_words(line: &Line, ply: usize, fullmove: u64, words: &mut Vec<Word>) {
     for (i, m) in line.moves.iter().enumerate() {
         let p = ply + i;
         let number = fullmove.saturating_add((p / 2) as u64);
-        if p % 2 == 0 {
+        if p.is_multiple_of(2) {
             words.push(Word::plain(format!("{number}. {}", m.san)));
         } else if need_number {
             words.push(Word::plain(format!("{number}... {}", m.san)));
