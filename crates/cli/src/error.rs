@@ -72,3 +72,20 @@ impl CliError {
         matches!(self, CliError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
+
+/// Reads a text file of at most `limit` bytes, so that `/dev/zero` or a
+/// huge file cannot exhaust memory.
+pub(crate) fn read_text_limited(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {limit} bytes"),
+        ));
+    }
+    Ok(text)
+}

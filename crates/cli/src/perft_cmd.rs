@@ -229,7 +229,8 @@ struct SuiteReport<'a> {
 /// runs.
 fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
+    // Suites are text of a few MiB (random.perft is 1 MiB); 64 MiB at most.
+    let text = crate::error::read_text_limited(path, 64 << 20)
         .map_err(|e| CliError::input(format!("cannot read suite file {shown}: {e}")))?;
     let entries = suite::parse(&text).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
     if entries.is_empty() {

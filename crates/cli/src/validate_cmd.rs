@@ -47,7 +47,8 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
              issue); `validate` checks YAML game files"
         )));
     }
-    let text = std::fs::read_to_string(path)
+    // Game files may be at most 1 MiB (the loader's budget); read no more.
+    let text = crate::error::read_text_limited(path, 1 << 20)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
     let def = match houserules_definitions::load_str(&shown, &text) {
         Ok(def) => def,

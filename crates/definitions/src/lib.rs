@@ -115,7 +115,16 @@ pub fn load_file(path: &std::path::Path) -> Result<GameDefinition, Diagnostics> 
         }
         _ => {}
     }
-    match std::fs::read_to_string(path) {
+    // Read at most one byte past the budget: a device such as /dev/zero
+    // reports length 0 but never ends.
+    let read = std::fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        let mut text = String::new();
+        f.take(MAX_INPUT_BYTES as u64 + 1)
+            .read_to_string(&mut text)
+            .map(|_| text)
+    });
+    match read {
         Ok(text) => load_str(&name, &text),
         Err(e) => {
             let src = Source::new(&name, "");

@@ -96,3 +96,20 @@ fn grand_compiles_its_promotion_rules() {
     assert_eq!(limit("Rook"), Some(2));
     assert_eq!(limit("Knight"), Some(2));
 }
+
+/// Regression: Berolina pawns step diagonally without capturing, so two
+/// pawns can reach one square; SAN must name the file (found by a
+/// new-user trial: `moves` printed `e3` for both d2e3 and f2e3).
+#[test]
+fn berolina_pawn_san_names_the_file_when_needed() {
+    use houserules_engine::{Game, Variant};
+    let g = Game::new(Variant::new(builtin("berolina").expect("berolina")).expect("compiles"));
+    let san = |uci: &str| g.san(g.parse_uci(uci).expect(uci));
+    assert_eq!(san("d2e3"), "de3");
+    assert_eq!(san("f2e3"), "fe3");
+    // The only pawn move to b4 (a double step from d2) needs no file.
+    assert_eq!(san("d2b4"), "db4");
+    assert_eq!(g.uci(g.parse_san("b4").expect("b4 is unambiguous")), "d2b4");
+    assert!(g.parse_san("e3").is_err(), "e3 is ambiguous");
+    assert_eq!(g.uci(g.parse_san("de3").unwrap()), "d2e3");
+}

@@ -29,6 +29,9 @@ pub enum FenError {
     /// The castling field is malformed.
     #[error("FEN castling field `{0}`: expected `-`, KQkq letters or rook files (Shredder-FEN)")]
     Castling(String),
+    /// Castling rights in a game without castling.
+    #[error("FEN castling field `{0}`: this game has no castling, so the field must be `-`")]
+    NoCastling(String),
     /// The en passant field is malformed.
     #[error("FEN en passant field `{0}`: expected `-` or a square")]
     EnPassant(String),
@@ -138,10 +141,12 @@ pub fn parse<B: BitSet>(
                 }
                 continue;
             }
-            let kind = def.kind_of_symbol(c).ok_or(FenError::UnknownPiece(c))?;
             if !c.is_ascii_alphabetic() {
-                return Err(FenError::UnknownPiece(c));
+                // Name the whole character, not its first byte.
+                let ch = row[j..].chars().next().unwrap_or(c);
+                return Err(FenError::UnknownPiece(ch));
             }
+            let kind = def.kind_of_symbol(c).ok_or(FenError::UnknownPiece(c))?;
             if f >= t.width as usize {
                 return Err(FenError::Board {
                     rank: i + 1,
@@ -321,7 +326,7 @@ fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, s: &str) -> Resul
         return Ok(rooks);
     }
     let Some((kk, rk, _, _)) = t.castling else {
-        return Err(FenError::Castling(s.into()));
+        return Err(FenError::NoCastling(s.into()));
     };
     for c in s.chars() {
         let color = if c.is_ascii_uppercase() {

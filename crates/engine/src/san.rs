@@ -86,23 +86,29 @@ pub fn write_bare<B: BitSet>(
     let pt = &def.pieces[p.kind.index()];
     let capture = m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
     let mut s = String::with_capacity(8);
+    // Moves of the same kind to the same square from elsewhere.
+    let others: Vec<u8> = legal
+        .iter()
+        .filter(|o| {
+            o.to == m.to
+                && o.from != m.from
+                && o.kind != MoveKind::Castle
+                && pos.piece_at(o.from).map(|q| q.kind) == Some(p.kind)
+        })
+        .map(|o| o.from)
+        .collect();
     if pt.pawn_like {
-        if capture {
+        // A pawn's file is written for captures (FIDE) and for any move that
+        // leaves its file or shares its destination (Berolina-style pawns).
+        if capture || t.file(m.from) != t.file(m.to) || !others.is_empty() {
             s.push((b'a' + t.file(m.from)) as char);
+            if others.iter().any(|&o| t.file(o) == t.file(m.from)) {
+                s.push_str(&(t.rank(m.from) as u32 + 1).to_string());
+            }
         }
     } else {
         s.push(pt.symbol);
         // Disambiguation: file if it suffices, else rank, else both.
-        let others: Vec<u8> = legal
-            .iter()
-            .filter(|o| {
-                o.to == m.to
-                    && o.from != m.from
-                    && o.kind != MoveKind::Castle
-                    && pos.piece_at(o.from).map(|q| q.kind) == Some(p.kind)
-            })
-            .map(|o| o.from)
-            .collect();
         if !others.is_empty() {
             let same_file = others.iter().any(|&o| t.file(o) == t.file(m.from));
             let same_rank = others.iter().any(|&o| t.rank(o) == t.rank(m.from));
@@ -263,7 +269,13 @@ pub fn parse<B: BitSet>(
                 Some(k) => k == pk,
                 // A pawn move without its file is a push, never a capture
                 // (python-chess: `d5` does not mean `exd5`).
-                None => def.pieces[pk].pawn_like && (hf.is_some() || t.file(m.from) == t.file(to)),
+                // Quiet pawn moves off the file (Berolina) may omit it too.
+                None => {
+                    let capture =
+                        m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
+                    def.pieces[pk].pawn_like
+                        && (hf.is_some() || t.file(m.from) == t.file(to) || !capture)
+                }
             };
             kind_ok
                 && hf.is_none_or(|f| t.file(m.from) == f)
