@@ -73,6 +73,25 @@ struct PromoOut {
     only_captured: bool,
 }
 
+/// Parses one mutation, or reports its syntax error at its place.
+fn parsed_mutation(c: &mut C<'_>, mu: &Sp<String>) -> Option<Mutation> {
+    match parse_mutation(&mu.value) {
+        Ok(p) => Some(p),
+        Err(pe) => {
+            let span = c.inner_span(&mu.loc, &mu.value, pe.offset..pe.offset + 1);
+            let d = c
+                .diag(
+                    Code::ConditionSyntax,
+                    span,
+                    format!("mutation: {}", pe.message),
+                )
+                .label("here");
+            c.push(d);
+            None
+        }
+    }
+}
+
 impl C<'_> {
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
@@ -1462,21 +1481,7 @@ fn movement(
     let mut destroys_adjacent = false;
     let mut marker: Option<PendingMarker> = None;
     for mu in &spec.mutations {
-        let parsed = match parse_mutation(&mu.value) {
-            Ok(p) => p,
-            Err(pe) => {
-                let span = c.inner_span(&mu.loc, &mu.value, pe.offset..pe.offset + 1);
-                let d = c
-                    .diag(
-                        Code::ConditionSyntax,
-                        span,
-                        format!("mutation: {}", pe.message),
-                    )
-                    .label("here");
-                c.push(d);
-                return None;
-            }
-        };
+        let parsed = parsed_mutation(c, mu)?;
         match parsed {
             Mutation::Set { target, value } => {
                 let t = match ctx.check(&target) {
@@ -1990,21 +1995,7 @@ fn action(
         found
     };
     for mu in &spec.mutations {
-        let parsed = match parse_mutation(&mu.value) {
-            Ok(p) => p,
-            Err(pe) => {
-                let span = c.inner_span(&mu.loc, &mu.value, pe.offset..pe.offset + 1);
-                let d = c
-                    .diag(
-                        Code::ConditionSyntax,
-                        span,
-                        format!("mutation: {}", pe.message),
-                    )
-                    .label("here");
-                c.push(d);
-                return None;
-            }
-        };
+        let parsed = parsed_mutation(c, mu)?;
         match &parsed {
             Mutation::MoveToward {
                 mover: Who::Own,
