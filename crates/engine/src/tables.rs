@@ -12,15 +12,42 @@ use crate::types::Color;
 /// Most piece types a definition may have.
 pub const MAX_KINDS: usize = 16;
 
+/// A bitboard per square, for up to 128 squares. Indexing masks the
+/// square to 7 bits, so lookups need no bounds check (squares are always
+/// below 128 by construction).
+#[derive(Clone, Debug)]
+pub(crate) struct SqMap<B>(Box<[B; 128]>);
+
+impl<B: BitSet> SqMap<B> {
+    pub(crate) fn new() -> Self {
+        SqMap(Box::new([B::EMPTY; 128]))
+    }
+}
+
+impl<B> std::ops::Index<usize> for SqMap<B> {
+    type Output = B;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &B {
+        &self.0[i & 127]
+    }
+}
+
+impl<B> std::ops::IndexMut<usize> for SqMap<B> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut B {
+        &mut self.0[i & 127]
+    }
+}
+
 /// One ray: a direction, with the squares it reaches from every square.
 #[derive(Clone, Debug)]
 pub(crate) struct Ray<B> {
     /// Squares along the ray to the edge, per origin square.
-    pub full: Vec<B>,
+    pub full: SqMap<B>,
     /// Squares along the ray within `max` steps.
-    pub lim: Vec<B>,
+    pub lim: SqMap<B>,
     /// Squares closer than `min` steps (never destinations).
-    pub near: Vec<B>,
+    pub near: SqMap<B>,
     /// Whether square indices grow along the ray (first blocker is the lsb).
     pub positive: bool,
     pub vector: Vector,
@@ -84,19 +111,19 @@ pub(crate) struct AttackRay {
 #[derive(Clone, Debug)]
 pub(crate) struct KindTables<B> {
     /// Move-or-capture leap targets per square.
-    pub leap_any: Vec<B>,
+    pub leap_any: SqMap<B>,
     /// Move-only leap targets.
-    pub leap_quiet: Vec<B>,
+    pub leap_quiet: SqMap<B>,
     /// Capture-only leap targets.
-    pub leap_capture: Vec<B>,
+    pub leap_capture: SqMap<B>,
     /// Capture-only leaps that may take en passant.
-    pub leap_ep: Vec<B>,
+    pub leap_ep: SqMap<B>,
     /// Every square this piece attacks by a leap from a square.
-    pub leap_attacks: Vec<B>,
+    pub leap_attacks: SqMap<B>,
     /// Reverse of `leap_attacks`: squares from which it attacks a square.
-    pub rev_leap_attacks: Vec<B>,
+    pub rev_leap_attacks: SqMap<B>,
     /// Reverse of `leap_ep`.
-    pub rev_leap_ep: Vec<B>,
+    pub rev_leap_ep: SqMap<B>,
     pub rides: Vec<Ride>,
     pub first_moves: Vec<FirstMove>,
     /// Extra per-square targets used by `first_moves` leaps.
@@ -355,9 +382,9 @@ impl<B: BitSet> Tables<B> {
             {
                 return i as u16;
             }
-            let mut full = vec![B::EMPTY; n];
-            let mut lim = vec![B::EMPTY; n];
-            let mut near = vec![B::EMPTY; n];
+            let mut full = SqMap::new();
+            let mut lim = SqMap::new();
+            let mut near = SqMap::new();
             for s in 0..n as i32 {
                 let (f, r) = (s % w as i32, s / w as i32);
                 let (mut x, mut y, mut k) = (f, r, 0u8);
@@ -400,13 +427,13 @@ impl<B: BitSet> Tables<B> {
             let c = color.index();
             for (k, pt) in def.pieces.iter().enumerate() {
                 let mut kt = KindTables {
-                    leap_any: vec![B::EMPTY; n],
-                    leap_quiet: vec![B::EMPTY; n],
-                    leap_capture: vec![B::EMPTY; n],
-                    leap_ep: vec![B::EMPTY; n],
-                    leap_attacks: vec![B::EMPTY; n],
-                    rev_leap_attacks: vec![B::EMPTY; n],
-                    rev_leap_ep: vec![B::EMPTY; n],
+                    leap_any: SqMap::new(),
+                    leap_quiet: SqMap::new(),
+                    leap_capture: SqMap::new(),
+                    leap_ep: SqMap::new(),
+                    leap_attacks: SqMap::new(),
+                    rev_leap_attacks: SqMap::new(),
+                    rev_leap_ep: SqMap::new(),
                     rides: Vec::new(),
                     first_moves: Vec::new(),
                     first_leaps: Vec::new(),
