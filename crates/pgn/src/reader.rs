@@ -184,8 +184,11 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// How many bytes of an over-long line are kept (to see how it starts).
+const TOO_LONG_PREFIX: usize = 64;
+
 /// One line of input, decoded (invalid UTF-8 replaced), without its line
-/// ending.
+/// ending; of an over-long line, only its first [`TOO_LONG_PREFIX`] bytes.
 struct RawLine {
     no: u64,
     text: String,
@@ -237,7 +240,11 @@ impl<R: BufRead> LineSource<R> {
             if !too_long {
                 if self.buf.len() + take > self.max_line {
                     too_long = true;
-                    self.buf.clear();
+                    // Keep a short prefix: how the line starts (`[`, a
+                    // comment) still tells which part of a game it is in.
+                    let keep = TOO_LONG_PREFIX.saturating_sub(self.buf.len()).min(take);
+                    self.buf.extend_from_slice(&avail[..keep]);
+                    self.buf.truncate(TOO_LONG_PREFIX);
                 } else {
                     self.buf.extend_from_slice(&avail[..take]);
                 }
@@ -557,7 +564,10 @@ impl Builder {
                 },
                 "line too long (over the reader's line limit)",
             );
-            if self.comment.is_none() {
+            // A tag line stays in the tag section, so that the tags after
+            // it still belong to this game.
+            if self.comment.is_none() && !(self.phase == Phase::Tags && line.text.starts_with('['))
+            {
                 self.phase = Phase::Movetext;
             }
             return Feed::More;

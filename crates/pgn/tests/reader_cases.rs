@@ -296,3 +296,21 @@ fn io_errors_end_the_stream() {
     );
     assert!(r.next().is_none());
 }
+
+/// Regression (new-user trial): a tag line over the line limit in the middle
+/// of the tag section ended the game's tag section, so the tags after it
+/// started a second game. A game is one game whatever the length of its
+/// lines: here one spoiled game, then the next one.
+#[test]
+fn over_long_tag_line_does_not_split_the_game() {
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(b"[Event \"one\"]\n[Annotator \"");
+    bytes.extend(std::iter::repeat_n(b'x', 5000));
+    bytes.extend_from_slice(b"\"]\n[Site \"here\"]\n\n1. e4 e5 *\n\n[Event \"two\"]\n\n1. d4 *\n");
+    let games: Vec<_> = Reader::new(&bytes[..]).max_line_bytes(1000).collect();
+    assert_eq!(games.len(), 2, "{games:?}");
+    let (game, line, _, msg) = syntax(games[0].as_ref().unwrap_err());
+    assert_eq!((game, line), (1, 2));
+    assert!(msg.contains("line too long"), "{msg}");
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("two"));
+}
