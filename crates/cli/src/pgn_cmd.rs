@@ -109,6 +109,9 @@ struct ErrorReport {
     /// Candidate moves (UCI) of an ambiguous move.
     #[serde(skip_serializing_if = "Option::is_none")]
     candidates: Option<Vec<String>>,
+    /// The message already says where the problem is (replay messages do).
+    #[serde(skip)]
+    located: bool,
 }
 
 impl ErrorReport {
@@ -125,6 +128,7 @@ impl ErrorReport {
             line: e.pos.map(|p| p.line),
             column: e.pos.map(|p| p.column),
             candidates,
+            located: true,
         }
     }
 
@@ -141,6 +145,7 @@ impl ErrorReport {
             line: Some(e.pos().line),
             column,
             candidates: None,
+            located: false,
         }
     }
 }
@@ -165,8 +170,7 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
                 (Some(l), None) => format!(" (line {l})"),
                 _ => String::new(),
             };
-            // Replay messages already say where the move is.
-            let at = if e.ply.is_some() { String::new() } else { at };
+            let at = if e.located { String::new() } else { at };
             writeln!(out, ": error: {}{at}", e.message)
         }
     }
@@ -191,6 +195,7 @@ fn check_file(
                 line: None,
                 column: None,
                 candidates: None,
+                located: false,
             };
             let r = GameReport {
                 file: &name,
@@ -355,7 +360,14 @@ mod tests {
         assert_eq!(rows[4]["game"], 4);
         assert_eq!(
             rows[4]["error"]["message"],
-            "variant not supported: Crazyhouse"
+            "variant not supported: Crazyhouse (line 14:1)"
+        );
+        assert_eq!(
+            (
+                rows[4]["error"]["line"].clone(),
+                rows[4]["error"]["column"].clone()
+            ),
+            (14.into(), 1.into())
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -387,7 +399,8 @@ mod tests {
             lines[3]
         );
         assert!(
-            lines[4].ends_with("game 4: 0 plies: error: variant not supported: Crazyhouse"),
+            lines[4]
+                .ends_with("game 4: 0 plies: error: variant not supported: Crazyhouse (line 14:1)"),
             "{}",
             lines[4]
         );

@@ -19,12 +19,32 @@ impl fmt::Display for TextPos {
 }
 
 /// One tag pair, `[Name "value"]`, with the value unescaped.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the name and value only, not at `pos`.
+#[derive(Clone, Debug)]
 pub struct Tag {
     /// The tag name, e.g. `Event`.
     pub name: String,
     /// The value without quotes, with `\"` and `\\` unescaped.
     pub value: String,
+    /// Where the tag's `[` is in the input (`None` for a tag not read from
+    /// text), so that a bad value (a `FEN` tag) can be reported by line.
+    pub pos: Option<TextPos>,
+}
+
+impl PartialEq for Tag {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.value == other.value
+    }
+}
+
+impl Eq for Tag {}
+
+impl std::hash::Hash for Tag {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.value.hash(state);
+    }
 }
 
 /// A line of play: the mainline of a game or one variation.
@@ -126,7 +146,11 @@ impl PgnGame {
         let value = value.into();
         match self.tags.iter_mut().find(|t| t.name == name) {
             Some(t) => t.value = value,
-            None => self.tags.push(Tag { name, value }),
+            None => self.tags.push(Tag {
+                name,
+                value,
+                pos: None,
+            }),
         }
     }
 

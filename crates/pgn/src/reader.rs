@@ -389,7 +389,7 @@ fn normalise_comment(s: &str) -> String {
 }
 
 /// Reads the tag pairs of one line. Errors carry a 1-based column.
-fn parse_tag_line(text: &str) -> Result<Vec<Tag>, (u64, String)> {
+fn parse_tag_line(no: u64, text: &str) -> Result<Vec<Tag>, (u64, String)> {
     let mut sc = Scan::at(text, 0);
     let mut out = Vec::new();
     loop {
@@ -406,6 +406,10 @@ fn parse_tag_line(text: &str) -> Result<Vec<Tag>, (u64, String)> {
                 ))
             }
         }
+        let open_pos = TextPos {
+            line: no,
+            column: sc.col,
+        };
         sc.bump();
         sc.skip_while(char::is_whitespace);
         let name_start = sc.i;
@@ -460,6 +464,7 @@ fn parse_tag_line(text: &str) -> Result<Vec<Tag>, (u64, String)> {
         out.push(Tag {
             name: name.to_string(),
             value,
+            pos: Some(open_pos),
         });
     }
     Ok(out)
@@ -626,7 +631,7 @@ impl Builder {
     }
 
     fn tag_line(&mut self, no: u64, text: &str) -> Feed {
-        let parsed = parse_tag_line(text);
+        let parsed = parse_tag_line(no, text);
         if self.blank_run > 0 {
             let repeated = match &parsed {
                 Ok(tags) => tags

@@ -86,7 +86,8 @@ pub struct ReplayError {
     pub ply: Option<usize>,
     /// The move as written.
     pub san: Option<String>,
-    /// Where the move is in the input.
+    /// Where the move is in the input; for a setup problem, where the
+    /// `FEN` or `Variant` tag is.
     pub pos: Option<TextPos>,
     /// What kind of problem.
     pub kind: ReplayErrorKind,
@@ -97,11 +98,18 @@ pub struct ReplayError {
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ReplayErrorKind::VariantNotSupported(v) => {
-                return write!(f, "variant not supported: {v}")
-            }
-            ReplayErrorKind::BadFen(why) => return write!(f, "bad FEN tag: {why}"),
+            ReplayErrorKind::VariantNotSupported(v) => write!(f, "variant not supported: {v}")?,
+            ReplayErrorKind::BadFen(why) => write!(f, "bad FEN tag: {why}")?,
             _ => {}
+        }
+        if matches!(
+            self.kind,
+            ReplayErrorKind::VariantNotSupported(_) | ReplayErrorKind::BadFen(_)
+        ) {
+            if let Some(pos) = self.pos {
+                write!(f, " (line {pos})")?;
+            }
+            return Ok(());
         }
         let san = self.san.as_deref().unwrap_or("?");
         if let Some(ply) = self.ply {
@@ -177,10 +185,10 @@ pub fn start_position_with(
     game: &PgnGame,
     resolve: VariantResolver<'_>,
 ) -> Result<(Game, Rules), ReplayError> {
-    let setup_error = |kind| ReplayError {
+    let setup_error = |kind, tag: &str| ReplayError {
         ply: None,
         san: None,
-        pos: None,
+        pos: game.tags.iter().find(|t| t.name == tag).and_then(|t| t.pos),
         kind,
         fen: None,
     };
@@ -189,7 +197,7 @@ pub fn start_position_with(
         Some(v) => (v, Rules::Resolved),
         None => {
             let rules = rules_for_variant(game.tag("Variant"))
-                .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v)))?;
+                .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v), "Variant"))?;
             (Variant::chess(), rules)
         }
     };
@@ -197,9 +205,13 @@ pub fn start_position_with(
         || (rules == Rules::Resolved && rules_for_variant(Some(tag)) == Ok(Rules::Chess960));
     let mut g = match game.tag("FEN") {
         Some(fen) => Game::from_fen(variant, fen)
-            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}"))))?,
-        None => Game::from_fen(variant, "startpos")
-            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("start position: {e}"))))?,
+            .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}")), "FEN"))?,
+        None => Game::from_fen(variant, "startpos").map_err(|e| {
+            setup_error(
+                ReplayErrorKind::BadFen(format!("start position: {e}")),
+                "Variant",
+            )
+        })?,
     };
     if chess960 {
         g.set_chess960(true);

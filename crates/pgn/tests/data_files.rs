@@ -215,8 +215,8 @@ fn every_game_matches(
                     Some(e) if matches!(e.kind, ReplayErrorKind::VariantNotSupported(_)) => {
                         let v = game.tag("Variant").unwrap_or("");
                         assert_eq!(
-                            e.to_string(),
-                            format!("variant not supported: {v}"),
+                            e.kind,
+                            ReplayErrorKind::VariantNotSupported(v.to_string()),
                             "{where_}"
                         );
                         assert_eq!(rep.plies, 0, "{where_}");

@@ -49,7 +49,11 @@ fn unsupported_variant_is_an_error_not_a_crash() {
         e.kind,
         ReplayErrorKind::VariantNotSupported("Crazyhouse".into())
     );
-    assert_eq!(e.to_string(), "variant not supported: Crazyhouse");
+    // The tag is the game's first line, its `[` in column 1.
+    assert_eq!(
+        e.to_string(),
+        "variant not supported: Crazyhouse (line 1:1)"
+    );
     assert_eq!((r.plies, r.final_fen(), r.status()), (0, None, None));
 }
 
@@ -62,6 +66,9 @@ fn bad_fen_tag() {
         e.to_string().starts_with("bad FEN tag: `8/8/8 w - - 0 1`"),
         "{e}"
     );
+    // Regression (new-user trial): the error said where the tag is. The
+    // FEN tag is on line 2, its `[` in column 1.
+    assert!(e.to_string().ends_with("(line 2:1)"), "{e}");
 }
 
 #[test]

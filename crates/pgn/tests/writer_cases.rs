@@ -7,6 +7,7 @@ fn tag(name: &str, value: &str) -> Tag {
     Tag {
         name: name.into(),
         value: value.into(),
+        pos: None,
     }
 }
 
