@@ -89,7 +89,8 @@ Examples:
   houserules pgn check --rules coregal coregal-games.pgn
 
 A `Variant` tag naming Antichess, Suicide or Giveaway replays the game
-with the suicide-chess preset. --game/--rules/--layout choose the rules of
+with the suicide-chess preset; one naming a shipped game (Berolina,
+Capablanca, Grand, Los Alamos, Knightmate, ...) with that game. --game/--rules/--layout choose the rules of
 the games without a Variant tag (or with Standard/Chess960 ones).
 
 Exit status: 0 when every game replays, 1 when a game has an error,

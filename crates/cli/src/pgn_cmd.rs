@@ -29,6 +29,9 @@ const ANTICHESS_TAGS: &[&str] = &[
 ///
 /// - Antichess / Suicide / Giveaway (any case): the `suicide-chess` preset
 ///   from the standard layout, whatever the command line chose.
+/// - The name of a shipped game (`Berolina`, `Capablanca`, `Grand`,
+///   `Gardner`, `Los Alamos`, `Knightmate`, … in any case, spaces or
+///   hyphens): that game, whatever the command line chose.
 /// - No tag, or a standard or Chess960 one: the game chosen on the command
 ///   line (`--game`, `--rules`, `--layout`), when one was; else the pgn
 ///   crate's own FIDE / Chess960 handling.
@@ -63,9 +66,22 @@ impl Resolver {
         }
         match rules_for_variant(Some(tag)) {
             Ok(_) => self.base.clone(),
-            Err(_) => None,
+            Err(_) => shipped_game_for_tag(&lower).and_then(|d| Variant::new(d).ok()),
         }
     }
+}
+
+/// The shipped game a `Variant` tag names: its id with spaces or
+/// underscores as hyphens; `knightmate` is Fairy-Stockfish's name of
+/// `knightmate-classic`.
+fn shipped_game_for_tag(lower: &str) -> Option<houserules_engine::GameDefinition> {
+    let id = lower.replace([' ', '_'], "-");
+    let id = if id == "knightmate" {
+        "knightmate-classic"
+    } else {
+        id.as_str()
+    };
+    houserules_definitions::builtin(id)
 }
 
 /// One game's report; also one JSON line of `--json`.
@@ -293,6 +309,26 @@ mod tests {
         )
         .expect("write good.pgn");
         vec![dir.join("missing.pgn"), good]
+    }
+
+    /// Regression (new-user trial): `[Variant "Berolina"]` was refused.
+    /// A Berolina pawn moves one square diagonally forward without
+    /// capturing (movement-grammar spec; Fairy-Stockfish's `berolina`), so
+    /// `e2d3` is legal there and illegal in FIDE chess.
+    #[test]
+    fn variant_tags_naming_shipped_games_select_them() {
+        let resolver = Resolver::new(None);
+        for tag in ["Berolina", "berolina"] {
+            let text = format!("[Variant \"{tag}\"]\n\n1. e2d3 *\n");
+            let game = Reader::new(text.as_bytes()).next().unwrap().unwrap();
+            let r = replay_with(&game, &|t| resolver.resolve(t));
+            assert!(r.error.is_none(), "{tag}: {:?}", r.error);
+            assert_eq!(r.plies, 1);
+        }
+        for tag in ["Los Alamos", "Capablanca", "Grand", "Gardner", "Knightmate"] {
+            assert!(resolver.resolve(tag).is_some(), "{tag}");
+        }
+        assert!(resolver.resolve("Crazyhouse").is_none());
     }
 
     #[test]

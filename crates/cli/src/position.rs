@@ -139,7 +139,12 @@ pub fn load_game(arg: &str) -> Result<GameDefinition, CliError> {
     }
     if is_file_argument(arg) {
         let path = Path::new(arg);
-        if !path.is_file() {
+        if path.is_dir() {
+            return Err(CliError::input(format!(
+                "--game {arg}: this is a directory; give a game file (FILE.yaml) or a shipped game's id"
+            )));
+        }
+        if !path.exists() {
             return Err(CliError::input(format!(
                 "--game {arg}: no such file (and no shipped game has this id)"
             )));

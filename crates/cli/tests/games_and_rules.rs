@@ -217,6 +217,18 @@ fn unknown_games_and_bad_fens_exit_2() {
     assert!(err.contains("--fen") && err.contains("capablanca"), "{err}");
 }
 
+/// Regression (new-user trial): `--game DIR` said "no such file".
+#[test]
+fn a_directory_as_game_file_is_named_as_such() {
+    let dir = scratch("game-dir");
+    let arg = format!("{}/", dir.display());
+    let err = fails(&["perft", "--game", &arg, "--depth", "1"], 2);
+    assert!(err.contains("is a directory"), "{err}");
+    let missing = format!("{}/missing.yaml", dir.display());
+    let err = fails(&["perft", "--game", &missing, "--depth", "1"], 2);
+    assert!(err.contains("no such file"), "{err}");
+}
+
 // --- validate --------------------------------------------------------------
 
 #[test]
