@@ -103,6 +103,10 @@ struct GameReport<'a> {
     status: Option<String>,
     /// The first error, if any.
     error: Option<ErrorReport>,
+    /// Oddities of a game that replays: moves after the game ended, a
+    /// result that contradicts the final position. They do not change
+    /// the exit status.
+    warnings: Vec<String>,
 }
 
 /// The first error of a game.
@@ -179,7 +183,7 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
         }
     }
     match &r.error {
-        None => writeln!(out),
+        None => writeln!(out)?,
         Some(e) => {
             let at = match (e.line, e.column) {
                 (Some(l), Some(c)) => format!(" (line {l}:{c})"),
@@ -187,9 +191,18 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
                 _ => String::new(),
             };
             let at = if e.located { String::new() } else { at };
-            writeln!(out, ": error: {}{at}", e.message)
+            writeln!(out, ": error: {}{at}", e.message)?;
         }
     }
+    for w in &r.warnings {
+        writeln!(
+            out,
+            "{}: game {}: warning: {w}",
+            r.file,
+            r.game.unwrap_or(0)
+        )?;
+    }
+    Ok(())
 }
 
 /// Replays the games of one file; returns whether any had an error.
@@ -220,6 +233,7 @@ fn check_file(
                 final_fen: None,
                 status: None,
                 error: Some(error),
+                warnings: Vec::new(),
             };
             emit(out, json, &r)?;
             return Ok(true);
@@ -240,6 +254,7 @@ fn check_file(
                     final_fen: rep.final_fen(),
                     status: rep.status(),
                     error: rep.error.as_ref().map(ErrorReport::from_replay),
+                    warnings: rep.warnings.iter().map(ToString::to_string).collect(),
                 }
             }
             Err(e) => GameReport {
@@ -249,6 +264,7 @@ fn check_file(
                 final_fen: None,
                 status: None,
                 error: Some(ErrorReport::from_pgn(&e)),
+                warnings: Vec::new(),
             },
         };
         any_error |= r.error.is_some();
@@ -354,7 +370,15 @@ mod tests {
             keys.sort_unstable();
             assert_eq!(
                 keys,
-                ["error", "file", "final_fen", "game", "plies", "status"]
+                [
+                    "error",
+                    "file",
+                    "final_fen",
+                    "game",
+                    "plies",
+                    "status",
+                    "warnings"
+                ]
             );
         }
         // The missing file is reported and the next file still checked.

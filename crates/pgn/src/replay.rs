@@ -3,9 +3,10 @@
 use std::fmt;
 
 use houserules_engine::san::SanError;
-use houserules_engine::{Game, Variant};
+use houserules_engine::{Color, Game, Status, Variant};
 
 use crate::model::{PgnGame, TextPos};
+use crate::reader::RESULTS;
 
 /// The rules a game's `Variant` tag selects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +149,112 @@ pub struct Replay {
     pub game: Option<Game>,
     /// The first error, if any.
     pub error: Option<ReplayError>,
+    /// Oddities of a game that replays (moves after the game ended, a
+    /// result that contradicts the board); python-chess accepts these
+    /// games, so they are not errors.
+    pub warnings: Vec<ReplayWarning>,
+}
+
+/// Something odd in a game that still replays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayWarning {
+    /// The game had ended automatically after ply `ply` (fivefold
+    /// repetition or the 75-move rule, FIDE 9.6; a dead position, FIDE
+    /// 5.2.2; or a rule layer's result) and moves follow.
+    MovesAfterEnd {
+        /// The 1-based ply after which the game was over.
+        ply: usize,
+        /// The status name then (`fivefold-repetition`, …).
+        status: String,
+    },
+    /// The result written (the `Result` tag, else the movetext's
+    /// termination marker) is not how the final position ended.
+    ResultMismatch {
+        /// The result as written.
+        written: String,
+        /// The result the final position gives.
+        expected: String,
+        /// The final status name (`checkmate`, `stalemate`, …).
+        status: String,
+    },
+    /// The `Result` tag and the movetext's termination marker differ.
+    ResultTagDiffers {
+        /// The `Result` tag.
+        tag: String,
+        /// The marker at the end of the movetext.
+        movetext: String,
+    },
+}
+
+impl fmt::Display for ReplayWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayWarning::MovesAfterEnd { ply, status } => {
+                write!(
+                    f,
+                    "the game was over after ply {ply} ({status}) but moves follow"
+                )
+            }
+            ReplayWarning::ResultMismatch {
+                written,
+                expected,
+                status,
+            } => write!(
+                f,
+                "result {written} contradicts the final position ({status}: {expected})"
+            ),
+            ReplayWarning::ResultTagDiffers { tag, movetext } => write!(
+                f,
+                "the Result tag says {tag} but the movetext ends with {movetext}"
+            ),
+        }
+    }
+}
+
+/// The result string (`1-0`, `0-1`, `1/2-1/2`) of a finished game, `None`
+/// while it goes on.
+pub fn result_of(status: &Status) -> Option<&'static str> {
+    let winner = match status {
+        Status::Ongoing => return None,
+        Status::Checkmate { winner } => Some(*winner),
+        Status::Variant { winner, .. } => *winner,
+        Status::Stalemate
+        | Status::InsufficientMaterial
+        | Status::SeventyFiveMoveRule
+        | Status::FivefoldRepetition => None,
+    };
+    Some(match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    })
+}
+
+/// The warnings about how the game's result is written.
+fn result_warnings(game: &PgnGame, final_status: &Status) -> Vec<ReplayWarning> {
+    let mut out = Vec::new();
+    let tag = game.tag("Result").map(str::trim);
+    let movetext = game.result.as_deref();
+    if let (Some(t), Some(m)) = (tag, movetext) {
+        if t != m && RESULTS.contains(&t) {
+            out.push(ReplayWarning::ResultTagDiffers {
+                tag: t.to_string(),
+                movetext: m.to_string(),
+            });
+        }
+    }
+    let written = tag.filter(|t| RESULTS.contains(t)).or(movetext);
+    if let (Some(w), Some(expected)) = (written, result_of(final_status)) {
+        // `*` (unknown) does not contradict anything.
+        if w != "*" && w != expected {
+            out.push(ReplayWarning::ResultMismatch {
+                written: w.to_string(),
+                expected: expected.to_string(),
+                status: final_status.name().to_string(),
+            });
+        }
+    }
+    out
 }
 
 impl Replay {
@@ -320,10 +427,26 @@ pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
                 plies: 0,
                 game: None,
                 error: Some(e),
+                warnings: Vec::new(),
             }
         }
     };
+    let n = game.mainline.moves.len();
+    let mut warnings = Vec::new();
+    let mut ended = false;
     for (i, m) in game.mainline.moves.iter().enumerate() {
+        if i > 0 && i < n && !ended {
+            // Checkmate and stalemate leave no legal move, so only the
+            // automatic draws and rule results can be played past.
+            let status = g.status();
+            if status.is_over() {
+                ended = true;
+                warnings.push(ReplayWarning::MovesAfterEnd {
+                    ply: i,
+                    status: status.name().to_string(),
+                });
+            }
+        }
         if let Err(kind) = play(&mut g, &m.san) {
             let error = ReplayError {
                 ply: Some(i + 1),
@@ -337,13 +460,16 @@ pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
                 plies: i,
                 game: Some(g),
                 error: Some(error),
+                warnings,
             };
         }
     }
+    warnings.extend(result_warnings(game, &g.status()));
     Replay {
         rules: Some(rules),
-        plies: game.mainline.moves.len(),
+        plies: n,
         game: Some(g),
         error: None,
+        warnings,
     }
 }

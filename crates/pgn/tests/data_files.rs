@@ -343,3 +343,24 @@ fn chess960_games_use_chess960_rules() {
         }
     }
 }
+
+/// A real game played on past an automatic draw: game 11 of the 1886 world
+/// championship reaches its fifth repetition after ply 57 of 84
+/// (python-chess 1.11.2: `Board.is_fivefold_repetition()` first true after
+/// ply 57). The rule did not exist in 1886; under today's FIDE 9.6.1 the
+/// game was over, which the replay reports as a warning, not an error.
+#[test]
+fn world_championship_1886_game_11_goes_on_past_fivefold_repetition() {
+    let games = read_file("pgn2tex/WorldChamp1886.pgn");
+    let game = games[10].as_ref().expect("game 11 reads");
+    let r = replay(game);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(r.plies, 84);
+    assert_eq!(
+        r.warnings,
+        [houserules_pgn::ReplayWarning::MovesAfterEnd {
+            ply: 57,
+            status: "fivefold-repetition".into()
+        }]
+    );
+}

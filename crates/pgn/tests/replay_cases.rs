@@ -2,7 +2,7 @@
 //! python-chess 1.11.2 (noted next to each case).
 
 use houserules_pgn::replay::{is_null_move, rules_for_variant};
-use houserules_pgn::{replay, PgnGame, Reader, ReplayErrorKind, Rules};
+use houserules_pgn::{replay, PgnGame, Reader, ReplayErrorKind, ReplayWarning, Rules};
 
 fn game(text: &str) -> PgnGame {
     Reader::new(text.as_bytes())
@@ -245,4 +245,59 @@ fn a_resolved_chess960_game_keeps_chess960_castling() {
         Some("2kr2r1/1ppppppp/p7/8/8/7P/PPPPPPP1/R4RK1 w - - 1 3")
     );
     assert!(r.game.expect("game").is_chess960());
+}
+
+/// Regression (new-user trial): a written result that contradicts the
+/// board went unnoticed. Fool's mate is a Black win (FIDE 5.1.1), so
+/// `1-0` contradicts it; the tag and the movetext marker also differ.
+#[test]
+fn result_contradicting_checkmate_is_a_warning() {
+    let r = replay(&game("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2"));
+    assert!(r.error.is_none());
+    assert_eq!(
+        r.warnings,
+        [
+            ReplayWarning::ResultTagDiffers {
+                tag: "1-0".into(),
+                movetext: "1/2-1/2".into()
+            },
+            ReplayWarning::ResultMismatch {
+                written: "1-0".into(),
+                expected: "0-1".into(),
+                status: "checkmate".into()
+            }
+        ]
+    );
+    // Written correctly, or unknown (`*`), or an unfinished position with
+    // any result (a resignation): no warning.
+    for text in [
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1",
+        "1. f3 e5 2. g4 Qh4# *",
+        "[Result \"1-0\"]\n\n1. e4 e5 1-0",
+    ] {
+        assert_eq!(replay(&game(text)).warnings, [], "{text}");
+    }
+}
+
+/// Moves after an automatic draw (FIDE 9.6.1: the fifth occurrence of a
+/// position ends the game). Knights out and back twice from the start: the
+/// start position occurs for the 3rd time after ply 8, the 5th after ply
+/// 16; the 17th move is played past the end.
+#[test]
+fn moves_after_fivefold_repetition_are_a_warning() {
+    let cycle = "Nf3 Nf6 Ng1 Ng8 ";
+    let text = format!("{} e4 1/2-1/2", cycle.repeat(4));
+    let r = replay(&game(&text));
+    assert!(r.error.is_none());
+    assert_eq!(r.plies, 17);
+    assert_eq!(
+        r.warnings,
+        [ReplayWarning::MovesAfterEnd {
+            ply: 16,
+            status: "fivefold-repetition".into()
+        }]
+    );
+    // Stopping at the fifth occurrence: no warning (the result is right).
+    let r = replay(&game(&format!("{} 1/2-1/2", cycle.repeat(4))));
+    assert_eq!(r.warnings, []);
 }
