@@ -5,7 +5,15 @@
 //!    order that names a preferred layout chooses it when none is given).
 //! 2. Definition transforms run in registry order ([`crate::registry::PRESETS`]):
 //!    royalty and objectives, then piece shapes, then castling removal.
-//! 3. One [`PresetHooks`] object carries every hook; inside each hook the
+//!    Board geometry comes last: `wrap-board`, `rook-warp` and
+//!    `bouncing-pieces(-2)` set the [`Edge`] of the shapes the other presets
+//!    left (every shape, the rook's rides, the bishop's and queen's
+//!    diagonal rides), so the engine compiles moves and attacks along the
+//!    same paths (RULINGS P1; docs/board-topology.md).
+//! 3. A single-colour `scope` (Berolina) marks shapes with
+//!    [`Shape::only`]: one colour's pawns get the Berolina shapes, the
+//!    other's keep FIDE's.
+//! 4. One [`PresetHooks`] object carries every hook; inside each hook the
 //!    rules apply in registry order: after a move, fission and detonation
 //!    (by the piece that moved) come first, then early promotion, then the
 //!    locked results (capture-to-win, first-promotion-wins), then the

@@ -510,6 +510,99 @@ fn berolina_pawns_scope_colour_flip_symmetry() {
     assert_eq!(w.perft(3, true), b.perft(3, true));
 }
 
+// ------------------------------------------------------------ composition
+
+#[test]
+fn rook_warp_edge_incompatible_with_wrap_board() {
+    // Spec edge case; the refusal names both presets (RULINGS P17).
+    for (a, b) in [
+        ("rook-warp", "wrap-board"),
+        ("bouncing-pieces", "wrap-board"),
+        ("bouncing-pieces-2", "wrap-board"),
+        ("bouncing-pieces-2", "bouncing-pieces"),
+    ] {
+        for rules in [format!("{a},{b}"), format!("{b},{a}")] {
+            let e = RuleSet::parse(&rules).unwrap_err().to_string();
+            assert!(e.contains(a) && e.contains(b), "{rules}: {e}");
+        }
+    }
+    // Warp and bounce touch different rays and compose.
+    assert!(RuleSet::parse("rook-warp,bouncing-pieces").is_ok());
+}
+
+// Interactions the spec does not describe (decisions, see
+// docs/board-topology.md): every rule that looks at squares sees the same
+// board as the moves do.
+
+#[test]
+fn wrap_board_with_knights_leap_twice_double_leaps_wrap() {
+    // a1-h3-f4 (or a1-g2-f4) crosses the edge; without the wrap f4 is out
+    // of a double leap's reach from a1.
+    let fen = "4k3/8/8/8/8/8/8/N2K4 w - - 0 1";
+    yes(&g("knights-leap-twice,wrap-board", fen), &["a1f4"]);
+    no(&g("knights-leap-twice", fen), &["a1f4"]);
+}
+
+#[test]
+fn bouncing_pieces_with_knight_immunity_bounced_ray_passes_knights() {
+    // RULINGS P11 with P23: the f1 bishop's bounced ray g2-h3-g4-f5-e6
+    // passes the white knight on g4 for attack detection, so the e5 king
+    // may not step onto f5 or e6; without knight-immunity the knight
+    // shields them.
+    let fen = "k7/8/8/4K3/6N1/8/8/5b2 w - - 0 1";
+    no(
+        &g("bouncing-pieces,knight-immunity", fen),
+        &["e5f5", "e5e6"],
+    );
+    yes(&g(BP, fen), &["e5f5", "e5e6"]);
+}
+
+#[test]
+fn wrap_board_with_queen_splits_bishop_placed_across_the_edge() {
+    // The queen takes a4 from h4 across the edge; N, NE, E, SE, S and SW
+    // (h3, across the edge) are taken, so the bishop goes W, to h4.
+    let mut x = g(
+        "queen-splits,wrap-board",
+        "4k3/8/8/pp6/np5Q/PP5P/8/4K3 w - - 0 1",
+    );
+    play(&mut x, &["h4a4"]);
+    let p = |s: &str| x.piece_at(sq(s)).map(|p| (p.kind.0, p.color));
+    use houserules_engine::Color::White;
+    assert_eq!(p("a4"), Some((3, White)), "a rook on the capture square");
+    assert_eq!(
+        p("h4"),
+        Some((2, White)),
+        "the bishop west of a4, across the edge"
+    );
+}
+
+#[test]
+fn wrap_board_with_explosive_rook_blast_wraps() {
+    // a1xa4 detonates; on the cylinder h4 and g4 are at distance 1 and 2.
+    let fen = "4k3/8/8/8/n5pp/8/8/R3K3 w - - 0 1";
+    let mut x = g("explosive-rook,wrap-board", fen);
+    play(&mut x, &["a1a4"]);
+    assert!(x.piece_at(sq("h4")).is_none() && x.piece_at(sq("g4")).is_none());
+    let mut y = g("explosive-rook", fen);
+    play(&mut y, &["a1a4"]);
+    assert!(y.piece_at(sq("h4")).is_some() && y.piece_at(sq("g4")).is_some());
+}
+
+#[test]
+fn wrap_board_with_berolina_double_step_across_the_edge_opens_en_passant() {
+    // a2 north-west: h3 (across the edge), g4. The Black Berolina pawn on h4
+    // takes it en passant with its straight capture onto h3.
+    let mut x = g(
+        "berolina-pawns,wrap-board",
+        "4k3/8/8/8/7p/8/P7/4K3 w - - 0 1",
+    );
+    assert_eq!(dests(&x, "a2"), set("b3 h3 c4 g4"));
+    play(&mut x, &["a2g4"]);
+    assert_eq!(x.fen().split(' ').nth(3), Some("h3g4"));
+    play(&mut x, &["h4h3"]);
+    assert!(x.piece_at(sq("g4")).is_none(), "en passant took g4");
+}
+
 // --------------------------------------------------------------- properties
 
 /// `fen` with every piece moved `k` files east, round the cylinder (the
