@@ -994,3 +994,93 @@ impl<B: BitSet> Tables<B> {
         self.ranks[(sq & 127) as usize]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Square names of a path on a board `w` files wide.
+    fn names(path: &[u8], w: u8) -> Vec<String> {
+        path.iter()
+            .map(|&s| format!("{}{}", (b'a' + s % w) as char, s / w + 1))
+            .collect()
+    }
+    fn path(w: i32, h: i32, from: &str, v: Vector, edge: Edge) -> Vec<String> {
+        let b = from.as_bytes();
+        let (f, r) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+        names(&edge_path(w, h, f, r, v, edge, u8::MAX), w as u8)
+    }
+
+    #[test]
+    fn bounce_turns_on_the_edge_square_as_in_rulings_p23() {
+        // RULINGS P23: f1, g2, h3, then g4, f5 ... (from e0's diagonal: a
+        // bishop on f1 going north-east), ending on the last rank.
+        let one = Edge::Bounce {
+            ends: false,
+            max: 1,
+        };
+        assert_eq!(
+            path(8, 8, "f1", (1, 1), one),
+            ["g2", "h3", "g4", "f5", "e6", "d7", "c8"]
+        );
+    }
+
+    #[test]
+    fn bounce_stops_after_its_last_reflection() {
+        // On a 3-file board the second side edge comes quickly: one
+        // reflection ends at a5, two at c7.
+        let b = |max| Edge::Bounce { ends: false, max };
+        assert_eq!(path(3, 8, "a1", (1, 1), b(1)), ["b2", "c3", "b4", "a5"]);
+        assert_eq!(
+            path(3, 8, "a1", (1, 1), b(2)),
+            ["b2", "c3", "b4", "a5", "b6", "c7"]
+        );
+    }
+
+    #[test]
+    fn bounce_corner_counts_two_and_stops_before_the_origin() {
+        // RULINGS P23: g7 north-east reaches the h8 corner, turns both ways
+        // and would come straight back to g7.
+        let two = Edge::Bounce { ends: true, max: 2 };
+        assert_eq!(path(8, 8, "g7", (1, 1), two), ["h8"]);
+        // With one reflection left, a corner ends the ray (on 8x8 only the
+        // long diagonals meet corners, so a 4x3 board shows it): a2, b3
+        // (top, one), c2, d1 (corner, two more needed).
+        assert_eq!(path(4, 3, "a2", (1, 1), two), ["b3", "c2", "d1"]);
+    }
+
+    #[test]
+    fn bounce_ray_pointing_off_the_board_is_empty() {
+        let one = Edge::Bounce {
+            ends: false,
+            max: 1,
+        };
+        assert!(path(8, 8, "h3", (1, 1), one).is_empty());
+    }
+
+    #[test]
+    fn warp_continues_once_and_stops_before_the_origin() {
+        // RULINGS P3.
+        assert_eq!(
+            path(8, 8, "d4", (0, 1), Edge::Warp),
+            ["d5", "d6", "d7", "d8", "d1", "d2", "d3"]
+        );
+        // A rook on the edge does not warp in that direction.
+        assert!(path(8, 8, "a4", (-1, 0), Edge::Warp).is_empty());
+        assert_eq!(path(8, 8, "a1", (0, 1), Edge::Warp).len(), 7);
+    }
+
+    #[test]
+    fn wrap_files_wraps_sideways_only_and_stops_before_the_origin() {
+        // RULINGS P4.
+        assert_eq!(
+            path(8, 8, "a4", (-1, 0), Edge::WrapFiles),
+            ["h4", "g4", "f4", "e4", "d4", "c4", "b4"]
+        );
+        assert_eq!(
+            path(8, 8, "a1", (-1, 1), Edge::WrapFiles),
+            ["h2", "g3", "f4", "e5", "d6", "c7", "b8"]
+        );
+        assert!(path(8, 8, "d8", (0, 1), Edge::WrapFiles).is_empty());
+    }
+}

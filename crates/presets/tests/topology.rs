@@ -467,6 +467,8 @@ fn berolina_pawns_scope_white_fide_pawn_takes_double_step_en_passant() {
     play(&mut x, &["b2d4"]);
     assert_eq!(x.fen().split(' ').nth(3), Some("c3d4"));
     yes(&x, &["b4c3"]);
+    // The FEN reads back with its en passant field.
+    yes(&g("berolina-pawns:scope=white", &x.fen()), &["b4c3"]);
     play(&mut x, &["b4c3"]);
     assert!(x.piece_at(sq("d4")).is_none());
 }
