@@ -752,3 +752,81 @@ fn topology_without_hooks_takes_the_general_path() {
         }
     }
 }
+
+#[test]
+fn board_geometry_random_playouts_captures_are_attacks_and_undo_restores() {
+    // Move generation walks each path forward; attack detection reads the
+    // reverse index built from the same paths. On random playouts every
+    // capture must be an attack (RULINGS P1), no move may leave the mover's
+    // king attacked, and undo must restore the FEN and the hash.
+    use houserules_engine::{Color, MoveKind};
+    let mut rng = common::Rng(23);
+    let sets = [
+        WB,
+        RW,
+        BP,
+        BP2,
+        "knights-leap-twice,wrap-board",
+        "rook-warp,bouncing-pieces",
+        "berolina-pawns,wrap-board",
+        "bouncing-pieces-2,knight-immunity",
+        "rook-warp,berolina-pawns-2:scope=black",
+    ];
+    let mut captures = 0;
+    for rules in sets {
+        for _ in 0..6 {
+            let mut x = game(rules, None, None);
+            for _ in 0..80 {
+                let moves = x.legal_moves();
+                if moves.is_empty() || x.status().is_over() {
+                    break;
+                }
+                let us = x.turn();
+                // Double leaps attack through the preset's own hook, which
+                // `Game::attackers` (the engine's tables) does not see.
+                let hooked = |from: u8| {
+                    rules.contains("knights-leap-twice")
+                        && x.piece_at(from).is_some_and(|p| p.kind.0 == 1)
+                };
+                for m in &moves {
+                    let victim = x.piece_at(m.to);
+                    if m.kind == MoveKind::Normal
+                        && victim.is_some_and(|p| p.color != us)
+                        && !hooked(m.from)
+                    {
+                        captures += 1;
+                        assert!(
+                            x.attackers(m.to, us).contains(&m.from),
+                            "{rules}: {} captures but does not attack in {}",
+                            x.uci(*m),
+                            x.fen()
+                        );
+                    }
+                }
+                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                let (f, h) = (x.fen(), x.hash());
+                x.apply(m).unwrap();
+                let king = (0..64u8).find(|&s| {
+                    x.piece_at(s)
+                        .is_some_and(|p| p.kind.0 == 5 && p.color == us)
+                });
+                if let Some(k) = king {
+                    let them = if us == Color::White {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    assert!(
+                        x.attackers(k, them).is_empty(),
+                        "{rules}: {} leaves the king attacked, {f}",
+                        x.uci(m)
+                    );
+                }
+                x.undo().unwrap();
+                assert_eq!((x.fen(), x.hash()), (f, h), "{rules}: undo");
+                x.apply(m).unwrap();
+            }
+        }
+    }
+    assert!(captures > 1000, "only {captures} captures checked");
+}
