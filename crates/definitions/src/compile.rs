@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use houserules_engine::definition::{
-    expand, Castling, Direction, EnPassantRole, EndRules, GameDefinition, PieceType, Promotion,
-    Reach, Role, Shape, ShapeMode, Symmetry, Vector,
+    expand, Castling, Direction, Edge, EnPassantRole, EndRules, GameDefinition, PieceType,
+    Promotion, Reach, Role, Shape, ShapeMode, Symmetry, Vector,
 };
 use houserules_engine::{Game, Variant};
 
@@ -1629,6 +1629,8 @@ fn movement(
         } else {
             EnPassantRole::None
         },
+        edge: Edge::Stop,
+        only: None,
     })
 }
 

@@ -149,6 +149,47 @@ pub enum EnPassantRole {
     Captures,
 }
 
+/// What a ride or leap does at the board edge: the board topology a shape
+/// sees. Standard chess stops at the edge; the board-geometry presets
+/// (presets-and-triggers.md, RULINGS P3, P4, P23) continue across it.
+///
+/// Leaps honour only [`Edge::WrapFiles`] (a leap has no path to warp or
+/// bounce along). Rides that leave the straight line inside the board are
+/// compiled into per-square square sequences ([`crate::tables`]), which
+/// move generation and attack detection (RULINGS P1) walk alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// The edge ends the shape (standard chess).
+    #[default]
+    Stop,
+    /// The first and last files are adjacent (a vertical cylinder): a leap
+    /// or a ride step that leaves the board sideways re-enters on the
+    /// opposite file, same rank; ranks do not wrap. A ride stops before it
+    /// would return to its origin (`wrap-board`, RULINGS P4).
+    WrapFiles,
+    /// A ride that has covered at least one square and reaches the edge
+    /// unobstructed continues once from the opposite edge in the same
+    /// direction (both coordinates wrap), and stops before reaching its
+    /// origin. A piece standing on the edge does not warp in that direction
+    /// (`rook-warp`, RULINGS P3).
+    Warp,
+    /// A ride reflects on the edge square itself: the component of the
+    /// vector that would leave the board is negated. Side edges always
+    /// reflect; the first and last ranks too when `ends`. A corner negates
+    /// both components and counts as two reflections. At most `max`
+    /// reflections per ray; a ray that would need more, or that would
+    /// re-enter its origin, stops. A ray pointing off the board from its
+    /// origin is empty (its reflection is a prefix of the other diagonal
+    /// from the same square, so nothing is lost). (`bouncing-pieces`,
+    /// `bouncing-pieces-2`, RULINGS P23.)
+    Bounce {
+        /// Whether the first and last ranks reflect too.
+        ends: bool,
+        /// The most reflections per ray.
+        max: u8,
+    },
+}
+
 /// One way a piece travels: a movement-grammar entry after symmetry
 /// expansion.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,6 +206,11 @@ pub struct Shape {
     pub first_move_only: bool,
     /// The shape's role in en passant.
     pub en_passant: EnPassantRole,
+    /// What the shape does at the board edge (board topology).
+    pub edge: Edge,
+    /// Only pieces of this colour have the shape (`None`: both). Used for a
+    /// preset's single-colour `scope` (RULINGS P17, P27).
+    pub only: Option<Color>,
 }
 
 impl Shape {
@@ -176,7 +222,19 @@ impl Shape {
             mode,
             first_move_only: false,
             en_passant: EnPassantRole::None,
+            edge: Edge::Stop,
+            only: None,
         }
+    }
+    /// The shape with edge behaviour `edge`.
+    pub fn with_edge(mut self, edge: Edge) -> Shape {
+        self.edge = edge;
+        self
+    }
+    /// The shape restricted to pieces of `color`.
+    pub fn only_for(mut self, color: Color) -> Shape {
+        self.only = Some(color);
+        self
     }
     /// A ride of `1..=max` steps (`None`: unlimited).
     pub fn slide(vectors: Vec<Vector>, max: Option<u8>, mode: ShapeMode) -> Shape {
@@ -186,6 +244,8 @@ impl Shape {
             mode,
             first_move_only: false,
             en_passant: EnPassantRole::None,
+            edge: Edge::Stop,
+            only: None,
         }
     }
 }
@@ -347,6 +407,8 @@ impl GameDefinition {
                     mode: MoveOnly,
                     first_move_only: true,
                     en_passant: EnPassantRole::Creates,
+                    edge: Edge::Stop,
+                    only: None,
                 },
                 Shape {
                     vectors: vec![(1, 1), (-1, 1)],
@@ -354,6 +416,8 @@ impl GameDefinition {
                     mode: CaptureOnly,
                     first_move_only: false,
                     en_passant: EnPassantRole::Captures,
+                    edge: Edge::Stop,
+                    only: None,
                 },
             ],
             initial_ranks: vec![1],

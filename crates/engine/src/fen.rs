@@ -256,9 +256,17 @@ pub fn parse<B: BitSet>(
         // came from must be on the board and empty.
         let (sf, sr) = (t.file(s) as i32, t.rank(s) as i32);
         let (vf, vr) = (t.file(victim) as i32, t.rank(victim) as i32);
-        let (df, dr) = (vf - sf, vr - sr);
+        let (mut df, dr) = (vf - sf, vr - sr);
+        let wd = t.width as i32;
+        if t.wrap_files && 2 * df.abs() > wd {
+            // On a cylinder the victim may stand across the side edge.
+            df -= df.signum() * wd;
+        }
         let toward = if turn == Color::White { -1 } else { 1 };
-        let (of, or) = (sf - df, sr - dr);
+        let (mut of, or) = (sf - df, sr - dr);
+        if t.wrap_files {
+            of = of.rem_euclid(wd);
+        }
         let origin_empty = df.abs() <= 1
             && dr == toward
             && of >= 0

@@ -168,7 +168,11 @@ impl<B: BitSet> Position<B> {
             }
         }
         for r in &kt.rides {
-            let a = t.rays[r.ray as usize].attacks(sq, occ);
+            let a = if r.path {
+                t.paths[r.ray as usize].attacks(sq, occ)
+            } else {
+                t.rays[r.ray as usize].attacks(sq, occ)
+            };
             match r.mode {
                 ShapeMode::MoveOrCapture => any |= a,
                 ShapeMode::MoveOnly => quiet |= a,
@@ -197,6 +201,7 @@ impl<B: BitSet> Position<B> {
         let mut plain = B::EMPTY;
         for fm in &kt.first_moves {
             let a = match fm.ray {
+                Some(r) if fm.path => t.paths[r as usize].attacks(sq, occ),
                 Some(r) => t.rays[r as usize].attacks(sq, occ),
                 None => kt.first_leaps[fm.leap][sq as usize],
             };
@@ -219,7 +224,9 @@ impl<B: BitSet> Position<B> {
     pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
         let us = self.turn;
         let them = us.flip();
-        let royals = self.royals(t, us);
+        // `fast_royal_kinds` is empty under board topologies: no royal here
+        // sends the position to the general path at no extra cost.
+        let royals = self.pieces_of(t.fast_royal_kinds, us);
         if royals.is_empty() || royals.more_than_one() {
             return false;
         }

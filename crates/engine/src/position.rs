@@ -300,7 +300,11 @@ impl<B: BitSet> Position<B> {
         for ar in &t.attack_rays[c] {
             let p = self.pieces_of(ar.kinds, by);
             if p.any() {
-                att |= t.rays[ar.ray as usize].attacks(sq, occ) & p;
+                att |= if ar.path {
+                    t.paths[ar.ray as usize].attackers(sq, occ, p)
+                } else {
+                    t.rays[ar.ray as usize].attacks(sq, occ) & p
+                };
             }
         }
         att & theirs
@@ -333,8 +337,15 @@ impl<B: BitSet> Position<B> {
         }
         for ar in &t.attack_rays[c] {
             let p = self.pieces_of(ar.kinds, by) & theirs;
-            if p.any() && (t.rays[ar.ray as usize].attacks(sq, occ) & p).any() {
-                return true;
+            if p.any() {
+                let hit = if ar.path {
+                    t.paths[ar.ray as usize].attackers(sq, occ, p)
+                } else {
+                    t.rays[ar.ray as usize].attacks(sq, occ) & p
+                };
+                if hit.any() {
+                    return true;
+                }
             }
         }
         false
@@ -447,7 +458,12 @@ impl<B: BitSet> Position<B> {
 pub(crate) fn passed_squares<B: BitSet>(t: &Tables<B>, from: u8, to: u8) -> B {
     let (ff, fr) = (t.file(from) as i32, t.rank(from) as i32);
     let (tf, tr) = (t.file(to) as i32, t.rank(to) as i32);
-    let (dx, dy) = (tf - ff, tr - fr);
+    let (mut dx, dy) = (tf - ff, tr - fr);
+    if t.wrap_files && 2 * dx.abs() > t.width as i32 {
+        // On a cylinder the short way round is the move (a Berolina double
+        // step across the side edge: a2-h3-g4 passes h3).
+        dx -= dx.signum() * t.width as i32;
+    }
     let g = gcd(dx.abs(), dy.abs());
     if g <= 1 {
         return B::EMPTY;
@@ -455,7 +471,8 @@ pub(crate) fn passed_squares<B: BitSet>(t: &Tables<B>, from: u8, to: u8) -> B {
     let (sx, sy) = (dx / g, dy / g);
     let mut b = B::EMPTY;
     for i in 1..g {
-        b |= B::bit(((fr + sy * i) * t.width as i32 + ff + sx * i) as u8);
+        let f = (ff + sx * i).rem_euclid(t.width as i32);
+        b |= B::bit(((fr + sy * i) * t.width as i32 + f) as u8);
     }
     b
 }

@@ -6,7 +6,7 @@
 //! up a string or allocates.
 
 use crate::bitboard::BitSet;
-use crate::definition::{EnPassantRole, GameDefinition, Reach, ShapeMode, Vector};
+use crate::definition::{Edge, EnPassantRole, GameDefinition, Reach, ShapeMode, Vector};
 use crate::types::Color;
 
 /// Most piece types a definition may have.
@@ -82,11 +82,142 @@ impl<B: BitSet> Ray<B> {
     }
 }
 
-/// A ride of one piece type: a ray and what it may do.
+/// A ride along precomputed square sequences, for rides that leave the
+/// straight line inside the board (wrapped, warped or bounced: [`Edge`]).
+/// Move generation walks the sequence to the first occupied square; attack
+/// detection uses the reverse index built from the same sequences, so
+/// moves and attacks can never disagree (RULINGS P1).
+#[derive(Clone, Debug)]
+pub(crate) struct PathRay<B> {
+    /// The squares of every origin's path, in order, cut at `max` steps.
+    seq: Vec<u8>,
+    /// Per origin square: offset into `seq` and length.
+    span: Vec<(u32, u8)>,
+    /// The fewest steps (closer squares must be empty, but are no
+    /// destinations).
+    min: u8,
+    /// Per target square: `(origin, squares that must be empty)` for every
+    /// path that reaches it (first visit only).
+    att: Vec<Vec<(u8, B)>>,
+    /// Per target square: the origins of `att` (a quick pre-test).
+    att_from: SqMap<B>,
+    /// What the table was built from (tables are shared between shapes).
+    key: (Vector, u8, u8, Edge),
+}
+
+impl<B: BitSet> PathRay<B> {
+    /// The squares the path from `sq` reaches over `occ`, up to and
+    /// including the first occupied square (as [`Ray::attacks`]).
+    #[inline]
+    pub fn attacks(&self, sq: u8, occ: B) -> B {
+        let (start, len) = self.span[sq as usize];
+        let path = &self.seq[start as usize..start as usize + len as usize];
+        let mut out = B::EMPTY;
+        for (i, &s) in path.iter().enumerate() {
+            if i + 1 >= self.min as usize {
+                out |= B::bit(s);
+            }
+            if occ.has(s) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The pieces of `from` that reach `sq` along this path over `occ`.
+    #[inline]
+    pub fn attackers(&self, sq: u8, occ: B, from: B) -> B {
+        let cand = self.att_from[sq as usize] & from;
+        if cand.is_empty() {
+            return B::EMPTY;
+        }
+        let mut out = B::EMPTY;
+        for &(o, between) in &self.att[sq as usize] {
+            if cand.has(o) && (between & occ).is_empty() {
+                out |= B::bit(o);
+            }
+        }
+        out
+    }
+}
+
+/// The squares a ride along `v` visits from `(f, r)` under `edge`, at most
+/// `max` of them (see [`Edge`] for the rules).
+fn edge_path(w: i32, h: i32, f: i32, r: i32, v: Vector, edge: Edge, max: u8) -> Vec<u8> {
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    let (mut x, mut y) = (f, r);
+    let (mut dx, mut dy) = (v.0 as i32, v.1 as i32);
+    let mut out: Vec<u8> = Vec::new();
+    let mut warped = false;
+    let mut bounces = 0u8;
+    // Every rule below ends a ray within a few laps; the cap only guards
+    // against a vector that would cycle without returning to its origin.
+    let cap = (4 * w * h).min(255) as usize;
+    while out.len() < max as usize && out.len() < cap {
+        let (mut nx, mut ny) = (x + dx, y + dy);
+        if !on(nx, ny) {
+            let (off_x, off_y) = (nx < 0 || nx >= w, ny < 0 || ny >= h);
+            match edge {
+                Edge::Stop => break,
+                Edge::WrapFiles => {
+                    if off_y {
+                        break;
+                    }
+                    nx = nx.rem_euclid(w);
+                }
+                Edge::Warp => {
+                    if out.is_empty() || warped {
+                        break;
+                    }
+                    warped = true;
+                    nx = nx.rem_euclid(w);
+                    ny = ny.rem_euclid(h);
+                }
+                Edge::Bounce { ends, max: most } => {
+                    let need = u8::from(off_x) + u8::from(off_y);
+                    if out.is_empty() || (off_y && !ends) || bounces + need > most {
+                        break;
+                    }
+                    bounces += need;
+                    if off_x {
+                        dx = -dx;
+                    }
+                    if off_y {
+                        dy = -dy;
+                    }
+                    (nx, ny) = (x + dx, y + dy);
+                    if !on(nx, ny) {
+                        break;
+                    }
+                }
+            }
+        }
+        if (nx, ny) == (f, r) {
+            break;
+        }
+        out.push((ny * w + nx) as u8);
+        (x, y) = (nx, ny);
+    }
+    out
+}
+
+/// The edge behaviour that matters for `v`: rides that can never meet the
+/// edges an `edge` acts on stay straight (and fast).
+fn effective_edge(v: Vector, edge: Edge) -> Edge {
+    match edge {
+        Edge::WrapFiles | Edge::Bounce { ends: false, .. } if v.0 == 0 => Edge::Stop,
+        e => e,
+    }
+}
+
+/// A ride of one piece type: a ray (or, when `path`, a [`PathRay`]) and
+/// what it may do.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ride {
     pub ray: u16,
     pub mode: ShapeMode,
+    /// `ray` indexes [`Tables::paths`] rather than [`Tables::rays`].
+    pub path: bool,
 }
 
 /// A shape usable only by unmoved pieces (the pawn's double step).
@@ -94,6 +225,8 @@ pub(crate) struct Ride {
 pub(crate) struct FirstMove {
     /// A ray index when the shape rides, else `None` with `leap` targets.
     pub ray: Option<u16>,
+    /// `ray` indexes [`Tables::paths`].
+    pub path: bool,
     pub leap: usize,
     pub mode: ShapeMode,
     pub creates_ep: bool,
@@ -105,6 +238,9 @@ pub(crate) struct FirstMove {
 pub(crate) struct AttackRay {
     pub ray: u16,
     pub kinds: u32,
+    /// `ray` indexes [`Tables::paths`]: a forward path whose reverse index
+    /// gives the attackers (not a reversed straight ray).
+    pub path: bool,
 }
 
 /// Per piece type and colour.
@@ -160,6 +296,16 @@ pub struct Tables<B> {
     pub(crate) squares: usize,
     pub(crate) board: B,
     pub(crate) rays: Vec<Ray<B>>,
+    /// Rides along non-straight paths (board topologies, [`Edge`]).
+    pub(crate) paths: Vec<PathRay<B>>,
+    /// Whether some shape wraps the files (en passant squares are then
+    /// found modulo the width).
+    pub(crate) wrap_files: bool,
+    /// The royal kinds as the fast legal-move path sees them: `0` when a
+    /// shape has a topology (pins and check lines are then not straight,
+    /// and one piece may check along two paths), which sends every position
+    /// to the general path without a test on the fast one.
+    pub(crate) fast_royal_kinds: u32,
     /// `[color][kind]`.
     pub(crate) kinds: [Vec<KindTables<B>>; 2],
     pub(crate) n_kinds: usize,
@@ -224,7 +370,15 @@ fn pawn_pattern<B: BitSet>(
     let single = |r: Reach| {
         matches!(r, Reach::Leap) || matches!(r, Reach::Ride { min, max: Some(1) } if min <= 1)
     };
-    for sh in &pt.shapes {
+    for sh in pt
+        .shapes
+        .iter()
+        .filter(|s| s.only.is_none_or(|c| c == color))
+    {
+        if sh.edge != Edge::Stop {
+            // Set-wise shifts cannot wrap; such pawns go square by square.
+            return None;
+        }
         match (sh.mode, sh.first_move_only) {
             (ShapeMode::MoveOnly, false)
                 if single(sh.reach) && sh.vectors.len() == 1 && push.is_none() =>
@@ -418,6 +572,44 @@ impl<B: BitSet> Tables<B> {
             (rays.len() - 1) as u16
         };
 
+        let mut paths: Vec<PathRay<B>> = Vec::new();
+        let path_index = |v: Vector, min: u8, max: u8, edge: Edge, paths: &mut Vec<PathRay<B>>| {
+            let key = (v, min, max, edge);
+            if let Some(i) = paths.iter().position(|p| p.key == key) {
+                return i as u16;
+            }
+            let mut seq = Vec::new();
+            let mut span = Vec::with_capacity(n);
+            let mut att: Vec<Vec<(u8, B)>> = vec![Vec::new(); n];
+            let mut att_from = SqMap::new();
+            for s in 0..n as i32 {
+                let path = edge_path(w as i32, h as i32, s % w as i32, s / w as i32, v, edge, max);
+                span.push((seq.len() as u32, path.len() as u8));
+                // A target is attacked from `s` when the squares before its
+                // first visit are empty (a later visit needs it empty).
+                let mut between = B::EMPTY;
+                for (i, &t) in path.iter().enumerate() {
+                    if i + 1 >= min as usize && !between.has(t) {
+                        att[t as usize].push((s as u8, between));
+                        att_from[t as usize] |= B::bit(s as u8);
+                    }
+                    between |= B::bit(t);
+                }
+                seq.extend(path);
+            }
+            paths.push(PathRay {
+                seq,
+                span,
+                min,
+                att,
+                att_from,
+                key,
+            });
+            (paths.len() - 1) as u16
+        };
+        let mut wrap_files = false;
+        let mut topology = false;
+
         let mut kinds: [Vec<KindTables<B>>; 2] = [Vec::new(), Vec::new()];
         let mut attack_rays: [Vec<AttackRay>; 2] = [Vec::new(), Vec::new()];
         let mut leap_attackers = [0u32; 2];
@@ -450,7 +642,23 @@ impl<B: BitSet> Tables<B> {
                         }
                     }
                 }
-                for shape in &pt.shapes {
+                for shape in pt
+                    .shapes
+                    .iter()
+                    .filter(|s| s.only.is_none_or(|c| c == color))
+                {
+                    if shape.edge != Edge::Stop {
+                        topology = true;
+                        wrap_files |= shape.edge == Edge::WrapFiles;
+                    }
+                    // Leaps have no path: only the cylinder moves them.
+                    let wrap = |x: i32| {
+                        if shape.edge == Edge::WrapFiles {
+                            x.rem_euclid(w as i32)
+                        } else {
+                            x
+                        }
+                    };
                     for &v in &shape.vectors {
                         let vv = (v.0, if color == Color::White { v.1 } else { -v.1 });
                         if vv == (0, 0) || vv.0.unsigned_abs() >= w || vv.1.unsigned_abs() >= h {
@@ -472,8 +680,10 @@ impl<B: BitSet> Tables<B> {
                             let fm = if single_leap {
                                 let mut t = vec![B::EMPTY; n];
                                 for s in 0..n as i32 {
-                                    let (x, y) =
-                                        (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
+                                    let (x, y) = (
+                                        wrap(s % w as i32 + vv.0 as i32),
+                                        s / w as i32 + vv.1 as i32,
+                                    );
                                     if on(x, y) {
                                         t[s as usize] = B::bit(sq(x, y));
                                     }
@@ -481,6 +691,7 @@ impl<B: BitSet> Tables<B> {
                                 kt.first_leaps.push(t);
                                 FirstMove {
                                     ray: None,
+                                    path: false,
                                     leap: kt.first_leaps.len() - 1,
                                     mode: shape.mode,
                                     creates_ep: shape.en_passant == EnPassantRole::Creates,
@@ -492,8 +703,15 @@ impl<B: BitSet> Tables<B> {
                                     }
                                     Reach::Leap => unreachable!(),
                                 };
+                                let edge = effective_edge(vv, shape.edge);
+                                let path = edge != Edge::Stop;
                                 FirstMove {
-                                    ray: Some(ray_index(vv, min, max, &mut rays)),
+                                    ray: Some(if path {
+                                        path_index(vv, min, max, edge, &mut paths)
+                                    } else {
+                                        ray_index(vv, min, max, &mut rays)
+                                    }),
+                                    path,
                                     leap: 0,
                                     mode: shape.mode,
                                     creates_ep: shape.en_passant == EnPassantRole::Creates,
@@ -505,7 +723,7 @@ impl<B: BitSet> Tables<B> {
                         if single_leap {
                             for s in 0..n as i32 {
                                 let (x, y) =
-                                    (s % w as i32 + vv.0 as i32, s / w as i32 + vv.1 as i32);
+                                    (wrap(s % w as i32 + vv.0 as i32), s / w as i32 + vv.1 as i32);
                                 if !on(x, y) {
                                     continue;
                                 }
@@ -533,20 +751,43 @@ impl<B: BitSet> Tables<B> {
                                 Reach::Ride { min, max } => (min.max(1), max.unwrap_or(u8::MAX)),
                                 Reach::Leap => unreachable!(),
                             };
+                            let edge = effective_edge(vv, shape.edge);
+                            if edge != Edge::Stop {
+                                // Attacks come from the same forward paths.
+                                let p = path_index(vv, min, max, edge, &mut paths);
+                                kt.rides.push(Ride {
+                                    ray: p,
+                                    mode: shape.mode,
+                                    path: true,
+                                });
+                                if shape.mode.captures() {
+                                    match attack_rays[c].iter_mut().find(|a| a.path && a.ray == p) {
+                                        Some(a) => a.kinds |= 1 << k,
+                                        None => attack_rays[c].push(AttackRay {
+                                            ray: p,
+                                            kinds: 1 << k,
+                                            path: true,
+                                        }),
+                                    }
+                                }
+                                continue;
+                            }
                             let ray = ray_index(vv, min, max, &mut rays);
                             kt.rides.push(Ride {
                                 ray,
                                 mode: shape.mode,
+                                path: false,
                             });
                             if shape.mode.captures() {
                                 // Attackers of a square ride toward it: look
                                 // from the square along the reversed vector.
                                 let rev = ray_index((-vv.0, -vv.1), min, max, &mut rays);
-                                match attack_rays[c].iter_mut().find(|a| a.ray == rev) {
+                                match attack_rays[c].iter_mut().find(|a| !a.path && a.ray == rev) {
                                     Some(a) => a.kinds |= 1 << k,
                                     None => attack_rays[c].push(AttackRay {
                                         ray: rev,
                                         kinds: 1 << k,
+                                        path: false,
                                     }),
                                 }
                             }
@@ -625,6 +866,9 @@ impl<B: BitSet> Tables<B> {
             squares: n,
             board: B::below(n),
             rays,
+            paths,
+            wrap_files,
+            fast_royal_kinds: if topology { 0 } else { royal_kinds },
             kinds,
             n_kinds: nk,
             attack_rays,
@@ -665,6 +909,9 @@ impl<B: BitSet> Tables<B> {
         const DIAG: [Vector; 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
         let rays = self.rays.clone();
         let is_full = |r: &Ride, group: &[Vector]| {
+            if r.path {
+                return false;
+            }
             let ray = &rays[r.ray as usize];
             r.mode == ShapeMode::MoveOrCapture
                 && ray.min == 1
@@ -695,6 +942,9 @@ impl<B: BitSet> Tables<B> {
             // Attack rays now served by magic lose those kinds.
             let (rl, bl) = (self.rook_like[c], self.bishop_like[c]);
             for ar in &mut self.attack_rays[c] {
+                if ar.path {
+                    continue;
+                }
                 let ray = &rays[ar.ray as usize];
                 if ray.min == 1 && ray.max == u8::MAX {
                     if ORTH.contains(&ray.vector) {
@@ -715,6 +965,15 @@ impl<B: BitSet> Tables<B> {
         self.hooks = Some(hooks);
     }
 
+    /// The move-or-capture leap targets of a `color` piece of `kind` on
+    /// `sq` by its ordinary shapes, board topology included (rule layers
+    /// build compound leaps from them, e.g. `knights-leap-twice`).
+    pub fn leaps(&self, color: Color, kind: crate::PieceKind, sq: u8) -> B {
+        self.kinds[color.index()]
+            .get(kind.index())
+            .map_or(B::EMPTY, |kt| kt.leap_any[sq as usize])
+    }
+
     /// Board width in files.
     pub fn width(&self) -> u8 {
         self.width
@@ -733,5 +992,95 @@ impl<B: BitSet> Tables<B> {
     #[inline(always)]
     pub(crate) fn rank(&self, sq: u8) -> u8 {
         self.ranks[(sq & 127) as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Square names of a path on a board `w` files wide.
+    fn names(path: &[u8], w: u8) -> Vec<String> {
+        path.iter()
+            .map(|&s| format!("{}{}", (b'a' + s % w) as char, s / w + 1))
+            .collect()
+    }
+    fn path(w: i32, h: i32, from: &str, v: Vector, edge: Edge) -> Vec<String> {
+        let b = from.as_bytes();
+        let (f, r) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+        names(&edge_path(w, h, f, r, v, edge, u8::MAX), w as u8)
+    }
+
+    #[test]
+    fn bounce_turns_on_the_edge_square_as_in_rulings_p23() {
+        // RULINGS P23: f1, g2, h3, then g4, f5 ... (from e0's diagonal: a
+        // bishop on f1 going north-east), ending on the last rank.
+        let one = Edge::Bounce {
+            ends: false,
+            max: 1,
+        };
+        assert_eq!(
+            path(8, 8, "f1", (1, 1), one),
+            ["g2", "h3", "g4", "f5", "e6", "d7", "c8"]
+        );
+    }
+
+    #[test]
+    fn bounce_stops_after_its_last_reflection() {
+        // On a 3-file board the second side edge comes quickly: one
+        // reflection ends at a5, two at c7.
+        let b = |max| Edge::Bounce { ends: false, max };
+        assert_eq!(path(3, 8, "a1", (1, 1), b(1)), ["b2", "c3", "b4", "a5"]);
+        assert_eq!(
+            path(3, 8, "a1", (1, 1), b(2)),
+            ["b2", "c3", "b4", "a5", "b6", "c7"]
+        );
+    }
+
+    #[test]
+    fn bounce_corner_counts_two_and_stops_before_the_origin() {
+        // RULINGS P23: g7 north-east reaches the h8 corner, turns both ways
+        // and would come straight back to g7.
+        let two = Edge::Bounce { ends: true, max: 2 };
+        assert_eq!(path(8, 8, "g7", (1, 1), two), ["h8"]);
+        // With one reflection left, a corner ends the ray (on 8x8 only the
+        // long diagonals meet corners, so a 4x3 board shows it): a2, b3
+        // (top, one), c2, d1 (corner, two more needed).
+        assert_eq!(path(4, 3, "a2", (1, 1), two), ["b3", "c2", "d1"]);
+    }
+
+    #[test]
+    fn bounce_ray_pointing_off_the_board_is_empty() {
+        let one = Edge::Bounce {
+            ends: false,
+            max: 1,
+        };
+        assert!(path(8, 8, "h3", (1, 1), one).is_empty());
+    }
+
+    #[test]
+    fn warp_continues_once_and_stops_before_the_origin() {
+        // RULINGS P3.
+        assert_eq!(
+            path(8, 8, "d4", (0, 1), Edge::Warp),
+            ["d5", "d6", "d7", "d8", "d1", "d2", "d3"]
+        );
+        // A rook on the edge does not warp in that direction.
+        assert!(path(8, 8, "a4", (-1, 0), Edge::Warp).is_empty());
+        assert_eq!(path(8, 8, "a1", (0, 1), Edge::Warp).len(), 7);
+    }
+
+    #[test]
+    fn wrap_files_wraps_sideways_only_and_stops_before_the_origin() {
+        // RULINGS P4.
+        assert_eq!(
+            path(8, 8, "a4", (-1, 0), Edge::WrapFiles),
+            ["h4", "g4", "f4", "e4", "d4", "c4", "b4"]
+        );
+        assert_eq!(
+            path(8, 8, "a1", (-1, 1), Edge::WrapFiles),
+            ["h2", "g3", "f4", "e5", "d6", "c7", "b8"]
+        );
+        assert!(path(8, 8, "d8", (0, 1), Edge::WrapFiles).is_empty());
     }
 }

@@ -83,7 +83,6 @@ const TARGET: &[Param] = &[Param {
 }];
 
 const HP: &str = "per-piece state: a hashed hit-point attribute per piece that moves with the piece, survives copy/undo and is readable/writable by hooks (Position has only 4 per-game u16 slots), plus a capture that does not remove the defender (push to the first empty adjacent square)";
-const TOPOLOGY: &str = "board topology: rays and leaps that continue across the a/h file edge (or reflect at edges); the engine's attack tables (used for check detection, RULINGS P1) only follow straight rays inside the board. Hooks can add such moves, but attack detection would have to be re-implemented in the preset crate for every piece";
 
 macro_rules! preset {
     ($id:literal, $name:literal, $cat:literal, $mode:ident, [$($req:literal),*], [$($inc:literal),*], $scope:literal, $params:expr, $layout:expr, $imp:literal, $needs:expr) => {
@@ -523,8 +522,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(TOPOLOGY)
+        true,
+        None
     ),
     preset!(
         "wrap-board",
@@ -542,8 +541,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(TOPOLOGY)
+        true,
+        None
     ),
     preset!(
         "bouncing-pieces",
@@ -560,8 +559,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(TOPOLOGY)
+        true,
+        None
     ),
     preset!(
         "bouncing-pieces-2",
@@ -573,8 +572,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(TOPOLOGY)
+        true,
+        None
     ),
     // --- effects after a move ---
     preset!(

@@ -5,7 +5,15 @@
 //!    order that names a preferred layout chooses it when none is given).
 //! 2. Definition transforms run in registry order ([`crate::registry::PRESETS`]):
 //!    royalty and objectives, then piece shapes, then castling removal.
-//! 3. One [`PresetHooks`] object carries every hook; inside each hook the
+//!    Board geometry comes last: `wrap-board`, `rook-warp` and
+//!    `bouncing-pieces(-2)` set the [`Edge`] of the shapes the other presets
+//!    left (every shape, the rook's rides, the bishop's and queen's
+//!    diagonal rides), so the engine compiles moves and attacks along the
+//!    same paths (RULINGS P1; docs/board-topology.md).
+//! 3. A single-colour `scope` (Berolina) marks shapes with
+//!    [`Shape::only`]: one colour's pawns get the Berolina shapes, the
+//!    other's keep FIDE's.
+//! 4. One [`PresetHooks`] object carries every hook; inside each hook the
 //!    rules apply in registry order: after a move, fission and detonation
 //!    (by the piece that moved) come first, then early promotion, then the
 //!    locked results (capture-to-win, first-promotion-wins), then the
@@ -24,7 +32,7 @@
 //! `game_result`.
 
 use houserules_engine::definition::{
-    expand, Direction, EnPassantRole, Reach, Role, Shape, ShapeMode, Symmetry,
+    Direction, Edge, EnPassantRole, Reach, Role, Shape, ShapeMode,
 };
 use houserules_engine::hooks::{HookResult, RuleHooks};
 use houserules_engine::{
@@ -80,6 +88,8 @@ pub struct PresetHooks {
     explosive: bool,
     early_promo: bool,
     doubles: [bool; 2],
+    /// `wrap-board`: adjacency for fission and detonation wraps too.
+    wrap: bool,
 }
 
 impl PresetHooks {
@@ -97,6 +107,18 @@ impl PresetHooks {
         self.doubles[0] || self.doubles[1]
     }
 
+    /// The square `(dx, dy)` from file `f`, rank `r`, if on the board; on
+    /// the `wrap-board` cylinder the files wrap (RULINGS P4), so fission
+    /// and detonation see a and h as adjacent like every move does.
+    fn offset<B: BitSet>(&self, t: &Tables<B>, f: i32, r: i32, dx: i32, dy: i32) -> Option<u8> {
+        let (w, h) = (t.width() as i32, t.height() as i32);
+        let (mut x, y) = (f + dx, r + dy);
+        if self.wrap {
+            x = x.rem_euclid(w);
+        }
+        (x >= 0 && y >= 0 && x < w && y < h).then_some((y * w + x) as u8)
+    }
+
     /// Whether `sq` is attacked by `by` over `occ`, with the attacks the
     /// presets add (double-leaping knights, bishop rays through knights).
     fn attacked<B: BitSet>(
@@ -110,47 +132,25 @@ impl PresetHooks {
         if pos.is_attacked(t, sq, occ, by) {
             return true;
         }
-        let w = t.width() as i32;
-        let h = t.height() as i32;
-        let on = |f: i32, r: i32| f >= 0 && r >= 0 && f < w && r < h;
-        let (sf, sr) = (sq as i32 % w, sq as i32 / w);
         let theirs = pos.by_color(by) & occ;
         if self.knights_twice {
+            // Double leaps over an empty intermediate square, from the
+            // compiled knight leaps (so they follow the board topology).
             for n in (pos.by_kind(PieceKind(KNIGHT)) & theirs).iter() {
-                let (nf, nr) = (n as i32 % w, n as i32 / w);
-                for (dx, dy) in expand((2, 1), Symmetry::Full) {
-                    let (mf, mr) = (nf + dx as i32, nr + dy as i32);
-                    if !on(mf, mr) || occ.has((mr * w + mf) as u8) {
-                        continue;
-                    }
-                    let (ex, ey) = (sf - mf, sr - mr);
-                    if ((ex.abs(), ey.abs()) == (1, 2) || (ex.abs(), ey.abs()) == (2, 1)) && sq != n
-                    {
+                for m in (t.leaps(by, PieceKind(KNIGHT), n) & !occ).iter() {
+                    if sq != n && t.leaps(by, PieceKind(KNIGHT), m).has(sq) {
                         return true;
                     }
                 }
             }
         }
         if self.knight_immunity {
+            // Bishop rays pass through the defender's knights (P11): the
+            // engine's rays over a board without them (any topology).
             let shields = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(by.flip());
-            let occ2 = occ & !shields;
-            for b in (pos.by_kind(PieceKind(BISHOP)) & theirs).iter() {
-                let (bf, br) = (b as i32 % w, b as i32 / w);
-                let (dx, dy) = (sf - bf, sr - br);
-                if dx == 0 || dx.abs() != dy.abs() {
-                    continue;
-                }
-                let (ux, uy) = (dx.signum(), dy.signum());
-                let mut clear = true;
-                for i in 1..dx.abs() {
-                    if occ2.has(((br + uy * i) * w + bf + ux * i) as u8) {
-                        clear = false;
-                        break;
-                    }
-                }
-                if clear {
-                    return true;
-                }
+            let bishops = pos.by_kind(PieceKind(BISHOP)) & theirs;
+            if bishops.any() && (pos.attackers_to(t, sq, occ & !shields, by) & bishops).any() {
+                return true;
             }
         }
         false
@@ -322,23 +322,11 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         }
         if self.knights_twice {
             for n in (pos.by_kind(PieceKind(KNIGHT)) & ours).iter() {
-                let (nf, nr) = (n as i32 % w, n as i32 / w);
-                for (ax, ay) in expand((2, 1), Symmetry::Full) {
-                    let (mf, mr) = (nf + ax as i32, nr + ay as i32);
-                    if mf < 0 || mr < 0 || mf >= w || mr >= h || occ.has((mr * w + mf) as u8) {
-                        continue;
-                    }
-                    for (bx, by) in expand((2, 1), Symmetry::Full) {
-                        let (xf, xr) = (mf + bx as i32, mr + by as i32);
-                        if xf < 0 || xr < 0 || xf >= w || xr >= h {
-                            continue;
-                        }
-                        let x = (xr * w + xf) as u8;
-                        if x != n && !ours.has(x) {
-                            let m = Move::new(n, x);
-                            if !out.contains(&m) {
-                                out.push(m);
-                            }
+                for m in (t.leaps(us, PieceKind(KNIGHT), n) & !occ).iter() {
+                    for x in (t.leaps(us, PieceKind(KNIGHT), m) & !ours).iter() {
+                        let m = Move::new(n, x);
+                        if x != n && !out.contains(&m) {
+                            out.push(m);
                         }
                     }
                 }
@@ -499,11 +487,9 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 (-1, 0),
                 (-1, 1),
             ] {
-                let (f, r) = (tf + dx, tr + dy);
-                if f < 0 || r < 0 || f >= w || r >= h {
+                let Some(s) = self.offset(t, tf, tr, dx, dy) else {
                     continue;
-                }
-                let s = (r * w + f) as u8;
+                };
                 if pos.piece_at(s).is_none() {
                     pos.add_piece(
                         t,
@@ -520,9 +506,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         if self.explosive && capture && piece.kind.0 == ROOK && m.promotion.is_none() {
             for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 for d in 1..=2 {
-                    let (f, r) = (tf + dx * d, tr + dy * d);
-                    if f >= 0 && r >= 0 && f < w && r < h {
-                        pos.remove_piece((r * w + f) as u8);
+                    if let Some(s) = self.offset(t, tf, tr, dx * d, dy * d) {
+                        pos.remove_piece(s);
                     }
                 }
             }
@@ -664,6 +649,34 @@ fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Co
     false
 }
 
+/// `shapes` with every ride's diagonal vectors split into a shape of their
+/// own that has `edge` (the other vectors keep theirs).
+fn split_diagonal_rides(shapes: Vec<Shape>, edge: Edge) -> Vec<Shape> {
+    let mut out = Vec::new();
+    for s in shapes {
+        if !matches!(s.reach, Reach::Ride { .. }) {
+            out.push(s);
+            continue;
+        }
+        let (diag, other): (Vec<_>, Vec<_>) =
+            s.vectors.iter().partition(|(x, y)| x.abs() == y.abs());
+        if !diag.is_empty() {
+            out.push(Shape {
+                vectors: diag,
+                edge,
+                ..s.clone()
+            });
+        }
+        if !other.is_empty() {
+            out.push(Shape {
+                vectors: other,
+                ..s
+            });
+        }
+    }
+    out
+}
+
 /// The definition and hooks for `rules`.
 ///
 /// # Errors
@@ -671,15 +684,8 @@ fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Co
 pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetError> {
     let mut def = GameDefinition::fide();
     let mut h = PresetHooks::default();
-    let all_scope = |id: &str| -> Result<(), PresetError> {
-        match rules.get(id).and_then(|p| p.param("scope")) {
-            Some("both") | None => Ok(()),
-            Some(s) => Err(PresetError::NotImplemented {
-                preset: format!("{id}:scope={s}"),
-                needs: "per-colour piece shapes (the engine's movement and attack tables are one set of shapes per piece type, mirrored for Black)".into(),
-            }),
-        }
-    };
+    let mut warp = false;
+    let mut bounce: Option<Edge> = None;
     for p in rules.presets() {
         let id = p.info.id;
         if !p.info.implemented {
@@ -755,8 +761,7 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 pawn.push(Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::MoveOnly));
             }
             "berolina-pawns" | "berolina-pawns-2" => {
-                all_scope(id)?;
-                *pawn = vec![
+                let mut berolina = vec![
                     Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::MoveOnly),
                     Shape {
                         vectors: vec![(1, 1), (-1, 1)],
@@ -767,18 +772,36 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                         mode: ShapeMode::MoveOnly,
                         first_move_only: true,
                         en_passant: EnPassantRole::Creates,
+                        edge: Edge::Stop,
+                        only: None,
                     },
                     Shape {
-                        vectors: vec![(0, 1)],
-                        reach: Reach::Leap,
-                        mode: ShapeMode::CaptureOnly,
-                        first_move_only: false,
                         en_passant: EnPassantRole::Captures,
+                        ..Shape::leap(vec![(0, 1)], ShapeMode::CaptureOnly)
                     },
                 ];
                 if id == "berolina-pawns-2" {
-                    pawn.push(Shape::leap(vec![(1, 0), (-1, 0)], ShapeMode::CaptureOnly));
+                    berolina.push(Shape::leap(vec![(1, 0), (-1, 0)], ShapeMode::CaptureOnly));
                 }
+                // Scope (spec: "Scope chooses which side(s) use the rule"):
+                // one colour gets the Berolina shapes, the other keeps the
+                // FIDE pawn; a FIDE pawn takes a Berolina double step en
+                // passant with its diagonal capture (RULINGS P27).
+                *pawn = match p.param("scope").unwrap_or("both") {
+                    "white" | "black" => {
+                        let side = if p.param("scope") == Some("white") {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        let fide = std::mem::take(pawn);
+                        fide.into_iter()
+                            .map(|s| s.only_for(side.flip()))
+                            .chain(berolina.into_iter().map(|s| s.only_for(side)))
+                            .collect()
+                    }
+                    _ => berolina,
+                };
             }
             "knights-leap-twice" => h.knights_twice = true,
             "bishops-ignore-color" => def.pieces[BISHOP as usize].shapes.push(Shape::leap(
@@ -839,6 +862,16 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 )];
             }
             "knight-immunity" => h.knight_immunity = true,
+            // Board geometry: applied after every other shape change, below.
+            "wrap-board" => h.wrap = true,
+            "rook-warp" => warp = true,
+            "bouncing-pieces" => {
+                bounce = Some(Edge::Bounce {
+                    ends: false,
+                    max: 1,
+                })
+            }
+            "bouncing-pieces-2" => bounce = Some(Edge::Bounce { ends: true, max: 2 }),
             "queen-splits" => h.queen_splits = true,
             "explosive-rook" => h.explosive = true,
             "early-promotion" => h.early_promo = true,
@@ -856,6 +889,32 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                     needs: "an implementation".into(),
                 })
             }
+        }
+    }
+    // Topology is a property of the shapes ([`Edge`]), set last so that it
+    // reaches the shapes every other preset gave the pieces.
+    if h.wrap {
+        // RULINGS P4: files wrap for every piece (castling is not a shape
+        // and never wraps).
+        for pt in &mut def.pieces {
+            for s in &mut pt.shapes {
+                s.edge = Edge::WrapFiles;
+            }
+        }
+    }
+    if warp {
+        // RULINGS P3: rooks (promoted ones too) warp, queens do not.
+        for s in &mut def.pieces[ROOK as usize].shapes {
+            if matches!(s.reach, Reach::Ride { .. }) {
+                s.edge = Edge::Warp;
+            }
+        }
+    }
+    if let Some(edge) = bounce {
+        // RULINGS P23: only the bishop's and the queen's diagonal rays.
+        for k in [BISHOP, QUEEN] {
+            let shapes = &mut def.pieces[k as usize].shapes;
+            *shapes = split_diagonal_rides(std::mem::take(shapes), edge);
         }
     }
     if !rules.is_empty() {

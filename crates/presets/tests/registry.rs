@@ -100,18 +100,17 @@ fn parse_errors_are_specific() {
 
 #[test]
 fn unimplemented_presets_say_what_they_need() {
-    for id in ["piece-hp", "wrap-board", "rook-warp", "bouncing-pieces"] {
+    for id in [
+        "piece-hp",
+        "piece-hp,king-heals",
+        "piece-hp,poisoned-squares",
+    ] {
         let rs = RuleSet::parse(id).unwrap();
         assert!(
             matches!(build(&rs, None), Err(PresetError::NotImplemented { .. })),
             "{id}"
         );
     }
-    let rs = RuleSet::parse("berolina-pawns:scope=white").unwrap();
-    assert!(matches!(
-        build(&rs, None),
-        Err(PresetError::NotImplemented { .. })
-    ));
 }
 
 #[test]
