@@ -458,18 +458,19 @@ impl Game {
                 let occ = p.occupied();
                 h.royal_squares(t, p, p.turn)
                     .iter()
-                    .any(|s| p.is_attacked(t, s, occ, p.turn.flip()))
+                    .any(|s| h.is_attacked(t, p, s, occ, p.turn.flip()))
             }
             None => p.is_check(t),
         })
     }
 
-    /// Squares of `by`'s pieces that attack `sq`.
+    /// Squares of `by`'s pieces that attack `sq`, with the attacks the
+    /// rule hooks add ([`RuleHooks::attackers`](crate::RuleHooks::attackers)).
     pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
-        with!(self, |p, t| p
-            .attackers_to(t, sq, p.occupied(), by)
-            .iter()
-            .collect())
+        with!(self, |p, t| match &t.hooks {
+            Some(h) => h.attackers(t, p, sq, p.occupied(), by).iter().collect(),
+            None => p.attackers_to(t, sq, p.occupied(), by).iter().collect(),
+        })
     }
 
     /// How many times the current position has occurred (this one

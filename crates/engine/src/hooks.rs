@@ -34,6 +34,20 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
         pos.royals(t, color)
     }
+    /// Whether `sq` is attacked by `by`'s pieces over occupancy `occ`,
+    /// counting the attacks the rules add (RULINGS P1: attack detection
+    /// follows every movement change). Used by the self-check filter and
+    /// [`Game::is_check`](crate::Game::is_check). Default: the engine's
+    /// attacks from the compiled shapes.
+    fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
+        pos.is_attacked(t, sq, occ, by)
+    }
+    /// The squares of `by`'s pieces that attack `sq` over `occ`, with the
+    /// rules' added attacks (as [`RuleHooks::is_attacked`]); used by
+    /// [`Game::attackers`](crate::Game::attackers). Default: the engine's.
+    fn attackers(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> B {
+        pos.attackers_to(t, sq, occ, by)
+    }
     /// Whether moves that leave a royal piece attacked are illegal.
     fn self_check_filter(&self) -> bool {
         true
@@ -136,7 +150,7 @@ impl<B: BitSet> Position<B> {
                 let royals = hooks.royal_squares(t, &after, us);
                 if royals
                     .iter()
-                    .any(|s| after.is_attacked(t, s, occ, us.flip()))
+                    .any(|s| hooks.is_attacked(t, &after, s, occ, us.flip()))
                 {
                     continue;
                 }

@@ -129,17 +129,35 @@ impl PresetHooks {
         occ: B,
         by: Color,
     ) -> bool {
-        if pos.is_attacked(t, sq, occ, by) {
-            return true;
-        }
+        pos.is_attacked(t, sq, occ, by) || self.added_attackers(t, pos, sq, occ, by, true).any()
+    }
+
+    /// The pieces of `by` that attack `sq` only through the presets' added
+    /// attacks; with `first`, stops at the first one found.
+    fn added_attackers<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        sq: u8,
+        occ: B,
+        by: Color,
+        first: bool,
+    ) -> B {
+        let mut found = B::EMPTY;
         let theirs = pos.by_color(by) & occ;
         if self.knights_twice {
             // Double leaps over an empty intermediate square, from the
             // compiled knight leaps (so they follow the board topology).
             for n in (pos.by_kind(PieceKind(KNIGHT)) & theirs).iter() {
-                for m in (t.leaps(by, PieceKind(KNIGHT), n) & !occ).iter() {
-                    if sq != n && t.leaps(by, PieceKind(KNIGHT), m).has(sq) {
-                        return true;
+                let leaps = t.leaps(by, PieceKind(KNIGHT), n) & !occ;
+                if sq != n
+                    && leaps
+                        .iter()
+                        .any(|m| t.leaps(by, PieceKind(KNIGHT), m).has(sq))
+                {
+                    found |= B::bit(n);
+                    if first {
+                        return found;
                     }
                 }
             }
@@ -149,11 +167,11 @@ impl PresetHooks {
             // engine's rays over a board without them (any topology).
             let shields = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(by.flip());
             let bishops = pos.by_kind(PieceKind(BISHOP)) & theirs;
-            if bishops.any() && (pos.attackers_to(t, sq, occ & !shields, by) & bishops).any() {
-                return true;
+            if bishops.any() {
+                found |= pos.attackers_to(t, sq, occ & !shields, by) & bishops;
             }
         }
-        false
+        found
     }
 
     /// A result the rules have decided from the board alone (or a locked
@@ -293,6 +311,12 @@ impl PresetHooks {
 }
 
 impl<B: BitSet> RuleHooks<B> for PresetHooks {
+    fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
+        self.attacked(t, pos, sq, occ, by)
+    }
+    fn attackers(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> B {
+        pos.attackers_to(t, sq, occ, by) | self.added_attackers(t, pos, sq, occ, by, false)
+    }
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
         if self.no_royalty() {
             return B::EMPTY;

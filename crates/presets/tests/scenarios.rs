@@ -141,6 +141,10 @@ fn knights_leap_twice_edge_double_leap_attacks() {
     // RULINGS P1/P5: the king may not step onto c4, which b1 reaches.
     let x = g(KLT, "8/8/8/3k4/8/8/8/1N2K3 b - - 0 1");
     assert!(!x.legal_moves().is_empty());
+    // Regression: `is_check` and `attackers` missed the double leap
+    // b1-c3-d5 ("double-leap may deliver check", spec edge case 2).
+    assert!(x.is_check());
+    assert_eq!(x.attackers(35, Color::White), [1]);
     no(&x, &["d5c4"]);
     yes(&x, &["d5e5"]);
 }
@@ -436,6 +440,10 @@ fn knight_immunity_3_knight_may_take_bishop() {
 #[test]
 fn knight_immunity_edge_knight_does_not_shield() {
     let x = g(KI, "7k/6n1/8/8/8/8/8/B3K3 b - - 0 1");
+    // Regression: the bishop's ray through the knight on g7 is check
+    // (spec edge case 1), also for `is_check` and `attackers`.
+    assert!(x.is_check());
+    assert_eq!(x.attackers(63, Color::White), [0]);
     no(&x, &["g7e6"]);
     yes(&x, &["h8h7"]);
 }
