@@ -465,7 +465,7 @@ impl Game {
     }
 
     /// Squares of `by`'s pieces that attack `sq`, with the attacks the
-    /// rule hooks add ([`RuleHooks::attackers`](crate::RuleHooks::attackers)).
+    /// rule hooks add ([`RuleHooks::attackers`](crate::hooks::RuleHooks::attackers)).
     pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
         with!(self, |p, t| match &t.hooks {
             Some(h) => h.attackers(t, p, sq, p.occupied(), by).iter().collect(),

@@ -52,7 +52,7 @@ impl fmt::Display for Color {
 
 /// A square index `rank * width + file`, both zero-based (RULINGS G1).
 ///
-/// A square does not know its board; [`Board`](crate::Dimensions) gives it a
+/// A square does not know its board; [`square_name`](crate::fen::square_name) gives it a
 /// name. On 8×8 `a1 = 0`, `h1 = 7`, `a8 = 56`, `h8 = 63`.
 pub type Square = u8;
 

@@ -3,7 +3,7 @@
 //! A descriptor has a passive part (restrictions, auras, move shapes) and a
 //! list of triggers whose `effects` hold imperative primitives. Primitive
 //! parameters are kept as JSON values: their per-kind shape is checked by
-//! [`crate::validate`], which is the only supported way to build a
+//! [`mod@crate::validate`], which is the only supported way to build a
 //! [`Descriptor`] from text.
 
 use std::collections::BTreeMap;
