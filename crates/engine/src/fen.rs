@@ -96,6 +96,30 @@ pub fn parse<B: BitSet>(
     t: &Tables<B>,
     fen: &str,
 ) -> Result<Position<B>, FenError> {
+    parse_inner(def, t, fen, true)
+}
+
+/// As [`parse`], without the test that the side not to move is not in
+/// check: for setup formats that add state FEN cannot carry (hit points
+/// under which an attacked royal may be safe) and judge the position with
+/// their own rules afterwards.
+///
+/// # Errors
+/// As [`parse`], except [`FenError::OppositeCheck`].
+pub fn parse_setup<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    fen: &str,
+) -> Result<Position<B>, FenError> {
+    parse_inner(def, t, fen, false)
+}
+
+fn parse_inner<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    fen: &str,
+    opposite_check: bool,
+) -> Result<Position<B>, FenError> {
     let fen = fen.trim();
     let mut fields = fen.split_ascii_whitespace();
     let board = fields.next().ok_or(FenError::Empty)?;
@@ -299,10 +323,11 @@ pub fn parse<B: BitSet>(
     }
     let them = turn.flip();
     let occ = pos.occupied();
-    if pos
-        .royals(t, them)
-        .iter()
-        .any(|s| pos.is_attacked(t, s, occ, turn))
+    if opposite_check
+        && pos
+            .royals(t, them)
+            .iter()
+            .any(|s| pos.is_attacked(t, s, occ, turn))
     {
         return Err(FenError::OppositeCheck(them));
     }

@@ -34,6 +34,13 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
         pos.royals(t, color)
     }
+    /// Whether the rules keep per-piece attribute bytes
+    /// ([`Position::piece_attribute`]): then every move carries the
+    /// mover's byte to its destination and clears captured pieces' bytes.
+    /// Read once when the hooks are installed. Default: no.
+    fn uses_piece_attributes(&self) -> bool {
+        false
+    }
     /// Whether moves that leave a royal piece attacked are illegal.
     fn self_check_filter(&self) -> bool {
         true
