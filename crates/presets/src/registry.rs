@@ -82,7 +82,6 @@ const TARGET: &[Param] = &[Param {
     default: "pawn",
 }];
 
-const HP: &str = "per-piece state: a hashed hit-point attribute per piece that moves with the piece, survives copy/undo and is readable/writable by hooks (Position has only 4 per-game u16 slots), plus a capture that does not remove the defender (push to the first empty adjacent square)";
 const TOPOLOGY: &str = "board topology: rays and leaps that continue across the a/h file edge (or reflect at edges); the engine's attack tables (used for check detection, RULINGS P1) only follow straight rays inside the board. Hooks can add such moves, but attack detection would have to be re-implemented in the preset crate for every piece";
 
 macro_rules! preset {
@@ -626,8 +625,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     preset!(
         "king-heals",
@@ -639,8 +638,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     preset!(
         "poisoned-squares",
@@ -652,8 +651,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     // --- turn structure last ---
     preset!(

@@ -6,10 +6,30 @@
 //! 2. Definition transforms run in registry order ([`crate::registry::PRESETS`]):
 //!    royalty and objectives, then piece shapes, then castling removal.
 //! 3. One [`PresetHooks`] object carries every hook; inside each hook the
-//!    rules apply in registry order: after a move, fission and detonation
-//!    (by the piece that moved) come first, then early promotion, then the
-//!    locked results (capture-to-win, first-promotion-wins), then the
-//!    multi-move turn phase.
+//!    rules apply in registry order: after a move, the `piece-hp` capture
+//!    resolution (damage, push) comes first, then fission and detonation
+//!    (by the piece that moved), then early promotion, then the locked
+//!    results (capture-to-win, first-promotion-wins), then the multi-move
+//!    turn phase, and last, when the mover's turn ends, poison and then
+//!    healing (RULINGS P7).
+//!
+//! # Hit points (RULINGS P6, P7, P13)
+//! Under `piece-hp` each piece's hit points live in its engine attribute
+//! byte (see [`hit_points`]): they move with the piece, are hashed and
+//! restored by undo. Decisions where the spec is silent:
+//! - The pushed defender's square is chosen on the board after the move,
+//!   where the square the attacker left is empty (as P12 rules for
+//!   fission); it keeps its id and loses its castling right and unmoved
+//!   state (it has moved). A pushed pawn never promotes by being pushed.
+//! - A promoted piece keeps the pawn's hit points (also under
+//!   early-promotion); the halves of a queen that splits keep the queen's.
+//! - A royal with 2 HP or more may also castle out of or through attacked
+//!   squares (P6: it may stand attacked).
+//! - "After the move" in P6 includes the turn-end effects: a move that ends
+//!   the turn with a 1-HP royal attacked is illegal, and a move whose
+//!   poison kills the mover's last royal is legal and loses (as P8 rules
+//!   for explosions).
+//! - Poison applies to the 8×8 centre only (every preset layout is 8×8).
 //!
 //! # State in the position
 //! Rule-state slot [`SLOT_PHASE`] holds the half-move within a multi-move
@@ -80,6 +100,71 @@ pub struct PresetHooks {
     explosive: bool,
     early_promo: bool,
     doubles: [bool; 2],
+    piece_hp: bool,
+    king_heals: bool,
+    poison: bool,
+}
+
+/// Hit points of a king at the start (RULINGS P6).
+pub const KING_START_HP: u8 = 1;
+/// Hit points of every other piece at the start (RULINGS P6).
+pub const PIECE_START_HP: u8 = 2;
+/// The most hit points `king-heals` gives a king (RULINGS P7).
+pub const KING_MAX_HP: u8 = 3;
+/// The poisoned squares of `poisoned-squares` on 8×8: d4, e4, d5, e5
+/// (RULINGS G1 numbering).
+pub const POISONED: [u8; 4] = [27, 28, 35, 36];
+/// Clockwise from N (RULINGS G1): the order in which a defender looks for
+/// a square to be pushed to (P6) and fission looks for the bishop's square.
+const CLOCKWISE: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// The hit points a piece of `kind` starts with under `piece-hp`: a king 1,
+/// every other piece 2 (RULINGS P6).
+pub fn start_hp(kind: PieceKind) -> u8 {
+    if kind.0 == KING {
+        KING_START_HP
+    } else {
+        PIECE_START_HP
+    }
+}
+
+/// The hit points of the piece on `sq` (`None` when empty). The position
+/// stores them in the piece's attribute byte, 0 meaning the piece's start
+/// value ([`start_hp`]), so that a position read from plain FEN has the
+/// defaults (RULINGS G5) and hashes as it does without hit points.
+pub fn hit_points<B: BitSet>(pos: &Position<B>, sq: u8) -> Option<u8> {
+    let p = pos.piece_at(sq)?;
+    Some(match pos.piece_attribute(sq) {
+        0 => start_hp(p.kind),
+        hp => hp,
+    })
+}
+
+/// Sets the hit points of the piece on `sq` (`hp` ≥ 1), storing the start
+/// value as 0 so that equal positions hash alike. Returns `false` when the
+/// square is empty.
+pub fn set_hit_points<B: BitSet>(pos: &mut Position<B>, sq: u8, hp: u8) -> bool {
+    let Some(p) = pos.piece_at(sq) else {
+        return false;
+    };
+    pos.set_piece_attribute(sq, hp_byte(p.kind, hp))
+}
+
+fn hp_byte(kind: PieceKind, hp: u8) -> u8 {
+    if hp == start_hp(kind) {
+        0
+    } else {
+        hp
+    }
 }
 
 impl PresetHooks {
@@ -91,7 +176,106 @@ impl PresetHooks {
     }
     /// Legality judged here rather than by the engine's filter.
     fn own_filter(&self) -> bool {
-        self.weak_dual || (self.extended_attacks() && !self.no_royalty())
+        self.weak_dual || ((self.extended_attacks() || self.piece_hp) && !self.no_royalty())
+    }
+
+    /// Whether the royal on `sq` could be killed by `by`: attacked, and
+    /// under `piece-hp` down to its last hit point (RULINGS P6).
+    fn threatened<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        sq: u8,
+        occ: B,
+        by: Color,
+    ) -> bool {
+        (!self.piece_hp || hit_points(pos, sq).unwrap_or(1) <= 1)
+            && self.attacked(t, pos, sq, occ, by)
+    }
+
+    /// `piece-hp` capture resolution (spec "Hit Points", RULINGS P6): the
+    /// engine has already removed the victim; one that survives the damage
+    /// comes back, keeping its id, on the first empty square around its
+    /// own square clockwise from N, judged on the board after the move (so
+    /// the square the attacker left counts as empty), or stays removed when
+    /// there is none.
+    fn resolve_damage<B: BitSet>(
+        t: &Tables<B>,
+        before: &Position<B>,
+        pos: &mut Position<B>,
+        m: Move,
+    ) {
+        let vsq = if m.kind == MoveKind::EnPassant {
+            match before.ep_victim() {
+                Some(v) => v,
+                None => return,
+            }
+        } else {
+            m.to
+        };
+        let (Some(victim), Some(hp)) = (before.piece_at(vsq), hit_points(before, vsq)) else {
+            return;
+        };
+        if hp <= 1 {
+            return;
+        }
+        let w = t.width() as i32;
+        let h = t.height() as i32;
+        let (vf, vr) = (vsq as i32 % w, vsq as i32 / w);
+        for (dx, dy) in CLOCKWISE {
+            let (f, r) = (vf + dx, vr + dy);
+            if f < 0 || r < 0 || f >= w || r >= h {
+                continue;
+            }
+            let s = (r * w + f) as u8;
+            if pos.piece_at(s).is_none() {
+                pos.place_piece(
+                    t,
+                    s,
+                    victim,
+                    before.piece_id(vsq),
+                    hp_byte(victim.kind, hp - 1),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Damage outside captures (poison): one hit point; at 0 the piece is
+    /// removed.
+    fn damage<B: BitSet>(pos: &mut Position<B>, sq: u8) {
+        match hit_points(pos, sq) {
+            Some(hp) if hp > 1 => {
+                set_hit_points(pos, sq, hp - 1);
+            }
+            Some(_) => {
+                pos.remove_piece(sq);
+            }
+            None => {}
+        }
+    }
+
+    /// End of `mover`'s turn: poison first, then healing (RULINGS P7, P13).
+    fn turn_end<B: BitSet>(&self, t: &Tables<B>, pos: &mut Position<B>, mover: Color) {
+        if self.poison && t.width() == 8 && t.height() == 8 {
+            for s in POISONED {
+                if pos.by_color(mover).has(s) {
+                    PresetHooks::damage(pos, s);
+                }
+            }
+        }
+        if self.king_heals {
+            let occ = pos.occupied();
+            for k in (pos.by_kind(PieceKind(KING)) & pos.by_color(mover)).iter() {
+                if self.attacked(t, pos, k, occ, mover.flip()) {
+                    continue;
+                }
+                let hp = hit_points(pos, k).unwrap_or(KING_START_HP);
+                if hp < KING_MAX_HP {
+                    set_hit_points(pos, k, hp + 1);
+                }
+            }
+        }
     }
     fn multi_move(&self) -> bool {
         self.doubles[0] || self.doubles[1]
@@ -213,10 +397,21 @@ impl PresetHooks {
                 }
             }
         }
-        if self.explosive && !self.no_royalty() && !self.knightmate && !self.weak_dual {
+        if (self.explosive || self.piece_hp)
+            && !self.no_royalty()
+            && !self.knightmate
+            && !self.weak_dual
+        {
+            // Royals can disappear: blown up (P8), pushed off with nowhere
+            // to go, or killed by poison (P6, P13).
             for c in order {
                 if pos.royals(t, c).is_empty() {
-                    return res(Some(c.flip()), "explosive-rook");
+                    let reason = if self.explosive {
+                        "explosive-rook"
+                    } else {
+                        "piece-hp"
+                    };
+                    return res(Some(c.flip()), reason);
                 }
             }
         }
@@ -309,6 +504,10 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
 
     fn self_check_filter(&self) -> bool {
         !(self.no_royalty() || self.own_filter())
+    }
+
+    fn uses_piece_attributes(&self) -> bool {
+        self.piece_hp
     }
 
     fn extra_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
@@ -417,7 +616,10 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 let kd = back * w + if m.to % w > k % w { 6 } else { 2 };
                 let occ = pos.occupied() & !B::bit(k) & !B::bit(m.to);
                 let (lo, hi) = if k < kd { (k, kd) } else { (kd, k) };
-                if (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
+                // Under piece-hp a king with 2 HP or more may stand attacked
+                // (P6), so only a king on its last hit point is held back.
+                let mortal = !self.piece_hp || hit_points(pos, k).unwrap_or(1) <= 1;
+                if mortal && (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
                     return false;
                 }
             }
@@ -429,13 +631,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 if royals.any()
                     && royals
                         .iter()
-                        .all(|s| self.attacked(t, &after, s, occ, us.flip()))
+                        .all(|s| self.threatened(t, &after, s, occ, us.flip()))
                 {
                     return false;
                 }
             } else if royals
                 .iter()
-                .any(|s| self.attacked(t, &after, s, occ, us.flip()))
+                .any(|s| self.threatened(t, &after, s, occ, us.flip()))
             {
                 return false;
             }
@@ -478,7 +680,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         let h = t.height() as i32;
         let (tf, tr) = (m.to as i32 % w, m.to as i32 / w);
         let landed = m.promotion.map_or(piece.kind.0, |k| k.0);
+        if self.piece_hp && capture {
+            PresetHooks::resolve_damage(t, before, pos, m);
+        }
         if self.queen_splits && capture && landed == QUEEN {
+            // Under piece-hp both halves keep the queen's hit points.
+            let hp = hit_points(pos, m.to);
             pos.remove_piece(m.to);
             pos.add_piece(
                 t,
@@ -488,17 +695,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     color: mover,
                 },
             );
-            // Clockwise from N (RULINGS G1).
-            for (dx, dy) in [
-                (0, 1),
-                (1, 1),
-                (1, 0),
-                (1, -1),
-                (0, -1),
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-            ] {
+            let mut halves = vec![m.to];
+            for (dx, dy) in CLOCKWISE {
                 let (f, r) = (tf + dx, tr + dy);
                 if f < 0 || r < 0 || f >= w || r >= h {
                     continue;
@@ -513,7 +711,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                             color: mover,
                         },
                     );
+                    halves.push(s);
                     break;
+                }
+            }
+            if let (true, Some(hp)) = (self.piece_hp, hp) {
+                for s in halves {
+                    set_hit_points(pos, s, hp);
                 }
             }
         }
@@ -535,14 +739,20 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 h - 1 - tr
             };
             if rel == h - 3 && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == PAWN) {
+                // A promoted piece keeps the pawn's hit points, as in a
+                // normal promotion (the piece keeps its attribute byte).
+                let attr = pos.piece_attribute(m.to);
+                let id = pos.piece_id(m.to);
                 pos.remove_piece(m.to);
-                pos.add_piece(
+                pos.place_piece(
                     t,
                     m.to,
                     Piece {
                         kind: PieceKind(QUEEN),
                         color: mover,
                     },
+                    id,
+                    attr,
                 );
                 promoted = true;
             }
@@ -569,6 +779,9 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             if pos.rule_state(SLOT_PHASE) != next {
                 pos.set_rule_state(SLOT_PHASE, next);
             }
+        }
+        if (self.poison || self.king_heals) && pos.rule_state(SLOT_PHASE) == 0 {
+            self.turn_end(t, pos, mover);
         }
     }
 
@@ -613,18 +826,22 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             if royals.any()
                 && royals
                     .iter()
-                    .all(|s| self.attacked(t, pos, s, occ, us.flip()))
+                    .all(|s| self.threatened(t, pos, s, occ, us.flip()))
             {
                 return res(Some(us.flip()), "checkmate");
             }
             return res(None, "stalemate");
         }
-        if self.extended_attacks()
+        if (self.extended_attacks() || self.piece_hp)
             && royals
                 .iter()
-                .any(|s| self.attacked(t, pos, s, occ, us.flip()))
+                .any(|s| self.threatened(t, pos, s, occ, us.flip()))
         {
             return res(Some(us.flip()), "checkmate");
+        }
+        if self.piece_hp {
+            // An attacked royal with hit points to spare is not mated (P6).
+            return res(None, "stalemate");
         }
         None
     }
@@ -842,6 +1059,9 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
             "queen-splits" => h.queen_splits = true,
             "explosive-rook" => h.explosive = true,
             "early-promotion" => h.early_promo = true,
+            "piece-hp" => h.piece_hp = true,
+            "king-heals" => h.king_heals = true,
+            "poisoned-squares" => h.poison = true,
             "double-move" => h.doubles = [true, true],
             "monster-rules" => {
                 h.doubles = match p.param("scope").unwrap_or("white") {

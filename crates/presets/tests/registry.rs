@@ -100,7 +100,7 @@ fn parse_errors_are_specific() {
 
 #[test]
 fn unimplemented_presets_say_what_they_need() {
-    for id in ["piece-hp", "wrap-board", "rook-warp", "bouncing-pieces"] {
+    for id in ["wrap-board", "rook-warp", "bouncing-pieces"] {
         let rs = RuleSet::parse(id).unwrap();
         assert!(
             matches!(build(&rs, None), Err(PresetError::NotImplemented { .. })),
