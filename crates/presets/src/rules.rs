@@ -179,6 +179,34 @@ impl PresetHooks {
         self.weak_dual || ((self.extended_attacks() || self.piece_hp) && !self.no_royalty())
     }
 
+    /// Whether `color` has a second half-move under the multi-move rules.
+    pub(crate) fn doubles_for(&self, color: Color) -> bool {
+        self.doubles[color.index()]
+    }
+
+    /// Whether `color`'s royals are exposed as the legality rules forbid
+    /// after a move of `color` (attacked; under piece-hp on the last hit
+    /// point; under weak-dual-king all of them). Used to refuse set-up
+    /// positions where the side not to move is so exposed.
+    pub(crate) fn royal_exposed<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        color: Color,
+    ) -> bool {
+        if self.no_royalty() {
+            return false;
+        }
+        let occ = pos.occupied();
+        let royals = RuleHooks::<B>::royal_squares(self, t, pos, color);
+        let by = color.flip();
+        if self.weak_dual {
+            royals.any() && royals.iter().all(|s| self.threatened(t, pos, s, occ, by))
+        } else {
+            royals.iter().any(|s| self.threatened(t, pos, s, occ, by))
+        }
+    }
+
     /// Whether the royal on `sq` could be killed by `by`: attacked, and
     /// under `piece-hp` down to its last hit point (RULINGS P6).
     fn threatened<B: BitSet>(
