@@ -482,3 +482,31 @@ fn state_file_errors_name_the_file_and_the_json_path() {
     let err = fails(&["moves", "--state", p, "--rules", "coregal"], 2);
     assert!(err.contains("--rules") || err.contains("--state"), "{err}");
 }
+
+#[test]
+fn status_line_names_the_reason_the_game_ended() {
+    // P15: in suicide-chess a side with no pieces left wins.
+    let out = ok(&[
+        "moves",
+        "--rules",
+        "suicide-chess",
+        "--fen",
+        "8/8/8/8/8/8/8/k7 w - - 0 1",
+    ]);
+    assert_eq!(out.trim(), "status: no-pieces-left (white wins)");
+}
+
+#[test]
+fn knightmate_fen_without_knights_is_refused() {
+    let err = fails(
+        &[
+            "moves",
+            "--rules",
+            "knightmate-rules",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ],
+        2,
+    );
+    assert!(err.contains("knight"), "{err}");
+}

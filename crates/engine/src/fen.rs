@@ -57,6 +57,10 @@ pub enum FenError {
     /// The side not to move is in check.
     #[error("FEN position is illegal: the side not to move ({0}) is in check")]
     OppositeCheck(Color),
+    /// The rule layer refuses the position (see
+    /// [`RuleHooks::check_setup`](crate::hooks::RuleHooks::check_setup)).
+    #[error("FEN position is not valid under these rules: {0}")]
+    Rules(String),
     /// Pockets, promoted markers and check counters belong to variants this
     /// build does not support.
     #[error("FEN uses `{0}`, which belongs to a variant that is not supported")]
@@ -330,6 +334,9 @@ fn parse_inner<B: BitSet>(
             .any(|s| pos.is_attacked(t, s, occ, turn))
     {
         return Err(FenError::OppositeCheck(them));
+    }
+    if let Some(h) = &t.hooks {
+        h.check_setup(t, &pos).map_err(FenError::Rules)?;
     }
     debug_assert_eq!(pos.hash, pos.compute_hash());
     Ok(pos)

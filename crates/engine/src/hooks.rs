@@ -41,6 +41,13 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn uses_piece_attributes(&self) -> bool {
         false
     }
+    /// Checks a position read from FEN (or set up otherwise) against the
+    /// rules, after the engine's own checks: `Err` with a short reason
+    /// refuses it (e.g. neither side has the piece the rules need).
+    /// Default: every position is accepted.
+    fn check_setup(&self, _t: &Tables<B>, _pos: &Position<B>) -> Result<(), String> {
+        Ok(())
+    }
     /// Whether moves that leave a royal piece attacked are illegal.
     fn self_check_filter(&self) -> bool {
         true

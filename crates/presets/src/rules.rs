@@ -41,7 +41,21 @@
 //! When a rule has decided the game, the position has no legal moves (as in
 //! Fairy-Stockfish, whose perft counts the tsv rows come from), and
 //! [`houserules_engine::Game::status`] reports the result through
-//! `game_result`.
+//! `game_result`, as `Status::Variant` with a reason that says why the game
+//! ended: `checkmate`, `stalemate`, `no-legal-moves` (suicide-chess and
+//! last-piece-standing, where the side without moves wins or loses),
+//! `no-pieces-left` (suicide-chess), `all-pieces-captured` (capture-all,
+//! last-piece-standing), `no-knights-left` (knightmate-rules),
+//! `no-kings-left` (weak-dual-king), `royal-destroyed` (explosive-rook,
+//! piece-hp), `<kind>s-extinct` such as `pawns-extinct`
+//! (extinction-chess), `first-capture` (capture-to-win), `first-promotion`
+//! (first-promotion-wins) and `insufficient-material`.
+//!
+//! A start position where both sides already lack what the rules need
+//! (knights under knightmate-rules, kings under weak-dual-king, the target
+//! under extinction-chess, any piece under capture-all and
+//! last-piece-standing) is refused when read (`FenError::Rules`): it cannot
+//! arise in play, and scoring it would pick a loser arbitrarily.
 
 use houserules_engine::definition::{
     expand, Direction, EnPassantRole, Reach, Role, Shape, ShapeMode, Symmetry,
@@ -67,8 +81,12 @@ const ROOK: u8 = 3;
 const QUEEN: u8 = 4;
 const KING: u8 = 5;
 
-/// Reasons stored in [`SLOT_RESULT`].
-const LOCK_REASONS: [&str; 2] = ["capture-to-win", "first-promotion-wins"];
+/// Reasons stored in [`SLOT_RESULT`] (index = the stored code), as the
+/// game status names them.
+const LOCK_REASONS: [&str; 2] = ["first-capture", "first-promotion"];
+
+/// Plural names of the six FIDE kinds, for status reasons and messages.
+const KIND_NAMES: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
 
 /// The extinction target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,29 +417,25 @@ impl PresetHooks {
         // (a move that ruins both sides loses for the mover, as P8 says).
         let lost_all = |c: Color, kinds: B| (pos.by_color(c) & kinds).is_empty();
         let order = [mover, to_move];
+        // Status reasons say why the game ended, not which rule ended it.
         if self.capture_all || self.last_piece {
-            let reason = if self.capture_all {
-                "capture-all"
-            } else {
-                "last-piece-standing"
-            };
             for c in order {
                 if pos.by_color(c).is_empty() {
-                    return res(Some(c.flip()), reason);
+                    return res(Some(c.flip()), "all-pieces-captured");
                 }
             }
         }
         if self.knightmate {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KNIGHT))) {
-                    return res(Some(c.flip()), "knightmate-rules");
+                    return res(Some(c.flip()), "no-knights-left");
                 }
             }
         }
         if self.weak_dual {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KING))) {
-                    return res(Some(c.flip()), "weak-dual-king");
+                    return res(Some(c.flip()), "no-kings-left");
                 }
             }
         }
@@ -434,27 +448,30 @@ impl PresetHooks {
             // to go, or killed by poison (P6, P13).
             for c in order {
                 if pos.royals(t, c).is_empty() {
-                    let reason = if self.explosive {
-                        "explosive-rook"
-                    } else {
-                        "piece-hp"
-                    };
-                    return res(Some(c.flip()), reason);
+                    return res(Some(c.flip()), "royal-destroyed");
                 }
             }
         }
         if let Some(target) = self.extinction {
             for c in order {
-                let gone = match target {
-                    Target::Kind(k) => lost_all(c, pos.by_kind(PieceKind(k))),
-                    Target::Any => (0..6).any(|k| lost_all(c, pos.by_kind(PieceKind(k)))),
-                };
-                if gone {
-                    return res(Some(c.flip()), "extinction-chess");
+                if let Some(k) = self.extinct_kind(pos, c, target) {
+                    return res(
+                        Some(c.flip()),
+                        &format!("{}-extinct", KIND_NAMES[k as usize]),
+                    );
                 }
             }
         }
         None
+    }
+
+    /// The first kind of `target` that `c` has no piece of, if any.
+    fn extinct_kind<B: BitSet>(&self, pos: &Position<B>, c: Color, target: Target) -> Option<u8> {
+        let gone = |k: u8| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        match target {
+            Target::Kind(k) => gone(k).then_some(k),
+            Target::Any => (0..6).find(|&k| gone(k)),
+        }
     }
 
     fn lock<B: BitSet>(pos: &mut Position<B>, reason: usize, winner: Color) {
@@ -536,6 +553,35 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
 
     fn uses_piece_attributes(&self) -> bool {
         self.piece_hp
+    }
+
+    fn check_setup(&self, _t: &Tables<B>, pos: &Position<B>) -> Result<(), String> {
+        // A position where both sides already lack what the rules need
+        // would be scored as a loss for whichever side is judged first; it
+        // cannot arise in play, so it is refused as a start.
+        let both = |lost: &dyn Fn(Color) -> bool| lost(Color::White) && lost(Color::Black);
+        let lacks =
+            |k: u8| move |c: Color| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        if (self.capture_all || self.last_piece) && pos.occupied().is_empty() {
+            return Err("neither side has a piece".into());
+        }
+        if self.knightmate && both(&lacks(KNIGHT)) {
+            return Err("neither side has a knight; under knightmate-rules a side without knights has lost (RULINGS P16)".into());
+        }
+        if self.weak_dual && both(&lacks(KING)) {
+            return Err("neither side has a king; under weak-dual-king a side without kings has lost (RULINGS P16)".into());
+        }
+        if let Some(target) = self.extinction {
+            let w = self.extinct_kind(pos, Color::White, target);
+            let b = self.extinct_kind(pos, Color::Black, target);
+            if let (Some(w), Some(b)) = (w, b) {
+                return Err(format!(
+                    "White has no {} and Black has no {}; under extinction-chess a side whose target type is gone has lost (RULINGS P19)",
+                    KIND_NAMES[w as usize], KIND_NAMES[b as usize]
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn extra_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
@@ -830,7 +876,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         };
         if self.suicide {
             if legal.is_empty() {
-                return res(Some(us), "suicide-chess");
+                // Antichess: a side with no pieces, or stalemated, wins.
+                let why = if pos.by_color(us).is_empty() {
+                    "no-pieces-left"
+                } else {
+                    "no-legal-moves"
+                };
+                return res(Some(us), why);
             }
             if antichess_insufficient(t, pos, Color::White)
                 && antichess_insufficient(t, pos, Color::Black)
@@ -843,7 +895,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             return None;
         }
         if self.last_piece {
-            return res(Some(us.flip()), "last-piece-standing");
+            return res(Some(us.flip()), "no-legal-moves");
         }
         if self.capture_to_win {
             return res(None, "stalemate");

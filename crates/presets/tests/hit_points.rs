@@ -229,15 +229,14 @@ fn piece_hp_p6_checkmate_needs_a_royal_on_its_last_hit_point() {
 
 #[test]
 fn piece_hp_p1_attacks_follow_movement_changes() {
-    // knights-leap-twice: b1 -> c3 -> d5 (or via a3/d2 ...) reaches d5's
-    // neighbours; a 1-HP king may not step onto a square a double leap
-    // attacks. The knight on b1 double-leaps to e4 via c3 (2,1)+(1,...).
+    // RULINGS P1 and P5 with knights-leap-twice: the black knight on b1
+    // reaches d1 and e2 by double leaps through the empty c3, so a 1-HP
+    // king on e1 may not step there; f2 is attacked by no leap.
     let x = g(
         "piece-hp,knights-leap-twice",
         "4k3/8/8/8/8/8/8/1n2K3 w - - 0 1",
         &[],
     );
-    // b1 -> c3 (empty) -> e2/e4/d5/b5/a4/a2/d1/b1: d1 and e2 are attacked.
     assert!(!legal(&x, "e1d1"));
     assert!(!legal(&x, "e1e2"));
     assert!(legal(&x, "e1f2"));
