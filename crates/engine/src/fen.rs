@@ -103,13 +103,15 @@ pub fn parse<B: BitSet>(
     parse_inner(def, t, fen, true)
 }
 
-/// As [`parse`], without the test that the side not to move is not in
-/// check: for setup formats that add state FEN cannot carry (hit points
-/// under which an attacked royal may be safe) and judge the position with
-/// their own rules afterwards.
+/// As [`parse`], without the tests that each side has a royal piece and
+/// that the side not to move is not in check: for setup formats that add
+/// state FEN cannot carry (hit points under which an attacked royal may be
+/// safe, a finished game whose royal was destroyed) and judge the position
+/// with their own rules afterwards.
 ///
 /// # Errors
-/// As [`parse`], except [`FenError::OppositeCheck`].
+/// As [`parse`], except [`FenError::NoRoyal`] and
+/// [`FenError::OppositeCheck`].
 pub fn parse_setup<B: BitSet>(
     def: &GameDefinition,
     t: &Tables<B>,
@@ -122,7 +124,7 @@ fn parse_inner<B: BitSet>(
     def: &GameDefinition,
     t: &Tables<B>,
     fen: &str,
-    opposite_check: bool,
+    full_checks: bool,
 ) -> Result<Position<B>, FenError> {
     let fen = fen.trim();
     let mut fields = fen.split_ascii_whitespace();
@@ -317,7 +319,7 @@ fn parse_inner<B: BitSet>(
         }
     }
     for c in Color::ALL {
-        if t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
+        if full_checks && t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
             let k = t.royal_kinds.trailing_zeros() as usize;
             return Err(FenError::NoRoyal {
                 color: c,
@@ -327,7 +329,7 @@ fn parse_inner<B: BitSet>(
     }
     let them = turn.flip();
     let occ = pos.occupied();
-    if opposite_check
+    if full_checks
         && pos
             .royals(t, them)
             .iter()

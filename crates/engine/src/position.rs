@@ -224,6 +224,15 @@ impl<B: BitSet> Position<B> {
     pub fn castling_rooks(&self) -> B {
         self.castling
     }
+
+    /// Drops the castling rights of the rooks on `squares`, keeping the
+    /// hash up to date (rule layers: a king that was displaced or removed
+    /// by a rule rather than by its own move).
+    pub fn remove_castling_rights(&mut self, squares: B) {
+        if (self.castling & squares).any() {
+            self.set_castling(self.castling & !squares);
+        }
+    }
     /// En passant squares (squares passed over by the last multi-step, when
     /// a capture there is possible).
     pub fn ep_squares(&self) -> B {

@@ -21,6 +21,9 @@
 //!   where the square the attacker left is empty (as P12 rules for
 //!   fission); it keeps its id and loses its castling right and unmoved
 //!   state (it has moved). A pushed pawn never promotes by being pushed.
+//! - A king that is hit (pushed or killed) costs its side its castling
+//!   rights; so does losing the king in any other way (capture under
+//!   capture-all, explosion, poison), so that the hash matches the FEN.
 //! - A promoted piece keeps the pawn's hit points (also under
 //!   early-promotion); the halves of a queen that splits keep the queen's.
 //! - A royal with 2 HP or more may also castle out of or through attacked
@@ -262,6 +265,11 @@ impl PresetHooks {
         let (Some(victim), Some(hp)) = (before.piece_at(vsq), hit_points(before, vsq)) else {
             return;
         };
+        if victim.kind.0 == KING {
+            // A king that is hit has been moved or removed by the capture,
+            // not by castling rules: its side loses its castling rights.
+            pos.remove_castling_rights(pos.by_color(victim.color));
+        }
         if hp <= 1 {
             return;
         }
@@ -856,6 +864,15 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         }
         if (self.poison || self.king_heals) && pos.rule_state(SLOT_PHASE) == 0 {
             self.turn_end(t, pos, mover);
+        }
+        // A side whose king is gone (captured, blown up, poisoned) keeps no
+        // castling rights, so that the hash matches the position's FEN.
+        if pos.castling_rooks().any() {
+            for c in [Color::White, Color::Black] {
+                if (pos.by_kind(PieceKind(KING)) & pos.by_color(c)).is_empty() {
+                    pos.remove_castling_rights(pos.by_color(c));
+                }
+            }
         }
     }
 

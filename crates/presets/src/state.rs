@@ -341,6 +341,27 @@ impl StateDoc {
         );
         let mut pos: Position<u64> =
             fen::parse_setup(variant.definition(), t, &fen_text).map_err(fen_error)?;
+        // A side without its royal piece: only a finished game under rules
+        // that can destroy royals (P6, P8), and never both sides.
+        let royal_kind = variant
+            .definition()
+            .pieces
+            .iter()
+            .position(|p| p.royal)
+            .map(|k| variant.definition().pieces[k].id.clone());
+        if let Some(kind) = royal_kind {
+            let lost: Vec<Color> = [Color::White, Color::Black]
+                .into_iter()
+                .filter(|&c| pos.royals(t, c).is_empty())
+                .collect();
+            let can_lose = rules.has("piece-hp") || rules.has("explosive-rook");
+            if lost.len() == 2 || (!lost.is_empty() && !can_lose) {
+                return Err(field(
+                    "board",
+                    format!("{} has no royal piece ({kind})", side_name(lost[0])),
+                ));
+            }
+        }
         self.apply_pieces(&rules, t, &mut pos)?;
         let (_, hooks) = compose(&rules)?;
         self.apply_rule_state(&rules, &hooks, &mut pos)?;

@@ -448,3 +448,13 @@ fn hit_point_presets_undo_restores_position_and_hash() {
         x.apply(m).unwrap();
     }
 }
+
+#[test]
+fn piece_hp_pushed_king_loses_its_castling_rights() {
+    // A king pushed aside has moved: its side may no longer castle (FIDE
+    // 3.8.2.1 applied to a rule-made move; decision in the rules module).
+    let mut x = g(HP, "4k3/4r3/8/8/8/8/8/R3K2R b KQ - 0 1", &[("e1", 2)]);
+    play(&mut x, &["e7e1"]);
+    assert_eq!(board(&x), "4k3/8/8/8/8/8/4K3/R3r2R");
+    assert_eq!(x.fen().split(' ').nth(2), Some("-"));
+}
