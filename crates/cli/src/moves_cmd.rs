@@ -16,6 +16,7 @@ Examples:
   houserules moves --fen startpos --json
   houserules moves --game gardner
   houserules moves --rules suicide-chess --fen 'rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 2'
+  houserules moves --state position.json   (JSON state format, docs/state-format.md)
 
 Text output is one move per line, `UCI SAN`, sorted by UCI, then a
 `status:` line when the game is over. JSON output is an array of

@@ -175,8 +175,19 @@ pub struct PositionArgs {
     /// The position in FEN, in the game's piece letters (X-FEN or
     /// Shredder-FEN castling letters), or `startpos` for the game's start
     /// position (with --layout, the layout's) [default: startpos]
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", conflicts_with = "state")]
     pub fen: Option<String>,
+
+    /// The position and its rules from a JSON state file
+    /// (`houserules-state/1`, docs/state-format.md): board, clocks, piece
+    /// ids, hit points, multi-move phase, locked result, and the rule set
+    /// itself (so it replaces --rules, --layout and --game)
+    #[arg(
+        long,
+        value_name = "FILE.json",
+        conflicts_with_all = ["game", "rules", "layout"]
+    )]
+    pub state: Option<std::path::PathBuf>,
 
     /// The game (`--game`, `--rules`, `--layout`).
     #[command(flatten)]
@@ -189,6 +200,14 @@ impl PositionArgs {
     /// # Errors
     /// As [`VariantArgs::choose`].
     pub fn chosen(&self) -> Result<Chosen, CliError> {
+        if let Some(path) = &self.state {
+            let game = load_state(path)?;
+            return Ok(Chosen {
+                variant: game.variant().clone(),
+                start_fen: game.fen(),
+                label: format!("state {}", path.display()),
+            });
+        }
         self.variant.choose()
     }
 
@@ -198,6 +217,9 @@ impl PositionArgs {
     /// [`CliError::Input`] naming the game option or FEN and what is wrong
     /// with it.
     pub fn game(&self) -> Result<Game, CliError> {
+        if let Some(path) = &self.state {
+            return load_state(path);
+        }
         let chosen = self.chosen()?;
         let fen = self.fen.as_deref().unwrap_or("startpos");
         let start = fen.trim() == "startpos";
@@ -219,4 +241,18 @@ impl PositionArgs {
             }
         })
     }
+}
+
+/// Reads a JSON state file (at most 16 MiB) into a game.
+///
+/// # Errors
+/// [`CliError::Input`] naming the file and, for bad content, the JSON path
+/// of the offending value.
+fn load_state(path: &Path) -> Result<Game, CliError> {
+    let shown = path.display();
+    let text = crate::error::read_text_limited(path, 16 << 20)
+        .map_err(|e| CliError::input(format!("--state {shown}: cannot read the file: {e}")))?;
+    houserules_presets::state::from_json(&text)
+        .map(|(_, game)| game)
+        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))
 }

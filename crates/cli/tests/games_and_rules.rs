@@ -432,3 +432,93 @@ fn pgn_check_replays_antichess_games() {
         text(&o.stdout)
     );
 }
+
+/// Writes a JSON state file in the test's temporary directory.
+fn state_file(name: &str, json: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("houserules-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, json).expect("write the state file");
+    path
+}
+
+#[test]
+fn state_file_with_only_fen_fields_perfts_like_the_fen() {
+    // chessprogramming.org "Perft Results": Kiwipete depth 2 = 2,039.
+    let path = state_file(
+        "kiwipete.json",
+        r#"{"format": "houserules-state/1",
+            "board": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R",
+            "turn": "white", "castling": "KQkq"}"#,
+    );
+    let p = path.to_str().expect("utf-8");
+    assert_eq!(nodes(&["perft", "--state", p, "--depth", "2"]), 2039);
+}
+
+#[test]
+fn state_file_carries_rules_and_hit_points_to_moves() {
+    // RULINGS P6: White's king with 2 HP may stay on the rook's file, so
+    // a1a2 is legal; with the default 1 HP it is not.
+    let json = r#"{"format": "houserules-state/1", "rules": "piece-hp",
+        "board": "4r1k1/8/8/8/8/8/8/R3K3", "turn": "white",
+        "pieces": [{"square": "e1", "hp": 2}]}"#;
+    let path = state_file("hp.json", json);
+    let out = ok(&["moves", "--state", path.to_str().expect("utf-8")]);
+    assert!(out.lines().any(|l| l.starts_with("a1a2 ")), "{out}");
+    let plain = state_file(
+        "hp1.json",
+        &json.replace(r#"{"square": "e1", "hp": 2}"#, ""),
+    );
+    let out = ok(&["moves", "--state", plain.to_str().expect("utf-8")]);
+    assert!(!out.lines().any(|l| l.starts_with("a1a2 ")), "{out}");
+}
+
+#[test]
+fn state_file_errors_name_the_file_and_the_json_path() {
+    let path = state_file(
+        "bad.json",
+        r#"{"format": "houserules-state/1", "rules": "piece-hp", "board": "4k3/8/8/8/8/8/8/4K3",
+            "turn": "white", "pieces": [{"square": "e1", "hp": "lots"}]}"#,
+    );
+    let p = path.to_str().expect("utf-8");
+    let err = fails(&["moves", "--state", p], 2);
+    assert!(
+        err.contains("bad.json") && err.contains("pieces[0].hp"),
+        "{err}"
+    );
+    let err = fails(&["moves", "--state", "/nonexistent/state.json"], 2);
+    assert!(err.contains("/nonexistent/state.json"), "{err}");
+    // The state carries its own rules and position.
+    let err = fails(&["moves", "--state", p, "--fen", START], 2);
+    assert!(err.contains("--fen") || err.contains("--state"), "{err}");
+    let err = fails(&["moves", "--state", p, "--rules", "coregal"], 2);
+    assert!(err.contains("--rules") || err.contains("--state"), "{err}");
+}
+
+#[test]
+fn status_line_names_the_reason_the_game_ended() {
+    // P15: in suicide-chess a side with no pieces left wins.
+    let out = ok(&[
+        "moves",
+        "--rules",
+        "suicide-chess",
+        "--fen",
+        "8/8/8/8/8/8/8/k7 w - - 0 1",
+    ]);
+    assert_eq!(out.trim(), "status: no-pieces-left (white wins)");
+}
+
+#[test]
+fn knightmate_fen_without_knights_is_refused() {
+    let err = fails(
+        &[
+            "moves",
+            "--rules",
+            "knightmate-rules",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ],
+        2,
+    );
+    assert!(err.contains("knight"), "{err}");
+}

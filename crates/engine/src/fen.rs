@@ -57,6 +57,10 @@ pub enum FenError {
     /// The side not to move is in check.
     #[error("FEN position is illegal: the side not to move ({0}) is in check")]
     OppositeCheck(Color),
+    /// The rule layer refuses the position (see
+    /// [`RuleHooks::check_setup`](crate::hooks::RuleHooks::check_setup)).
+    #[error("FEN position is not valid under these rules: {0}")]
+    Rules(String),
     /// Pockets, promoted markers and check counters belong to variants this
     /// build does not support.
     #[error("FEN uses `{0}`, which belongs to a variant that is not supported")]
@@ -95,6 +99,32 @@ pub fn parse<B: BitSet>(
     def: &GameDefinition,
     t: &Tables<B>,
     fen: &str,
+) -> Result<Position<B>, FenError> {
+    parse_inner(def, t, fen, true)
+}
+
+/// As [`parse`], without the tests that each side has a royal piece and
+/// that the side not to move is not in check: for setup formats that add
+/// state FEN cannot carry (hit points under which an attacked royal may be
+/// safe, a finished game whose royal was destroyed) and judge the position
+/// with their own rules afterwards.
+///
+/// # Errors
+/// As [`parse`], except [`FenError::NoRoyal`] and
+/// [`FenError::OppositeCheck`].
+pub fn parse_setup<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    fen: &str,
+) -> Result<Position<B>, FenError> {
+    parse_inner(def, t, fen, false)
+}
+
+fn parse_inner<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    fen: &str,
+    full_checks: bool,
 ) -> Result<Position<B>, FenError> {
     let fen = fen.trim();
     let mut fields = fen.split_ascii_whitespace();
@@ -297,7 +327,7 @@ pub fn parse<B: BitSet>(
         }
     }
     for c in Color::ALL {
-        if t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
+        if full_checks && t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
             let k = t.royal_kinds.trailing_zeros() as usize;
             return Err(FenError::NoRoyal {
                 color: c,
@@ -307,12 +337,16 @@ pub fn parse<B: BitSet>(
     }
     let them = turn.flip();
     let occ = pos.occupied();
-    if pos
-        .royals(t, them)
-        .iter()
-        .any(|s| pos.is_attacked(t, s, occ, turn))
+    if full_checks
+        && pos
+            .royals(t, them)
+            .iter()
+            .any(|s| pos.is_attacked(t, s, occ, turn))
     {
         return Err(FenError::OppositeCheck(them));
+    }
+    if let Some(h) = &t.hooks {
+        h.check_setup(t, &pos).map_err(FenError::Rules)?;
     }
     debug_assert_eq!(pos.hash, pos.compute_hash());
     Ok(pos)

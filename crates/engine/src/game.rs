@@ -93,6 +93,9 @@ pub enum GameError {
     /// Undo with no move played.
     #[error("no move to undo")]
     NothingToUndo,
+    /// [`Game::from_position`] got a position of the wrong bitboard width.
+    #[error("the position's bitboard width does not match the variant's board size")]
+    PositionWidth,
 }
 
 // Positions are plain data copied by value (copy-make); boxing the large
@@ -194,6 +197,51 @@ impl Game {
         g.chess960 = g.detect_chess960();
         g.keys.push(g.hash());
         Ok(g)
+    }
+
+    /// `variant` from a position built by the caller (setup formats that
+    /// carry more than FEN, such as the presets' JSON state format). The
+    /// position's hash is recomputed; the history starts here.
+    ///
+    /// # Errors
+    /// [`GameError::PositionWidth`] when the position's bitboard width is
+    /// not the variant's (`u64` up to 64 squares, `u128` above).
+    pub fn from_position<B: BitSet>(
+        variant: Variant,
+        mut pos: Position<B>,
+    ) -> Result<Game, GameError> {
+        pos.hash = pos.compute_hash();
+        let any: Box<dyn std::any::Any> = Box::new(pos);
+        let pos = match (&variant.tables, any.downcast::<Position<u64>>()) {
+            (VariantTables::Small(_), Ok(p)) => AnyPos::Small(*p),
+            (VariantTables::Large(_), Err(any)) => match any.downcast::<Position<u128>>() {
+                Ok(p) => AnyPos::Large(*p),
+                Err(_) => return Err(GameError::PositionWidth),
+            },
+            _ => return Err(GameError::PositionWidth),
+        };
+        let mut g = Game {
+            variant,
+            pos,
+            undo: Vec::new(),
+            keys: Vec::new(),
+            moves: Vec::new(),
+            chess960: false,
+        };
+        g.normalise_ep();
+        g.chess960 = g.detect_chess960();
+        g.keys.push(g.hash());
+        Ok(g)
+    }
+
+    /// The current position on bitboards of type `B`, or `None` when the
+    /// variant uses the other width (`u64` up to 64 squares, `u128` above).
+    pub fn position<B: BitSet>(&self) -> Option<&Position<B>> {
+        let any: &dyn std::any::Any = match &self.pos {
+            AnyPos::Small(p) => p,
+            AnyPos::Large(p) => p,
+        };
+        any.downcast_ref::<Position<B>>()
     }
 
     /// Whether castling is written king-takes-rook in UCI. Set automatically

@@ -48,6 +48,21 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn attackers(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> B {
         pos.attackers_to(t, sq, occ, by)
     }
+
+    /// Whether the rules keep per-piece attribute bytes
+    /// ([`Position::piece_attribute`]): then every move carries the
+    /// mover's byte to its destination and clears captured pieces' bytes.
+    /// Read once when the hooks are installed. Default: no.
+    fn uses_piece_attributes(&self) -> bool {
+        false
+    }
+    /// Checks a position read from FEN (or set up otherwise) against the
+    /// rules, after the engine's own checks: `Err` with a short reason
+    /// refuses it (e.g. neither side has the piece the rules need).
+    /// Default: every position is accepted.
+    fn check_setup(&self, _t: &Tables<B>, _pos: &Position<B>) -> Result<(), String> {
+        Ok(())
+    }
     /// Whether moves that leave a royal piece attacked are illegal.
     fn self_check_filter(&self) -> bool {
         true

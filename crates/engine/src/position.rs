@@ -15,6 +15,11 @@ pub struct Position<B: BitSet> {
     pub(crate) mailbox: B::Bytes,
     /// Stable piece identities: the id of the piece on each square (0: none).
     pub(crate) ids: B::Ids,
+    /// Per-piece attribute byte of the piece on each square (0 on empty
+    /// squares and by default; its meaning belongs to the rule layer, e.g.
+    /// hit points). Moved with the piece only when the tables say the
+    /// variant uses attributes ([`Tables::uses_piece_attributes`]).
+    pub(crate) attrs: B::Bytes,
     /// Pieces of kinds with first-move shapes that have not moved yet.
     pub(crate) unmoved: B,
     pub(crate) turn: Color,
@@ -45,6 +50,7 @@ impl<B: BitSet> Position<B> {
             by_kind: [B::EMPTY; MAX_KINDS],
             mailbox: B::ZERO_BYTES,
             ids: B::ZERO_IDS,
+            attrs: B::ZERO_BYTES,
             unmoved: B::EMPTY,
             turn: Color::White,
             castling: B::EMPTY,
@@ -67,6 +73,107 @@ impl<B: BitSet> Position<B> {
     pub fn piece_id(&self, sq: Square) -> u16 {
         self.ids[sq as usize]
     }
+    /// The attribute byte of the piece on `sq` (0 when empty or at its
+    /// default). Rule layers give it a meaning (the presets store hit
+    /// points); it moves with the piece, is cleared when the piece is
+    /// captured or removed, and is part of the hash. Moves carry it only
+    /// in variants whose hooks ask for attributes
+    /// ([`Tables::uses_piece_attributes`]); elsewhere it is not used.
+    pub fn piece_attribute(&self, sq: Square) -> u8 {
+        if (sq as usize) < B::CAPACITY {
+            self.attrs[sq as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Sets the attribute byte of the piece on `sq`, keeping the hash up to
+    /// date. Returns `false` (and does nothing) when `sq` is empty, so that
+    /// empty squares always hold 0. Value 0 hashes to nothing: a position
+    /// whose attributes are all 0 has the hash it has without attributes.
+    pub fn set_piece_attribute(&mut self, sq: Square, value: u8) -> bool {
+        if (sq as usize) >= B::CAPACITY || !self.occupied().has(sq) {
+            return false;
+        }
+        self.set_attr(sq, value);
+        true
+    }
+
+    #[inline]
+    fn set_attr(&mut self, sq: u8, value: u8) {
+        let old = self.attrs[sq as usize];
+        if old != value {
+            self.hash ^= zobrist::attr(sq, old) ^ zobrist::attr(sq, value);
+            self.attrs[sq as usize] = value;
+        }
+    }
+
+    /// Moves the attribute bytes for `m` (before the board changes): the
+    /// mover's byte goes to its destination, captured pieces lose theirs.
+    /// Called only for variants that use attributes.
+    #[cold]
+    #[inline(never)]
+    fn move_attrs(&mut self, t: &Tables<B>, m: Move, victim: u8) {
+        let a = self.attrs[m.from as usize];
+        self.set_attr(m.from, 0);
+        match m.kind {
+            MoveKind::Castle => {
+                let Some((_, _, kf, rf)) = t.castling else {
+                    return;
+                };
+                let side = usize::from(t.file(m.to) > t.file(m.from));
+                let rank_base = t.rank(m.from) * t.width;
+                let r = self.attrs[m.to as usize];
+                self.set_attr(m.to, 0);
+                self.set_attr(rank_base + kf[side], a);
+                self.set_attr(rank_base + rf[side], r);
+            }
+            MoveKind::EnPassant => {
+                self.set_attr(victim, 0);
+                self.set_attr(m.to, a);
+            }
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                self.set_attr(m.to, a);
+            }
+        }
+    }
+
+    /// Squares of pieces that have not moved yet (kinds with first-move
+    /// shapes: pawns' double step).
+    pub fn unmoved_squares(&self) -> B {
+        self.unmoved
+    }
+
+    /// Sets which pieces count as unmoved (setup, e.g. from the JSON state
+    /// format; RULINGS G5). Squares that hold no piece are ignored.
+    pub fn set_unmoved_squares(&mut self, unmoved: B) {
+        self.set_unmoved(unmoved & self.occupied());
+    }
+
+    /// Gives the piece on `sq` the stable id `id` (setup). Returns `false`
+    /// when `sq` is empty or `id` is 0. Fresh ids handed out later start
+    /// above every id set this way.
+    pub fn set_piece_id(&mut self, sq: Square, id: u16) -> bool {
+        if id == 0 || (sq as usize) >= B::CAPACITY || !self.occupied().has(sq) {
+            return false;
+        }
+        self.ids[sq as usize] = id;
+        if id >= self.next_id {
+            self.next_id = id.wrapping_add(1).max(1);
+        }
+        true
+    }
+
+    /// The square of the piece an en passant capture would remove, when an
+    /// en passant square is open.
+    pub fn ep_victim(&self) -> Option<Square> {
+        if self.ep.any() {
+            Some(self.ep_victim)
+        } else {
+            None
+        }
+    }
+
     /// All occupied squares.
     #[inline(always)]
     pub fn occupied(&self) -> B {
@@ -95,7 +202,8 @@ impl<B: BitSet> Position<B> {
         self.fullmove
     }
     /// Zobrist hash of board, side to move, castling rights, en passant
-    /// square and unmoved first-move pieces.
+    /// square, unmoved first-move pieces, rule-state slots and piece
+    /// attributes (the last two hash to nothing while 0).
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -115,6 +223,15 @@ impl<B: BitSet> Position<B> {
     /// Squares of rooks with castling rights.
     pub fn castling_rooks(&self) -> B {
         self.castling
+    }
+
+    /// Drops the castling rights of the rooks on `squares`, keeping the
+    /// hash up to date (rule layers: a king that was displaced or removed
+    /// by a rule rather than by its own move).
+    pub fn remove_castling_rights(&mut self, squares: B) {
+        if (self.castling & squares).any() {
+            self.set_castling(self.castling & !squares);
+        }
     }
     /// En passant squares (squares passed over by the last multi-step, when
     /// a capture there is possible).
@@ -228,13 +345,46 @@ impl<B: BitSet> Position<B> {
         for (slot, &v) in self.rule_state.iter().enumerate() {
             h ^= zobrist::rule_state(slot, v);
         }
+        for sq in self.occupied().iter() {
+            h ^= zobrist::attr(sq, self.attrs[sq as usize]);
+        }
         h
     }
 
     /// Removes the piece on `sq` (rule layers: explosions, fission, …).
     /// Castling rights and unmoved state of the square go with it.
     pub fn remove_piece(&mut self, sq: Square) -> Option<Piece> {
-        self.take(sq).map(|(p, _)| p)
+        let (p, _) = self.take(sq)?;
+        self.set_attr(sq, 0);
+        Some(p)
+    }
+
+    /// Puts `piece` with the stable id `id` and attribute byte `attr` on
+    /// the empty square `sq` (rule layers: a piece that a move displaced
+    /// rather than captured, e.g. a defender pushed aside under hit
+    /// points). Returns `false` (and does nothing) when the square is
+    /// occupied or off the board, the kind is unknown or `id` is 0.
+    pub fn place_piece(
+        &mut self,
+        t: &Tables<B>,
+        sq: Square,
+        piece: Piece,
+        id: u16,
+        attr: u8,
+    ) -> bool {
+        if id == 0
+            || sq as usize >= t.squares
+            || self.occupied().has(sq)
+            || piece.kind.index() >= t.n_kinds
+        {
+            return false;
+        }
+        self.put(sq, piece, id);
+        self.set_attr(sq, attr);
+        if id >= self.next_id {
+            self.next_id = id.wrapping_add(1).max(1);
+        }
+        true
     }
 
     /// Puts a new piece with a fresh id on an empty square (rule layers).
@@ -254,9 +404,12 @@ impl<B: BitSet> Position<B> {
         if self.occupied().has(to) {
             return false;
         }
+        let a = self.piece_attribute(from);
         match self.take(from) {
             Some((p, id)) => {
                 self.put(to, p, id);
+                self.set_attr(from, 0);
+                self.set_attr(to, a);
                 true
             }
             None => false,
@@ -370,6 +523,9 @@ impl<B: BitSet> Position<B> {
         };
         let mut reset = t.pawn_kinds & (1 << piece.kind.0) != 0;
         let victim = self.ep_victim;
+        if t.piece_attrs {
+            self.move_attrs(t, m, victim);
+        }
         if self.ep.any() {
             self.set_ep(B::EMPTY, 0);
         }

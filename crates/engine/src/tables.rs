@@ -336,6 +336,8 @@ pub struct Tables<B> {
     pub(crate) light_squares: B,
     /// Rule-layer hooks; `None` keeps the fast path.
     pub(crate) hooks: Option<std::sync::Arc<dyn crate::hooks::RuleHooks<B>>>,
+    /// Whether moves carry per-piece attribute bytes (set from the hooks).
+    pub(crate) piece_attrs: bool,
     /// FIDE roles per kind (for insufficient material and SAN letters).
     pub(crate) roles: Vec<Option<crate::definition::Role>>,
     /// File and rank of every square (avoids a division per lookup).
@@ -889,6 +891,7 @@ impl<B: BitSet> Tables<B> {
             back_rank,
             light_squares,
             hooks: None,
+            piece_attrs: false,
             roles: def.pieces.iter().map(|p| p.role).collect(),
             files: std::array::from_fn(|i| (i % w as usize) as u8),
             ranks: std::array::from_fn(|i| (i / w as usize) as u8),
@@ -962,6 +965,7 @@ impl<B: BitSet> Tables<B> {
 
     /// Installs rule-layer hooks (see [`crate::hooks`]).
     pub fn set_hooks(&mut self, hooks: std::sync::Arc<dyn crate::hooks::RuleHooks<B>>) {
+        self.piece_attrs = hooks.uses_piece_attributes();
         self.hooks = Some(hooks);
     }
 
@@ -972,6 +976,13 @@ impl<B: BitSet> Tables<B> {
         self.kinds[color.index()]
             .get(kind.index())
             .map_or(B::EMPTY, |kt| kt.leap_any[sq as usize])
+    }
+
+    /// Whether moves carry per-piece attribute bytes
+    /// ([`Position::piece_attribute`](crate::Position::piece_attribute));
+    /// only then does `play_unchecked` pay for them.
+    pub fn uses_piece_attributes(&self) -> bool {
+        self.piece_attrs
     }
 
     /// Board width in files.

@@ -58,3 +58,20 @@ pub(crate) fn rule_state(slot: usize, value: u16) -> u64 {
             ^ value as u64
     }
 }
+
+/// Per-piece attribute byte on a square.
+static ATTR: [u64; SQUARES] = table(0x6174_7472_6962_7574);
+
+/// The key of attribute `value` on `sq`; value 0 hashes to nothing so that
+/// positions without attributes keep their hashes.
+#[inline(always)]
+pub(crate) fn attr(sq: u8, value: u8) -> u64 {
+    if value == 0 {
+        0
+    } else {
+        ATTR[(sq & 127) as usize]
+            .wrapping_mul(value as u64 | 1)
+            .rotate_left(value as u32 & 63)
+            ^ (value as u64) << 56
+    }
+}

@@ -21,12 +21,14 @@ pub mod layout;
 pub mod registry;
 pub mod rules;
 pub mod ruleset;
+pub mod state;
 
 pub use error::PresetError;
 pub use layout::Layout;
 pub use registry::{PresetInfo, PRESETS};
 pub use rules::{build, compose, PresetHooks};
 pub use ruleset::RuleSet;
+pub use state::{StateDoc, StateError};
 
 /// Parses `rules` (CLI form) and `layout` (a layout id, or `None` for the
 /// preferred one) and builds the variant and start FEN.

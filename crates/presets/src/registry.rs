@@ -82,8 +82,6 @@ const TARGET: &[Param] = &[Param {
     default: "pawn",
 }];
 
-const HP: &str = "per-piece state: a hashed hit-point attribute per piece that moves with the piece, survives copy/undo and is readable/writable by hooks (Position has only 4 per-game u16 slots), plus a capture that does not remove the defender (push to the first empty adjacent square)";
-
 macro_rules! preset {
     ($id:literal, $name:literal, $cat:literal, $mode:ident, [$($req:literal),*], [$($inc:literal),*], $scope:literal, $params:expr, $layout:expr, $imp:literal, $needs:expr) => {
         PresetInfo {
@@ -625,8 +623,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     preset!(
         "king-heals",
@@ -638,8 +636,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     preset!(
         "poisoned-squares",
@@ -651,8 +649,8 @@ pub const PRESETS: &[PresetInfo] = &[
         false,
         NO_PARAMS,
         None,
-        false,
-        Some(HP)
+        true,
+        None
     ),
     // --- turn structure last ---
     preset!(

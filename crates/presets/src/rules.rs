@@ -14,10 +14,33 @@
 //!    [`Shape::only`]: one colour's pawns get the Berolina shapes, the
 //!    other's keep FIDE's.
 //! 4. One [`PresetHooks`] object carries every hook; inside each hook the
-//!    rules apply in registry order: after a move, fission and detonation
-//!    (by the piece that moved) come first, then early promotion, then the
-//!    locked results (capture-to-win, first-promotion-wins), then the
-//!    multi-move turn phase.
+//!    rules apply in registry order: after a move, the `piece-hp` capture
+//!    resolution (damage, push) comes first, then fission and detonation
+//!    (by the piece that moved), then early promotion, then the locked
+//!    results (capture-to-win, first-promotion-wins), then the multi-move
+//!    turn phase, and last, when the mover's turn ends, poison and then
+//!    healing (RULINGS P7).
+//!
+//! # Hit points (RULINGS P6, P7, P13)
+//! Under `piece-hp` each piece's hit points live in its engine attribute
+//! byte (see [`hit_points`]): they move with the piece, are hashed and
+//! restored by undo. Decisions where the spec is silent:
+//! - The pushed defender's square is chosen on the board after the move,
+//!   where the square the attacker left is empty (as P12 rules for
+//!   fission); it keeps its id and loses its castling right and unmoved
+//!   state (it has moved). A pushed pawn never promotes by being pushed.
+//! - A king that is hit (pushed or killed) costs its side its castling
+//!   rights; so does losing the king in any other way (capture under
+//!   capture-all, explosion, poison), so that the hash matches the FEN.
+//! - A promoted piece keeps the pawn's hit points (also under
+//!   early-promotion); the halves of a queen that splits keep the queen's.
+//! - A royal with 2 HP or more may also castle out of or through attacked
+//!   squares (P6: it may stand attacked).
+//! - "After the move" in P6 includes the turn-end effects: a move that ends
+//!   the turn with a 1-HP royal attacked is illegal, and a move whose
+//!   poison kills the mover's last royal is legal and loses (as P8 rules
+//!   for explosions).
+//! - Poison applies to the 8×8 centre only (every preset layout is 8×8).
 //!
 //! # State in the position
 //! Rule-state slot [`SLOT_PHASE`] holds the half-move within a multi-move
@@ -29,7 +52,21 @@
 //! When a rule has decided the game, the position has no legal moves (as in
 //! Fairy-Stockfish, whose perft counts the tsv rows come from), and
 //! [`houserules_engine::Game::status`] reports the result through
-//! `game_result`.
+//! `game_result`, as `Status::Variant` with a reason that says why the game
+//! ended: `checkmate`, `stalemate`, `no-legal-moves` (suicide-chess and
+//! last-piece-standing, where the side without moves wins or loses),
+//! `no-pieces-left` (suicide-chess), `all-pieces-captured` (capture-all,
+//! last-piece-standing), `no-knights-left` (knightmate-rules),
+//! `no-kings-left` (weak-dual-king), `royal-destroyed` (explosive-rook,
+//! piece-hp), `<kind>s-extinct` such as `pawns-extinct`
+//! (extinction-chess), `first-capture` (capture-to-win), `first-promotion`
+//! (first-promotion-wins) and `insufficient-material`.
+//!
+//! A start position where both sides already lack what the rules need
+//! (knights under knightmate-rules, kings under weak-dual-king, the target
+//! under extinction-chess, any piece under capture-all and
+//! last-piece-standing) is refused when read (`FenError::Rules`): it cannot
+//! arise in play, and scoring it would pick a loser arbitrarily.
 
 use houserules_engine::definition::{
     Direction, Edge, EnPassantRole, Reach, Role, Shape, ShapeMode,
@@ -55,8 +92,12 @@ const ROOK: u8 = 3;
 const QUEEN: u8 = 4;
 const KING: u8 = 5;
 
-/// Reasons stored in [`SLOT_RESULT`].
-const LOCK_REASONS: [&str; 2] = ["capture-to-win", "first-promotion-wins"];
+/// Reasons stored in [`SLOT_RESULT`] (index = the stored code), as the
+/// game status names them.
+const LOCK_REASONS: [&str; 2] = ["first-capture", "first-promotion"];
+
+/// Plural names of the six FIDE kinds, for status reasons and messages.
+const KIND_NAMES: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
 
 /// The extinction target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +131,71 @@ pub struct PresetHooks {
     doubles: [bool; 2],
     /// `wrap-board`: adjacency for fission and detonation wraps too.
     wrap: bool,
+    piece_hp: bool,
+    king_heals: bool,
+    poison: bool,
+}
+
+/// Hit points of a king at the start (RULINGS P6).
+pub const KING_START_HP: u8 = 1;
+/// Hit points of every other piece at the start (RULINGS P6).
+pub const PIECE_START_HP: u8 = 2;
+/// The most hit points `king-heals` gives a king (RULINGS P7).
+pub const KING_MAX_HP: u8 = 3;
+/// The poisoned squares of `poisoned-squares` on 8×8: d4, e4, d5, e5
+/// (RULINGS G1 numbering).
+pub const POISONED: [u8; 4] = [27, 28, 35, 36];
+/// Clockwise from N (RULINGS G1): the order in which a defender looks for
+/// a square to be pushed to (P6) and fission looks for the bishop's square.
+const CLOCKWISE: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// The hit points a piece of `kind` starts with under `piece-hp`: a king 1,
+/// every other piece 2 (RULINGS P6).
+pub fn start_hp(kind: PieceKind) -> u8 {
+    if kind.0 == KING {
+        KING_START_HP
+    } else {
+        PIECE_START_HP
+    }
+}
+
+/// The hit points of the piece on `sq` (`None` when empty). The position
+/// stores them in the piece's attribute byte, 0 meaning the piece's start
+/// value ([`start_hp`]), so that a position read from plain FEN has the
+/// defaults (RULINGS G5) and hashes as it does without hit points.
+pub fn hit_points<B: BitSet>(pos: &Position<B>, sq: u8) -> Option<u8> {
+    let p = pos.piece_at(sq)?;
+    Some(match pos.piece_attribute(sq) {
+        0 => start_hp(p.kind),
+        hp => hp,
+    })
+}
+
+/// Sets the hit points of the piece on `sq` (`hp` ≥ 1), storing the start
+/// value as 0 so that equal positions hash alike. Returns `false` when the
+/// square is empty.
+pub fn set_hit_points<B: BitSet>(pos: &mut Position<B>, sq: u8, hp: u8) -> bool {
+    let Some(p) = pos.piece_at(sq) else {
+        return false;
+    };
+    pos.set_piece_attribute(sq, hp_byte(p.kind, hp))
+}
+
+fn hp_byte(kind: PieceKind, hp: u8) -> u8 {
+    if hp == start_hp(kind) {
+        0
+    } else {
+        hp
+    }
 }
 
 impl PresetHooks {
@@ -101,7 +207,139 @@ impl PresetHooks {
     }
     /// Legality judged here rather than by the engine's filter.
     fn own_filter(&self) -> bool {
-        self.weak_dual || (self.extended_attacks() && !self.no_royalty())
+        self.weak_dual || ((self.extended_attacks() || self.piece_hp) && !self.no_royalty())
+    }
+
+    /// Whether `color` has a second half-move under the multi-move rules.
+    pub(crate) fn doubles_for(&self, color: Color) -> bool {
+        self.doubles[color.index()]
+    }
+
+    /// Whether `color`'s royals are exposed as the legality rules forbid
+    /// after a move of `color` (attacked; under piece-hp on the last hit
+    /// point; under weak-dual-king all of them). Used to refuse set-up
+    /// positions where the side not to move is so exposed.
+    pub(crate) fn royal_exposed<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        color: Color,
+    ) -> bool {
+        if self.no_royalty() {
+            return false;
+        }
+        let occ = pos.occupied();
+        let royals = RuleHooks::<B>::royal_squares(self, t, pos, color);
+        let by = color.flip();
+        if self.weak_dual {
+            royals.any() && royals.iter().all(|s| self.threatened(t, pos, s, occ, by))
+        } else {
+            royals.iter().any(|s| self.threatened(t, pos, s, occ, by))
+        }
+    }
+
+    /// Whether the royal on `sq` could be killed by `by`: attacked, and
+    /// under `piece-hp` down to its last hit point (RULINGS P6).
+    fn threatened<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        sq: u8,
+        occ: B,
+        by: Color,
+    ) -> bool {
+        (!self.piece_hp || hit_points(pos, sq).unwrap_or(1) <= 1)
+            && self.attacked(t, pos, sq, occ, by)
+    }
+
+    /// `piece-hp` capture resolution (spec "Hit Points", RULINGS P6): the
+    /// engine has already removed the victim; one that survives the damage
+    /// comes back, keeping its id, on the first empty square around its
+    /// own square clockwise from N, judged on the board after the move (so
+    /// the square the attacker left counts as empty), or stays removed when
+    /// there is none.
+    fn resolve_damage<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        before: &Position<B>,
+        pos: &mut Position<B>,
+        m: Move,
+    ) {
+        let vsq = if m.kind == MoveKind::EnPassant {
+            match before.ep_victim() {
+                Some(v) => v,
+                None => return,
+            }
+        } else {
+            m.to
+        };
+        let (Some(victim), Some(hp)) = (before.piece_at(vsq), hit_points(before, vsq)) else {
+            return;
+        };
+        if victim.kind.0 == KING {
+            // A king that is hit has been moved or removed by the capture,
+            // not by castling rules: its side loses its castling rights.
+            pos.remove_castling_rights(pos.by_color(victim.color));
+        }
+        if hp <= 1 {
+            return;
+        }
+        let w = t.width() as i32;
+        let (vf, vr) = (vsq as i32 % w, vsq as i32 / w);
+        for (dx, dy) in CLOCKWISE {
+            // On the wrap-board cylinder the push wraps too (adjacency
+            // follows the topology, as for fission and detonation).
+            let Some(s) = self.offset(t, vf, vr, dx, dy) else {
+                continue;
+            };
+            if pos.piece_at(s).is_none() {
+                pos.place_piece(
+                    t,
+                    s,
+                    victim,
+                    before.piece_id(vsq),
+                    hp_byte(victim.kind, hp - 1),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Damage outside captures (poison): one hit point; at 0 the piece is
+    /// removed.
+    fn damage<B: BitSet>(pos: &mut Position<B>, sq: u8) {
+        match hit_points(pos, sq) {
+            Some(hp) if hp > 1 => {
+                set_hit_points(pos, sq, hp - 1);
+            }
+            Some(_) => {
+                pos.remove_piece(sq);
+            }
+            None => {}
+        }
+    }
+
+    /// End of `mover`'s turn: poison first, then healing (RULINGS P7, P13).
+    fn turn_end<B: BitSet>(&self, t: &Tables<B>, pos: &mut Position<B>, mover: Color) {
+        if self.poison && t.width() == 8 && t.height() == 8 {
+            for s in POISONED {
+                if pos.by_color(mover).has(s) {
+                    PresetHooks::damage(pos, s);
+                }
+            }
+        }
+        if self.king_heals {
+            let occ = pos.occupied();
+            for k in (pos.by_kind(PieceKind(KING)) & pos.by_color(mover)).iter() {
+                if self.attacked(t, pos, k, occ, mover.flip()) {
+                    continue;
+                }
+                let hp = hit_points(pos, k).unwrap_or(KING_START_HP);
+                if hp < KING_MAX_HP {
+                    set_hit_points(pos, k, hp + 1);
+                }
+            }
+        }
     }
     fn multi_move(&self) -> bool {
         self.doubles[0] || self.doubles[1]
@@ -205,51 +443,61 @@ impl PresetHooks {
         // (a move that ruins both sides loses for the mover, as P8 says).
         let lost_all = |c: Color, kinds: B| (pos.by_color(c) & kinds).is_empty();
         let order = [mover, to_move];
+        // Status reasons say why the game ended, not which rule ended it.
         if self.capture_all || self.last_piece {
-            let reason = if self.capture_all {
-                "capture-all"
-            } else {
-                "last-piece-standing"
-            };
             for c in order {
                 if pos.by_color(c).is_empty() {
-                    return res(Some(c.flip()), reason);
+                    return res(Some(c.flip()), "all-pieces-captured");
                 }
             }
         }
         if self.knightmate {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KNIGHT))) {
-                    return res(Some(c.flip()), "knightmate-rules");
+                    return res(Some(c.flip()), "no-knights-left");
                 }
             }
         }
         if self.weak_dual {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KING))) {
-                    return res(Some(c.flip()), "weak-dual-king");
+                    return res(Some(c.flip()), "no-kings-left");
                 }
             }
         }
-        if self.explosive && !self.no_royalty() && !self.knightmate && !self.weak_dual {
+        if (self.explosive || self.piece_hp)
+            && !self.no_royalty()
+            && !self.knightmate
+            && !self.weak_dual
+        {
+            // Royals can disappear: blown up (P8), pushed off with nowhere
+            // to go, or killed by poison (P6, P13).
             for c in order {
                 if pos.royals(t, c).is_empty() {
-                    return res(Some(c.flip()), "explosive-rook");
+                    return res(Some(c.flip()), "royal-destroyed");
                 }
             }
         }
         if let Some(target) = self.extinction {
             for c in order {
-                let gone = match target {
-                    Target::Kind(k) => lost_all(c, pos.by_kind(PieceKind(k))),
-                    Target::Any => (0..6).any(|k| lost_all(c, pos.by_kind(PieceKind(k)))),
-                };
-                if gone {
-                    return res(Some(c.flip()), "extinction-chess");
+                if let Some(k) = self.extinct_kind(pos, c, target) {
+                    return res(
+                        Some(c.flip()),
+                        &format!("{}-extinct", KIND_NAMES[k as usize]),
+                    );
                 }
             }
         }
         None
+    }
+
+    /// The first kind of `target` that `c` has no piece of, if any.
+    fn extinct_kind<B: BitSet>(&self, pos: &Position<B>, c: Color, target: Target) -> Option<u8> {
+        let gone = |k: u8| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        match target {
+            Target::Kind(k) => gone(k).then_some(k),
+            Target::Any => (0..6).find(|&k| gone(k)),
+        }
     }
 
     fn lock<B: BitSet>(pos: &mut Position<B>, reason: usize, winner: Color) {
@@ -333,6 +581,39 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
 
     fn self_check_filter(&self) -> bool {
         !(self.no_royalty() || self.own_filter())
+    }
+
+    fn uses_piece_attributes(&self) -> bool {
+        self.piece_hp
+    }
+
+    fn check_setup(&self, _t: &Tables<B>, pos: &Position<B>) -> Result<(), String> {
+        // A position where both sides already lack what the rules need
+        // would be scored as a loss for whichever side is judged first; it
+        // cannot arise in play, so it is refused as a start.
+        let both = |lost: &dyn Fn(Color) -> bool| lost(Color::White) && lost(Color::Black);
+        let lacks =
+            |k: u8| move |c: Color| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        if (self.capture_all || self.last_piece) && pos.occupied().is_empty() {
+            return Err("neither side has a piece".into());
+        }
+        if self.knightmate && both(&lacks(KNIGHT)) {
+            return Err("neither side has a knight; under knightmate-rules a side without knights has lost (RULINGS P16)".into());
+        }
+        if self.weak_dual && both(&lacks(KING)) {
+            return Err("neither side has a king; under weak-dual-king a side without kings has lost (RULINGS P16)".into());
+        }
+        if let Some(target) = self.extinction {
+            let w = self.extinct_kind(pos, Color::White, target);
+            let b = self.extinct_kind(pos, Color::Black, target);
+            if let (Some(w), Some(b)) = (w, b) {
+                return Err(format!(
+                    "White has no {} and Black has no {}; under extinction-chess a side whose target type is gone has lost (RULINGS P19)",
+                    KIND_NAMES[w as usize], KIND_NAMES[b as usize]
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn extra_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
@@ -429,7 +710,10 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 let kd = back * w + if m.to % w > k % w { 6 } else { 2 };
                 let occ = pos.occupied() & !B::bit(k) & !B::bit(m.to);
                 let (lo, hi) = if k < kd { (k, kd) } else { (kd, k) };
-                if (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
+                // Under piece-hp a king with 2 HP or more may stand attacked
+                // (P6), so only a king on its last hit point is held back.
+                let mortal = !self.piece_hp || hit_points(pos, k).unwrap_or(1) <= 1;
+                if mortal && (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
                     return false;
                 }
             }
@@ -441,13 +725,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 if royals.any()
                     && royals
                         .iter()
-                        .all(|s| self.attacked(t, &after, s, occ, us.flip()))
+                        .all(|s| self.threatened(t, &after, s, occ, us.flip()))
                 {
                     return false;
                 }
             } else if royals
                 .iter()
-                .any(|s| self.attacked(t, &after, s, occ, us.flip()))
+                .any(|s| self.threatened(t, &after, s, occ, us.flip()))
             {
                 return false;
             }
@@ -490,7 +774,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         let h = t.height() as i32;
         let (tf, tr) = (m.to as i32 % w, m.to as i32 / w);
         let landed = m.promotion.map_or(piece.kind.0, |k| k.0);
+        if self.piece_hp && capture {
+            self.resolve_damage(t, before, pos, m);
+        }
         if self.queen_splits && capture && landed == QUEEN {
+            // Under piece-hp both halves keep the queen's hit points.
+            let hp = hit_points(pos, m.to);
             pos.remove_piece(m.to);
             pos.add_piece(
                 t,
@@ -500,17 +789,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     color: mover,
                 },
             );
-            // Clockwise from N (RULINGS G1).
-            for (dx, dy) in [
-                (0, 1),
-                (1, 1),
-                (1, 0),
-                (1, -1),
-                (0, -1),
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-            ] {
+            let mut halves = vec![m.to];
+            for (dx, dy) in CLOCKWISE {
                 let Some(s) = self.offset(t, tf, tr, dx, dy) else {
                     continue;
                 };
@@ -523,7 +803,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                             color: mover,
                         },
                     );
+                    halves.push(s);
                     break;
+                }
+            }
+            if let (true, Some(hp)) = (self.piece_hp, hp) {
+                for s in halves {
+                    set_hit_points(pos, s, hp);
                 }
             }
         }
@@ -544,14 +830,20 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 h - 1 - tr
             };
             if rel == h - 3 && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == PAWN) {
+                // A promoted piece keeps the pawn's hit points, as in a
+                // normal promotion (the piece keeps its attribute byte).
+                let attr = pos.piece_attribute(m.to);
+                let id = pos.piece_id(m.to);
                 pos.remove_piece(m.to);
-                pos.add_piece(
+                pos.place_piece(
                     t,
                     m.to,
                     Piece {
                         kind: PieceKind(QUEEN),
                         color: mover,
                     },
+                    id,
+                    attr,
                 );
                 promoted = true;
             }
@@ -579,6 +871,18 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 pos.set_rule_state(SLOT_PHASE, next);
             }
         }
+        if (self.poison || self.king_heals) && pos.rule_state(SLOT_PHASE) == 0 {
+            self.turn_end(t, pos, mover);
+        }
+        // A side whose king is gone (captured, blown up, poisoned) keeps no
+        // castling rights, so that the hash matches the position's FEN.
+        if pos.castling_rooks().any() {
+            for c in [Color::White, Color::Black] {
+                if (pos.by_kind(PieceKind(KING)) & pos.by_color(c)).is_empty() {
+                    pos.remove_castling_rights(pos.by_color(c));
+                }
+            }
+        }
     }
 
     fn turn_passes(&self, _t: &Tables<B>, _b: &Position<B>, after: &Position<B>, _m: Move) -> bool {
@@ -598,7 +902,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         };
         if self.suicide {
             if legal.is_empty() {
-                return res(Some(us), "suicide-chess");
+                // Antichess: a side with no pieces, or stalemated, wins.
+                let why = if pos.by_color(us).is_empty() {
+                    "no-pieces-left"
+                } else {
+                    "no-legal-moves"
+                };
+                return res(Some(us), why);
             }
             if antichess_insufficient(t, pos, Color::White)
                 && antichess_insufficient(t, pos, Color::Black)
@@ -611,7 +921,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             return None;
         }
         if self.last_piece {
-            return res(Some(us.flip()), "last-piece-standing");
+            return res(Some(us.flip()), "no-legal-moves");
         }
         if self.capture_to_win {
             return res(None, "stalemate");
@@ -622,18 +932,22 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             if royals.any()
                 && royals
                     .iter()
-                    .all(|s| self.attacked(t, pos, s, occ, us.flip()))
+                    .all(|s| self.threatened(t, pos, s, occ, us.flip()))
             {
                 return res(Some(us.flip()), "checkmate");
             }
             return res(None, "stalemate");
         }
-        if self.extended_attacks()
+        if (self.extended_attacks() || self.piece_hp)
             && royals
                 .iter()
-                .any(|s| self.attacked(t, pos, s, occ, us.flip()))
+                .any(|s| self.threatened(t, pos, s, occ, us.flip()))
         {
             return res(Some(us.flip()), "checkmate");
+        }
+        if self.piece_hp {
+            // An attacked royal with hit points to spare is not mated (P6).
+            return res(None, "stalemate");
         }
         None
     }
@@ -899,6 +1213,9 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
             "queen-splits" => h.queen_splits = true,
             "explosive-rook" => h.explosive = true,
             "early-promotion" => h.early_promo = true,
+            "piece-hp" => h.piece_hp = true,
+            "king-heals" => h.king_heals = true,
+            "poisoned-squares" => h.poison = true,
             "double-move" => h.doubles = [true, true],
             "monster-rules" => {
                 h.doubles = match p.param("scope").unwrap_or("white") {
