@@ -24,6 +24,7 @@ use crate::cond::check::{
 };
 use crate::cond::parse::{parse_call, parse_condition, parse_mutation};
 use crate::diag::{did_you_mean, Code, Diagnostic, Source};
+use crate::effects::{Effect, Op};
 use crate::model::{
     direction_names, DirItem, DirectionSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
     Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
@@ -46,6 +47,8 @@ const BUILTIN_PROPS: [&str; 6] = ["has_moved", "owner", "x", "y", "rank", "type"
 struct C<'a> {
     src: &'a Source,
     diags: Vec<Diagnostic>,
+    /// Movement mutations that run as rule hooks.
+    effects: Vec<Effect>,
 }
 
 /// An en passant entry waiting for its capture shape.
@@ -256,14 +259,18 @@ fn is_ident(s: &str) -> bool {
 }
 
 /// Compiles a parsed file.
-pub(crate) fn compile(file: &GameFile, src: &Source) -> Result<GameDefinition, Vec<Diagnostic>> {
+pub(crate) fn compile(
+    file: &GameFile,
+    src: &Source,
+) -> Result<(GameDefinition, Vec<Effect>), Vec<Diagnostic>> {
     let mut c = C {
         src,
         diags: Vec::new(),
+        effects: Vec::new(),
     };
     let def = compile_inner(&mut c, file);
     match def {
-        Some(d) if c.diags.is_empty() => Ok(d),
+        Some(d) if c.diags.is_empty() => Ok((d, c.effects)),
         _ => {
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::new(
@@ -1478,6 +1485,8 @@ fn movement(
     }
 
     // Mutations.
+    let mut ops: Vec<Op> = Vec::new();
+    let mut op_span: Option<Range<usize>> = None;
     let mut destroys_adjacent = false;
     let mut marker: Option<PendingMarker> = None;
     for mu in &spec.mutations {
@@ -1543,23 +1552,55 @@ fn movement(
                 let ok = matches!(&target.kind, ExprKind::Path { dollar: true, segments } if segments.len() == 3
                     && segments[0].name == "engine" && segments[1].name == "board" && segments[2].name == "adjacent_enemy"
                     && segments.iter().all(|s| s.args.is_none()));
+                let own = matches!(&target.kind, ExprKind::Path { dollar: false, segments } if segments.len() == 1
+                    && segments[0].name == "self" && segments[0].args.is_none());
                 if ok && is_ep {
                     destroys_adjacent = true;
+                } else if own && !is_ep {
+                    ops.push(Op::DestroySelf);
+                    op_span.get_or_insert_with(|| c.span(&mu.loc));
                 } else {
                     let span = c.inner_span(&mu.loc, &mu.value, target.span.clone());
                     let d = c
-                        .diag(Code::EngineUnsupported, span, "this `destroy` is not supported by the engine yet: only `destroy $engine.board.adjacent_enemy` in an EnPassant entry")
+                        .diag(Code::EngineUnsupported, span, "this `destroy` is not supported by the engine yet: only `destroy self` (any entry but EnPassant) and `destroy $engine.board.adjacent_enemy` (in an EnPassant entry)")
                         .label("not supported by the engine yet");
                     c.push(d);
                     return None;
                 }
+            }
+            Mutation::MoveToward {
+                mover: Who::Own,
+                steps,
+                steps_span,
+                other: Who::Target,
+                ..
+            } if !is_ep => {
+                // The piece stops on the line to its target: the shape must
+                // travel along lines (rides, or single steps).
+                let lines = vectors
+                    .iter()
+                    .all(|&(x, y)| x == 0 || y == 0 || x.abs() == y.abs());
+                let short = kind == MoveType::Slide
+                    || kind == MoveType::Capture
+                    || vectors.iter().all(|&(x, y)| x.abs().max(y.abs()) == 1)
+                        && matches!(range, None | Some(1));
+                if !(lines && short) || steps > u8::MAX as i64 {
+                    let span = c.inner_span(&mu.loc, &mu.value, steps_span.clone());
+                    let d = c
+                        .diag(Code::EngineUnsupported, span, "`move self N steps toward target` needs a shape along straight lines (a Slide, a ranged Capture, or single steps); other shapes are not supported by the engine yet")
+                        .label("not supported by the engine yet");
+                    c.push(d);
+                    return None;
+                }
+                ops.push(Op::MoveSelfToward(steps as u8));
+                op_span.get_or_insert_with(|| c.span(&mu.loc));
             }
             Mutation::MoveToward { mover_span, .. }
             | Mutation::MovePast { mover_span, .. }
             | Mutation::MoveToFile { mover_span, .. } => {
                 let span = c.inner_span(&mu.loc, &mu.value, 0..mover_span.end);
                 let d = c
-                    .diag(Code::Invalid, span, "`move` mutations describe multi-piece actions (castling) and belong under `actions`")
+                    .diag(Code::Invalid, span, "in a movement entry only `move self N steps toward target` is a movement mutation; other `move` mutations describe multi-piece actions (castling) and belong under `actions`")
                     .label("not a movement mutation");
                 c.push(d);
                 return None;
@@ -1619,7 +1660,7 @@ fn movement(
     if let Some(mk) = marker {
         markers.push(mk);
     }
-    Some(Shape {
+    let shape = Shape {
         vectors,
         reach,
         mode,
@@ -1631,7 +1672,23 @@ fn movement(
         },
         edge: Edge::Stop,
         only: None,
-    })
+    };
+    if let Some(span) = op_span {
+        if first_move_only || creates {
+            let d = c
+                .diag(Code::EngineUnsupported, span, "mutations on a first-move or en passant double step are not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+        c.effects.push(Effect {
+            piece: pi,
+            shape: shape.clone(),
+            ops,
+            span,
+        });
+    }
+    Some(shape)
 }
 
 /// The environment of a trigger condition.

@@ -21,9 +21,10 @@ mod builtin;
 mod compile;
 pub mod cond;
 pub mod diag;
+pub mod effects;
 pub mod model;
 
-use houserules_engine::GameDefinition;
+use houserules_engine::{GameDefinition, Variant};
 
 pub use builtin::{builtin, builtin_ids, builtin_source, pending_builtin_ids, BUILTIN_SOURCES};
 pub use diag::{Code, Diagnostic, Diagnostics, Source};
@@ -64,6 +65,61 @@ fn yaml_options() -> serde_saphyr::Options {
 /// [`Diagnostics`]: every problem found, each with its place in the file.
 /// Never panics.
 pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
+    let (def, effects) = load_parts(name, text)?;
+    match effects.first() {
+        None => Ok(def),
+        Some(e) => {
+            let src = Source::new(name, text);
+            let d = Diagnostic::new(
+                &src,
+                Code::EngineUnsupported,
+                e.span.clone(),
+                "this definition has mutations that run as rule hooks, which a bare `GameDefinition` cannot carry: load it with `load_variant_str` or `load_variant_file`",
+            )
+            .label("runs as a rule hook");
+            Err(Diagnostics::new(vec![d]))
+        }
+    }
+}
+
+/// Loads a game definition from YAML text and compiles it for play, with
+/// the rule hooks its movement mutations need (`destroy self`,
+/// `move self N steps toward target`; see [`effects`]). A definition
+/// without such mutations gets no hooks (the engine's fast path).
+///
+/// # Errors
+/// As [`load_str`].
+pub fn load_variant_str(name: &str, text: &str) -> Result<Variant, Diagnostics> {
+    let (def, effects) = load_parts(name, text)?;
+    let built = if effects.is_empty() {
+        Variant::new(def)
+    } else {
+        Variant::with_hooks(def, effects::MutationHooks::new(effects))
+    };
+    built.map_err(|e| {
+        let src = Source::new(name, text);
+        Diagnostics::new(vec![Diagnostic::new(
+            &src,
+            Code::Invalid,
+            0..0,
+            format!("the engine refuses the definition: {e}"),
+        )])
+    })
+}
+
+/// [`load_variant_str`] on a file (read as [`load_file`] does).
+///
+/// # Errors
+/// As [`load_file`].
+pub fn load_variant_file(path: &std::path::Path) -> Result<Variant, Diagnostics> {
+    let (name, text) = read_file(path)?;
+    load_variant_str(&name, &text)
+}
+
+fn load_parts(
+    name: &str,
+    text: &str,
+) -> Result<(GameDefinition, Vec<effects::Effect>), Diagnostics> {
     let src = Source::new(name, text);
     if text.len() > MAX_INPUT_BYTES {
         let d = Diagnostic::new(
@@ -102,6 +158,11 @@ pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
 /// # Errors
 /// [`Diagnostics`] for unreadable files too.
 pub fn load_file(path: &std::path::Path) -> Result<GameDefinition, Diagnostics> {
+    let (name, text) = read_file(path)?;
+    load_str(&name, &text)
+}
+
+fn read_file(path: &std::path::Path) -> Result<(String, String), Diagnostics> {
     let name = path.display().to_string();
     match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_INPUT_BYTES as u64 => {
@@ -125,7 +186,7 @@ pub fn load_file(path: &std::path::Path) -> Result<GameDefinition, Diagnostics> 
             .map(|_| text)
     });
     match read {
-        Ok(text) => load_str(&name, &text),
+        Ok(text) => Ok((name, text)),
         Err(e) => {
             let src = Source::new(&name, "");
             Err(Diagnostics::new(vec![Diagnostic::new(
