@@ -21,10 +21,15 @@ struct Magic {
 pub(crate) struct Magics {
     rook: [Magic; 64],
     bishop: [Magic; 64],
-    table: Vec<u64>,
+    /// Attack sets, padded to `TABLE_SIZE` so that a masked index needs no
+    /// bounds check.
+    table: Box<[u64; TABLE_SIZE]>,
     /// Squares strictly between two aligned squares (rank, file, diagonal).
-    between: Vec<u64>,
+    between: Box<[u64; 64 * 64]>,
 }
+
+/// The attack table rounded up to a power of two (107,648 entries used).
+const TABLE_SIZE: usize = 1 << 17;
 
 const ROOK_MAGICS: [u64; 64] = [
     0x0980008011400020,
@@ -327,6 +332,16 @@ impl Magics {
                 }
             }
         }
+        assert!(table.len() <= TABLE_SIZE, "magic table fits its padding");
+        table.resize(TABLE_SIZE, 0);
+        let table: Box<[u64; TABLE_SIZE]> = table
+            .into_boxed_slice()
+            .try_into()
+            .expect("table has TABLE_SIZE entries");
+        let between: Box<[u64; 64 * 64]> = between
+            .into_boxed_slice()
+            .try_into()
+            .expect("64 x 64 entries");
         Magics {
             rook,
             bishop,
@@ -341,21 +356,25 @@ impl Magics {
         M.get_or_init(Magics::build)
     }
 
+    // Indices are masked (squares are below 64 and every table offset plus
+    // index below `TABLE_SIZE` by construction): no bounds checks.
     #[inline(always)]
     pub(crate) fn rook(&self, sq: u8, occ: u64) -> u64 {
-        let m = &self.rook[sq as usize];
-        self.table[m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+        let m = &self.rook[sq as usize & 63];
+        self.table[(m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize)
+            & (TABLE_SIZE - 1)]
     }
 
     #[inline(always)]
     pub(crate) fn bishop(&self, sq: u8, occ: u64) -> u64 {
-        let m = &self.bishop[sq as usize];
-        self.table[m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+        let m = &self.bishop[sq as usize & 63];
+        self.table[(m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize)
+            & (TABLE_SIZE - 1)]
     }
 
     #[inline(always)]
     pub(crate) fn between(&self, a: u8, b: u8) -> u64 {
-        self.between[a as usize * 64 + b as usize]
+        self.between[(a as usize & 63) * 64 + (b as usize & 63)]
     }
 }
 
