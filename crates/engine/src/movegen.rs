@@ -413,7 +413,7 @@ impl<B: BitSet> Position<B> {
         }
         emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
-            self.gen_castling(t, sink, true);
+            self.gen_castling(t, sink, true, true);
         }
         true
     }
@@ -457,8 +457,16 @@ impl<B: BitSet> Position<B> {
     }
 
     /// Castling moves (FIDE 3.8.2, Chess960 placement). When `safe`, the
-    /// king may not be in check, pass or land on an attacked square.
-    fn gen_castling<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, safe: bool) {
+    /// king may not be in check, pass or land on an attacked square;
+    /// `not_in_check` says the caller already knows the king is not in check.
+    #[inline(always)]
+    fn gen_castling<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        safe: bool,
+        not_in_check: bool,
+    ) {
         let Some((kk, _rk, kf, rf)) = t.castling else {
             return;
         };
@@ -487,10 +495,20 @@ impl<B: BitSet> Position<B> {
             if safe {
                 let occ2 = occ ^ B::bit(ksq) ^ B::bit(rsq);
                 let them = us.flip();
-                if (kpath | B::bit(ksq))
-                    .iter()
-                    .any(|s| self.is_attacked(t, s, occ2, them))
-                {
+                // The king's square is tested with the rook lifted too. When
+                // the king is known not to be in check and every enemy ride
+                // is a magic rook or bishop ride, that test is redundant:
+                // lifting the rook only opens its rank beyond it, and an
+                // attack along there reaches the king's destination as well
+                // (or is blocked by a path square, which must be empty);
+                // unless the king stays where it is.
+                let skip_king = not_in_check && t.attack_rays[them.index()].is_empty();
+                let tested = if skip_king {
+                    (kpath & !B::bit(ksq)) | B::bit(kto)
+                } else {
+                    kpath | B::bit(ksq)
+                };
+                if tested.iter().any(|s| self.is_attacked(t, s, occ2, them)) {
                     continue;
                 }
             }
@@ -530,7 +548,7 @@ impl<B: BitSet> Position<B> {
             }
         }
         self.gen_en_passant(t, sink, false);
-        self.gen_castling(t, sink, castle_safe);
+        self.gen_castling(t, sink, castle_safe, false);
     }
 
     /// Promotion choices open to the side to move (limits applied).
