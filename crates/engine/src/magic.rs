@@ -26,6 +26,9 @@ pub(crate) struct Magics {
     table: Box<[u64; TABLE_SIZE]>,
     /// Squares strictly between two aligned squares (rank, file, diagonal).
     between: Box<[u64; 64 * 64]>,
+    /// The whole line (edge to edge) through two aligned squares, both
+    /// included; empty when they are not aligned.
+    line: Box<[u64; 64 * 64]>,
 }
 
 /// The attack table rounded up to a power of two (107,648 entries used).
@@ -338,6 +341,33 @@ impl Magics {
             .into_boxed_slice()
             .try_into()
             .expect("table has TABLE_SIZE entries");
+        let mut line = vec![0u64; 64 * 64];
+        for a in 0..64usize {
+            for &(dx, dy) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+                // Both half-lines from `a`, then every square of them.
+                let walk = |dx: i32, dy: i32| {
+                    let (mut x, mut y) = ((a % 8) as i32, (a / 8) as i32);
+                    let mut acc = 0u64;
+                    loop {
+                        x += dx;
+                        y += dy;
+                        if !(0..8).contains(&x) || !(0..8).contains(&y) {
+                            return acc;
+                        }
+                        acc |= 1 << (y * 8 + x);
+                    }
+                };
+                let full = walk(dx, dy) | walk(-dx, -dy) | (1 << a);
+                let mut rest = walk(dx, dy);
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    line[a * 64 + b] = full;
+                }
+            }
+        }
+        let line: Box<[u64; 64 * 64]> =
+            line.into_boxed_slice().try_into().expect("64 x 64 entries");
         let between: Box<[u64; 64 * 64]> = between
             .into_boxed_slice()
             .try_into()
@@ -347,6 +377,7 @@ impl Magics {
             bishop,
             table,
             between,
+            line,
         }
     }
 
@@ -375,6 +406,12 @@ impl Magics {
     #[inline(always)]
     pub(crate) fn between(&self, a: u8, b: u8) -> u64 {
         self.between[(a as usize & 63) * 64 + (b as usize & 63)]
+    }
+
+    /// The full line through `a` and `b` (empty when not aligned).
+    #[inline(always)]
+    pub(crate) fn line(&self, a: u8, b: u8) -> u64 {
+        self.line[(a as usize & 63) * 64 + (b as usize & 63)]
     }
 }
 
@@ -414,5 +451,10 @@ mod tests {
         assert_eq!(m.between(0, 27), (1 << 9) | (1 << 18));
         assert_eq!(m.between(0, 1), 0);
         assert_eq!(m.between(0, 10), 0);
+        // Lines run edge to edge through both squares.
+        assert_eq!(m.line(0, 27), 0x8040_2010_0804_0201);
+        assert_eq!(m.line(27, 0), 0x8040_2010_0804_0201);
+        assert_eq!(m.line(9, 14), 0xff00);
+        assert_eq!(m.line(0, 10), 0);
     }
 }

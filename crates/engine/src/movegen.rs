@@ -216,7 +216,20 @@ impl<B: BitSet> Position<B> {
 
     /// Generates legal moves into `sink`. Returns `false` (and generates
     /// nothing) when the fast path does not apply.
+    #[inline(always)]
     pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+        if t.plain {
+            self.gen_fast_with::<S, true>(t, sink)
+        } else {
+            self.gen_fast_with::<S, false>(t, sink)
+        }
+    }
+
+    /// [`Self::gen_fast`]; `PLAIN` when the tables are plain (see
+    /// [`Tables::plain`]): generic ray scans and split quiet/capture
+    /// shapes are then compiled out, pins are resolved through the magic
+    /// line table, and per-kind lookups go through [`Tables::hot`].
+    fn gen_fast_with<S: Sink<B>, const PLAIN: bool>(&self, t: &Tables<B>, sink: &mut S) -> bool {
         let us = self.turn;
         let them = us.flip();
         let royals = self.royals(t, us);
@@ -239,7 +252,8 @@ impl<B: BitSet> Position<B> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            checkers |= t.kinds[tc][k].rev_leap_attacks[ksq as usize] & self.by_kind[k] & their;
+            checkers |=
+                t.hot[tc][k & 15].rev_leap_attacks[ksq as usize & 127] & self.by_kind[k] & their;
         }
         block |= checkers;
         if let Some(mg) = t.magic {
@@ -268,15 +282,22 @@ impl<B: BitSet> Position<B> {
                     if on == 0 {
                         checkers |= B::bit(s);
                         block |= B::from_u64(btw) | B::bit(s);
-                    } else if on & (on - 1) == 0 && on & ours != 0 && npins < 16 {
+                    } else if on & (on - 1) == 0 && on & ours != 0 {
                         pinned |= B::from_u64(on);
-                        pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
-                        npins += 1;
+                        // Plain: the pin line comes from `Magics::line`.
+                        if !PLAIN && npins < 16 {
+                            pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
+                            npins += 1;
+                        }
                     }
                 }
             }
         }
-        for ar in &t.attack_rays[tc] {
+        for ar in if PLAIN {
+            &[][..]
+        } else {
+            &t.attack_rays[tc][..]
+        } {
             let snipers = self.pieces_of(ar.kinds, them);
             if snipers.is_empty() {
                 continue;
@@ -352,13 +373,44 @@ impl<B: BitSet> Position<B> {
                         );
                     }
                 }
+                if PLAIN && t.promo_kinds & (1 << k) == 0 && t.first_move_kinds & (1 << k) == 0 {
+                    // Move-or-capture leaps and magic rides only (pinned
+                    // pawn-pattern pieces promote or double-step: below).
+                    let mg = t.magic.expect("plain tables have magics");
+                    let leaps = &t.hot[us.index()][k & 15].leap_any;
+                    let (rk, bk) = (
+                        t.rook_like[us.index()] & (1 << k) != 0,
+                        t.bishop_like[us.index()] & (1 << k) != 0,
+                    );
+                    let o = occ.to_u64();
+                    for sq in pcs.iter() {
+                        let mut a = leaps[sq as usize & 127];
+                        if rk {
+                            a |= B::from_u64(mg.rook(sq, o));
+                        }
+                        if bk {
+                            a |= B::from_u64(mg.bishop(sq, o));
+                        }
+                        let mut allowed = mask & !our;
+                        if pinned.has(sq) {
+                            allowed &= B::from_u64(mg.line(ksq, sq));
+                        }
+                        sink.targets(sq, a & allowed, MoveKind::Normal, false);
+                    }
+                    continue;
+                }
                 for sq in pcs.iter() {
                     let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
                     let mut allowed = mask;
                     if pinned.has(sq) {
-                        for &(p, line) in &pins[..npins] {
-                            if p == sq {
-                                allowed &= line;
+                        if PLAIN {
+                            let mg = t.magic.expect("plain tables have magics");
+                            allowed &= B::from_u64(mg.line(ksq, sq));
+                        } else {
+                            for &(p, line) in &pins[..npins] {
+                                if p == sq {
+                                    allowed &= line;
+                                }
                             }
                         }
                     }
@@ -391,7 +443,9 @@ impl<B: BitSet> Position<B> {
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if (t.kinds[tc][k].rev_leap_attacks[to as usize] & self.by_kind[k] & their).any() {
+                if (t.hot[tc][k & 15].rev_leap_attacks[to as usize & 127] & self.by_kind[k] & their)
+                    .any()
+                {
                     continue 'targets;
                 }
             }
@@ -403,10 +457,12 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            for ar in &t.attack_rays[tc] {
-                let p = self.pieces_of(ar.kinds, them);
-                if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
-                    continue 'targets;
+            if !PLAIN {
+                for ar in &t.attack_rays[tc] {
+                    let p = self.pieces_of(ar.kinds, them);
+                    if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
+                        continue 'targets;
+                    }
                 }
             }
             safe |= B::bit(to);

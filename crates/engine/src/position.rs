@@ -316,7 +316,9 @@ impl<B: BitSet> Position<B> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            if (t.kinds[c][k].rev_leap_attacks[sq as usize] & self.by_kind[k] & theirs).any() {
+            if (t.hot[c][k & 15].rev_leap_attacks[sq as usize & 127] & self.by_kind[k] & theirs)
+                .any()
+            {
                 return true;
             }
         }

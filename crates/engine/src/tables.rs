@@ -202,6 +202,38 @@ pub struct Tables<B> {
     pub(crate) rook_like: [u32; 2],
     /// The same for diagonal rides.
     pub(crate) bishop_like: [u32; 2],
+    /// The lookups of the legal-move fast path, `[color][kind]`, in one flat
+    /// block: indexed by masked kind and square, so without bounds checks
+    /// and one pointer closer than `kinds`.
+    pub(crate) hot: Box<[[HotKind<B>; MAX_KINDS]; 2]>,
+    /// Whether the definition is "plain": magic tables serve every ride,
+    /// every piece type but pawn-pattern ones moves only by move-or-capture
+    /// leaps and magic rides, and no royal type has the pawn pattern. The
+    /// legal-move fast path then skips generic ray scans and split
+    /// quiet/capture shapes (see `movegen`).
+    pub(crate) plain: bool,
+}
+
+/// Hot per-square lookups of one piece type and colour (copies of
+/// [`KindTables`] fields).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HotKind<B> {
+    /// `KindTables::leap_any`.
+    pub leap_any: [B; 128],
+    /// `KindTables::rev_leap_attacks`.
+    pub rev_leap_attacks: [B; 128],
+}
+
+/// An all-empty `hot` block, built on the heap.
+fn hot_zeroed<B: BitSet>() -> Box<[[HotKind<B>; MAX_KINDS]; 2]> {
+    let row = HotKind {
+        leap_any: [B::EMPTY; 128],
+        rev_leap_attacks: [B::EMPTY; 128],
+    };
+    vec![[row; MAX_KINDS]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .expect("two colours")
 }
 
 /// Recognises the pawn pattern in a piece type's shapes (for `color`).
@@ -651,8 +683,11 @@ impl<B: BitSet> Tables<B> {
             magic: None,
             rook_like: [0; 2],
             bishop_like: [0; 2],
+            hot: hot_zeroed(),
+            plain: false,
         }
-        .with_magic())
+        .with_magic()
+        .with_hot())
     }
 
     /// On 8×8 boards, moves complete unlimited orthogonal and diagonal ride
@@ -707,6 +742,34 @@ impl<B: BitSet> Tables<B> {
             self.attack_rays[c].retain(|a| a.kinds != 0);
         }
         self.magic = Some(crate::magic::Magics::get());
+        self
+    }
+
+    /// Fills `hot` from `kinds` and decides `plain` (after `with_magic`).
+    fn with_hot(mut self) -> Self {
+        for c in 0..2 {
+            for (k, kt) in self.kinds[c].iter().enumerate() {
+                let h = &mut self.hot[c][k];
+                for s in 0..128 {
+                    h.leap_any[s] = kt.leap_any[s];
+                    h.rev_leap_attacks[s] = kt.rev_leap_attacks[s];
+                }
+            }
+        }
+        let no_split = |kt: &KindTables<B>| {
+            (0..128).all(|s| kt.leap_quiet[s].is_empty() && kt.leap_capture[s].is_empty())
+        };
+        self.plain = self.magic.is_some()
+            && self.attack_rays.iter().all(|a| a.is_empty())
+            && self.kinds.iter().all(|ks| {
+                ks.iter().enumerate().all(|(k, kt)| {
+                    kt.rides.is_empty()
+                        && match kt.pawn {
+                            Some(_) => self.royal_kinds & (1 << k) == 0,
+                            None => kt.first_moves.is_empty() && no_split(kt),
+                        }
+                })
+            });
         self
     }
 
