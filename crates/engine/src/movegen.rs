@@ -469,7 +469,32 @@ impl<B: BitSet> Position<B> {
         }
         emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
-            self.gen_castling(t, sink, true, true);
+            if PLAIN {
+                // The king's targets were judged above (with the king
+                // lifted); attackers gathered once serve the rest.
+                let mg = t.magic.expect("plain tables have magics");
+                let attacked = move |s: u8, o: B| {
+                    let mut m = t.leap_attackers[tc];
+                    while m != 0 {
+                        let k = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if (t.hot[tc][k & 15].rev_leap_attacks[s as usize & 127]
+                            & self.by_kind[k]
+                            & their)
+                            .any()
+                        {
+                            return true;
+                        }
+                    }
+                    let o = o.to_u64();
+                    (rl.any() && (B::from_u64(mg.rook(s, o)) & rl).any())
+                        || (bl.any() && (B::from_u64(mg.bishop(s, o)) & bl).any())
+                };
+                self.gen_castling(t, sink, true, true, Some((ksq, q | c, safe)), attacked);
+            } else {
+                let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+                self.gen_castling(t, sink, true, true, None, attacked);
+            }
         }
         true
     }
@@ -514,14 +539,19 @@ impl<B: BitSet> Position<B> {
 
     /// Castling moves (FIDE 3.8.2, Chess960 placement). When `safe`, the
     /// king may not be in check, pass or land on an attacked square;
-    /// `not_in_check` says the caller already knows the king is not in check.
+    /// `not_in_check` says the caller already knows the king is not in check;
+    /// `known` gives the king's square with the targets already judged for
+    /// it (lifted) and the safe ones among them; `attacked(square, occ)`
+    /// tells whether the enemy attacks a square over `occ`.
     #[inline(always)]
-    fn gen_castling<S: Sink<B>>(
+    fn gen_castling<S: Sink<B>, A: Fn(u8, B) -> bool>(
         &self,
         t: &Tables<B>,
         sink: &mut S,
         safe: bool,
         not_in_check: bool,
+        known: Option<(u8, B, B)>,
+        attacked: A,
     ) {
         let Some((kk, _rk, kf, rf)) = t.castling else {
             return;
@@ -564,7 +594,17 @@ impl<B: BitSet> Position<B> {
                 } else {
                     kpath | B::bit(ksq)
                 };
-                if tested.iter().any(|s| self.is_attacked(t, s, occ2, them)) {
+                // By the same argument, path squares other than the
+                // destination may be judged with the rook in place: reuse
+                // the verdicts on the king's own targets.
+                let (tested, bad) = match known {
+                    Some((k, seen, ok)) if skip_king && k == ksq => {
+                        let seen = tested & seen & !B::bit(kto);
+                        (tested & !seen, (seen & !ok).any())
+                    }
+                    _ => (tested, false),
+                };
+                if bad || tested.iter().any(|s| attacked(s, occ2)) {
                     continue;
                 }
             }
@@ -604,7 +644,9 @@ impl<B: BitSet> Position<B> {
             }
         }
         self.gen_en_passant(t, sink, false);
-        self.gen_castling(t, sink, castle_safe, false);
+        let them = us.flip();
+        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+        self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 
     /// Promotion choices open to the side to move (limits applied).
