@@ -553,7 +553,7 @@ impl<B: BitSet> Position<B> {
         known: Option<(u8, B, B)>,
         attacked: A,
     ) {
-        let Some((kk, _rk, kf, rf)) = t.castling else {
+        let Some((kk, _rk, _kf, _rf)) = t.castling else {
             return;
         };
         let us = self.turn;
@@ -567,17 +567,14 @@ impl<B: BitSet> Position<B> {
         }
         let ksq = kings.lsb();
         let occ = self.occupied();
-        let base = t.rank(ksq) * t.width;
+        let paths = &t.castle_paths[us.index()];
+        let kfile = (t.file(ksq) as usize & 15) * 16;
         for rsq in rights.iter() {
-            let side = usize::from(t.file(rsq) > t.file(ksq));
-            let kto = base + kf[side];
-            let rto = base + rf[side];
-            let kpath = span::<B>(ksq, kto) | B::bit(kto);
-            let rpath = span::<B>(rsq, rto) | B::bit(rto);
-            let must_be_empty = (kpath | rpath) & !B::bit(ksq) & !B::bit(rsq);
-            if (must_be_empty & occ).any() {
+            let p = &paths[(kfile + (t.file(rsq) as usize & 15)) & 255];
+            if (p.empty & occ).any() {
                 continue;
             }
+            let (kto, kpath) = (p.kto, p.kpath);
             if safe {
                 let occ2 = occ ^ B::bit(ksq) ^ B::bit(rsq);
                 let them = us.flip();
@@ -727,14 +724,4 @@ impl<B: BitSet> Position<B> {
             v.len() as u64
         }
     }
-}
-
-/// Squares strictly between two squares of one rank (castling paths).
-#[inline]
-fn span<B: BitSet>(a: u8, b: u8) -> B {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    if hi - lo <= 1 {
-        return B::EMPTY;
-    }
-    B::below(hi as usize) & !B::below(lo as usize + 1)
 }

@@ -212,6 +212,20 @@ pub struct Tables<B> {
     /// legal-move fast path then skips generic ray scans and split
     /// quiet/capture shapes (see `movegen`).
     pub(crate) plain: bool,
+    /// Castling geometry per colour, king file and rook file
+    /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
+    pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
+}
+
+/// Where a castling king goes and which squares must be empty.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastlePath<B> {
+    /// Squares the king passes over and lands on (its own excluded).
+    pub kpath: B,
+    /// Squares of both paths that must be empty (king and rook excluded).
+    pub empty: B,
+    /// The king's destination.
+    pub kto: u8,
 }
 
 /// Hot per-square lookups of one piece type and colour (copies of
@@ -222,6 +236,53 @@ pub(crate) struct HotKind<B> {
     pub leap_any: [B; 128],
     /// `KindTables::rev_leap_attacks`.
     pub rev_leap_attacks: [B; 128],
+}
+
+/// Castling geometry for every king and rook file pair on the back ranks
+/// (FIDE 3.8.2 with Chess960 placement: the king and rook land on fixed
+/// files). Pairs without castling can never be empty (`empty` = all).
+fn castle_paths<B: BitSet>(def: &GameDefinition, w: u8, h: u8) -> Box<[[CastlePath<B>; 256]; 2]> {
+    let never = CastlePath {
+        kpath: B::EMPTY,
+        empty: B::below(B::CAPACITY),
+        kto: 0,
+    };
+    let mut out: Box<[[CastlePath<B>; 256]; 2]> = vec![[never; 256]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .expect("two colours");
+    let Some(c) = &def.castling else {
+        return out;
+    };
+    let span = |a: u8, b: u8| {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        if hi - lo <= 1 {
+            B::EMPTY
+        } else {
+            B::below(hi as usize) & !B::below(lo as usize + 1)
+        }
+    };
+    for (ci, rank) in [(0usize, 0u8), (1, h - 1)] {
+        let base = rank * w;
+        for kf in 0..w {
+            for rf in 0..w {
+                let side = usize::from(rf > kf);
+                let (kd, rd) = (c.king_files[side], c.rook_files[side]);
+                if kf == rf || kd >= w || rd >= w {
+                    continue;
+                }
+                let (ksq, rsq, kto, rto) = (base + kf, base + rf, base + kd, base + rd);
+                let kpath = span(ksq, kto) | B::bit(kto);
+                let rpath = span(rsq, rto) | B::bit(rto);
+                out[ci][kf as usize * 16 + rf as usize] = CastlePath {
+                    kpath,
+                    empty: (kpath | rpath) & !B::bit(ksq) & !B::bit(rsq),
+                    kto,
+                };
+            }
+        }
+    }
+    out
 }
 
 /// An all-empty `hot` block, built on the heap.
@@ -685,6 +746,7 @@ impl<B: BitSet> Tables<B> {
             bishop_like: [0; 2],
             hot: hot_zeroed(),
             plain: false,
+            castle_paths: castle_paths(def, w, h),
         }
         .with_magic()
         .with_hot())
