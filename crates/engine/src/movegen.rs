@@ -256,15 +256,17 @@ impl<B: BitSet> Position<B> {
                 t.hot[tc][k & 15].rev_leap_attacks[ksq as usize & 127] & self.by_kind[k] & their;
         }
         block |= checkers;
+        // Enemy magic riders, gathered once for pins and king safety.
+        let (rl, bl) = (
+            self.pieces_of(t.rook_like[tc], them),
+            self.pieces_of(t.bishop_like[tc], them),
+        );
         if let Some(mg) = t.magic {
             let o = occ.to_u64();
             let th = their.to_u64();
             let ours = our.to_u64();
-            for (rookwise, kinds) in [(true, t.rook_like[tc]), (false, t.bishop_like[tc])] {
-                if kinds == 0 {
-                    continue;
-                }
-                let snipers = self.pieces_of(kinds, them).to_u64();
+            for (rookwise, snipers) in [(true, rl), (false, bl)] {
+                let snipers = snipers.to_u64();
                 if snipers == 0 {
                     continue;
                 }
@@ -334,7 +336,11 @@ impl<B: BitSet> Position<B> {
                 (B::EMPTY, B::EMPTY)
             }
         };
-        let kingkind = self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0);
+        let kingkind = if t.royal_kinds.is_power_of_two() {
+            t.royal_kinds.trailing_zeros() as usize
+        } else {
+            self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0)
+        };
 
         if !checkers.more_than_one() {
             let mask = if checkers.any() { block } else { t.board };
@@ -344,6 +350,31 @@ impl<B: BitSet> Position<B> {
                     pcs &= !B::bit(ksq);
                 }
                 if pcs.is_empty() {
+                    continue;
+                }
+                if PLAIN && t.plain_movers[us.index()] & (1 << k) != 0 {
+                    // Move-or-capture leaps and magic rides only.
+                    let mg = t.magic.expect("plain tables have magics");
+                    let leaps = &t.hot[us.index()][k & 15].leap_any;
+                    let (rk, bk) = (
+                        t.rook_like[us.index()] & (1 << k) != 0,
+                        t.bishop_like[us.index()] & (1 << k) != 0,
+                    );
+                    let o = occ.to_u64();
+                    for sq in pcs.iter() {
+                        let mut a = leaps[sq as usize & 127];
+                        if rk {
+                            a |= B::from_u64(mg.rook(sq, o));
+                        }
+                        if bk {
+                            a |= B::from_u64(mg.bishop(sq, o));
+                        }
+                        let mut allowed = mask & !our;
+                        if pinned.has(sq) {
+                            allowed &= B::from_u64(mg.line(ksq, sq));
+                        }
+                        sink.targets(sq, a & allowed, MoveKind::Normal, false);
+                    }
                     continue;
                 }
                 let zones = zones_of(k);
@@ -373,32 +404,6 @@ impl<B: BitSet> Position<B> {
                         );
                     }
                 }
-                if PLAIN && t.promo_kinds & (1 << k) == 0 && t.first_move_kinds & (1 << k) == 0 {
-                    // Move-or-capture leaps and magic rides only (pinned
-                    // pawn-pattern pieces promote or double-step: below).
-                    let mg = t.magic.expect("plain tables have magics");
-                    let leaps = &t.hot[us.index()][k & 15].leap_any;
-                    let (rk, bk) = (
-                        t.rook_like[us.index()] & (1 << k) != 0,
-                        t.bishop_like[us.index()] & (1 << k) != 0,
-                    );
-                    let o = occ.to_u64();
-                    for sq in pcs.iter() {
-                        let mut a = leaps[sq as usize & 127];
-                        if rk {
-                            a |= B::from_u64(mg.rook(sq, o));
-                        }
-                        if bk {
-                            a |= B::from_u64(mg.bishop(sq, o));
-                        }
-                        let mut allowed = mask & !our;
-                        if pinned.has(sq) {
-                            allowed &= B::from_u64(mg.line(ksq, sq));
-                        }
-                        sink.targets(sq, a & allowed, MoveKind::Normal, false);
-                    }
-                    continue;
-                }
                 for sq in pcs.iter() {
                     let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
                     let mut allowed = mask;
@@ -425,18 +430,15 @@ impl<B: BitSet> Position<B> {
                     }
                 }
             }
-            self.gen_en_passant(t, sink, true);
+            if self.ep.any() {
+                self.gen_en_passant(t, sink, true);
+            }
         }
 
         // The royal piece: every target must be safe with it lifted.
         let (q, c) = self.shape_targets(t, kingkind, us, ksq, occ, their);
         let occ_wo = occ ^ B::bit(ksq);
         let mut safe = B::EMPTY;
-        // The attacker sets are the same for every target: gather them once.
-        let (rl, bl) = (
-            self.pieces_of(t.rook_like[tc], them),
-            self.pieces_of(t.bishop_like[tc], them),
-        );
         let o = occ_wo.to_u64();
         'targets: for to in (q | c).iter() {
             let mut m = t.leap_attackers[tc];

@@ -212,6 +212,10 @@ pub struct Tables<B> {
     /// legal-move fast path then skips generic ray scans and split
     /// quiet/capture shapes (see `movegen`).
     pub(crate) plain: bool,
+    /// Per colour, the kinds (mask) that a plain fast path generates with
+    /// one leap lookup plus magic rides: no pawn pattern, no first-move
+    /// shapes, no promotion.
+    pub(crate) plain_movers: [u32; 2],
     /// Castling geometry per colour, king file and rook file
     /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
     pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
@@ -746,6 +750,7 @@ impl<B: BitSet> Tables<B> {
             bishop_like: [0; 2],
             hot: hot_zeroed(),
             plain: false,
+            plain_movers: [0; 2],
             castle_paths: castle_paths(def, w, h),
         }
         .with_magic()
@@ -832,6 +837,16 @@ impl<B: BitSet> Tables<B> {
                         }
                 })
             });
+        for c in 0..2 {
+            for (k, kt) in self.kinds[c].iter().enumerate() {
+                if kt.pawn.is_none()
+                    && kt.first_moves.is_empty()
+                    && (self.promo_kinds | self.first_move_kinds) & (1 << k) == 0
+                {
+                    self.plain_movers[c] |= 1 << k;
+                }
+            }
+        }
         self
     }
 
