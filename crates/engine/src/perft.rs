@@ -24,15 +24,12 @@ impl<B: BitSet> Position<B> {
         let (mine, rest) = bufs.split_first_mut().expect("one buffer per ply");
         mine.clear();
         self.legal_moves_into(t, mine);
-        if depth == 1 {
+        if depth == 1 && t.hooks.is_none() {
             // Last ply without bulk counting: every move is still played,
             // without a call that would only return 1.
             for &m in mine.iter() {
                 let mut next = *self;
-                match &t.hooks {
-                    Some(h) => next.play_with_hooks(t, h.as_ref(), m),
-                    None => next.play_unchecked(t, m),
-                }
+                next.play_unchecked(t, m);
                 std::hint::black_box(&next);
             }
             return mine.len() as u64;
