@@ -16,6 +16,9 @@ use crate::types::{Color, Move, MoveKind, PieceKind};
 /// Receives generated moves: either whole target sets (for bulk counting)
 /// or single moves.
 pub(crate) trait Sink<B> {
+    /// Whether the order of generation matters (move lists); counting may
+    /// visit pieces by movement class instead of by kind.
+    const ORDERED: bool = true;
     /// Moves from `from` to each square of `targets`, of `kind`; when
     /// `promote`, one move per promotion choice.
     fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool);
@@ -33,6 +36,7 @@ pub(crate) struct Counter {
 }
 
 impl<B: BitSet> Sink<B> for Counter {
+    const ORDERED: bool = false;
     #[inline(always)]
     fn targets(&mut self, _from: u8, targets: B, _kind: MoveKind, promote: bool) {
         self.n += targets.count() as u64 * if promote { self.promo } else { 1 };
@@ -344,7 +348,50 @@ impl<B: BitSet> Position<B> {
 
         if !checkers.more_than_one() {
             let mask = if checkers.any() { block } else { t.board };
-            for k in 0..nk {
+            // Counting on a plain path whose movers are pure leapers or
+            // pure magic riders: visit riders by movement class (rook-wise
+            // and bishop-wise sets never overlap), leapers by kind.
+            let by_class = PLAIN && !S::ORDERED && t.plain_split[us.index()];
+            let mut todo: u32 = (1u32 << nk) - 1;
+            if by_class {
+                let mg = t.magic.expect("plain tables have magics");
+                let o = occ.to_u64();
+                let our_rest = our & !B::bit(ksq);
+                let to_ok = mask & !our;
+                let allowed = |sq: u8| {
+                    if pinned.has(sq) {
+                        to_ok & B::from_u64(mg.line(ksq, sq))
+                    } else {
+                        to_ok
+                    }
+                };
+                let mut km = t.plain_leapers[us.index()];
+                while km != 0 {
+                    let k = km.trailing_zeros() as usize;
+                    km &= km - 1;
+                    let leaps = &t.hot[us.index()][k & 15].leap_any;
+                    for sq in (self.by_kind[k & 15] & our_rest).iter() {
+                        sink.targets(
+                            sq,
+                            leaps[sq as usize & 127] & allowed(sq),
+                            MoveKind::Normal,
+                            false,
+                        );
+                    }
+                }
+                for sq in (self.pieces_of(t.rook_like[us.index()], us) & our_rest).iter() {
+                    let a = B::from_u64(mg.rook(sq, o));
+                    sink.targets(sq, a & allowed(sq), MoveKind::Normal, false);
+                }
+                for sq in (self.pieces_of(t.bishop_like[us.index()], us) & our_rest).iter() {
+                    let a = B::from_u64(mg.bishop(sq, o));
+                    sink.targets(sq, a & allowed(sq), MoveKind::Normal, false);
+                }
+                todo &= !t.plain_movers[us.index()];
+            }
+            while todo != 0 {
+                let k = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
                 let mut pcs = self.by_kind[k] & our;
                 if k == kingkind {
                     pcs &= !B::bit(ksq);

@@ -216,6 +216,12 @@ pub struct Tables<B> {
     /// one leap lookup plus magic rides: no pawn pattern, no first-move
     /// shapes, no promotion.
     pub(crate) plain_movers: [u32; 2],
+    /// Per colour, the plain movers that only leap (no magic ride).
+    pub(crate) plain_leapers: [u32; 2],
+    /// Per colour: every plain mover either only leaps or only rides by
+    /// magic, and every magic rider is a plain mover (counting may then
+    /// visit riders by movement class).
+    pub(crate) plain_split: [bool; 2],
     /// Castling geometry per colour, king file and rook file
     /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
     pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
@@ -751,6 +757,8 @@ impl<B: BitSet> Tables<B> {
             hot: hot_zeroed(),
             plain: false,
             plain_movers: [0; 2],
+            plain_leapers: [0; 2],
+            plain_split: [false; 2],
             castle_paths: castle_paths(def, w, h),
         }
         .with_magic()
@@ -846,6 +854,12 @@ impl<B: BitSet> Tables<B> {
                     self.plain_movers[c] |= 1 << k;
                 }
             }
+            let riders = self.rook_like[c] | self.bishop_like[c];
+            self.plain_leapers[c] = self.plain_movers[c] & !riders;
+            self.plain_split[c] = riders & !self.plain_movers[c] == 0
+                && self.kinds[c].iter().enumerate().all(|(k, kt)| {
+                    riders & (1 << k) == 0 || (0..128).all(|s| kt.leap_any[s].is_empty())
+                });
         }
         self
     }
