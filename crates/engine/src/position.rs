@@ -417,8 +417,16 @@ impl<B: BitSet> Position<B> {
     /// After a multi-step, records the passed squares as en passant squares
     /// when some enemy piece attacks one of them en passant.
     fn open_en_passant(&mut self, t: &Tables<B>, m: Move, them: Color) {
-        let passed = passed_squares(t, m.from, m.to);
-        if passed.is_empty() || t.ep_kinds == 0 {
+        if t.ep_kinds == 0 {
+            return;
+        }
+        // On rank, file and diagonal lines the magic `between` table holds
+        // the passed squares; other lines are walked.
+        let passed = match t.magic {
+            Some(mg) if mg.line(m.from, m.to) != 0 => B::from_u64(mg.between(m.from, m.to)),
+            _ => passed_squares(t, m.from, m.to),
+        };
+        if passed.is_empty() {
             return;
         }
         let c = them.index();
