@@ -26,9 +26,9 @@ pub(crate) struct Magics {
     table: Box<[u64; TABLE_SIZE]>,
     /// Squares strictly between two aligned squares (rank, file, diagonal).
     between: Box<[u64; 64 * 64]>,
-    /// The whole line (edge to edge) through two aligned squares, both
-    /// included; empty when they are not aligned.
-    line: Box<[u64; 64 * 64]>,
+    /// The half-line from a square (excluded) through an aligned square to
+    /// the edge; empty when they are not aligned.
+    ray: Box<[u64; 64 * 64]>,
 }
 
 /// The attack table rounded up to a power of two (107,648 entries used).
@@ -341,33 +341,28 @@ impl Magics {
             .into_boxed_slice()
             .try_into()
             .expect("table has TABLE_SIZE entries");
-        let mut line = vec![0u64; 64 * 64];
+        let mut ray = vec![0u64; 64 * 64];
         for a in 0..64usize {
             for &(dx, dy) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
-                // Both half-lines from `a`, then every square of them.
-                let walk = |dx: i32, dy: i32| {
-                    let (mut x, mut y) = ((a % 8) as i32, (a / 8) as i32);
-                    let mut acc = 0u64;
-                    loop {
-                        x += dx;
-                        y += dy;
-                        if !(0..8).contains(&x) || !(0..8).contains(&y) {
-                            return acc;
-                        }
-                        acc |= 1 << (y * 8 + x);
+                let (mut x, mut y) = ((a % 8) as i32, (a / 8) as i32);
+                let mut half = 0u64;
+                loop {
+                    x += dx;
+                    y += dy;
+                    if !(0..8).contains(&x) || !(0..8).contains(&y) {
+                        break;
                     }
-                };
-                let full = walk(dx, dy) | walk(-dx, -dy) | (1 << a);
-                let mut rest = walk(dx, dy);
+                    half |= 1 << (y * 8 + x);
+                }
+                let mut rest = half;
                 while rest != 0 {
                     let b = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    line[a * 64 + b] = full;
+                    ray[a * 64 + b] = half;
                 }
             }
         }
-        let line: Box<[u64; 64 * 64]> =
-            line.into_boxed_slice().try_into().expect("64 x 64 entries");
+        let ray: Box<[u64; 64 * 64]> = ray.into_boxed_slice().try_into().expect("64 x 64 entries");
         let between: Box<[u64; 64 * 64]> = between
             .into_boxed_slice()
             .try_into()
@@ -377,7 +372,7 @@ impl Magics {
             bishop,
             table,
             between,
-            line,
+            ray,
         }
     }
 
@@ -408,10 +403,11 @@ impl Magics {
         self.between[(a as usize & 63) * 64 + (b as usize & 63)]
     }
 
-    /// The full line through `a` and `b` (empty when not aligned).
+    /// The half-line from `a` (excluded) through `b` to the edge (empty
+    /// when not aligned).
     #[inline(always)]
-    pub(crate) fn line(&self, a: u8, b: u8) -> u64 {
-        self.line[(a as usize & 63) * 64 + (b as usize & 63)]
+    pub(crate) fn ray(&self, a: u8, b: u8) -> u64 {
+        self.ray[(a as usize & 63) * 64 + (b as usize & 63)]
     }
 }
 
@@ -451,10 +447,11 @@ mod tests {
         assert_eq!(m.between(0, 27), (1 << 9) | (1 << 18));
         assert_eq!(m.between(0, 1), 0);
         assert_eq!(m.between(0, 10), 0);
-        // Lines run edge to edge through both squares.
-        assert_eq!(m.line(0, 27), 0x8040_2010_0804_0201);
-        assert_eq!(m.line(27, 0), 0x8040_2010_0804_0201);
-        assert_eq!(m.line(9, 14), 0xff00);
-        assert_eq!(m.line(0, 10), 0);
+        // Half-lines run from the first square (excluded) through the
+        // second to the edge.
+        assert_eq!(m.ray(0, 27), 0x8040_2010_0804_0200);
+        assert_eq!(m.ray(27, 0), (1 << 18) | (1 << 9) | 1);
+        assert_eq!(m.ray(9, 14), 0xfc00);
+        assert_eq!(m.ray(0, 10), 0);
     }
 }

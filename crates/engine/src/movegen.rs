@@ -249,6 +249,11 @@ impl<B: BitSet> Position<B> {
         let mut checkers = B::EMPTY;
         let mut block = B::EMPTY;
         let mut pinned = B::EMPTY;
+        // Plain: every pin's segment (between king and pinner, pinner
+        // included). Segments of different pins share no half-line from the
+        // king, so a pinned piece's own segment is its half-line within
+        // them (leapers must not jump past the pinner or the king).
+        let mut pin_segments = B::EMPTY;
         let mut pins: [(u8, B); 16] = [(0, B::EMPTY); 16];
         let mut npins = 0;
         let tc = them.index();
@@ -290,7 +295,7 @@ impl<B: BitSet> Position<B> {
                         block |= B::from_u64(btw) | B::bit(s);
                     } else if on & (on - 1) == 0 && on & ours != 0 {
                         pinned |= B::from_u64(on);
-                        // Plain: the pin line comes from `Magics::line`.
+                        pin_segments |= B::from_u64(btw) | B::bit(s);
                         if !PLAIN && npins < 16 {
                             pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
                             npins += 1;
@@ -360,7 +365,7 @@ impl<B: BitSet> Position<B> {
                 let to_ok = mask & !our;
                 let allowed = |sq: u8| {
                     if pinned.has(sq) {
-                        to_ok & B::from_u64(mg.line(ksq, sq))
+                        to_ok & pin_segments & B::from_u64(mg.ray(ksq, sq))
                     } else {
                         to_ok
                     }
@@ -418,7 +423,7 @@ impl<B: BitSet> Position<B> {
                         }
                         let mut allowed = mask & !our;
                         if pinned.has(sq) {
-                            allowed &= B::from_u64(mg.line(ksq, sq));
+                            allowed &= pin_segments & B::from_u64(mg.ray(ksq, sq));
                         }
                         sink.targets(sq, a & allowed, MoveKind::Normal, false);
                     }
@@ -457,7 +462,7 @@ impl<B: BitSet> Position<B> {
                     if pinned.has(sq) {
                         if PLAIN {
                             let mg = t.magic.expect("plain tables have magics");
-                            allowed &= B::from_u64(mg.line(ksq, sq));
+                            allowed &= pin_segments & B::from_u64(mg.ray(ksq, sq));
                         } else {
                             for &(p, line) in &pins[..npins] {
                                 if p == sq {

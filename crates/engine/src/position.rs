@@ -423,7 +423,7 @@ impl<B: BitSet> Position<B> {
         // On rank, file and diagonal lines the magic `between` table holds
         // the passed squares; other lines are walked.
         let passed = match t.magic {
-            Some(mg) if mg.line(m.from, m.to) != 0 => B::from_u64(mg.between(m.from, m.to)),
+            Some(mg) if mg.ray(m.from, m.to) != 0 => B::from_u64(mg.between(m.from, m.to)),
             _ => passed_squares(t, m.from, m.to),
         };
         if passed.is_empty() {
