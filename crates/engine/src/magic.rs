@@ -21,10 +21,18 @@ struct Magic {
 pub(crate) struct Magics {
     rook: [Magic; 64],
     bishop: [Magic; 64],
-    table: Vec<u64>,
+    /// Attack sets, padded to `TABLE_SIZE` so that a masked index needs no
+    /// bounds check.
+    table: Box<[u64; TABLE_SIZE]>,
     /// Squares strictly between two aligned squares (rank, file, diagonal).
-    between: Vec<u64>,
+    between: Box<[u64; 64 * 64]>,
+    /// The half-line from a square (excluded) through an aligned square to
+    /// the edge; empty when they are not aligned.
+    ray: Box<[u64; 64 * 64]>,
 }
+
+/// The attack table rounded up to a power of two (107,648 entries used).
+const TABLE_SIZE: usize = 1 << 17;
 
 const ROOK_MAGICS: [u64; 64] = [
     0x0980008011400020,
@@ -327,11 +335,44 @@ impl Magics {
                 }
             }
         }
+        assert!(table.len() <= TABLE_SIZE, "magic table fits its padding");
+        table.resize(TABLE_SIZE, 0);
+        let table: Box<[u64; TABLE_SIZE]> = table
+            .into_boxed_slice()
+            .try_into()
+            .expect("table has TABLE_SIZE entries");
+        let mut ray = vec![0u64; 64 * 64];
+        for a in 0..64usize {
+            for &(dx, dy) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+                let (mut x, mut y) = ((a % 8) as i32, (a / 8) as i32);
+                let mut half = 0u64;
+                loop {
+                    x += dx;
+                    y += dy;
+                    if !(0..8).contains(&x) || !(0..8).contains(&y) {
+                        break;
+                    }
+                    half |= 1 << (y * 8 + x);
+                }
+                let mut rest = half;
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    ray[a * 64 + b] = half;
+                }
+            }
+        }
+        let ray: Box<[u64; 64 * 64]> = ray.into_boxed_slice().try_into().expect("64 x 64 entries");
+        let between: Box<[u64; 64 * 64]> = between
+            .into_boxed_slice()
+            .try_into()
+            .expect("64 x 64 entries");
         Magics {
             rook,
             bishop,
             table,
             between,
+            ray,
         }
     }
 
@@ -341,21 +382,32 @@ impl Magics {
         M.get_or_init(Magics::build)
     }
 
+    // Indices are masked (squares are below 64 and every table offset plus
+    // index below `TABLE_SIZE` by construction): no bounds checks.
     #[inline(always)]
     pub(crate) fn rook(&self, sq: u8, occ: u64) -> u64 {
-        let m = &self.rook[sq as usize];
-        self.table[m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+        let m = &self.rook[sq as usize & 63];
+        self.table[(m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize)
+            & (TABLE_SIZE - 1)]
     }
 
     #[inline(always)]
     pub(crate) fn bishop(&self, sq: u8, occ: u64) -> u64 {
-        let m = &self.bishop[sq as usize];
-        self.table[m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+        let m = &self.bishop[sq as usize & 63];
+        self.table[(m.offset as usize + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize)
+            & (TABLE_SIZE - 1)]
     }
 
     #[inline(always)]
     pub(crate) fn between(&self, a: u8, b: u8) -> u64 {
-        self.between[a as usize * 64 + b as usize]
+        self.between[(a as usize & 63) * 64 + (b as usize & 63)]
+    }
+
+    /// The half-line from `a` (excluded) through `b` to the edge (empty
+    /// when not aligned).
+    #[inline(always)]
+    pub(crate) fn ray(&self, a: u8, b: u8) -> u64 {
+        self.ray[(a as usize & 63) * 64 + (b as usize & 63)]
     }
 }
 
@@ -395,5 +447,11 @@ mod tests {
         assert_eq!(m.between(0, 27), (1 << 9) | (1 << 18));
         assert_eq!(m.between(0, 1), 0);
         assert_eq!(m.between(0, 10), 0);
+        // Half-lines run from the first square (excluded) through the
+        // second to the edge.
+        assert_eq!(m.ray(0, 27), 0x8040_2010_0804_0200);
+        assert_eq!(m.ray(27, 0), (1 << 18) | (1 << 9) | 1);
+        assert_eq!(m.ray(9, 14), 0xfc00);
+        assert_eq!(m.ray(0, 10), 0);
     }
 }

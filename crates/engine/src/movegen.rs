@@ -16,6 +16,9 @@ use crate::types::{Color, Move, MoveKind, PieceKind};
 /// Receives generated moves: either whole target sets (for bulk counting)
 /// or single moves.
 pub(crate) trait Sink<B> {
+    /// Whether the order of generation matters (move lists); counting may
+    /// visit pieces by movement class instead of by kind.
+    const ORDERED: bool = true;
     /// Moves from `from` to each square of `targets`, of `kind`; when
     /// `promote`, one move per promotion choice.
     fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool);
@@ -33,6 +36,7 @@ pub(crate) struct Counter {
 }
 
 impl<B: BitSet> Sink<B> for Counter {
+    const ORDERED: bool = false;
     #[inline(always)]
     fn targets(&mut self, _from: u8, targets: B, _kind: MoveKind, promote: bool) {
         self.n += targets.count() as u64 * if promote { self.promo } else { 1 };
@@ -221,7 +225,20 @@ impl<B: BitSet> Position<B> {
 
     /// Generates legal moves into `sink`. Returns `false` (and generates
     /// nothing) when the fast path does not apply.
+    #[inline(always)]
     pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+        if t.plain {
+            self.gen_fast_with::<S, true>(t, sink)
+        } else {
+            self.gen_fast_with::<S, false>(t, sink)
+        }
+    }
+
+    /// [`Self::gen_fast`]; `PLAIN` when the tables are plain (see
+    /// [`Tables::plain`]): generic ray scans and split quiet/capture
+    /// shapes are then compiled out, pins are resolved through the magic
+    /// line table, and per-kind lookups go through [`Tables::hot`].
+    fn gen_fast_with<S: Sink<B>, const PLAIN: bool>(&self, t: &Tables<B>, sink: &mut S) -> bool {
         let us = self.turn;
         let them = us.flip();
         // `fast_royal_kinds` is empty under board topologies: no royal here
@@ -239,6 +256,11 @@ impl<B: BitSet> Position<B> {
         let mut checkers = B::EMPTY;
         let mut block = B::EMPTY;
         let mut pinned = B::EMPTY;
+        // Plain: every pin's segment (between king and pinner, pinner
+        // included). Segments of different pins share no half-line from the
+        // king, so a pinned piece's own segment is its half-line within
+        // them (leapers must not jump past the pinner or the king).
+        let mut pin_segments = B::EMPTY;
         let mut pins: [(u8, B); 16] = [(0, B::EMPTY); 16];
         let mut npins = 0;
         let tc = them.index();
@@ -246,18 +268,21 @@ impl<B: BitSet> Position<B> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            checkers |= t.kinds[tc][k].rev_leap_attacks[ksq as usize] & self.by_kind[k] & their;
+            checkers |=
+                t.hot[tc][k & 15].rev_leap_attacks[ksq as usize & 127] & self.by_kind[k] & their;
         }
         block |= checkers;
+        // Enemy magic riders, gathered once for pins and king safety.
+        let (rl, bl) = (
+            self.pieces_of(t.rook_like[tc], them),
+            self.pieces_of(t.bishop_like[tc], them),
+        );
         if let Some(mg) = t.magic {
             let o = occ.to_u64();
             let th = their.to_u64();
             let ours = our.to_u64();
-            for (rookwise, kinds) in [(true, t.rook_like[tc]), (false, t.bishop_like[tc])] {
-                if kinds == 0 {
-                    continue;
-                }
-                let snipers = self.pieces_of(kinds, them).to_u64();
+            for (rookwise, snipers) in [(true, rl), (false, bl)] {
+                let snipers = snipers.to_u64();
                 if snipers == 0 {
                     continue;
                 }
@@ -275,15 +300,22 @@ impl<B: BitSet> Position<B> {
                     if on == 0 {
                         checkers |= B::bit(s);
                         block |= B::from_u64(btw) | B::bit(s);
-                    } else if on & (on - 1) == 0 && on & ours != 0 && npins < 16 {
+                    } else if on & (on - 1) == 0 && on & ours != 0 {
                         pinned |= B::from_u64(on);
-                        pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
-                        npins += 1;
+                        pin_segments |= B::from_u64(btw) | B::bit(s);
+                        if !PLAIN && npins < 16 {
+                            pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
+                            npins += 1;
+                        }
                     }
                 }
             }
         }
-        for ar in &t.attack_rays[tc] {
+        for ar in if PLAIN {
+            &[][..]
+        } else {
+            &t.attack_rays[tc][..]
+        } {
             let snipers = self.pieces_of(ar.kinds, them);
             if snipers.is_empty() {
                 continue;
@@ -320,16 +352,88 @@ impl<B: BitSet> Position<B> {
                 (B::EMPTY, B::EMPTY)
             }
         };
-        let kingkind = self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0);
+        let kingkind = if t.royal_kinds.is_power_of_two() {
+            t.royal_kinds.trailing_zeros() as usize
+        } else {
+            self.piece_at(ksq).map(|p| p.kind.index()).unwrap_or(0)
+        };
 
         if !checkers.more_than_one() {
             let mask = if checkers.any() { block } else { t.board };
-            for k in 0..nk {
+            // Counting on a plain path whose movers are pure leapers or
+            // pure magic riders: visit riders by movement class (rook-wise
+            // and bishop-wise sets never overlap), leapers by kind.
+            let by_class = PLAIN && !S::ORDERED && t.plain_split[us.index()];
+            let mut todo: u32 = (1u32 << nk) - 1;
+            if by_class {
+                let mg = t.magic.expect("plain tables have magics");
+                let o = occ.to_u64();
+                let our_rest = our & !B::bit(ksq);
+                let to_ok = mask & !our;
+                let allowed = |sq: u8| {
+                    if pinned.has(sq) {
+                        to_ok & pin_segments & B::from_u64(mg.ray(ksq, sq))
+                    } else {
+                        to_ok
+                    }
+                };
+                let mut km = t.plain_leapers[us.index()];
+                while km != 0 {
+                    let k = km.trailing_zeros() as usize;
+                    km &= km - 1;
+                    let leaps = &t.hot[us.index()][k & 15].leap_any;
+                    for sq in (self.by_kind[k & 15] & our_rest).iter() {
+                        sink.targets(
+                            sq,
+                            leaps[sq as usize & 127] & allowed(sq),
+                            MoveKind::Normal,
+                            false,
+                        );
+                    }
+                }
+                for sq in (self.pieces_of(t.rook_like[us.index()], us) & our_rest).iter() {
+                    let a = B::from_u64(mg.rook(sq, o));
+                    sink.targets(sq, a & allowed(sq), MoveKind::Normal, false);
+                }
+                for sq in (self.pieces_of(t.bishop_like[us.index()], us) & our_rest).iter() {
+                    let a = B::from_u64(mg.bishop(sq, o));
+                    sink.targets(sq, a & allowed(sq), MoveKind::Normal, false);
+                }
+                todo &= !t.plain_movers[us.index()];
+            }
+            while todo != 0 {
+                let k = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
                 let mut pcs = self.by_kind[k] & our;
                 if k == kingkind {
                     pcs &= !B::bit(ksq);
                 }
                 if pcs.is_empty() {
+                    continue;
+                }
+                if PLAIN && t.plain_movers[us.index()] & (1 << k) != 0 {
+                    // Move-or-capture leaps and magic rides only.
+                    let mg = t.magic.expect("plain tables have magics");
+                    let leaps = &t.hot[us.index()][k & 15].leap_any;
+                    let (rk, bk) = (
+                        t.rook_like[us.index()] & (1 << k) != 0,
+                        t.bishop_like[us.index()] & (1 << k) != 0,
+                    );
+                    let o = occ.to_u64();
+                    for sq in pcs.iter() {
+                        let mut a = leaps[sq as usize & 127];
+                        if rk {
+                            a |= B::from_u64(mg.rook(sq, o));
+                        }
+                        if bk {
+                            a |= B::from_u64(mg.bishop(sq, o));
+                        }
+                        let mut allowed = mask & !our;
+                        if pinned.has(sq) {
+                            allowed &= pin_segments & B::from_u64(mg.ray(ksq, sq));
+                        }
+                        sink.targets(sq, a & allowed, MoveKind::Normal, false);
+                    }
                     continue;
                 }
                 let zones = zones_of(k);
@@ -363,9 +467,14 @@ impl<B: BitSet> Position<B> {
                     let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
                     let mut allowed = mask;
                     if pinned.has(sq) {
-                        for &(p, line) in &pins[..npins] {
-                            if p == sq {
-                                allowed &= line;
+                        if PLAIN {
+                            let mg = t.magic.expect("plain tables have magics");
+                            allowed &= pin_segments & B::from_u64(mg.ray(ksq, sq));
+                        } else {
+                            for &(p, line) in &pins[..npins] {
+                                if p == sq {
+                                    allowed &= line;
+                                }
                             }
                         }
                     }
@@ -380,25 +489,24 @@ impl<B: BitSet> Position<B> {
                     }
                 }
             }
-            self.gen_en_passant(t, sink, true);
+            if self.ep.any() {
+                self.gen_en_passant(t, sink, true);
+            }
         }
 
         // The royal piece: every target must be safe with it lifted.
         let (q, c) = self.shape_targets(t, kingkind, us, ksq, occ, their);
         let occ_wo = occ ^ B::bit(ksq);
         let mut safe = B::EMPTY;
-        // The attacker sets are the same for every target: gather them once.
-        let (rl, bl) = (
-            self.pieces_of(t.rook_like[tc], them),
-            self.pieces_of(t.bishop_like[tc], them),
-        );
         let o = occ_wo.to_u64();
         'targets: for to in (q | c).iter() {
             let mut m = t.leap_attackers[tc];
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if (t.kinds[tc][k].rev_leap_attacks[to as usize] & self.by_kind[k] & their).any() {
+                if (t.hot[tc][k & 15].rev_leap_attacks[to as usize & 127] & self.by_kind[k] & their)
+                    .any()
+                {
                     continue 'targets;
                 }
             }
@@ -410,17 +518,44 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            for ar in &t.attack_rays[tc] {
-                let p = self.pieces_of(ar.kinds, them);
-                if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
-                    continue 'targets;
+            if !PLAIN {
+                for ar in &t.attack_rays[tc] {
+                    let p = self.pieces_of(ar.kinds, them);
+                    if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
+                        continue 'targets;
+                    }
                 }
             }
             safe |= B::bit(to);
         }
         emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
-            self.gen_castling(t, sink, true);
+            if PLAIN {
+                // The king's targets were judged above (with the king
+                // lifted); attackers gathered once serve the rest.
+                let mg = t.magic.expect("plain tables have magics");
+                let attacked = move |s: u8, o: B| {
+                    let mut m = t.leap_attackers[tc];
+                    while m != 0 {
+                        let k = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if (t.hot[tc][k & 15].rev_leap_attacks[s as usize & 127]
+                            & self.by_kind[k]
+                            & their)
+                            .any()
+                        {
+                            return true;
+                        }
+                    }
+                    let o = o.to_u64();
+                    (rl.any() && (B::from_u64(mg.rook(s, o)) & rl).any())
+                        || (bl.any() && (B::from_u64(mg.bishop(s, o)) & bl).any())
+                };
+                self.gen_castling(t, sink, true, true, Some((ksq, q | c, safe)), attacked);
+            } else {
+                let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+                self.gen_castling(t, sink, true, true, None, attacked);
+            }
         }
         true
     }
@@ -464,9 +599,22 @@ impl<B: BitSet> Position<B> {
     }
 
     /// Castling moves (FIDE 3.8.2, Chess960 placement). When `safe`, the
-    /// king may not be in check, pass or land on an attacked square.
-    fn gen_castling<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, safe: bool) {
-        let Some((kk, _rk, kf, rf)) = t.castling else {
+    /// king may not be in check, pass or land on an attacked square;
+    /// `not_in_check` says the caller already knows the king is not in check;
+    /// `known` gives the king's square with the targets already judged for
+    /// it (lifted) and the safe ones among them; `attacked(square, occ)`
+    /// tells whether the enemy attacks a square over `occ`.
+    #[inline(always)]
+    fn gen_castling<S: Sink<B>, A: Fn(u8, B) -> bool>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        safe: bool,
+        not_in_check: bool,
+        known: Option<(u8, B, B)>,
+        attacked: A,
+    ) {
+        let Some((kk, _rk, _kf, _rf)) = t.castling else {
             return;
         };
         let us = self.turn;
@@ -480,24 +628,41 @@ impl<B: BitSet> Position<B> {
         }
         let ksq = kings.lsb();
         let occ = self.occupied();
-        let base = t.rank(ksq) * t.width;
+        let paths = &t.castle_paths[us.index()];
+        let kfile = (t.file(ksq) as usize & 15) * 16;
         for rsq in rights.iter() {
-            let side = usize::from(t.file(rsq) > t.file(ksq));
-            let kto = base + kf[side];
-            let rto = base + rf[side];
-            let kpath = span::<B>(ksq, kto) | B::bit(kto);
-            let rpath = span::<B>(rsq, rto) | B::bit(rto);
-            let must_be_empty = (kpath | rpath) & !B::bit(ksq) & !B::bit(rsq);
-            if (must_be_empty & occ).any() {
+            let p = &paths[(kfile + (t.file(rsq) as usize & 15)) & 255];
+            if (p.empty & occ).any() {
                 continue;
             }
+            let (kto, kpath) = (p.kto, p.kpath);
             if safe {
                 let occ2 = occ ^ B::bit(ksq) ^ B::bit(rsq);
                 let them = us.flip();
-                if (kpath | B::bit(ksq))
-                    .iter()
-                    .any(|s| self.is_attacked(t, s, occ2, them))
-                {
+                // The king's square is tested with the rook lifted too. When
+                // the king is known not to be in check and every enemy ride
+                // is a magic rook or bishop ride, that test is redundant:
+                // lifting the rook only opens its rank beyond it, and an
+                // attack along there reaches the king's destination as well
+                // (or is blocked by a path square, which must be empty);
+                // unless the king stays where it is.
+                let skip_king = not_in_check && t.attack_rays[them.index()].is_empty();
+                let tested = if skip_king {
+                    (kpath & !B::bit(ksq)) | B::bit(kto)
+                } else {
+                    kpath | B::bit(ksq)
+                };
+                // By the same argument, path squares other than the
+                // destination may be judged with the rook in place: reuse
+                // the verdicts on the king's own targets.
+                let (tested, bad) = match known {
+                    Some((k, seen, ok)) if skip_king && k == ksq => {
+                        let seen = tested & seen & !B::bit(kto);
+                        (tested & !seen, (seen & !ok).any())
+                    }
+                    _ => (tested, false),
+                };
+                if bad || tested.iter().any(|s| attacked(s, occ2)) {
                     continue;
                 }
             }
@@ -537,7 +702,9 @@ impl<B: BitSet> Position<B> {
             }
         }
         self.gen_en_passant(t, sink, false);
-        self.gen_castling(t, sink, castle_safe);
+        let them = us.flip();
+        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+        self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 
     /// Promotion choices open to the side to move (limits applied).
@@ -618,14 +785,4 @@ impl<B: BitSet> Position<B> {
             v.len() as u64
         }
     }
-}
-
-/// Squares strictly between two squares of one rank (castling paths).
-#[inline]
-fn span<B: BitSet>(a: u8, b: u8) -> B {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    if hi - lo <= 1 {
-        return B::EMPTY;
-    }
-    B::below(hi as usize) & !B::below(lo as usize + 1)
 }

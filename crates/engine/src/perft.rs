@@ -24,6 +24,26 @@ impl<B: BitSet> Position<B> {
         let (mine, rest) = bufs.split_first_mut().expect("one buffer per ply");
         mine.clear();
         self.legal_moves_into(t, mine);
+        if depth == 1 && t.hooks.is_none() {
+            // Last ply without bulk counting: every move is still played,
+            // without a call that would only return 1.
+            for &m in mine.iter() {
+                let mut next = *self;
+                next.play_unchecked(t, m);
+                std::hint::black_box(&next);
+            }
+            return mine.len() as u64;
+        }
+        if bulk && depth == 2 && t.hooks.is_none() {
+            // Children counted in place (no call that would only count).
+            let mut n = 0;
+            for &m in mine.iter() {
+                let mut next = *self;
+                next.play_unchecked(t, m);
+                n += next.count_legal(t);
+            }
+            return n;
+        }
         let mut n = 0;
         for &m in mine.iter() {
             let mut next = *self;

@@ -473,7 +473,9 @@ impl<B: BitSet> Position<B> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            if (t.kinds[c][k].rev_leap_attacks[sq as usize] & self.by_kind[k] & theirs).any() {
+            if (t.hot[c][k & 15].rev_leap_attacks[sq as usize & 127] & self.by_kind[k] & theirs)
+                .any()
+            {
                 return true;
             }
         }
@@ -582,8 +584,16 @@ impl<B: BitSet> Position<B> {
     /// After a multi-step, records the passed squares as en passant squares
     /// when some enemy piece attacks one of them en passant.
     fn open_en_passant(&mut self, t: &Tables<B>, m: Move, them: Color) {
-        let passed = passed_squares(t, m.from, m.to);
-        if passed.is_empty() || t.ep_kinds == 0 {
+        if t.ep_kinds == 0 {
+            return;
+        }
+        // On rank, file and diagonal lines the magic `between` table holds
+        // the passed squares; other lines are walked.
+        let passed = match t.magic {
+            Some(mg) if mg.ray(m.from, m.to) != 0 => B::from_u64(mg.between(m.from, m.to)),
+            _ => passed_squares(t, m.from, m.to),
+        };
+        if passed.is_empty() {
             return;
         }
         let c = them.index();

@@ -350,6 +350,109 @@ pub struct Tables<B> {
     pub(crate) rook_like: [u32; 2],
     /// The same for diagonal rides.
     pub(crate) bishop_like: [u32; 2],
+    /// The lookups of the legal-move fast path, `[color][kind]`, in one flat
+    /// block: indexed by masked kind and square, so without bounds checks
+    /// and one pointer closer than `kinds`.
+    pub(crate) hot: Box<[[HotKind<B>; MAX_KINDS]; 2]>,
+    /// Whether the definition is "plain": magic tables serve every ride,
+    /// every piece type but pawn-pattern ones moves only by move-or-capture
+    /// leaps and magic rides, and no royal type has the pawn pattern. The
+    /// legal-move fast path then skips generic ray scans and split
+    /// quiet/capture shapes (see `movegen`).
+    pub(crate) plain: bool,
+    /// Per colour, the kinds (mask) that a plain fast path generates with
+    /// one leap lookup plus magic rides: no pawn pattern, no first-move
+    /// shapes, no promotion.
+    pub(crate) plain_movers: [u32; 2],
+    /// Per colour, the plain movers that only leap (no magic ride).
+    pub(crate) plain_leapers: [u32; 2],
+    /// Per colour: every plain mover either only leaps or only rides by
+    /// magic, and every magic rider is a plain mover (counting may then
+    /// visit riders by movement class).
+    pub(crate) plain_split: [bool; 2],
+    /// Castling geometry per colour, king file and rook file
+    /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
+    pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
+}
+
+/// Where a castling king goes and which squares must be empty.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastlePath<B> {
+    /// Squares the king passes over and lands on (its own excluded).
+    pub kpath: B,
+    /// Squares of both paths that must be empty (king and rook excluded).
+    pub empty: B,
+    /// The king's destination.
+    pub kto: u8,
+}
+
+/// Hot per-square lookups of one piece type and colour (copies of
+/// [`KindTables`] fields).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HotKind<B> {
+    /// `KindTables::leap_any`.
+    pub leap_any: [B; 128],
+    /// `KindTables::rev_leap_attacks`.
+    pub rev_leap_attacks: [B; 128],
+}
+
+/// Castling geometry for every king and rook file pair on the back ranks
+/// (FIDE 3.8.2 with Chess960 placement: the king and rook land on fixed
+/// files). Pairs without castling can never be empty (`empty` = all).
+fn castle_paths<B: BitSet>(def: &GameDefinition, w: u8, h: u8) -> Box<[[CastlePath<B>; 256]; 2]> {
+    let never = CastlePath {
+        kpath: B::EMPTY,
+        empty: B::below(B::CAPACITY),
+        kto: 0,
+    };
+    let mut out: Box<[[CastlePath<B>; 256]; 2]> = vec![[never; 256]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .expect("two colours");
+    let Some(c) = &def.castling else {
+        return out;
+    };
+    let span = |a: u8, b: u8| {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        if hi - lo <= 1 {
+            B::EMPTY
+        } else {
+            B::below(hi as usize) & !B::below(lo as usize + 1)
+        }
+    };
+    for (ci, rank) in [(0usize, 0u8), (1, h - 1)] {
+        let base = rank * w;
+        for kf in 0..w {
+            for rf in 0..w {
+                let side = usize::from(rf > kf);
+                let (kd, rd) = (c.king_files[side], c.rook_files[side]);
+                if kf == rf || kd >= w || rd >= w {
+                    continue;
+                }
+                let (ksq, rsq, kto, rto) = (base + kf, base + rf, base + kd, base + rd);
+                let kpath = span(ksq, kto) | B::bit(kto);
+                let rpath = span(rsq, rto) | B::bit(rto);
+                out[ci][kf as usize * 16 + rf as usize] = CastlePath {
+                    kpath,
+                    empty: (kpath | rpath) & !B::bit(ksq) & !B::bit(rsq),
+                    kto,
+                };
+            }
+        }
+    }
+    out
+}
+
+/// An all-empty `hot` block, built on the heap.
+fn hot_zeroed<B: BitSet>() -> Box<[[HotKind<B>; MAX_KINDS]; 2]> {
+    let row = HotKind {
+        leap_any: [B::EMPTY; 128],
+        rev_leap_attacks: [B::EMPTY; 128],
+    };
+    vec![[row; MAX_KINDS]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .expect("two colours")
 }
 
 /// Recognises the pawn pattern in a piece type's shapes (for `color`).
@@ -898,8 +1001,15 @@ impl<B: BitSet> Tables<B> {
             magic: None,
             rook_like: [0; 2],
             bishop_like: [0; 2],
+            hot: hot_zeroed(),
+            plain: false,
+            plain_movers: [0; 2],
+            plain_leapers: [0; 2],
+            plain_split: [false; 2],
+            castle_paths: castle_paths(def, w, h),
         }
-        .with_magic())
+        .with_magic()
+        .with_hot())
     }
 
     /// On 8×8 boards, moves complete unlimited orthogonal and diagonal ride
@@ -960,6 +1070,50 @@ impl<B: BitSet> Tables<B> {
             self.attack_rays[c].retain(|a| a.kinds != 0);
         }
         self.magic = Some(crate::magic::Magics::get());
+        self
+    }
+
+    /// Fills `hot` from `kinds` and decides `plain` (after `with_magic`).
+    fn with_hot(mut self) -> Self {
+        for c in 0..2 {
+            for (k, kt) in self.kinds[c].iter().enumerate() {
+                let h = &mut self.hot[c][k];
+                for s in 0..128 {
+                    h.leap_any[s] = kt.leap_any[s];
+                    h.rev_leap_attacks[s] = kt.rev_leap_attacks[s];
+                }
+            }
+        }
+        let no_split = |kt: &KindTables<B>| {
+            (0..128).all(|s| kt.leap_quiet[s].is_empty() && kt.leap_capture[s].is_empty())
+        };
+        self.plain = self.magic.is_some()
+            && self.attack_rays.iter().all(|a| a.is_empty())
+            && self.kinds.iter().all(|ks| {
+                ks.iter().enumerate().all(|(k, kt)| {
+                    kt.rides.is_empty()
+                        && match kt.pawn {
+                            Some(_) => self.royal_kinds & (1 << k) == 0,
+                            None => kt.first_moves.is_empty() && no_split(kt),
+                        }
+                })
+            });
+        for c in 0..2 {
+            for (k, kt) in self.kinds[c].iter().enumerate() {
+                if kt.pawn.is_none()
+                    && kt.first_moves.is_empty()
+                    && (self.promo_kinds | self.first_move_kinds) & (1 << k) == 0
+                {
+                    self.plain_movers[c] |= 1 << k;
+                }
+            }
+            let riders = self.rook_like[c] | self.bishop_like[c];
+            self.plain_leapers[c] = self.plain_movers[c] & !riders;
+            self.plain_split[c] = riders & !self.plain_movers[c] == 0
+                && self.kinds[c].iter().enumerate().all(|(k, kt)| {
+                    riders & (1 << k) == 0 || (0..128).all(|s| kt.leap_any[s].is_empty())
+                });
+        }
         self
     }
 
