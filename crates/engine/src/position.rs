@@ -263,6 +263,50 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// Changes the piece on `sq` in place (type and/or colour), keeping its
+    /// stable id (rule layers: conversions). The square loses its castling
+    /// right and unmoved state. Returns `false` when `sq` is empty or the
+    /// kind is not in the game.
+    pub fn convert_piece(&mut self, t: &Tables<B>, sq: Square, piece: Piece) -> bool {
+        if piece.kind.index() >= t.n_kinds {
+            return false;
+        }
+        match self.take(sq) {
+            Some((_, id)) => {
+                self.put(sq, piece, id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Clears the en passant squares (rule layers: board rewrites,
+    /// modifier-rulings C6).
+    pub fn clear_en_passant(&mut self) {
+        self.set_ep(B::EMPTY, 0);
+    }
+
+    /// Sets the half-move clock to 0 (rule layers: board rewrites, C6).
+    pub fn reset_halfmove_clock(&mut self) {
+        self.halfmove = 0;
+    }
+
+    /// Removes the castling rights of the rooks on `rooks` (never adds one).
+    pub fn drop_castling_rights(&mut self, rooks: B) {
+        self.set_castling(self.castling & !rooks);
+    }
+
+    /// A skipped turn (modifier-rulings A5): the other side moves, en
+    /// passant is cleared, and the full-move number goes up when Black was
+    /// the side skipped. The half-move clock is unchanged.
+    pub fn skip_turn(&mut self) {
+        self.clear_en_passant();
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.set_turn(self.turn.flip());
+    }
+
     /// Hands the move to `color` (rule layers: multi-move turns).
     pub fn set_side_to_move(&mut self, color: Color) {
         self.set_turn(color);
