@@ -280,6 +280,37 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// Swaps the pieces on `a` and `b`, each keeping its stable id (rule
+    /// layers: swaps). Returns `false` when either square is empty.
+    pub fn swap_pieces(&mut self, a: Square, b: Square) -> bool {
+        if a == b || self.piece_at(a).is_none() || self.piece_at(b).is_none() {
+            return false;
+        }
+        let (pa, ia) = self.take(a).expect("checked");
+        let (pb, ib) = self.take(b).expect("checked");
+        self.put(b, pa, ia);
+        self.put(a, pb, ib);
+        true
+    }
+
+    /// Sets the stable id of the piece on `sq` (restoring a saved game
+    /// whose ids differ from the fresh ones a FEN gives).
+    pub fn set_piece_id(&mut self, sq: Square, id: u16) {
+        if self.piece_at(sq).is_some() {
+            self.ids[sq as usize] = id;
+        }
+    }
+
+    /// The id the next new piece will get.
+    pub fn next_piece_id(&self) -> u16 {
+        self.next_id
+    }
+
+    /// Sets the id the next new piece will get (restoring a saved game).
+    pub fn set_next_piece_id(&mut self, id: u16) {
+        self.next_id = id.max(1);
+    }
+
     /// Clears the en passant squares (rule layers: board rewrites,
     /// modifier-rulings C6).
     pub fn clear_en_passant(&mut self) {

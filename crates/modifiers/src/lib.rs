@@ -18,10 +18,12 @@
 pub mod descriptor;
 pub mod library;
 pub mod rng;
+pub mod runtime;
 pub mod validate;
 
 pub use descriptor::{
     schema_json, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
 };
 pub use rng::Mulberry32;
+pub use runtime::{CreateRequest, Input, Refusal, Session};
 pub use validate::{codes, validate, validate_value, Finding};
