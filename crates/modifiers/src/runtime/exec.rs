@@ -14,6 +14,10 @@ use super::{
 };
 use crate::descriptor::{MarkerKind, PrimitiveKind as K, TriggerKind};
 
+/// Kill attempts per input: a bound on chains of cancelled kills whose
+/// attempt hooks kill again (each level may try every piece).
+const MAX_KILL_ATTEMPTS: u32 = 4096;
+
 /// How a body ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flow {
@@ -599,7 +603,8 @@ impl Session {
         if self.view(pos, &cur).royal || self.protected_against_kill(&cur) {
             return;
         }
-        if self.kill_depth >= MAX_CASCADE {
+        self.kill_attempts += 1;
+        if self.kill_depth >= MAX_CASCADE || self.kill_attempts > MAX_KILL_ATTEMPTS {
             self.log("error", json!({"code": codes::CASCADE_DEPTH_EXCEEDED, "in": "on-kill-attempt"}));
             return;
         }

@@ -556,6 +556,8 @@ pub struct Session {
     kill_cancelled: bool,
     /// Transient: nesting of kill attempts.
     kill_depth: u8,
+    /// Transient: kill attempts during the current input.
+    kill_attempts: u32,
 }
 
 /// A piece on the board, as the runtime sees it.
@@ -674,6 +676,7 @@ impl Session {
             inputs: Vec::new(),
             kill_cancelled: false,
             kill_depth: 0,
+            kill_attempts: 0,
         };
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
@@ -781,6 +784,7 @@ impl Session {
             inputs,
             kill_cancelled: false,
             kill_depth: 0,
+            kill_attempts: 0,
         })
     }
 
@@ -824,6 +828,7 @@ impl Session {
     /// # Errors
     /// A [`Refusal`]; the session is then unchanged.
     pub fn submit(&mut self, input: Input) -> Result<(), Refusal> {
+        self.kill_attempts = 0;
         match &input {
             Input::Move { mv } => self.submit_move(mv),
             Input::Choice { choice, player, auto } => {
