@@ -136,7 +136,7 @@ fn play(d: Value, seed: u32) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn random_valid_descriptors_run(
@@ -147,3 +147,4 @@ proptest! {
         play(descriptor(&parts, &passive), seed);
     }
 }
+

@@ -236,6 +236,10 @@ impl Session {
                     .map(|a| a.iter().flat_map(|x| items(self.val(&cx, x))).filter_map(|v| v.get("marker").and_then(Value::as_u64)).map(|x| x as u32).collect())
                     .unwrap_or_default();
                 for sq in squares {
+                    if self.st.markers.len() >= super::MAX_MARKERS {
+                        self.log("marker-limit", json!({"limit": super::MAX_MARKERS}));
+                        break;
+                    }
                     let id = self.next_entity();
                     self.st.markers.push(Marker { id, kind, square: sq, lifetime, owner, links: links.clone(), source: run.arm.instance });
                 }

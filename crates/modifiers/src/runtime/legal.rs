@@ -63,6 +63,7 @@ impl Session {
         let mut moves = if needs_own {
             let mut v = Vec::new();
             pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut v);
+            self.apply_shapes(pos, &mut v, depth);
             v
         } else {
             self.game.legal_moves()
@@ -312,13 +313,20 @@ impl Session {
         let them = color.flip();
         let occ = pos.occupied() | self.blocked_mask();
         let disarmed = self.disarmed(pos, them, depth);
+        let (replaced, extra) = self.shape_targets(pos, them, depth);
         let mut out = Vec::new();
         let royals = self.royals(pos, t, color);
         for sq in 0..64u8 {
             if royals & (1u64 << sq) == 0 {
                 continue;
             }
-            let att = pos.attackers_to(t, sq, occ, them) & !disarmed;
+            let mut att = pos.attackers_to(t, sq, occ, them) & !replaced;
+            for &(from, to, cap) in &extra {
+                if to == sq && cap {
+                    att |= 1u64 << from;
+                }
+            }
+            let att = att & !disarmed;
             if att != 0 && !self.royal_protected(pos, sq, depth) {
                 out.push((sq, att));
             }

@@ -26,6 +26,7 @@
 mod eval;
 mod exec;
 mod legal;
+mod shapes;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -37,9 +38,14 @@ use crate::descriptor::{Descriptor, MarkerKind, Node, TriggerKind};
 use crate::rng::Mulberry32;
 
 pub use legal::is_fully_immobilising;
+pub use shapes::{shape_ok, DIRECTIONS};
 
 /// Cascade limit: arms of a generation above this are not run (rulings E1).
 pub const MAX_CASCADE: u8 = 8;
+/// Markers on the board at most: a spawn beyond it does nothing and is
+/// logged (`marker-limit`). The spec sets no limit; without one, rules that
+/// respawn markers on expiry can double them every ply.
+pub const MAX_MARKERS: usize = 256;
 /// Skips in a row without a ply that end the game in a draw (rulings A5).
 pub const MAX_SKIPS: u32 = 64;
 
