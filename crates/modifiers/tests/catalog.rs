@@ -400,3 +400,82 @@ fn gigachad_aura_kills_next_to_kings() {
 
 #[allow(dead_code)]
 fn unused(_: Value) {}
+
+fn sorted_from(s: &Session, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = legal(s).into_iter().filter(|m| m.starts_with(from)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn proletariat_pieces_move_and_attack_like_pawns() {
+    let s = session("4k3/8/8/4r3/8/8/1p6/R3K3 w - - 0 1", "proletariat", 0);
+    let mut l = legal(&s);
+    l.sort();
+    // The e5 rook attacks only d4 and f4 (as a black pawn), so e2 is safe.
+    assert_eq!(l, vec!["a1a2", "a1b2", "e1e2"]);
+}
+
+#[test]
+fn short_stop_one_square_moves() {
+    let s = session("4k3/7p/8/8/8/8/8/RN2K3 w - - 0 1", "short_stop", 0);
+    assert_eq!(sorted_from(&s, "b1"), vec!["b1b2", "b1c1"]);
+    assert_eq!(sorted_from(&s, "a1"), vec!["a1a2"]);
+    assert_eq!(sorted_from(&s, "e1"), vec!["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);
+}
+
+#[test]
+fn pawns_with_viagra_sideways_capture() {
+    let s = session("4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1", "pawns_with_viagra", 0);
+    assert!(legal(&s).contains(&"e4d4".to_string()));
+    // The sideways square is an attack (P1): a king beside a pawn is in check.
+    let s = session("8/8/8/8/4Pk2/8/8/4K3 b - - 0 1", "pawns_with_viagra", 0);
+    assert!(s.is_check());
+}
+
+#[test]
+fn trains_rights_kings_slide_and_queens_step() {
+    let s = session("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "trains_rights", 0);
+    assert!(legal(&s).contains(&"e1e6".to_string()));
+    assert!(!legal(&s).contains(&"e1e7".to_string()), "e7 is next to the black king");
+    assert!(!legal(&s).contains(&"e1e8".to_string()), "no move captures a royal");
+    assert_eq!(sorted_from(&s, "a1"), vec!["a1a2", "a1b1", "a1b2"]);
+}
+
+#[test]
+fn estrogen_king_slides_too() {
+    let s = session("4k3/7p/8/8/8/8/8/4K3 w - - 0 1", "estrogen", 0);
+    assert!(legal(&s).contains(&"e1a5".to_string()));
+    assert!(legal(&s).contains(&"e1d1".to_string()));
+}
+
+#[test]
+fn pacman_style_files_wrap() {
+    let s = session("4k3/7p/8/8/8/N7/8/R3K3 w - - 0 1", "pacman_style", 0);
+    assert!(legal(&s).contains(&"a1h1".to_string()), "the rook slides across the edge");
+    assert!(!legal(&s).contains(&"a1e1".to_string()));
+    assert!(legal(&s).contains(&"a3h5".to_string()), "the knight jumps across the edge");
+    // A rook on a4 checks a king on h4 across the edge (P1).
+    let s = session("4k3/8/8/8/r6K/8/8/8 w - - 0 1", "pacman_style", 0);
+    assert!(s.is_check());
+}
+
+#[test]
+fn god_kings_leap_and_are_never_in_check() {
+    let s = session("4k3/7p/8/8/8/8/8/4K3 w - - 0 1", "god_kings", 0);
+    assert!(legal(&s).contains(&"e1e3".to_string()));
+    assert!(legal(&s).contains(&"e1c3".to_string()));
+    let s = session("4k3/7p/8/8/8/8/8/r3K3 w - - 0 1", "god_kings", 0);
+    assert!(!s.is_check());
+    assert!(legal(&s).contains(&"e1d1".to_string()));
+}
+
+#[test]
+fn knee_surgery_leaps_without_immunity() {
+    let s = session("4k3/7p/8/8/8/8/8/4K3 w - - 0 1", "knee_surgery", 0);
+    assert!(legal(&s).contains(&"e1e3".to_string()));
+    let s = session("4k3/7p/8/8/8/8/8/r3K3 w - - 0 1", "knee_surgery", 0);
+    assert!(s.is_check());
+    assert!(!legal(&s).contains(&"e1d1".to_string()));
+    assert!(legal(&s).contains(&"e1e3".to_string()));
+}

@@ -885,6 +885,12 @@ impl Session {
         }
     }
 
+    /// Whether the side to move is in check under the active rules
+    /// (rule-aware attacks, modifier-rulings C3).
+    pub fn is_check(&self) -> bool {
+        self.in_check(self.game.turn())
+    }
+
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.st.pending.is_empty() && self.status()["status"] != "ongoing"
