@@ -435,11 +435,11 @@ fn pawns_with_viagra_sideways_capture() {
 
 #[test]
 fn trains_rights_kings_slide_and_queens_step() {
-    let s = session("7k/8/8/8/8/8/8/Q3K3 w - - 0 1", "trains_rights", 0);
+    let s = session("7k/8/8/8/8/8/8/1Q2K3 w - - 0 1", "trains_rights", 0);
     assert!(legal(&s).contains(&"e1e7".to_string()));
     assert!(!legal(&s).contains(&"e1e8".to_string()), "the black king's slide covers e8");
     assert!(!legal(&s).contains(&"e1e5".to_string()), "and the long diagonal");
-    assert_eq!(sorted_from(&s, "a1"), vec!["a1a2", "a1b1", "a1b2"]);
+    assert_eq!(sorted_from(&s, "b1"), vec!["b1a1", "b1a2", "b1b2", "b1c1", "b1c2"]);
 }
 
 #[test]
