@@ -846,7 +846,21 @@ impl Session {
     /// Legal moves in UCI: `[]` while a choice is pending or the game is
     /// over (rulings B2). Dry mode: nothing is fired, drawn or changed.
     pub fn legal_moves_uci(&self) -> Vec<String> {
-        self.legal_moves().into_iter().map(|m| self.game.uci(m)).collect()
+        let legal = self.legal_moves();
+        legal.iter().map(|m| self.write_uci(*m, &legal)).collect()
+    }
+
+    /// UCI of a legal move. Castling is written king-takes-rook when its
+    /// usual form would name another legal move (a king that also slides,
+    /// RULINGS G1 note on UCI castling).
+    fn write_uci(&self, m: Move, legal: &[Move]) -> String {
+        let usual = self.game.uci(m);
+        if m.kind == MoveKind::Castle
+            && legal.iter().any(|l| l.kind != MoveKind::Castle && self.game.uci(*l) == usual)
+        {
+            return format!("{}{}", sq_name(m.from), sq_name(m.to));
+        }
+        usual
     }
 
     /// Legal moves under the active rules (dry mode).
@@ -1052,16 +1066,13 @@ impl Session {
             return Err(refuse(codes::GAME_OVER, "the game is over"));
         }
         let legal = self.rule_legal_moves();
-        let m = self
-            .game
-            .parse_uci(uci)
-            .ok()
-            .and_then(|m| {
+        let m = legal.iter().copied().find(|l| self.write_uci(*l, &legal) == uci).or_else(|| {
+            self.game.parse_uci(uci).ok().and_then(|m| {
                 legal.iter().copied().find(|l| *l == m).or_else(|| {
                     legal.iter().copied().find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion)
                 })
             })
-            .or_else(|| legal.iter().copied().find(|l| self.game.uci(*l) == uci));
+        });
         let Some(m) = m else {
             return Err(refuse(codes::ILLEGAL_MOVE, format!("`{uci}` is not legal under the active rules")));
         };
