@@ -106,7 +106,12 @@ impl<B: BitSet> Position<B> {
     /// Pseudo-legal moves of the side to move under `hooks` (the general
     /// path without the self-check filter), for rule layers that judge
     /// check themselves (the modifier runtime, modifier-rulings C3).
-    pub fn pseudo_legal_moves_hooked(&self, t: &Tables<B>, hooks: Option<&dyn RuleHooks<B>>, out: &mut Vec<Move>) {
+    pub fn pseudo_legal_moves_hooked(
+        &self,
+        t: &Tables<B>,
+        hooks: Option<&dyn RuleHooks<B>>,
+        out: &mut Vec<Move>,
+    ) {
         let safe = hooks.is_none_or(|h| h.self_check_filter());
         {
             let mut sink = crate::movegen::Collect {

@@ -18,23 +18,40 @@ fn session(fen: &str, m: &str, seed: u32) -> Session {
 }
 
 fn mv(s: &mut Session, uci: &str) {
-    s.submit(Input::Move { mv: uci.into() }).unwrap_or_else(|e| panic!("{uci}: {e}"));
+    s.submit(Input::Move { mv: uci.into() })
+        .unwrap_or_else(|e| panic!("{uci}: {e}"));
 }
 
 fn choose(s: &mut Session, v: &str) {
-    s.submit_choice(&json!(v)).unwrap_or_else(|e| panic!("{v}: {e}"));
+    s.submit_choice(&json!(v))
+        .unwrap_or_else(|e| panic!("{v}: {e}"));
 }
 
 fn board(s: &Session) -> String {
-    s.game().fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
+    s.game()
+        .fen()
+        .split(' ')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn count(s: &Session, ty: &str, color: &str) -> usize {
-    s.to_json()["pieces"].as_array().unwrap().iter().filter(|p| p["type"] == ty && p["color"] == color).count()
+    s.to_json()["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == ty && p["color"] == color)
+        .count()
 }
 
 fn non_royal(s: &Session) -> usize {
-    s.to_json()["pieces"].as_array().unwrap().iter().filter(|p| p["type"] != "king").count()
+    s.to_json()["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] != "king")
+        .count()
 }
 
 fn legal(s: &Session) -> Vec<String> {
@@ -56,9 +73,16 @@ fn with_marker(s: &Session, kind: &str, sq: u8) -> Session {
 
 #[test]
 fn march_of_the_pawnguins_steps_and_queens() {
-    let s = session("4k3/6P1/8/8/8/3p4/P2P4/4K3 w - - 0 1", "march_of_the_pawnguins", 0);
+    let s = session(
+        "4k3/6P1/8/8/8/3p4/P2P4/4K3 w - - 0 1",
+        "march_of_the_pawnguins",
+        0,
+    );
     assert_eq!(board(&s), "4k1Q1/8/8/8/8/P2p4/3P4/4K3 w");
-    assert!(!active(&s, "march_of_the_pawnguins"), "instant cards detach at once");
+    assert!(
+        !active(&s, "march_of_the_pawnguins"),
+        "instant cards detach at once"
+    );
 }
 
 #[test]
@@ -70,7 +94,11 @@ fn the_rumbling_kills_the_occupant_ahead() {
 #[test]
 fn they_deserved_it_kills_exactly_one_non_royal() {
     for seed in 0..200 {
-        let s = session("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1", "they_deserved_it", seed);
+        let s = session(
+            "4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1",
+            "they_deserved_it",
+            seed,
+        );
         assert_eq!(non_royal(&s), 1, "seed {seed}");
         assert_eq!(count(&s, "king", "white") + count(&s, "king", "black"), 2);
     }
@@ -87,7 +115,10 @@ fn dub_thee_knight_two_pawns_or_all_of_them() {
     let s = session("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "dub_thee_knight", 0);
     assert_eq!(board(&s), "4k3/8/8/8/8/8/N7/4K3 w");
     let s = session("4k3/pp6/8/8/8/8/P7/4K3 w - - 0 1", "dub_thee_knight", 5);
-    assert_eq!(count(&s, "knight", "white") + count(&s, "knight", "black"), 2);
+    assert_eq!(
+        count(&s, "knight", "white") + count(&s, "knight", "black"),
+        2
+    );
 }
 
 #[test]
@@ -95,7 +126,10 @@ fn back_that_shit_up_no_promotion_on_own_back_rank() {
     // Rulings C5: e2 → e1 stays a pawn whose only move is e1e2.
     let s = session("4k3/8/8/8/8/8/4P3/K7 w - - 0 1", "back_that_shit_up", 0);
     assert_eq!(board(&s), "4k3/8/8/8/8/8/8/K3P3 w");
-    let pawn: Vec<String> = legal(&s).into_iter().filter(|m| m.starts_with("e1")).collect();
+    let pawn: Vec<String> = legal(&s)
+        .into_iter()
+        .filter(|m| m.starts_with("e1"))
+        .collect();
     assert_eq!(pawn, vec!["e1e2"]);
 }
 
@@ -106,13 +140,19 @@ fn drafted_for_battle_swaps_with_the_kings() {
     choose(&mut s, "f8");
     assert_eq!(board(&s), "4bk2/8/8/8/8/8/8/1K2N3 w");
     let s = session("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "drafted_for_battle", 0);
-    assert!(s.pending_choice().is_none(), "void when a side has no bishop or knight");
+    assert!(
+        s.pending_choice().is_none(),
+        "void when a side has no bishop or knight"
+    );
 }
 
 #[test]
 fn hot_drop_gives_each_side_a_queen() {
     let s = session("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "hot_drop", 3);
-    assert_eq!((count(&s, "queen", "white"), count(&s, "queen", "black")), (1, 1));
+    assert_eq!(
+        (count(&s, "queen", "white"), count(&s, "queen", "black")),
+        (1, 1)
+    );
 }
 
 #[test]
@@ -125,24 +165,45 @@ fn risk_it_rook_manual_flips() {
     })
     .unwrap();
     choose(&mut s, "heads");
-    assert_eq!(count(&s, "rook", "white"), 1, "one head gives the chooser a rook");
+    assert_eq!(
+        count(&s, "rook", "white"),
+        1,
+        "one head gives the chooser a rook"
+    );
     choose(&mut s, "heads");
     choose(&mut s, "tails");
-    assert_eq!(count(&s, "rook", "black"), 0, "the opponent needs two heads");
+    assert_eq!(
+        count(&s, "rook", "black"),
+        0,
+        "the opponent needs two heads"
+    );
 }
 
 #[test]
 fn two_kids_in_a_trenchcoat_trades_two_pawns_for_a_locked_bishop() {
-    let mut s = session("4k3/7p/8/8/8/8/PP6/4K3 w - - 0 1", "two_kids_in_a_trenchcoat", 0);
+    let mut s = session(
+        "4k3/7p/8/8/8/8/PP6/4K3 w - - 0 1",
+        "two_kids_in_a_trenchcoat",
+        0,
+    );
     choose(&mut s, "a2");
-    assert!(!s.pending_choice().unwrap().prompt["options"].as_array().unwrap().contains(&json!("a2")));
+    assert!(!s.pending_choice().unwrap().prompt["options"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("a2")));
     choose(&mut s, "b2");
     choose(&mut s, "d4");
     assert_eq!(board(&s), "4k3/7p/8/8/3B4/8/8/4K3 w");
-    assert!(!legal(&s).iter().any(|m| m.starts_with("d4")), "locked for the next move");
+    assert!(
+        !legal(&s).iter().any(|m| m.starts_with("d4")),
+        "locked for the next move"
+    );
     mv(&mut s, "e1e2");
     mv(&mut s, "e8e7");
-    assert!(legal(&s).iter().any(|m| m.starts_with("d4")), "the lock lasted one ply");
+    assert!(
+        legal(&s).iter().any(|m| m.starts_with("d4")),
+        "the lock lasted one ply"
+    );
 }
 
 #[test]
@@ -166,7 +227,10 @@ fn nuclear_fallout_blocks_two_squares_for_good() {
     for x in &m {
         assert_eq!(x["kind"], "blocked");
         let sq = x["square"].as_str().unwrap();
-        assert!(!legal(&s).iter().any(|l| &l[2..4] == sq), "no move ends on {sq}");
+        assert!(
+            !legal(&s).iter().any(|l| &l[2..4] == sq),
+            "no move ends on {sq}"
+        );
     }
 }
 
@@ -201,7 +265,11 @@ fn bottomless_pit_kills_non_royals_forever() {
 
 #[test]
 fn moving_up_the_corporate_ladder_swaps_in_a_file_and_locks() {
-    let mut s = session("4k3/3r4/8/8/8/8/3P4/4K3 w - - 0 1", "moving_up_the_corporate_ladder", 0);
+    let mut s = session(
+        "4k3/3r4/8/8/8/8/3P4/4K3 w - - 0 1",
+        "moving_up_the_corporate_ladder",
+        0,
+    );
     choose(&mut s, "d2");
     assert_eq!(s.pending_choice().unwrap().prompt["options"], json!(["d7"]));
     choose(&mut s, "d7");
@@ -256,7 +324,11 @@ fn critical_strike_kills_an_adjacent_enemy_on_a_hit() {
 
 #[test]
 fn invulnerability_potion_ward_blocks_captures_and_follows_moves() {
-    let mut s = session("4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1", "invulnerability_potion", 0);
+    let mut s = session(
+        "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1",
+        "invulnerability_potion",
+        0,
+    );
     assert_eq!(s.to_json()["markers"][0]["square"], "d5");
     mv(&mut s, "e8e7");
     assert!(!legal(&s).contains(&"e4d5".to_string()));
@@ -301,7 +373,11 @@ fn no_cowards_rook_still_checks_along_the_rank() {
 #[test]
 fn blood_sacrifice_with_lifetime_three_kills_three_times() {
     // Rulings A4 test.
-    let mut s = session("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1", "blood_sacrifice:lifetime=3", 0);
+    let mut s = session(
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+        "blood_sacrifice:lifetime=3",
+        0,
+    );
     for m in ["e1d1", "e8d8", "d1e1"] {
         mv(&mut s, m);
     }
@@ -320,7 +396,11 @@ fn portal_storm_swaps_two_pieces_and_queens_a_pawn_on_the_far_rank() {
 
 #[test]
 fn living_bomb_explodes_on_expiry() {
-    let mut s = session("4k3/8/8/1p6/8/8/3N4/4K3 w - - 0 1", "living_bomb:lifetime=2", 0);
+    let mut s = session(
+        "4k3/8/8/1p6/8/8/3N4/4K3 w - - 0 1",
+        "living_bomb:lifetime=2",
+        0,
+    );
     choose(&mut s, "d2");
     mv(&mut s, "d2c4");
     assert_eq!(s.to_json()["markers"][0]["square"], "c4");
@@ -355,7 +435,10 @@ fn no_mans_land_picked_file() {
     assert!(!l.contains(&"e2e4".to_string()));
     assert!(!l.contains(&"a1h1".to_string()));
     assert!(l.contains(&"a1d1".to_string()));
-    assert!(l.contains(&"e1f1".to_string()), "pieces in the file may leave");
+    assert!(
+        l.contains(&"e1f1".to_string()),
+        "pieces in the file may leave"
+    );
 }
 
 #[test]
@@ -367,7 +450,11 @@ fn cash_grab_rook_on_the_far_rank_becomes_a_queen() {
 
 #[test]
 fn summoning_ritual_more_corners_gets_a_rook() {
-    let mut s = session("r3k3/8/8/8/8/8/8/R3K2R w - - 0 1", "summoning_ritual:lifetime=1", 0);
+    let mut s = session(
+        "r3k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+        "summoning_ritual:lifetime=1",
+        0,
+    );
     mv(&mut s, "e1e2");
     assert_eq!(count(&s, "rook", "white"), 3);
     assert_eq!(count(&s, "rook", "black"), 1);
@@ -375,7 +462,11 @@ fn summoning_ritual_more_corners_gets_a_rook() {
 
 #[test]
 fn call_down_lightning_strikes_the_other_colour() {
-    let s = session("1n2k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "call_down_lightning:lifetime=1", 0);
+    let s = session(
+        "1n2k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "call_down_lightning:lifetime=1",
+        0,
+    );
     let mut s = with_marker(&s, "death-square", 28); // e4
     mv(&mut s, "e2e4");
     assert_eq!(board(&s), "4k3/8/8/8/4P3/8/8/4K3 b");
@@ -383,9 +474,16 @@ fn call_down_lightning_strikes_the_other_colour() {
 
 #[test]
 fn get_the_fuck_off_kills_on_the_marked_squares() {
-    let mut s = session("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "get_the_fuck_off:lifetime=1", 0);
+    let mut s = session(
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "get_the_fuck_off:lifetime=1",
+        0,
+    );
     choose(&mut s, "e4");
-    assert!(!s.pending_choice().unwrap().prompt["options"].as_array().unwrap().contains(&json!("e4")));
+    assert!(!s.pending_choice().unwrap().prompt["options"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("e4")));
     choose(&mut s, "d5");
     mv(&mut s, "e2e4");
     assert_eq!(board(&s), "4k3/8/8/8/8/8/8/4K3 b");
@@ -393,7 +491,11 @@ fn get_the_fuck_off_kills_on_the_marked_squares() {
 
 #[test]
 fn gigachad_aura_kills_next_to_kings() {
-    let mut s = session("4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1", "gigachad_aura:lifetime=1", 0);
+    let mut s = session(
+        "4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1",
+        "gigachad_aura:lifetime=1",
+        0,
+    );
     mv(&mut s, "e1f1");
     assert_eq!(board(&s), "4k3/8/8/8/8/8/3P4/5K2 b");
 }
@@ -402,7 +504,10 @@ fn gigachad_aura_kills_next_to_kings() {
 fn unused(_: Value) {}
 
 fn sorted_from(s: &Session, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = legal(s).into_iter().filter(|m| m.starts_with(from)).collect();
+    let mut v: Vec<String> = legal(s)
+        .into_iter()
+        .filter(|m| m.starts_with(from))
+        .collect();
     v.sort();
     v
 }
@@ -421,7 +526,10 @@ fn short_stop_one_square_moves() {
     let s = session("4k3/7p/8/8/8/8/8/RN2K3 w - - 0 1", "short_stop", 0);
     assert_eq!(sorted_from(&s, "b1"), vec!["b1b2", "b1c1"]);
     assert_eq!(sorted_from(&s, "a1"), vec!["a1a2"]);
-    assert_eq!(sorted_from(&s, "e1"), vec!["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);
+    assert_eq!(
+        sorted_from(&s, "e1"),
+        vec!["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
 }
 
 #[test]
@@ -437,9 +545,18 @@ fn pawns_with_viagra_sideways_capture() {
 fn trains_rights_kings_slide_and_queens_step() {
     let s = session("7k/8/8/8/8/8/8/1Q2K3 w - - 0 1", "trains_rights", 0);
     assert!(legal(&s).contains(&"e1e7".to_string()));
-    assert!(!legal(&s).contains(&"e1e8".to_string()), "the black king's slide covers e8");
-    assert!(!legal(&s).contains(&"e1e5".to_string()), "and the long diagonal");
-    assert_eq!(sorted_from(&s, "b1"), vec!["b1a1", "b1a2", "b1b2", "b1c1", "b1c2"]);
+    assert!(
+        !legal(&s).contains(&"e1e8".to_string()),
+        "the black king's slide covers e8"
+    );
+    assert!(
+        !legal(&s).contains(&"e1e5".to_string()),
+        "and the long diagonal"
+    );
+    assert_eq!(
+        sorted_from(&s, "b1"),
+        vec!["b1a1", "b1a2", "b1b2", "b1c1", "b1c2"]
+    );
 }
 
 #[test]
@@ -452,9 +569,15 @@ fn estrogen_king_slides_too() {
 #[test]
 fn pacman_style_files_wrap() {
     let s = session("4k3/7p/8/8/8/N7/8/R3K3 w - - 0 1", "pacman_style", 0);
-    assert!(legal(&s).contains(&"a1h1".to_string()), "the rook slides across the edge");
+    assert!(
+        legal(&s).contains(&"a1h1".to_string()),
+        "the rook slides across the edge"
+    );
     assert!(!legal(&s).contains(&"a1e1".to_string()));
-    assert!(legal(&s).contains(&"a3h5".to_string()), "the knight jumps across the edge");
+    assert!(
+        legal(&s).contains(&"a3h5".to_string()),
+        "the knight jumps across the edge"
+    );
     // A rook on a4 checks a king on h4 across the edge (P1).
     let s = session("4k3/8/8/8/r6K/8/8/8 w - - 0 1", "pacman_style", 0);
     assert!(s.is_check());

@@ -33,17 +33,30 @@ fn playout(s: &mut Session, pick: &mut Mulberry32, n: usize) -> Vec<Input> {
             let opts = pc.prompt["options"].as_array().cloned().unwrap_or_default();
             let v = opts[pick.below(opts.len() as u32) as usize].clone();
             let player = if pc.for_player == "both" {
-                Some(if pc.collected.contains_key("white") { "black" } else { "white" }.to_string())
+                Some(
+                    if pc.collected.contains_key("white") {
+                        "black"
+                    } else {
+                        "white"
+                    }
+                    .to_string(),
+                )
             } else {
                 None
             };
-            Input::Choice { choice: v, player, auto: None }
+            Input::Choice {
+                choice: v,
+                player,
+                auto: None,
+            }
         } else {
             let moves = s.legal_moves_uci();
             if moves.is_empty() || s.is_over() {
                 break;
             }
-            Input::Move { mv: moves[pick.below(moves.len() as u32) as usize].clone() }
+            Input::Move {
+                mv: moves[pick.below(moves.len() as u32) as usize].clone(),
+            }
         };
         s.submit(input.clone()).expect("a listed input is accepted");
         inputs.push(input);
@@ -58,7 +71,10 @@ fn hundred_replays_give_identical_hashes() {
     let inputs = playout(&mut s, &mut Mulberry32::new(9), 60);
     let h = s.state_hash();
     for _ in 0..100 {
-        assert_eq!(Session::replay(req.clone(), &inputs).unwrap().state_hash(), h);
+        assert_eq!(
+            Session::replay(req.clone(), &inputs).unwrap().state_hash(),
+            h
+        );
     }
 }
 
@@ -93,7 +109,11 @@ fn snapshot_restore_continues_identically() {
                     a.submit(inp.clone()).unwrap();
                     b.submit(inp.clone()).unwrap();
                 }
-                assert_eq!(b.state_hash(), full.state_hash(), "set {set:?} seed {seed} cut {cut}");
+                assert_eq!(
+                    b.state_hash(),
+                    full.state_hash(),
+                    "set {set:?} seed {seed} cut {cut}"
+                );
             }
         }
     }
@@ -101,16 +121,29 @@ fn snapshot_restore_continues_identically() {
 
 #[test]
 fn seed_is_reported_and_defaults_to_zero() {
-    let s = Session::create(CreateRequest { modifiers: vec![json!("kamikaze")], ..CreateRequest::default() }).unwrap();
+    let s = Session::create(CreateRequest {
+        modifiers: vec![json!("kamikaze")],
+        ..CreateRequest::default()
+    })
+    .unwrap();
     assert_eq!(s.to_json()["seed"], json!(0));
-    let bad = Session::create(CreateRequest { seed: Some(json!(-1)), ..CreateRequest::default() });
+    let bad = Session::create(CreateRequest {
+        seed: Some(json!(-1)),
+        ..CreateRequest::default()
+    });
     assert_eq!(bad.unwrap_err().code, "request.bad-seed");
-    let big = Session::create(CreateRequest { seed: Some(json!(4_294_967_296u64)), ..CreateRequest::default() });
+    let big = Session::create(CreateRequest {
+        seed: Some(json!(4_294_967_296u64)),
+        ..CreateRequest::default()
+    });
     assert_eq!(big.unwrap_err().code, "request.bad-seed");
 }
 
 #[test]
 fn the_same_id_is_never_active_twice() {
-    let r = Session::create(CreateRequest { modifiers: vec![json!("kamikaze"), json!("kamikaze")], ..CreateRequest::default() });
+    let r = Session::create(CreateRequest {
+        modifiers: vec![json!("kamikaze"), json!("kamikaze")],
+        ..CreateRequest::default()
+    });
     assert_eq!(r.unwrap_err().code, "request.bad-modifier");
 }

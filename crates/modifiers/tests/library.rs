@@ -101,8 +101,16 @@ fn draft_data_matches_the_catalog() {
     use houserules_modifiers::descriptor::DraftDuration;
     // Weights and durations from thressgame-catalog.md § Per-rule catalog.
     let expected: [(&str, u32, DraftDuration); 12] = [
-        ("march_of_the_pawnguins", 10, DraftDuration::Named("instant".into())),
-        ("bottomless_pit", 5, DraftDuration::Named("persistent".into())),
+        (
+            "march_of_the_pawnguins",
+            10,
+            DraftDuration::Named("instant".into()),
+        ),
+        (
+            "bottomless_pit",
+            5,
+            DraftDuration::Named("persistent".into()),
+        ),
         ("hobbit_slaughter", 6, DraftDuration::Range([2, 4])),
         ("two_kids_in_a_trenchcoat", 6, DraftDuration::Plies(1)),
         ("minefield", 7, DraftDuration::Named("persistent".into())),
@@ -123,7 +131,10 @@ fn draft_data_matches_the_catalog() {
 
 #[test]
 fn catalog_entries_name_their_rule() {
-    for e in library::list().iter().filter(|e| e.kind == EntryKind::Catalog) {
+    for e in library::list()
+        .iter()
+        .filter(|e| e.kind == EntryKind::Catalog)
+    {
         assert_eq!(e.catalog.expect("catalog rule").id, e.id);
     }
 }

@@ -26,7 +26,11 @@ fn compare(preset: &str, modifier: &str, games: u32, plies: u32) {
     let mut rng = Mulberry32::new(7);
     let mut checked = 0;
     for _ in 0..games {
-        let mut s = Session::create(CreateRequest { presets: vec![preset.into()], ..CreateRequest::default() }).unwrap();
+        let mut s = Session::create(CreateRequest {
+            presets: vec![preset.into()],
+            ..CreateRequest::default()
+        })
+        .unwrap();
         for _ in 0..plies {
             let fen = s.game().fen();
             let a = legal(Some(preset), None, &fen).expect("the preset reads its own positions");
@@ -38,7 +42,8 @@ fn compare(preset: &str, modifier: &str, games: u32, plies: u32) {
                 break;
             }
             let m = a[rng.below(a.len() as u32) as usize].clone();
-            s.submit(houserules_modifiers::Input::Move { mv: m }).unwrap();
+            s.submit(houserules_modifiers::Input::Move { mv: m })
+                .unwrap();
         }
     }
     assert!(checked > 50);

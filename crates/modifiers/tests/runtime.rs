@@ -19,28 +19,43 @@ fn session(fen: &str, modifiers: &[Value], seed: u32) -> Session {
 }
 
 fn mv(s: &mut Session, uci: &str) {
-    s.submit(Input::Move { mv: uci.into() }).unwrap_or_else(|e| panic!("{uci}: {e}"));
+    s.submit(Input::Move { mv: uci.into() })
+        .unwrap_or_else(|e| panic!("{uci}: {e}"));
 }
 
 fn refused(s: &mut Session, uci: &str) -> bool {
     let before = s.state_hash();
     let r = s.submit(Input::Move { mv: uci.into() }).is_err();
-    assert_eq!(before, s.state_hash(), "a refused input leaves the session unchanged");
+    assert_eq!(
+        before,
+        s.state_hash(),
+        "a refused input leaves the session unchanged"
+    );
     r
 }
 
 fn choose(s: &mut Session, v: &str) {
-    s.submit_choice(&json!(v)).unwrap_or_else(|e| panic!("{v}: {e}"));
+    s.submit_choice(&json!(v))
+        .unwrap_or_else(|e| panic!("{v}: {e}"));
 }
 
 fn choose_as(s: &mut Session, v: &str, player: &str) {
-    s.submit(Input::Choice { choice: json!(v), player: Some(player.into()), auto: None })
-        .unwrap_or_else(|e| panic!("{v}: {e}"));
+    s.submit(Input::Choice {
+        choice: json!(v),
+        player: Some(player.into()),
+        auto: None,
+    })
+    .unwrap_or_else(|e| panic!("{v}: {e}"));
 }
 
 /// The first four FEN fields (the catalog gives board and side only).
 fn fen2(s: &Session) -> String {
-    s.game().fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
+    s.game()
+        .fen()
+        .split(' ')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn legal(s: &Session) -> Vec<String> {
@@ -48,7 +63,11 @@ fn legal(s: &Session) -> Vec<String> {
 }
 
 fn active(s: &Session) -> Vec<String> {
-    s.state().modifiers.iter().map(|m| m.descriptor.clone()).collect()
+    s.state()
+        .modifiers
+        .iter()
+        .map(|m| m.descriptor.clone())
+        .collect()
 }
 
 /// Replaces the markers of a session through its snapshot (the catalog's
@@ -71,7 +90,12 @@ fn with_markers(s: &Session, markers: &[(&str, &str)]) -> Session {
 }
 
 fn marker_squares(s: &Session) -> Vec<String> {
-    s.to_json()["markers"].as_array().unwrap().iter().map(|m| m["square"].as_str().unwrap().to_string()).collect()
+    s.to_json()["markers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["square"].as_str().unwrap().to_string())
+        .collect()
 }
 
 // ------------------------------------------------------------- minefield
@@ -82,7 +106,10 @@ fn minefield_activation_places_two_mines_on_empty_squares() {
     let m = marker_squares(&s);
     assert_eq!(m.len(), 2);
     for sq in &m {
-        assert!(!["e8", "e2", "e1"].contains(&sq.as_str()), "mines go on empty squares");
+        assert!(
+            !["e8", "e2", "e1"].contains(&sq.as_str()),
+            "mines go on empty squares"
+        );
     }
     assert_eq!(s.state().rng.stream, 2, "random-pick of 2 draws twice (F3)");
 }
@@ -121,11 +148,18 @@ fn minefield_test3_king_survives_and_uses_up_the_mine() {
 
 #[test]
 fn mr_freeze_catalog_scenario() {
-    let mut s = session("3rk3/8/8/8/8/2n5/8/3QK3 w - - 0 1", &[json!("mr_freeze")], 0);
+    let mut s = session(
+        "3rk3/8/8/8/8/2n5/8/3QK3 w - - 0 1",
+        &[json!("mr_freeze")],
+        0,
+    );
     let pc = s.pending_choice().expect("White picks a file");
     assert_eq!(pc.kind, "column");
     assert_eq!(pc.for_player, "white");
-    assert!(s.legal_moves_uci().is_empty(), "no move while a choice is pending (B2)");
+    assert!(
+        s.legal_moves_uci().is_empty(),
+        "no move while a choice is pending (B2)"
+    );
     assert!(refused(&mut s, "e1f2"));
     choose(&mut s, "d");
     assert_eq!(marker_squares(&s).len(), 8);
@@ -136,7 +170,9 @@ fn mr_freeze_catalog_scenario() {
     assert!(refused(&mut s, "c3d1"));
     mv(&mut s, "c3d5");
     // 3. White: no capture of d5 or d8.
-    assert!(!legal(&s).iter().any(|m| m.ends_with("d5") || m.ends_with("d8")));
+    assert!(!legal(&s)
+        .iter()
+        .any(|m| m.ends_with("d5") || m.ends_with("d8")));
     // Frozen attackers give no check (C3): the d5 knight covers e3.
     assert!(legal(&s).contains(&"f2e3".to_string()));
 }
@@ -155,9 +191,15 @@ fn parry_session() -> Session {
 #[test]
 fn parry_defender_wins_cancels_the_capture_and_skips() {
     let mut s = parry_session();
-    assert!(refused(&mut s, "e8d8"), "moves are refused while the rps is pending");
+    assert!(
+        refused(&mut s, "e8d8"),
+        "moves are refused while the rps is pending"
+    );
     choose_as(&mut s, "rock", "white");
-    assert!(s.pending_choice().is_some(), "answers stay hidden until both are in");
+    assert!(
+        s.pending_choice().is_some(),
+        "answers stay hidden until both are in"
+    );
     choose_as(&mut s, "paper", "black");
     assert_eq!(fen2(&s), "4k3/8/8/3p4/4P3/8/8/4K3 b");
     assert_eq!(s.state().ply_count, 0);
@@ -179,7 +221,11 @@ fn parry_attacker_win_or_tie_lets_the_capture_through() {
 #[test]
 fn all_on_red_test1_tails_with_a_stuck_king_skips_the_turn() {
     // Seed 1: the first draw is tails (F2).
-    let s = session("4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1", &[json!("all_on_red")], 1);
+    let s = session(
+        "4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1",
+        &[json!("all_on_red")],
+        1,
+    );
     assert_eq!(fen2(&s), "4k3/8/8/8/8/8/3PPP2/3QKB2 b");
     assert_eq!(s.state().ply_count, 0);
     // Black flipped at its turn start (a second draw).
@@ -210,14 +256,22 @@ fn all_on_red_flips_exactly_once_before_whites_first_move() {
 
 #[test]
 fn religious_conversion_bishop_converts_adjacent_enemy_pawns() {
-    let mut s = session("4k3/4p3/8/3p1p2/8/5B2/8/4K3 w - - 0 1", &[json!("religious_conversion")], 0);
+    let mut s = session(
+        "4k3/4p3/8/3p1p2/8/5B2/8/4K3 w - - 0 1",
+        &[json!("religious_conversion")],
+        0,
+    );
     mv(&mut s, "f3e4");
     assert_eq!(fen2(&s), "4k3/4p3/8/3P1P2/4B3/8/8/4K3 b");
 }
 
 #[test]
 fn religious_conversion_pawn_moving_next_to_a_bishop_is_not_converted() {
-    let mut s = session("4k3/4p3/8/5B2/8/8/8/4K3 b - - 0 1", &[json!("religious_conversion")], 0);
+    let mut s = session(
+        "4k3/4p3/8/5B2/8/8/8/4K3 b - - 0 1",
+        &[json!("religious_conversion")],
+        0,
+    );
     mv(&mut s, "e7e6");
     assert_eq!(fen2(&s), "4k3/8/4p3/5B2/8/8/8/4K3 w");
 }
@@ -240,7 +294,10 @@ fn religious_conversion_and_minefield_bishop_dies_first() {
 #[test]
 fn ice_physics_test1_rook_goes_to_the_end() {
     let s = session("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &[json!("ice_physics")], 0);
-    let mut rook: Vec<String> = legal(&s).into_iter().filter(|m| m.starts_with("a1")).collect();
+    let mut rook: Vec<String> = legal(&s)
+        .into_iter()
+        .filter(|m| m.starts_with("a1"))
+        .collect();
     rook.sort();
     assert_eq!(rook, vec!["a1a8", "a1d1"]);
     assert!(legal(&s).contains(&"e1e2".to_string()));
@@ -248,8 +305,15 @@ fn ice_physics_test1_rook_goes_to_the_end() {
 
 #[test]
 fn ice_physics_test2_farthest_is_the_capture() {
-    let s = session("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1", &[json!("ice_physics")], 0);
-    let up: Vec<String> = legal(&s).into_iter().filter(|m| m.starts_with("a1a")).collect();
+    let s = session(
+        "4k3/8/8/p7/8/8/8/R3K3 w - - 0 1",
+        &[json!("ice_physics")],
+        0,
+    );
+    let up: Vec<String> = legal(&s)
+        .into_iter()
+        .filter(|m| m.starts_with("a1a"))
+        .collect();
     assert_eq!(up, vec!["a1a5"]);
 }
 
@@ -258,7 +322,11 @@ fn ice_physics_test2_farthest_is_the_capture() {
 #[test]
 fn kamikaze_hit_kills_the_ring_but_not_the_capturer() {
     // Seed 7: the first draw is a 25 % hit (F2).
-    let mut s = session("4k3/8/3p4/4n3/3P1N2/8/8/4K3 w - - 0 1", &[json!("kamikaze")], 7);
+    let mut s = session(
+        "4k3/8/3p4/4n3/3P1N2/8/8/4K3 w - - 0 1",
+        &[json!("kamikaze")],
+        7,
+    );
     mv(&mut s, "d4e5");
     assert_eq!(fen2(&s), "4k3/8/8/4P3/8/8/8/4K3 b");
 }
@@ -266,7 +334,11 @@ fn kamikaze_hit_kills_the_ring_but_not_the_capturer() {
 #[test]
 fn kamikaze_miss_changes_nothing_else() {
     // Seed 0: the first draw is a miss.
-    let mut s = session("4k3/8/3p4/4n3/3P1N2/8/8/4K3 w - - 0 1", &[json!("kamikaze")], 0);
+    let mut s = session(
+        "4k3/8/3p4/4n3/3P1N2/8/8/4K3 w - - 0 1",
+        &[json!("kamikaze")],
+        0,
+    );
     mv(&mut s, "d4e5");
     assert_eq!(fen2(&s), "4k3/8/3p4/4P3/5N2/8/8/4K3 b");
 }
@@ -275,10 +347,18 @@ fn kamikaze_miss_changes_nothing_else() {
 
 #[test]
 fn mind_control_catalog_scenario() {
-    let mut s = session("4k3/3q4/8/8/8/8/P7/4K3 w - - 0 1", &[json!("mind_control:lifetime=1")], 0);
+    let mut s = session(
+        "4k3/3q4/8/8/8/8/P7/4K3 w - - 0 1",
+        &[json!("mind_control:lifetime=1")],
+        0,
+    );
     let pc = s.pending_choice().expect("the chooser picks first");
     assert_eq!(pc.for_player, "white");
-    assert_eq!(pc.prompt["options"], json!(["d7"]), "royals are never offered (B4)");
+    assert_eq!(
+        pc.prompt["options"],
+        json!(["d7"]),
+        "royals are never offered (B4)"
+    );
     choose(&mut s, "d7");
     assert_eq!(s.pending_choice().unwrap().for_player, "black");
     choose(&mut s, "a2");
@@ -286,20 +366,33 @@ fn mind_control_catalog_scenario() {
     assert!(refused(&mut s, "d7e8"), "no move captures a royal (C2)");
     assert!(!legal(&s).contains(&"d7e8".to_string()));
     mv(&mut s, "e1f1");
-    assert!(!active(&s).contains(&"mind_control".to_string()), "expired after its one ply");
+    assert!(
+        !active(&s).contains(&"mind_control".to_string()),
+        "expired after its one ply"
+    );
     mv(&mut s, "e8d7");
 }
 
 #[test]
 fn mind_control_with_black_to_move_black_picks_first() {
-    let s = session("4k3/3q4/8/8/8/8/P7/4K3 b - - 0 1", &[json!("mind_control")], 0);
+    let s = session(
+        "4k3/3q4/8/8/8/8/P7/4K3 b - - 0 1",
+        &[json!("mind_control")],
+        0,
+    );
     assert_eq!(s.pending_choice().unwrap().for_player, "black");
 }
 
 #[test]
 fn mind_control_against_a_lone_king_asks_nothing() {
-    let s = session("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", &[json!("mind_control")], 0);
-    let pc = s.pending_choice().expect("Black still picks one of White's pieces");
+    let s = session(
+        "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+        &[json!("mind_control")],
+        0,
+    );
+    let pc = s
+        .pending_choice()
+        .expect("Black still picks one of White's pieces");
     assert_eq!(pc.for_player, "black");
     let mut s = s;
     choose(&mut s, "a2");
@@ -310,65 +403,116 @@ fn mind_control_against_a_lone_king_asks_nothing() {
 
 #[test]
 fn simple_mine_kills_the_first_non_royal_on_its_square() {
-    let mut s = session("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", &[json!("simple-mine")], 0);
+    let mut s = session(
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        &[json!("simple-mine")],
+        0,
+    );
     assert_eq!(marker_squares(&s), vec!["e4"]);
     mv(&mut s, "e2e4");
     assert_eq!(fen2(&s), "4k3/8/8/8/8/8/8/4K3 b");
-    let mut s = session("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", &[json!("simple-mine:square=e3")], 0);
+    let mut s = session(
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        &[json!("simple-mine:square=e3")],
+        0,
+    );
     mv(&mut s, "e2e3");
     assert_eq!(fen2(&s), "4k3/8/8/8/8/8/8/4K3 b");
 }
 
 #[test]
 fn vampire_on_capture_attacker_gains_hp() {
-    let mut s = session("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &[json!("vampire-on-capture:amount=2")], 0);
+    let mut s = session(
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        &[json!("vampire-on-capture:amount=2")],
+        0,
+    );
     mv(&mut s, "e4d5");
     let j = s.to_json();
-    let p = j["pieces"].as_array().unwrap().iter().find(|p| p["square"] == "d5").unwrap().clone();
+    let p = j["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["square"] == "d5")
+        .unwrap()
+        .clone();
     assert_eq!(p["attrs"]["Hp"], json!(2));
 }
 
 #[test]
 fn frozen_column_freezes_its_file() {
-    let s = session("4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1", &[json!("frozen-column")], 0);
+    let s = session(
+        "4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1",
+        &[json!("frozen-column")],
+        0,
+    );
     assert!(!legal(&s).iter().any(|m| m.starts_with('d')));
-    let s = session("4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1", &[json!("frozen-column:file=a")], 0);
+    let s = session(
+        "4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1",
+        &[json!("frozen-column:file=a")],
+        0,
+    );
     assert!(legal(&s).contains(&"d2d4".to_string()));
 }
 
 #[test]
 fn coin_flip_restriction_tails_only_the_allowed_type() {
     // The flip happens at Black's turn start: the first draw; seed 1 → tails.
-    let mut s = session("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", &[json!("coin-flip-restriction")], 1);
+    let mut s = session(
+        "4k3/p7/8/8/8/8/8/4K3 w - - 0 1",
+        &[json!("coin-flip-restriction")],
+        1,
+    );
     mv(&mut s, "e1e2");
     assert!(legal(&s).iter().all(|m| m.starts_with("e8")));
-    let mut s = session("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", &[json!("coin-flip-restriction")], 0);
+    let mut s = session(
+        "4k3/p7/8/8/8/8/8/4K3 w - - 0 1",
+        &[json!("coin-flip-restriction")],
+        0,
+    );
     mv(&mut s, "e1e2");
     assert!(legal(&s).contains(&"a7a5".to_string()));
 }
 
 #[test]
 fn religious_bishop_ring_four_converts_orthogonal_neighbours_only() {
-    let mut s = session("4k3/8/8/3ppp2/8/5B2/8/4K3 w - - 0 1", &[json!("religious-bishop:ring=4")], 0);
+    let mut s = session(
+        "4k3/8/8/3ppp2/8/5B2/8/4K3 w - - 0 1",
+        &[json!("religious-bishop:ring=4")],
+        0,
+    );
     mv(&mut s, "f3e4");
     assert_eq!(fen2(&s), "4k3/8/8/3pPp2/4B3/8/8/4K3 b");
 }
 
 #[test]
 fn no_mans_land_blocks_its_file_and_crossings() {
-    let s = session("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1", &[json!("no-mans-land")], 0);
+    let s = session(
+        "4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1",
+        &[json!("no-mans-land")],
+        0,
+    );
     let l = legal(&s);
-    assert!(!l.contains(&"e2e4".to_string()), "blocked squares stop moves");
+    assert!(
+        !l.contains(&"e2e4".to_string()),
+        "blocked squares stop moves"
+    );
     assert!(!l.contains(&"a1h1".to_string()));
     assert!(l.contains(&"a1d1".to_string()));
-    assert!(!l.iter().any(|m| m.starts_with("a1") && m.as_bytes()[2] > b'e'));
+    assert!(!l
+        .iter()
+        .any(|m| m.starts_with("a1") && m.as_bytes()[2] > b'e'));
 }
 
 // -------------------------------------------------------------- dispatch
 
 #[test]
 fn dry_mode_legal_moves_change_nothing() {
-    let s = session("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &[json!("all_on_red"), json!("kamikaze")], 3);
+    let s = session(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        &[json!("all_on_red"), json!("kamikaze")],
+        3,
+    );
     let before = s.snapshot();
     for _ in 0..3 {
         let _ = s.legal_moves_uci();
@@ -394,8 +538,16 @@ fn cascade_stops_after_eight_generations_and_the_game_goes_on() {
     let mut s = session("4k3/7p/8/8/8/8/8/4K3 w - - 0 1", &[d], 0);
     mv(&mut s, "e1e2");
     let log = &s.state().log;
-    assert!(log.iter().any(|e| e.detail["code"] == "runtime.cascade-depth-exceeded"));
-    let hp = s.to_json()["pieces"].as_array().unwrap().iter().find(|p| p["square"] == "e2").unwrap()["attrs"]["Hp"].clone();
+    assert!(log
+        .iter()
+        .any(|e| e.detail["code"] == "runtime.cascade-depth-exceeded"));
+    let hp = s.to_json()["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["square"] == "e2")
+        .unwrap()["attrs"]["Hp"]
+        .clone();
     // on-move (generation 1) sets 99; on-damaged runs at generations 2..8.
     assert_eq!(hp, json!(92));
     mv(&mut s, "e8d8");
@@ -429,17 +581,32 @@ fn choice_resumes_and_runs_the_rest_of_the_ply_once() {
 
 #[test]
 fn timeout_takes_the_first_option() {
-    let mut s = session("3rk3/8/8/8/8/2n5/8/3QK3 w - - 0 1", &[json!("mr_freeze")], 0);
+    let mut s = session(
+        "3rk3/8/8/8/8/2n5/8/3QK3 w - - 0 1",
+        &[json!("mr_freeze")],
+        0,
+    );
     s.timeout_choice().unwrap();
     assert!(marker_squares(&s).iter().all(|m| m.starts_with('a')));
-    assert_eq!(s.inputs().last().unwrap(), &Input::Choice { choice: json!("a"), player: None, auto: Some("timeout".into()) });
+    assert_eq!(
+        s.inputs().last().unwrap(),
+        &Input::Choice {
+            choice: json!("a"),
+            player: None,
+            auto: Some("timeout".into())
+        }
+    );
 }
 
 #[test]
 fn skip_turn_auto_flip_equals_manual_flip() {
     // Rulings B6: auto mode with a seed forcing tails and manual mode with
     // the input "tails" reach the same position.
-    let auto = session("4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1", &[json!("all_on_red")], 1);
+    let auto = session(
+        "4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1",
+        &[json!("all_on_red")],
+        1,
+    );
     let mut manual = Session::create(CreateRequest {
         fen: Some("4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1".into()),
         modifiers: vec![json!("all_on_red")],

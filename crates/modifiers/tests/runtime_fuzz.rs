@@ -86,7 +86,9 @@ fn descriptor(parts: &[(usize, Vec<usize>)], passive: &[usize]) -> Value {
     let t = triggers();
     let e = effects();
     let p = passives();
-    let mut trig = vec![json!({"kind": "on-rule-activated", "effects": [{"kind": "set-var", "params": {"name": "v", "value": 0}}]})];
+    let mut trig = vec![
+        json!({"kind": "on-rule-activated", "effects": [{"kind": "set-var", "params": {"name": "v", "value": 0}}]}),
+    ];
     for (ti, es) in parts {
         let mut x = t[*ti % t.len()].clone();
         x["effects"] = Value::Array(es.iter().map(|i| e[*i % e.len()].clone()).collect());
@@ -103,7 +105,10 @@ fn descriptor(parts: &[(usize, Vec<usize>)], passive: &[usize]) -> Value {
 fn play(d: Value, seed: u32) {
     if let Err(f) = validate_value(&d) {
         // The same piece twice in one trigger binds a name twice.
-        assert!(f.iter().all(|x| x.code == "descriptor.bindings.duplicate"), "the generator builds valid descriptors: {f:?}");
+        assert!(
+            f.iter().all(|x| x.code == "descriptor.bindings.duplicate"),
+            "the generator builds valid descriptors: {f:?}"
+        );
         return;
     }
     let req = CreateRequest {
@@ -116,15 +121,27 @@ fn play(d: Value, seed: u32) {
     for _ in 0..24 {
         let input = if let Some(pc) = s.pending_choice() {
             let opts = pc.prompt["options"].as_array().cloned().unwrap_or_default();
-            let player = (pc.for_player == "both")
-                .then(|| if pc.collected.contains_key("white") { "black" } else { "white" }.to_string());
-            Input::Choice { choice: opts[pick.below(opts.len() as u32) as usize].clone(), player, auto: None }
+            let player = (pc.for_player == "both").then(|| {
+                if pc.collected.contains_key("white") {
+                    "black"
+                } else {
+                    "white"
+                }
+                .to_string()
+            });
+            Input::Choice {
+                choice: opts[pick.below(opts.len() as u32) as usize].clone(),
+                player,
+                auto: None,
+            }
         } else {
             let moves = s.legal_moves_uci();
             if moves.is_empty() || s.is_over() {
                 break;
             }
-            Input::Move { mv: moves[pick.below(moves.len() as u32) as usize].clone() }
+            Input::Move {
+                mv: moves[pick.below(moves.len() as u32) as usize].clone(),
+            }
         };
         s.submit(input).expect("listed inputs are accepted");
     }
@@ -147,4 +164,3 @@ proptest! {
         play(descriptor(&parts, &passive), seed);
     }
 }
-

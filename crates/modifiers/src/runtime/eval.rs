@@ -120,13 +120,27 @@ fn rank_of(v: &Value) -> Option<u8> {
 /// `.square .file .rank .type .color .id` of a value.
 fn field(v: &Value, f: &str) -> Value {
     if let Value::Array(a) = v {
-        return if a.len() == 1 { field(&a[0], f) } else { Value::Array(a.iter().map(|x| field(x, f)).collect()) };
+        return if a.len() == 1 {
+            field(&a[0], f)
+        } else {
+            Value::Array(a.iter().map(|x| field(x, f)).collect())
+        };
     }
     match f {
         "square" => square_of(v).map_or(Value::Null, |s| json!(sq_name(s))),
         "file" => file_of(v).map_or(Value::Null, |x| json!(((b'a' + x) as char).to_string())),
         "rank" => rank_of(v).map_or(Value::Null, |x| json!((x + 1).to_string())),
-        "type" | "color" | "id" => v.get(f).cloned().or_else(|| if f == "id" { v.get("marker").cloned() } else { None }).unwrap_or(Value::Null),
+        "type" | "color" | "id" => v
+            .get(f)
+            .cloned()
+            .or_else(|| {
+                if f == "id" {
+                    v.get("marker").cloned()
+                } else {
+                    None
+                }
+            })
+            .unwrap_or(Value::Null),
         _ => Value::Null,
     }
 }
@@ -165,7 +179,12 @@ impl Session {
                     .unwrap_or(Value::Null);
                 (v, rest)
             }
-            ["param", n, rest @ ..] => (self.inst(cx.inst).and_then(|i| i.params.get(*n).cloned()).unwrap_or(Value::Null), rest),
+            ["param", n, rest @ ..] => (
+                self.inst(cx.inst)
+                    .and_then(|i| i.params.get(*n).cloned())
+                    .unwrap_or(Value::Null),
+                rest,
+            ),
             _ => (Value::Null, &[]),
         };
         match rest.first() {
@@ -188,13 +207,23 @@ impl Session {
         let inst = self.inst(cx.inst);
         let chooser = inst.map_or(self.game.turn(), |i| i.chooser);
         let mover = self.st.cursor.ply.as_ref().map_or_else(
-            || if cx.event.contains_key("color") { self.game.turn().flip() } else { chooser },
+            || {
+                if cx.event.contains_key("color") {
+                    self.game.turn().flip()
+                } else {
+                    chooser
+                }
+            },
             |p| p.mover,
         );
         match v {
             Value::Object(o) if o.contains_key("opponent-of") => {
                 let inner = self.players(cx, &o["opponent-of"]);
-                if inner.len() == 1 { vec![inner[0].flip()] } else { Vec::new() }
+                if inner.len() == 1 {
+                    vec![inner[0].flip()]
+                } else {
+                    Vec::new()
+                }
             }
             Value::String(s) if s.starts_with('$') => self.players(cx, &self.resolve_ref(cx, s)),
             Value::String(s) => match s.as_str() {
@@ -207,7 +236,12 @@ impl Session {
                 "both" => vec![Color::White, Color::Black],
                 _ => Vec::new(),
             },
-            Value::Object(o) => o.get("color").and_then(Value::as_str).and_then(parse_color).into_iter().collect(),
+            Value::Object(o) => o
+                .get("color")
+                .and_then(Value::as_str)
+                .and_then(parse_color)
+                .into_iter()
+                .collect(),
             Value::Array(a) if a.len() == 1 => self.players(cx, &a[0]),
             _ => Vec::new(),
         }
@@ -216,7 +250,14 @@ impl Session {
     pub(crate) fn players_for(&self, inst: u32, v: &Value) -> Vec<Color> {
         let e = BTreeMap::new();
         let b = BTreeMap::new();
-        let cx = Cx { inst: Some(inst), event: &e, subject: &Value::Null, binds: &b, pos: None, depth: 0 };
+        let cx = Cx {
+            inst: Some(inst),
+            event: &e,
+            subject: &Value::Null,
+            binds: &b,
+            pos: None,
+            depth: 0,
+        };
         self.players(&cx, v)
     }
 
@@ -237,11 +278,17 @@ impl Session {
     }
 
     fn files(&self, cx: &Cx, v: &Value) -> Vec<u8> {
-        items(self.val(cx, v)).iter().filter_map(|x| file_of(&self.val(cx, x))).collect()
+        items(self.val(cx, v))
+            .iter()
+            .filter_map(|x| file_of(&self.val(cx, x)))
+            .collect()
     }
 
     fn ranks(&self, cx: &Cx, v: &Value) -> Vec<u8> {
-        items(self.val(cx, v)).iter().filter_map(|x| rank_of(&self.val(cx, x))).collect()
+        items(self.val(cx, v))
+            .iter()
+            .filter_map(|x| rank_of(&self.val(cx, x)))
+            .collect()
     }
 
     pub(crate) fn royal_mask(&self, pos: &Position<u64>, color: Color) -> u64 {
@@ -249,7 +296,12 @@ impl Session {
         self.royals(pos, t, color)
     }
 
-    pub(crate) fn royals(&self, pos: &Position<u64>, t: &houserules_engine::Tables<u64>, color: Color) -> u64 {
+    pub(crate) fn royals(
+        &self,
+        pos: &Position<u64>,
+        t: &houserules_engine::Tables<u64>,
+        color: Color,
+    ) -> u64 {
         match t.hooks() {
             Some(h) => h.royal_squares(t, pos, color),
             None => pos.royals(t, color),
@@ -271,19 +323,35 @@ impl Session {
     pub(crate) fn view_of_snap(&self, pos: &Position<u64>, s: &Value) -> Option<View> {
         let sq = square_of(s)?;
         let id = s.get("id").and_then(Value::as_u64).unwrap_or(0) as u16;
-        let color = s.get("color").and_then(Value::as_str).and_then(parse_color)?;
-        let ty = s.get("type").and_then(Value::as_str).unwrap_or("").to_string();
+        let color = s
+            .get("color")
+            .and_then(Value::as_str)
+            .and_then(parse_color)?;
+        let ty = s
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let def = self.game.variant().definition();
         let royal = if pos.piece_id(sq) == id && id != 0 {
             self.royal_mask(pos, color) & (1u64 << sq) != 0
         } else {
             super::kind_by_name(def, &ty).is_some_and(|k| def.pieces[k.index()].royal)
         };
-        Some(View { id, sq, color, ty, royal })
+        Some(View {
+            id,
+            sq,
+            color,
+            ty,
+            royal,
+        })
     }
 
     fn types(&self, cx: &Cx, v: &Value) -> Vec<String> {
-        items(self.val(cx, v)).iter().filter_map(|x| self.val(cx, x).as_str().map(str::to_string)).collect()
+        items(self.val(cx, v))
+            .iter()
+            .filter_map(|x| self.val(cx, x).as_str().map(str::to_string))
+            .collect()
     }
 
     /// Whether a piece matches a piece filter.
@@ -304,7 +372,10 @@ impl Session {
                 "on" => self.square_ok(cx, x, p.sq),
                 "onMarker" => self.has_marker(cx, x, p.sq),
                 "adjacentTo" => self.adjacent(cx, x, p.sq),
-                "sameFileAs" => self.pieces_param(cx, x).iter().any(|q| q.sq % 8 == p.sq % 8),
+                "sameFileAs" => self
+                    .pieces_param(cx, x)
+                    .iter()
+                    .any(|q| q.sq % 8 == p.sq % 8),
                 "exclude" => {
                     let ex = self.squares(cx, x);
                     !ex.contains(&p.sq)
@@ -321,21 +392,35 @@ impl Session {
 
     fn has_marker(&self, cx: &Cx, spec: &Value, sq: u8) -> bool {
         let kind = spec.get("kind").map(|k| self.val(cx, k));
-        let kind = kind.as_ref().and_then(Value::as_str).and_then(MarkerKind::parse);
+        let kind = kind
+            .as_ref()
+            .and_then(Value::as_str)
+            .and_then(MarkerKind::parse);
         let own = spec.get("own").and_then(Value::as_bool).unwrap_or(true);
-        self.st.markers.iter().any(|m| {
-            m.square == sq && Some(m.kind) == kind && (!own || Some(m.source) == cx.inst)
-        })
+        self.st
+            .markers
+            .iter()
+            .any(|m| m.square == sq && Some(m.kind) == kind && (!own || Some(m.source) == cx.inst))
     }
 
     fn adjacent(&self, cx: &Cx, spec: &Value, sq: u8) -> bool {
-        let Some(of) = spec.get("of") else { return false };
-        let ring = spec.get("ring").map(|r| self.val(cx, r)).and_then(|r| r.as_u64()).unwrap_or(8);
+        let Some(of) = spec.get("of") else {
+            return false;
+        };
+        let ring = spec
+            .get("ring")
+            .map(|r| self.val(cx, r))
+            .and_then(|r| r.as_u64())
+            .unwrap_or(8);
         let centres = self.squares(cx, of);
         centres.iter().any(|&c| {
             let df = (i32::from(c % 8) - i32::from(sq % 8)).abs();
             let dr = (i32::from(c / 8) - i32::from(sq / 8)).abs();
-            if ring == 4 { df + dr == 1 } else { df.max(dr) == 1 }
+            if ring == 4 {
+                df + dr == 1
+            } else {
+                df.max(dr) == 1
+            }
         })
     }
 
@@ -353,10 +438,20 @@ impl Session {
                 "rank" => self.ranks(cx, x).contains(&(sq / 8)),
                 "relRank" => {
                     let n = x.get("n").and_then(Value::as_i64).unwrap_or(0);
-                    let of = x.get("of").map_or_else(|| vec![Color::White], |v| self.players(cx, v));
+                    let of = x
+                        .get("of")
+                        .map_or_else(|| vec![Color::White], |v| self.players(cx, v));
                     of.iter().any(|c| {
-                        let rel = if *c == Color::White { i64::from(sq / 8) + 1 } else { 8 - i64::from(sq / 8) };
-                        if n > 0 { rel == n } else { rel == 9 + n }
+                        let rel = if *c == Color::White {
+                            i64::from(sq / 8) + 1
+                        } else {
+                            8 - i64::from(sq / 8)
+                        };
+                        if n > 0 {
+                            rel == n
+                        } else {
+                            rel == 9 + n
+                        }
                     })
                 }
                 "empty" => x.as_bool() == Some(pos.piece_at(sq).is_none()),
@@ -376,25 +471,46 @@ impl Session {
 
     /// Blocked markers are hard blocks whatever their source (rulings D2).
     pub(crate) fn hard_blocked(&self, sq: u8) -> bool {
-        self.st.markers.iter().any(|m| m.square == sq && m.kind == MarkerKind::Blocked)
+        self.st
+            .markers
+            .iter()
+            .any(|m| m.square == sq && m.kind == MarkerKind::Blocked)
     }
 
     pub(crate) fn blocked_mask(&self) -> u64 {
-        self.st.markers.iter().filter(|m| m.kind == MarkerKind::Blocked).fold(0, |b, m| b | (1u64 << m.square))
+        self.st
+            .markers
+            .iter()
+            .filter(|m| m.kind == MarkerKind::Blocked)
+            .fold(0, |b, m| b | (1u64 << m.square))
     }
 
     /// Markers matching a marker filter (own by default).
     pub(crate) fn markers_matching(&self, cx: &Cx, f: &Value) -> Vec<Marker> {
         if let Value::String(s) = f {
             if s.starts_with('$') {
-                let ids: Vec<u64> = items(self.resolve_ref(cx, s)).iter().filter_map(|v| v.get("marker").and_then(Value::as_u64)).collect();
-                return self.st.markers.iter().filter(|m| ids.contains(&u64::from(m.id))).cloned().collect();
+                let ids: Vec<u64> = items(self.resolve_ref(cx, s))
+                    .iter()
+                    .filter_map(|v| v.get("marker").and_then(Value::as_u64))
+                    .collect();
+                return self
+                    .st
+                    .markers
+                    .iter()
+                    .filter(|m| ids.contains(&u64::from(m.id)))
+                    .cloned()
+                    .collect();
             }
         }
-        let Some(o) = f.as_object() else { return Vec::new() };
+        let Some(o) = f.as_object() else {
+            return Vec::new();
+        };
         let own = o.get("own").and_then(Value::as_bool).unwrap_or(true);
         let kind = o.get("kind").map(|k| self.val(cx, k));
-        let kind = kind.as_ref().and_then(Value::as_str).and_then(MarkerKind::parse);
+        let kind = kind
+            .as_ref()
+            .and_then(Value::as_str)
+            .and_then(MarkerKind::parse);
         self.st
             .markers
             .iter()
@@ -412,12 +528,17 @@ impl Session {
         let pos = self.board(cx);
         let all = super::pieces_of(pos);
         match v {
-            Value::Object(_) => all.into_iter().filter(|p| self.piece_ok(cx, v, &self.view(pos, p))).collect(),
+            Value::Object(_) => all
+                .into_iter()
+                .filter(|p| self.piece_ok(cx, v, &self.view(pos, p)))
+                .collect(),
             _ => {
                 let mut out: Vec<PieceInfo> = Vec::new();
                 for x in items(self.val(cx, v)) {
                     let found = match x.get("id").and_then(Value::as_u64) {
-                        Some(id) if x.get("marker").is_none() => all.iter().find(|p| u64::from(p.id) == id).copied(),
+                        Some(id) if x.get("marker").is_none() => {
+                            all.iter().find(|p| u64::from(p.id) == id).copied()
+                        }
                         _ => square_of(&x).and_then(|s| all.iter().find(|p| p.sq == s).copied()),
                     };
                     if let Some(p) = found {
@@ -443,9 +564,22 @@ impl Session {
                         .filter(|p| self.piece_ok(cx, x, &self.view(pos, p)))
                         .map(|p| self.snap(p))
                         .collect(),
-                    "squares" => (0..64u8).filter(|&s| self.square_ok(cx, x, s)).map(|s| json!(sq_name(s))).collect(),
-                    "markers" => self.markers_matching(cx, x).iter().map(super::marker_value).collect(),
-                    "values" => x.as_array().cloned().unwrap_or_default().iter().map(|v| self.val(cx, v)).collect(),
+                    "squares" => (0..64u8)
+                        .filter(|&s| self.square_ok(cx, x, s))
+                        .map(|s| json!(sq_name(s)))
+                        .collect(),
+                    "markers" => self
+                        .markers_matching(cx, x)
+                        .iter()
+                        .map(super::marker_value)
+                        .collect(),
+                    "values" => x
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|v| self.val(cx, v))
+                        .collect(),
                     _ => Vec::new(),
                 }
             }
@@ -456,10 +590,19 @@ impl Session {
     /// Sorts items by an order (rulings 2.1 § Order); stable.
     pub(crate) fn order(&self, cx: &Cx, mut v: Vec<Value>, order: Option<&Value>) -> Vec<Value> {
         let key_sq = |x: &Value| square_of(x).unwrap_or(0);
-        let color = |x: &Value| x.get("color").and_then(Value::as_str).and_then(parse_color).unwrap_or(Color::White);
+        let color = |x: &Value| {
+            x.get("color")
+                .and_then(Value::as_str)
+                .and_then(parse_color)
+                .unwrap_or(Color::White)
+        };
         let rel = |x: &Value| {
             let s = key_sq(x);
-            if color(x) == Color::White { s / 8 } else { 7 - s / 8 }
+            if color(x) == Color::White {
+                s / 8
+            } else {
+                7 - s / 8
+            }
         };
         let inner = |v: &mut Vec<Value>, o: &str| {
             v.sort_by_key(key_sq);
@@ -473,14 +616,28 @@ impl Session {
             None => inner(&mut v, "square-asc"),
             Some(Value::String(s)) => inner(&mut v, s),
             Some(Value::Object(o)) => {
-                inner(&mut v, o.get("then").and_then(Value::as_str).unwrap_or("square-asc"));
+                inner(
+                    &mut v,
+                    o.get("then")
+                        .and_then(Value::as_str)
+                        .unwrap_or("square-asc"),
+                );
                 if let Some(f) = o.get("files") {
                     let files = self.files(cx, f);
-                    v.sort_by_key(|x| files.iter().position(|&ff| ff == key_sq(x) % 8).unwrap_or(usize::MAX));
+                    v.sort_by_key(|x| {
+                        files
+                            .iter()
+                            .position(|&ff| ff == key_sq(x) % 8)
+                            .unwrap_or(usize::MAX)
+                    });
                 }
                 if let Some(Value::Array(cs)) = o.get("colors") {
                     let cols: Vec<Color> = cs.iter().flat_map(|c| self.players(cx, c)).collect();
-                    v.sort_by_key(|x| cols.iter().position(|c| *c == color(x)).unwrap_or(usize::MAX));
+                    v.sort_by_key(|x| {
+                        cols.iter()
+                            .position(|c| *c == color(x))
+                            .unwrap_or(usize::MAX)
+                    });
                 }
             }
             _ => inner(&mut v, "square-asc"),
@@ -490,8 +647,12 @@ impl Session {
 
     /// Evaluates an expression (rulings 2.1 § Expressions).
     pub(crate) fn eval(&self, cx: &Cx, e: &Value) -> Value {
-        let Value::Object(o) = e else { return self.val(cx, e) };
-        let Some((op, arg)) = o.iter().next().filter(|_| o.len() == 1) else { return Value::Null };
+        let Value::Object(o) = e else {
+            return self.val(cx, e);
+        };
+        let Some((op, arg)) = o.iter().next().filter(|_| o.len() == 1) else {
+            return Value::Null;
+        };
         let two = |cx: &Cx| -> (Value, Value) {
             match arg.as_array() {
                 Some(a) if a.len() == 2 => (self.eval(cx, &a[0]), self.eval(cx, &a[1])),
@@ -524,27 +685,46 @@ impl Session {
                 let (a, b) = two(cx);
                 json!(rps_beats(&a, &b))
             }
-            "and" => json!(arg.as_array().is_some_and(|a| a.iter().all(|x| truthy(&self.eval(cx, x))))),
-            "or" => json!(arg.as_array().is_some_and(|a| a.iter().any(|x| truthy(&self.eval(cx, x))))),
+            "and" => json!(arg
+                .as_array()
+                .is_some_and(|a| a.iter().all(|x| truthy(&self.eval(cx, x))))),
+            "or" => json!(arg
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| truthy(&self.eval(cx, x))))),
             "not" => json!(!truthy(&self.eval(cx, arg))),
             "count" => json!(self.source(cx, arg).len()),
             "legal-move-count" => {
                 if cx.depth > 0 {
                     return json!(0);
                 }
-                let inner = Cx { depth: cx.depth + 1, pos: None, ..*cx };
+                let inner = Cx {
+                    depth: cx.depth + 1,
+                    pos: None,
+                    ..*cx
+                };
                 let (pos, _) = self.pos();
-                let n = self.rule_legal_moves_depth(1).iter().filter(|m| self.move_matches(&inner, arg, pos, **m)).count();
+                let n = self
+                    .rule_legal_moves_depth(1)
+                    .iter()
+                    .filter(|m| self.move_matches(&inner, arg, pos, **m))
+                    .count();
                 json!(n)
             }
             "in-check" => json!(self.players(cx, arg).iter().any(|c| self.in_check(*c))),
             "opponent-of" => {
                 let p = self.players(cx, arg);
-                if p.len() == 1 { json!(p[0].flip().name()) } else { Value::Null }
+                if p.len() == 1 {
+                    json!(p[0].flip().name())
+                } else {
+                    Value::Null
+                }
             }
             "rps-winner" => {
                 let v = self.val(cx, arg);
-                let (w, b) = (v.get("white").cloned().unwrap_or(Value::Null), v.get("black").cloned().unwrap_or(Value::Null));
+                let (w, b) = (
+                    v.get("white").cloned().unwrap_or(Value::Null),
+                    v.get("black").cloned().unwrap_or(Value::Null),
+                );
                 if rps_beats(&w, &b) {
                     json!("white")
                 } else if rps_beats(&b, &w) {
@@ -559,29 +739,84 @@ impl Session {
 
     // ------------------------------------------------- helpers for triggers
 
-    pub(crate) fn eval_in(&self, inst: u32, e: &Value, ev: &BTreeMap<String, Value>, subject: &Value) -> Value {
+    pub(crate) fn eval_in(
+        &self,
+        inst: u32,
+        e: &Value,
+        ev: &BTreeMap<String, Value>,
+        subject: &Value,
+    ) -> Value {
         let b = BTreeMap::new();
-        let cx = Cx { inst: Some(inst), event: ev, subject, binds: &b, pos: None, depth: 0 };
+        let cx = Cx {
+            inst: Some(inst),
+            event: ev,
+            subject,
+            binds: &b,
+            pos: None,
+            depth: 0,
+        };
         self.eval(&cx, e)
     }
 
-    pub(crate) fn piece_matches_in(&self, inst: u32, f: &Value, p: &PieceInfo, ev: &BTreeMap<String, Value>, subject: &Value) -> bool {
+    pub(crate) fn piece_matches_in(
+        &self,
+        inst: u32,
+        f: &Value,
+        p: &PieceInfo,
+        ev: &BTreeMap<String, Value>,
+        subject: &Value,
+    ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx { inst: Some(inst), event: ev, subject, binds: &b, pos: None, depth: 0 };
+        let cx = Cx {
+            inst: Some(inst),
+            event: ev,
+            subject,
+            binds: &b,
+            pos: None,
+            depth: 0,
+        };
         let (pos, _) = self.pos();
         self.piece_ok(&cx, f, &self.view(pos, p))
     }
 
-    pub(crate) fn snap_matches(&self, inst: u32, f: &Value, snap: &Value, ev: &BTreeMap<String, Value>) -> bool {
+    pub(crate) fn snap_matches(
+        &self,
+        inst: u32,
+        f: &Value,
+        snap: &Value,
+        ev: &BTreeMap<String, Value>,
+    ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx { inst: Some(inst), event: ev, subject: snap, binds: &b, pos: None, depth: 0 };
+        let cx = Cx {
+            inst: Some(inst),
+            event: ev,
+            subject: snap,
+            binds: &b,
+            pos: None,
+            depth: 0,
+        };
         let (pos, _) = self.pos();
-        self.view_of_snap(pos, snap).is_some_and(|v| self.piece_ok(&cx, f, &v))
+        self.view_of_snap(pos, snap)
+            .is_some_and(|v| self.piece_ok(&cx, f, &v))
     }
 
-    pub(crate) fn square_matches_in(&self, inst: u32, f: &Value, sq: u8, ev: &BTreeMap<String, Value>, subject: &Value) -> bool {
+    pub(crate) fn square_matches_in(
+        &self,
+        inst: u32,
+        f: &Value,
+        sq: u8,
+        ev: &BTreeMap<String, Value>,
+        subject: &Value,
+    ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx { inst: Some(inst), event: ev, subject, binds: &b, pos: None, depth: 0 };
+        let cx = Cx {
+            inst: Some(inst),
+            event: ev,
+            subject,
+            binds: &b,
+            pos: None,
+            depth: 0,
+        };
         self.square_ok(&cx, f, sq)
     }
 }

@@ -20,7 +20,9 @@ use crate::descriptor::PrimitiveKind;
 /// its conditions are only on the side, the piece, its square or a state
 /// expression, never on the destination (rulings C3).
 pub fn is_fully_immobilising(filter: &serde_json::Map<String, Value>) -> bool {
-    filter.keys().all(|k| matches!(k.as_str(), "side" | "piece" | "from" | "when"))
+    filter
+        .keys()
+        .all(|k| matches!(k.as_str(), "side" | "piece" | "from" | "when"))
 }
 
 struct Restriction<'a> {
@@ -33,9 +35,15 @@ impl Session {
     fn restrictions(&self) -> Vec<Restriction<'_>> {
         let mut out = Vec::new();
         for m in &self.st.modifiers {
-            let Some(d) = self.st.descriptors.get(&m.descriptor) else { continue };
+            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
+                continue;
+            };
             for n in &d.passive {
-                out.push(Restriction { inst: m.id, kind: n.kind, params: &n.params });
+                out.push(Restriction {
+                    inst: m.id,
+                    kind: n.kind,
+                    params: &n.params,
+                });
             }
         }
         out
@@ -57,7 +65,14 @@ impl Session {
         let us = pos.turn();
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
-        let cx_for = |inst: u32| Cx { inst: Some(inst), event: &ev, subject: &Value::Null, binds: &b, pos: None, depth };
+        let cx_for = |inst: u32| Cx {
+            inst: Some(inst),
+            event: &ev,
+            subject: &Value::Null,
+            binds: &b,
+            pos: None,
+            depth,
+        };
         let enemy_royals = self.royal_mask(pos, us.flip());
         let needs_own = !rs.is_empty() || blocked != 0;
         let mut moves = if needs_own {
@@ -79,17 +94,20 @@ impl Session {
             for r in &rs {
                 let cx = cx_for(r.inst);
                 match r.kind {
-                    PrimitiveKind::ForbidMove => {
-                        if self.move_matches(&cx, &Self::params_value(r.params), pos, *m) {
-                            return false;
-                        }
+                    PrimitiveKind::ForbidMove
+                        if self.move_matches(&cx, &Self::params_value(r.params), pos, *m) =>
+                    {
+                        return false;
                     }
-                    PrimitiveKind::Protect => {
-                        if Self::against(r.params, "capture") && self.when_ok(&cx, r.params) {
-                            if let Some(v) = self.captured_view(pos, *m) {
-                                if r.params.get("pieces").is_some_and(|f| self.piece_ok(&cx, f, &v)) {
-                                    return false;
-                                }
+                    PrimitiveKind::Protect
+                        if Self::against(r.params, "capture") && self.when_ok(&cx, r.params) =>
+                    {
+                        if let Some(v) = self.captured_view(pos, *m) {
+                            if r.params
+                                .get("pieces")
+                                .is_some_and(|f| self.piece_ok(&cx, f, &v))
+                            {
+                                return false;
                             }
                         }
                     }
@@ -119,7 +137,9 @@ impl Session {
         // Phase 4: keep-farthest.
         for r in rs.iter().filter(|r| r.kind == PrimitiveKind::KeepFarthest) {
             let cx = cx_for(r.inst);
-            let Some(f) = r.params.get("pieces") else { continue };
+            let Some(f) = r.params.get("pieces") else {
+                continue;
+            };
             let chosen: Vec<u8> = pieces_of(pos)
                 .iter()
                 .filter(|p| p.piece.color == us && self.piece_ok(&cx, f, &self.view(pos, p)))
@@ -135,12 +155,17 @@ impl Session {
                 }
             }
             moves.retain(|m| match Self::line(*m) {
-                Some((dx, dy, n)) if chosen.contains(&m.from) && m.kind != MoveKind::Castle => best.get(&(m.from, dx, dy)) == Some(&n),
+                Some((dx, dy, n)) if chosen.contains(&m.from) && m.kind != MoveKind::Castle => {
+                    best.get(&(m.from, dx, dy)) == Some(&n)
+                }
                 _ => true,
             });
         }
         // Phase 5: must-move-if-able, in attach order.
-        for r in rs.iter().filter(|r| r.kind == PrimitiveKind::MustMoveIfAble) {
+        for r in rs
+            .iter()
+            .filter(|r| r.kind == PrimitiveKind::MustMoveIfAble)
+        {
             let cx = cx_for(r.inst);
             let f = Self::params_value(r.params);
             if moves.iter().any(|m| self.move_matches(&cx, &f, pos, *m)) {
@@ -151,7 +176,9 @@ impl Session {
     }
 
     fn against(p: &BTreeMap<String, Value>, what: &str) -> bool {
-        p.get("against").and_then(Value::as_array).is_some_and(|a| a.iter().any(|x| x == what))
+        p.get("against")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| x == what))
     }
 
     fn when_ok(&self, cx: &Cx, p: &BTreeMap<String, Value>) -> bool {
@@ -194,10 +221,19 @@ impl Session {
         let us = pos.turn();
         let sq = match m.kind {
             MoveKind::Castle => return None,
-            MoveKind::EnPassant => pieces_of(pos).into_iter().find(|p| p.piece.color != us && p.sq % 8 == m.to % 8 && p.sq / 8 == m.from / 8)?.sq,
+            MoveKind::EnPassant => {
+                pieces_of(pos)
+                    .into_iter()
+                    .find(|p| {
+                        p.piece.color != us && p.sq % 8 == m.to % 8 && p.sq / 8 == m.from / 8
+                    })?
+                    .sq
+            }
             _ => m.to,
         };
-        let p = pieces_of(pos).into_iter().find(|p| p.sq == sq && p.piece.color != us)?;
+        let p = pieces_of(pos)
+            .into_iter()
+            .find(|p| p.sq == sq && p.piece.color != us)?;
         Some(self.view(pos, &p))
     }
 
@@ -205,7 +241,10 @@ impl Session {
     pub(crate) fn move_matches(&self, cx: &Cx, f: &Value, pos: &Position<u64>, m: Move) -> bool {
         let Some(o) = f.as_object() else { return false };
         let us = pos.turn();
-        let cxp = Cx { pos: Some(pos), ..*cx };
+        let cxp = Cx {
+            pos: Some(pos),
+            ..*cx
+        };
         let mover = pieces_of(pos).into_iter().find(|p| p.sq == m.from);
         for (k, x) in o {
             let ok = match k.as_str() {
@@ -214,7 +253,9 @@ impl Session {
                 "from" => self.square_ok(&cxp, x, m.from),
                 "to" => self.square_ok(&cxp, x, m.to),
                 "capture" => x.as_bool() == Some(self.captured_view(pos, m).is_some()),
-                "target" => self.captured_view(pos, m).is_some_and(|v| self.piece_ok(&cxp, x, &v)),
+                "target" => self
+                    .captured_view(pos, m)
+                    .is_some_and(|v| self.piece_ok(&cxp, x, &v)),
                 "castling" => x.as_bool() == Some(m.kind == MoveKind::Castle),
                 "progress" => {
                     let dy = i32::from(m.to / 8) - i32::from(m.from / 8);
@@ -232,13 +273,17 @@ impl Session {
                     let files: Vec<u8> = super::eval::items(self.val(&cxp, x))
                         .iter()
                         .filter_map(|v| match self.val(&cxp, v) {
-                            Value::String(s) if s.len() == 1 => Some(s.as_bytes()[0].wrapping_sub(b'a')),
+                            Value::String(s) if s.len() == 1 => {
+                                Some(s.as_bytes()[0].wrapping_sub(b'a'))
+                            }
                             Value::Number(n) => n.as_u64().map(|n| n as u8),
                             _ => None,
                         })
                         .collect();
                     let (a, b) = ((m.from % 8).min(m.to % 8), (m.from % 8).max(m.to % 8));
-                    files.iter().any(|&f| (a < f && f < b) || (f == m.to % 8 && f != m.from % 8))
+                    files
+                        .iter()
+                        .any(|&f| (a < f && f < b) || (f == m.to % 8 && f != m.from % 8))
                 }
                 "when" => truthy(&self.eval(&cxp, x)),
                 _ => true,
@@ -266,7 +311,14 @@ impl Session {
             if !is_fully_immobilising(o) {
                 continue;
             }
-            let cx = Cx { inst: Some(r.inst), event: &ev, subject: &Value::Null, binds: &b, pos: Some(pos), depth };
+            let cx = Cx {
+                inst: Some(r.inst),
+                event: &ev,
+                subject: &Value::Null,
+                binds: &b,
+                pos: Some(pos),
+                depth,
+            };
             if let Some(s) = o.get("side") {
                 if !self.players(&cx, s).contains(&side) {
                     continue;
@@ -295,20 +347,37 @@ impl Session {
     fn royal_protected(&self, pos: &Position<u64>, sq: u8, depth: u8) -> bool {
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
-        let Some(p) = pieces_of(pos).into_iter().find(|p| p.sq == sq) else { return false };
+        let Some(p) = pieces_of(pos).into_iter().find(|p| p.sq == sq) else {
+            return false;
+        };
         self.restrictions().iter().any(|r| {
-            let cx = Cx { inst: Some(r.inst), event: &ev, subject: &Value::Null, binds: &b, pos: Some(pos), depth };
+            let cx = Cx {
+                inst: Some(r.inst),
+                event: &ev,
+                subject: &Value::Null,
+                binds: &b,
+                pos: Some(pos),
+                depth,
+            };
             r.kind == PrimitiveKind::Protect
                 && Self::against(r.params, "capture")
                 && self.when_ok(&cx, r.params)
-                && r.params.get("pieces").is_some_and(|f| self.piece_ok(&cx, f, &self.view(pos, &p)))
+                && r.params
+                    .get("pieces")
+                    .is_some_and(|f| self.piece_ok(&cx, f, &self.view(pos, &p)))
         })
     }
 
     /// `(royal square, attacker squares)` of `color`'s royals under
     /// rule-aware attacks on `pos`: disarmed pieces attack nothing,
     /// protected royals are never in check, hard blocks stop rays.
-    fn attacked_royals(&self, pos: &Position<u64>, color: Color, _turn: Option<Color>, depth: u8) -> Vec<(u8, u64)> {
+    fn attacked_royals(
+        &self,
+        pos: &Position<u64>,
+        color: Color,
+        _turn: Option<Color>,
+        depth: u8,
+    ) -> Vec<(u8, u64)> {
         let (_, t) = self.pos();
         let them = color.flip();
         let occ = pos.occupied() | self.blocked_mask();

@@ -235,7 +235,11 @@ pub struct Marker {
     /// `expiresAtMove`.
     pub lifetime: MarkerLifetime,
     /// Owner colour.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_color_serde")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "opt_color_serde"
+    )]
     pub owner: Option<Color>,
     /// Linked marker ids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -613,7 +617,10 @@ pub(crate) fn kind_name(def: &houserules_engine::GameDefinition, k: PieceKind) -
     }
 }
 
-pub(crate) fn kind_by_name(def: &houserules_engine::GameDefinition, name: &str) -> Option<PieceKind> {
+pub(crate) fn kind_by_name(
+    def: &houserules_engine::GameDefinition,
+    name: &str,
+) -> Option<PieceKind> {
     (0..def.pieces.len())
         .map(|i| PieceKind(i as u8))
         .find(|&k| kind_name(def, k) == name)
@@ -634,10 +641,18 @@ impl Session {
             Some(v) => v
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| refuse(codes::BAD_SEED, format!("seed {v} is not an integer from 0 to 4294967295")))?,
+                .ok_or_else(|| {
+                    refuse(
+                        codes::BAD_SEED,
+                        format!("seed {v} is not an integer from 0 to 4294967295"),
+                    )
+                })?,
         };
         if request.draft {
-            return Err(refuse(codes::BAD_REQUEST, "draft mode is not implemented yet"));
+            return Err(refuse(
+                codes::BAD_REQUEST,
+                "draft mode is not implemented yet",
+            ));
         }
         let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
             .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
@@ -651,7 +666,10 @@ impl Session {
             .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
         let def = variant.definition();
         if def.width != 8 || def.height != 8 {
-            return Err(refuse(codes::UNSUPPORTED_BOARD, "the modifier runtime plays 8×8 boards only"));
+            return Err(refuse(
+                codes::UNSUPPORTED_BOARD,
+                "the modifier runtime plays 8×8 boards only",
+            ));
         }
         let fen = request.fen.clone().unwrap_or(start);
         let game = Game::from_fen(variant, &fen)
@@ -688,8 +706,14 @@ impl Session {
         for (i, m) in request.modifiers.iter().enumerate() {
             let (desc, over) = resolve_modifier(m)
                 .map_err(|e| refuse(codes::BAD_MODIFIER, format!("modifiers[{i}]: {e}")))?;
-            if attach.iter().any(|(d, _): &(Descriptor, _)| d.id == desc.id) {
-                return Err(refuse(codes::BAD_MODIFIER, format!("modifiers[{i}]: `{}` is already active", desc.id)));
+            if attach
+                .iter()
+                .any(|(d, _): &(Descriptor, _)| d.id == desc.id)
+            {
+                return Err(refuse(
+                    codes::BAD_MODIFIER,
+                    format!("modifiers[{i}]: `{}` is already active", desc.id),
+                ));
             }
             attach.push((desc, over));
         }
@@ -700,19 +724,32 @@ impl Session {
         for (desc, over) in attach {
             let chooser = match over.get("chooser").map(String::as_str) {
                 None => turn,
-                Some(c) => parse_color(c).ok_or_else(|| refuse(codes::BAD_MODIFIER, format!("`{}`: chooser `{c}` is not white or black", desc.id)))?,
+                Some(c) => parse_color(c).ok_or_else(|| {
+                    refuse(
+                        codes::BAD_MODIFIER,
+                        format!("`{}`: chooser `{c}` is not white or black", desc.id),
+                    )
+                })?,
             };
             let lifetime = match over.get("lifetime").map(String::as_str) {
                 Some("instant") => Lifetime::OneShot,
                 Some("permanent") => Lifetime::Permanent,
                 Some(n) => {
                     let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        refuse(codes::BAD_MODIFIER, format!("`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1", desc.id))
+                        refuse(
+                            codes::BAD_MODIFIER,
+                            format!(
+                                "`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1",
+                                desc.id
+                            ),
+                        )
                     })?;
                     Lifetime::Moves { expires_at_move: n }
                 }
                 None => match desc.draft.as_ref().map(|d| &d.duration) {
-                    Some(crate::descriptor::DraftDuration::Named(n)) if n == "instant" => Lifetime::OneShot,
+                    Some(crate::descriptor::DraftDuration::Named(n)) if n == "instant" => {
+                        Lifetime::OneShot
+                    }
                     _ => Lifetime::Permanent,
                 },
             };
@@ -725,10 +762,16 @@ impl Session {
                     continue;
                 }
                 let Some(p) = desc.parameters.iter().find(|p| &p.name == k) else {
-                    return Err(refuse(codes::BAD_MODIFIER, format!("`{}` has no parameter `{k}`", desc.id)));
+                    return Err(refuse(
+                        codes::BAD_MODIFIER,
+                        format!("`{}` has no parameter `{k}`", desc.id),
+                    ));
                 };
                 let val = parse_param_value(p.ty, v).ok_or_else(|| {
-                    refuse(codes::BAD_MODIFIER, format!("`{}`: `{v}` is not a valid value for `{k}`", desc.id))
+                    refuse(
+                        codes::BAD_MODIFIER,
+                        format!("`{}`: `{v}` is not a valid value for `{k}`", desc.id),
+                    )
                 })?;
                 params.insert(k.clone(), val);
             }
@@ -761,21 +804,36 @@ impl Session {
     /// A [`Refusal`] when the snapshot is malformed.
     pub fn restore(snapshot: &Value) -> Result<Session, Refusal> {
         let bad = |m: String| refuse(codes::BAD_REQUEST, m);
-        let request: CreateRequest = serde_json::from_value(snapshot.get("request").cloned().unwrap_or(Value::Null))
-            .map_err(|e| bad(format!("request: {e}")))?;
-        let st: State = serde_json::from_value(snapshot.get("state").cloned().unwrap_or(Value::Null))
-            .map_err(|e| bad(format!("state: {e}")))?;
-        let inputs: Vec<Input> = serde_json::from_value(snapshot.get("inputs").cloned().unwrap_or(json!([])))
-            .map_err(|e| bad(format!("inputs: {e}")))?;
-        let fen = snapshot.get("fen").and_then(Value::as_str).ok_or_else(|| bad("missing fen".into()))?;
-        let ids: Vec<(u8, u16)> = serde_json::from_value(snapshot.get("ids").cloned().unwrap_or(json!([])))
-            .map_err(|e| bad(format!("ids: {e}")))?;
-        let next_id = snapshot.get("nextPieceId").and_then(Value::as_u64).unwrap_or(1) as u16;
+        let request: CreateRequest =
+            serde_json::from_value(snapshot.get("request").cloned().unwrap_or(Value::Null))
+                .map_err(|e| bad(format!("request: {e}")))?;
+        let st: State =
+            serde_json::from_value(snapshot.get("state").cloned().unwrap_or(Value::Null))
+                .map_err(|e| bad(format!("state: {e}")))?;
+        let inputs: Vec<Input> =
+            serde_json::from_value(snapshot.get("inputs").cloned().unwrap_or(json!([])))
+                .map_err(|e| bad(format!("inputs: {e}")))?;
+        let fen = snapshot
+            .get("fen")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("missing fen".into()))?;
+        let ids: Vec<(u8, u16)> =
+            serde_json::from_value(snapshot.get("ids").cloned().unwrap_or(json!([])))
+                .map_err(|e| bad(format!("ids: {e}")))?;
+        let next_id = snapshot
+            .get("nextPieceId")
+            .and_then(Value::as_u64)
+            .unwrap_or(1) as u16;
         let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
             .map_err(|e| bad(format!("presets: {e}")))?;
-        let layout = request.layout.as_deref().map(houserules_presets::Layout::parse).transpose()
+        let layout = request
+            .layout
+            .as_deref()
+            .map(houserules_presets::Layout::parse)
+            .transpose()
             .map_err(|e| bad(format!("layout: {e}")))?;
-        let (variant, _) = houserules_presets::build(&rules, layout).map_err(|e| bad(format!("presets: {e}")))?;
+        let (variant, _) =
+            houserules_presets::build(&rules, layout).map_err(|e| bad(format!("presets: {e}")))?;
         let mut game = Game::from_fen(variant, fen).map_err(|e| bad(format!("fen: {e}")))?;
         game.edit_small(|p, _| {
             for &(sq, id) in &ids {
@@ -837,9 +895,11 @@ impl Session {
         self.kill_attempts = 0;
         match &input {
             Input::Move { mv } => self.submit_move(mv),
-            Input::Choice { choice, player, auto } => {
-                self.submit_choice_as(choice, player.as_deref(), auto.as_deref())
-            }
+            Input::Choice {
+                choice,
+                player,
+                auto,
+            } => self.submit_choice_as(choice, player.as_deref(), auto.as_deref()),
         }
     }
 
@@ -856,7 +916,9 @@ impl Session {
     fn write_uci(&self, m: Move, legal: &[Move]) -> String {
         let usual = self.game.uci(m);
         if m.kind == MoveKind::Castle
-            && legal.iter().any(|l| l.kind != MoveKind::Castle && self.game.uci(*l) == usual)
+            && legal
+                .iter()
+                .any(|l| l.kind != MoveKind::Castle && self.game.uci(*l) == usual)
         {
             return format!("{}{}", sq_name(m.from), sq_name(m.to));
         }
@@ -889,7 +951,9 @@ impl Session {
             return json!({"status": "stalemate"});
         }
         match self.game.status() {
-            houserules_engine::Status::Checkmate { .. } | houserules_engine::Status::Stalemate | houserules_engine::Status::Ongoing => {
+            houserules_engine::Status::Checkmate { .. }
+            | houserules_engine::Status::Stalemate
+            | houserules_engine::Status::Ongoing => {
                 json!({"status": "ongoing"})
             }
             houserules_engine::Status::Variant { winner, reason } => {
@@ -982,7 +1046,9 @@ impl Session {
     // ---------------------------------------------------------------- board
 
     pub(crate) fn pos(&self) -> (&Position<u64>, &Tables<u64>) {
-        self.game.small().expect("8×8 boards only (checked at creation)")
+        self.game
+            .small()
+            .expect("8×8 boards only (checked at creation)")
     }
 
     pub(crate) fn pieces(&self) -> Vec<PieceInfo> {
@@ -1029,7 +1095,13 @@ impl Session {
 
     /// Attaches a descriptor (rulings G3: an id never active twice) and
     /// queues its on-rule-activated. Call [`Session::drive`] to run it.
-    fn attach(&mut self, desc: Descriptor, chooser: Color, lifetime: Lifetime, params: BTreeMap<String, Value>) {
+    fn attach(
+        &mut self,
+        desc: Descriptor,
+        chooser: Color,
+        lifetime: Lifetime,
+        params: BTreeMap<String, Value>,
+    ) {
         let id = self.next_entity();
         let lifetime = match lifetime {
             Lifetime::Moves { expires_at_move } => Lifetime::Moves {
@@ -1037,7 +1109,10 @@ impl Session {
             },
             l => l,
         };
-        self.log("attach", json!({"id": desc.id, "instance": id, "chooser": chooser.name()}));
+        self.log(
+            "attach",
+            json!({"id": desc.id, "instance": id, "chooser": chooser.name()}),
+        );
         self.st.modifiers.push(Instance {
             id,
             descriptor: desc.id.clone(),
@@ -1051,8 +1126,10 @@ impl Session {
         });
         self.st.descriptors.insert(desc.id.clone(), desc);
         let c = &mut self.st.cursor;
-        c.items.push_back(Work::Step(Step::Activate { instance: id }));
-        c.items.push_back(Work::Step(Step::EndInstant { instance: id }));
+        c.items
+            .push_back(Work::Step(Step::Activate { instance: id }));
+        c.items
+            .push_back(Work::Step(Step::EndInstant { instance: id }));
         c.items.push_back(Work::Step(Step::Post));
     }
 
@@ -1060,26 +1137,44 @@ impl Session {
 
     fn submit_move(&mut self, uci: &str) -> Result<(), Refusal> {
         if !self.st.pending.is_empty() {
-            return Err(refuse(codes::CHOICE_PENDING, "a choice is pending; answer it first"));
+            return Err(refuse(
+                codes::CHOICE_PENDING,
+                "a choice is pending; answer it first",
+            ));
         }
         if self.is_over() {
             return Err(refuse(codes::GAME_OVER, "the game is over"));
         }
         let legal = self.rule_legal_moves();
-        let m = legal.iter().copied().find(|l| self.write_uci(*l, &legal) == uci).or_else(|| {
-            self.game.parse_uci(uci).ok().and_then(|m| {
-                legal.iter().copied().find(|l| *l == m).or_else(|| {
-                    legal.iter().copied().find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion)
+        let m = legal
+            .iter()
+            .copied()
+            .find(|l| self.write_uci(*l, &legal) == uci)
+            .or_else(|| {
+                self.game.parse_uci(uci).ok().and_then(|m| {
+                    legal.iter().copied().find(|l| *l == m).or_else(|| {
+                        legal.iter().copied().find(|l| {
+                            l.from == m.from && l.to == m.to && l.promotion == m.promotion
+                        })
+                    })
                 })
-            })
-        });
+            });
         let Some(m) = m else {
-            return Err(refuse(codes::ILLEGAL_MOVE, format!("`{uci}` is not legal under the active rules")));
+            return Err(refuse(
+                codes::ILLEGAL_MOVE,
+                format!("`{uci}` is not legal under the active rules"),
+            ));
         };
-        self.inputs.push(Input::Move { mv: uci.to_string() });
+        self.inputs.push(Input::Move {
+            mv: uci.to_string(),
+        });
         let (pos, _) = self.pos();
         let mover = pos.turn();
-        let me = PieceInfo { id: pos.piece_id(m.from), sq: m.from, piece: pos.piece_at(m.from).expect("legal move has a mover") };
+        let me = PieceInfo {
+            id: pos.piece_id(m.from),
+            sq: m.from,
+            piece: pos.piece_at(m.from).expect("legal move has a mover"),
+        };
         let (captured, en_passant) = match m.kind {
             MoveKind::EnPassant => {
                 let victim = pieces_of(pos).into_iter().find(|p| {
@@ -1089,7 +1184,14 @@ impl Session {
             }
             MoveKind::Castle => (Value::Null, false),
             _ => match pos.piece_at(m.to) {
-                Some(p) if p.color != mover => (self.snap(&PieceInfo { id: pos.piece_id(m.to), sq: m.to, piece: p }), false),
+                Some(p) if p.color != mover => (
+                    self.snap(&PieceInfo {
+                        id: pos.piece_id(m.to),
+                        sq: m.to,
+                        piece: p,
+                    }),
+                    false,
+                ),
                 _ => (Value::Null, false),
             },
         };
@@ -1217,7 +1319,12 @@ impl Session {
         };
         if top.kind == "rps" && top.for_player == "both" {
             for c in ["white", "black"] {
-                if self.st.pending.last().is_some_and(|t| !t.collected.contains_key(c)) {
+                if self
+                    .st
+                    .pending
+                    .last()
+                    .is_some_and(|t| !t.collected.contains_key(c))
+                {
                     self.submit_choice_as(&json!("rock"), Some(c), Some("timeout"))?;
                 }
             }
@@ -1227,27 +1334,50 @@ impl Session {
         self.submit_choice_as(&first, None, Some("timeout"))
     }
 
-    fn submit_choice_as(&mut self, value: &Value, player: Option<&str>, auto: Option<&str>) -> Result<(), Refusal> {
+    fn submit_choice_as(
+        &mut self,
+        value: &Value,
+        player: Option<&str>,
+        auto: Option<&str>,
+    ) -> Result<(), Refusal> {
         let Some(top) = self.st.pending.last().cloned() else {
             return Err(refuse(codes::NO_PENDING_CHOICE, "no choice is pending"));
         };
-        let options = top.prompt["options"].as_array().cloned().unwrap_or_default();
+        let options = top.prompt["options"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         if !options.contains(value) {
-            return Err(refuse(codes::BAD_CHOICE, format!("{value} is not one of the options {}", Value::Array(options))));
+            return Err(refuse(
+                codes::BAD_CHOICE,
+                format!(
+                    "{value} is not one of the options {}",
+                    Value::Array(options)
+                ),
+            ));
         }
         let mut frame = top;
         if frame.for_player == "both" {
             let Some(p) = player.filter(|p| *p == "white" || *p == "black") else {
-                return Err(refuse(codes::BAD_CHOICE, "an rps answer for both players needs \"player\": \"white\" or \"black\""));
+                return Err(refuse(
+                    codes::BAD_CHOICE,
+                    "an rps answer for both players needs \"player\": \"white\" or \"black\"",
+                ));
             };
             if frame.collected.contains_key(p) {
-                return Err(refuse(codes::BAD_CHOICE, format!("{p} has already answered")));
+                return Err(refuse(
+                    codes::BAD_CHOICE,
+                    format!("{p} has already answered"),
+                ));
             }
             frame.collected.insert(p.to_string(), value.clone());
         } else {
             if let Some(p) = player {
                 if p != frame.for_player {
-                    return Err(refuse(codes::BAD_CHOICE, format!("this choice is for {}, not {p}", frame.for_player)));
+                    return Err(refuse(
+                        codes::BAD_CHOICE,
+                        format!("this choice is for {}, not {p}", frame.for_player),
+                    ));
                 }
             }
             let n = frame.collected.len();
@@ -1258,7 +1388,10 @@ impl Session {
             player: player.map(str::to_string),
             auto: auto.map(str::to_string),
         });
-        self.log("choice", json!({"choiceId": frame.choice_id, "value": value, "player": player, "auto": auto}));
+        self.log(
+            "choice",
+            json!({"choiceId": frame.choice_id, "value": value, "player": player, "auto": auto}),
+        );
         self.st.pending.pop();
         let complete = if frame.for_player == "both" {
             frame.collected.len() == 2
@@ -1291,7 +1424,11 @@ impl Session {
             if let Some(sq) = v.as_str().and_then(parse_sq) {
                 let (p, _) = self.pos();
                 if let Some(pc) = p.piece_at(sq) {
-                    return self.snap(&PieceInfo { id: p.piece_id(sq), sq, piece: pc });
+                    return self.snap(&PieceInfo {
+                        id: p.piece_id(sq),
+                        sq,
+                        piece: pc,
+                    });
                 }
             }
             return Value::Null;
@@ -1304,7 +1441,9 @@ impl Session {
     /// Runs the dispatch until it ends or a choice suspends it.
     pub(crate) fn drive(&mut self) {
         loop {
-            if !self.st.pending.is_empty() || self.st.result.is_some() && self.st.cursor.items.is_empty() {
+            if !self.st.pending.is_empty()
+                || self.st.result.is_some() && self.st.cursor.items.is_empty()
+            {
                 return;
             }
             let w = if let Some(w) = self.st.cursor.queue.pop_front() {
@@ -1316,7 +1455,16 @@ impl Session {
             };
             match w {
                 (Work::Arm(arm), _) => self.run_arm(arm),
-                (Work::Entry { piece, square, cause, generation, after }, from_queue) => {
+                (
+                    Work::Entry {
+                        piece,
+                        square,
+                        cause,
+                        generation,
+                        after,
+                    },
+                    from_queue,
+                ) => {
                     self.entry(piece, square, &cause, generation, after, from_queue);
                 }
                 (Work::Step(s), _) => self.step(s),
@@ -1327,7 +1475,12 @@ impl Session {
     fn step(&mut self, s: Step) {
         match s {
             Step::Activate { instance } => {
-                let arms = self.arms_for(TriggerKind::OnRuleActivated, Some(instance), &BTreeMap::new(), &[]);
+                let arms = self.arms_for(
+                    TriggerKind::OnRuleActivated,
+                    Some(instance),
+                    &BTreeMap::new(),
+                    &[],
+                );
                 for a in arms.into_iter().rev() {
                     self.st.cursor.items.push_front(Work::Arm(a));
                 }
@@ -1335,8 +1488,16 @@ impl Session {
             Step::EndInstant { instance } => {
                 let inst = self.st.modifiers.iter().find(|m| m.id == instance);
                 if inst.is_some_and(|m| m.lifetime == Lifetime::OneShot) {
-                    let arms = self.arms_for(TriggerKind::OnRuleExpire, Some(instance), &BTreeMap::new(), &[]);
-                    self.st.cursor.items.push_front(Work::Step(Step::Detach { instance }));
+                    let arms = self.arms_for(
+                        TriggerKind::OnRuleExpire,
+                        Some(instance),
+                        &BTreeMap::new(),
+                        &[],
+                    );
+                    self.st
+                        .cursor
+                        .items
+                        .push_front(Work::Step(Step::Detach { instance }));
                     for a in arms.into_iter().rev() {
                         self.st.cursor.items.push_front(Work::Arm(a));
                     }
@@ -1346,7 +1507,13 @@ impl Session {
             Step::ApplyMove => self.apply_move_step(),
             Step::Stage { stage } => self.stage(stage),
             Step::DetachExpired => {
-                let ids: Vec<u32> = self.st.modifiers.iter().filter(|m| m.expiring).map(|m| m.id).collect();
+                let ids: Vec<u32> = self
+                    .st
+                    .modifiers
+                    .iter()
+                    .filter(|m| m.expiring)
+                    .map(|m| m.id)
+                    .collect();
                 for id in ids {
                     self.detach_now(id);
                 }
@@ -1390,13 +1557,28 @@ impl Session {
     }
 
     fn definition_has_royals(&self) -> bool {
-        self.game.variant().definition().pieces.iter().any(|p| p.royal)
+        self.game
+            .variant()
+            .definition()
+            .pieces
+            .iter()
+            .any(|p| p.royal)
     }
 
     /// A piece entered `square`: handle its markers in priority order
     /// (ascending id within a kind), stopping once the piece left.
-    fn entry(&mut self, piece: u16, square: u8, cause: &str, generation: u8, after: (u8, u32), from_queue: bool) {
-        let Some(p) = self.find_piece(piece) else { return };
+    fn entry(
+        &mut self,
+        piece: u16,
+        square: u8,
+        cause: &str,
+        generation: u8,
+        after: (u8, u32),
+        from_queue: bool,
+    ) {
+        let Some(p) = self.find_piece(piece) else {
+            return;
+        };
         if p.sq != square {
             return;
         }
@@ -1420,7 +1602,9 @@ impl Session {
         let mut arms = Vec::new();
         let modifiers: Vec<u32> = self.st.modifiers.iter().map(|m| m.id).collect();
         for inst in modifiers {
-            let Some(desc) = self.descriptor_of(inst) else { continue };
+            let Some(desc) = self.descriptor_of(inst) else {
+                continue;
+            };
             for (ti, t) in desc.triggers.iter().enumerate() {
                 if t.kind != TriggerKind::OnPieceEnteredMarker {
                     continue;
@@ -1442,7 +1626,13 @@ impl Session {
                         continue;
                     }
                 }
-                arms.push(Arm { instance: inst, trigger: ti, event: event.clone(), subject: snap.clone(), generation });
+                arms.push(Arm {
+                    instance: inst,
+                    trigger: ti,
+                    event: event.clone(),
+                    subject: snap.clone(),
+                    generation,
+                });
             }
         }
         let cont = Work::Entry {
@@ -1452,7 +1642,11 @@ impl Session {
             generation,
             after: (marker.kind.priority(), marker.id),
         };
-        let dq = if from_queue { &mut self.st.cursor.queue } else { &mut self.st.cursor.items };
+        let dq = if from_queue {
+            &mut self.st.cursor.queue
+        } else {
+            &mut self.st.cursor.items
+        };
         dq.push_front(cont);
         for a in arms.into_iter().rev() {
             dq.push_front(Work::Arm(a));
@@ -1473,7 +1667,9 @@ impl Session {
         let mut ev = BTreeMap::new();
         ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
         let to_sq = match ply.rook {
-            Some(_) => self.find_piece(ply.piece_before["id"].as_u64().unwrap_or(0) as u16).map_or(ply.mv.to, |p| p.sq),
+            Some(_) => self
+                .find_piece(ply.piece_before["id"].as_u64().unwrap_or(0) as u16)
+                .map_or(ply.mv.to, |p| p.sq),
             None => ply.mv.to,
         };
         ev.insert("to".to_string(), json!(sq_name(to_sq)));
@@ -1489,16 +1685,28 @@ impl Session {
                     if mover_now.is_none() {
                         Vec::new()
                     } else {
-                        self.subject_arms(TriggerKind::OnCapture, &ev, &[mover_snap.clone()])
+                        self.subject_arms(
+                            TriggerKind::OnCapture,
+                            &ev,
+                            std::slice::from_ref(&mover_snap),
+                        )
                     }
                 } else {
-                    self.subject_arms(TriggerKind::OnCaptured, &ev, &[ply.captured.clone()])
+                    self.subject_arms(
+                        TriggerKind::OnCaptured,
+                        &ev,
+                        std::slice::from_ref(&ply.captured),
+                    )
                 }
             }
             5 if ply.mv.promotion.is_some() && mover_now.is_some() => {
                 ev.insert("piece".into(), mover_snap.clone());
                 ev.insert("promotedTo".into(), mover_snap["type"].clone());
-                self.subject_arms(TriggerKind::OnPromotion, &ev, &[mover_snap.clone()])
+                self.subject_arms(
+                    TriggerKind::OnPromotion,
+                    &ev,
+                    std::slice::from_ref(&mover_snap),
+                )
             }
             6 | 7 => {
                 let mut moved = Vec::new();
@@ -1511,7 +1719,11 @@ impl Session {
                     }
                 }
                 moved.sort_by_key(|(p, _)| p.sq);
-                let kind = if stage == 6 { TriggerKind::OnMove } else { TriggerKind::OnMovedOntoSquare };
+                let kind = if stage == 6 {
+                    TriggerKind::OnMove
+                } else {
+                    TriggerKind::OnMovedOntoSquare
+                };
                 let mut arms = Vec::new();
                 for (p, from) in moved {
                     let mut e = ev.clone();
@@ -1552,7 +1764,9 @@ impl Session {
                     .filter(|m| matches!(m.lifetime, MarkerLifetime::Moves { expires_at_move } if expires_at_move <= now))
                     .cloned()
                     .collect();
-                self.st.markers.retain(|m| !expired.iter().any(|e| e.id == m.id));
+                self.st
+                    .markers
+                    .retain(|m| !expired.iter().any(|e| e.id == m.id));
                 let mut arms = Vec::new();
                 for m in &expired {
                     self.log("marker-expired", json!({"marker": m.id, "kind": m.kind}));
@@ -1560,10 +1774,13 @@ impl Session {
                     e.insert("marker".into(), marker_value(m));
                     let modifiers: Vec<u32> = self.st.modifiers.iter().map(|i| i.id).collect();
                     for inst in modifiers {
-                        let Some(desc) = self.descriptor_of(inst) else { continue };
+                        let Some(desc) = self.descriptor_of(inst) else {
+                            continue;
+                        };
                         for (ti, t) in desc.triggers.iter().enumerate() {
                             if t.kind != TriggerKind::OnMarkerExpire
-                                || t.params.get("kind").and_then(Value::as_str) != Some(m.kind.as_str())
+                                || t.params.get("kind").and_then(Value::as_str)
+                                    != Some(m.kind.as_str())
                             {
                                 continue;
                             }
@@ -1571,7 +1788,13 @@ impl Session {
                             if own && m.source != inst {
                                 continue;
                             }
-                            arms.push(Arm { instance: inst, trigger: ti, event: e.clone(), subject: Value::Null, generation: 1 });
+                            arms.push(Arm {
+                                instance: inst,
+                                trigger: ti,
+                                event: e.clone(),
+                                subject: Value::Null,
+                                generation: 1,
+                            });
                         }
                     }
                 }
@@ -1594,9 +1817,17 @@ impl Session {
         let mut ev = BTreeMap::new();
         ev.insert("color".to_string(), json!(color.name()));
         let mut arms = Vec::new();
-        let modifiers: Vec<u32> = self.st.modifiers.iter().filter(|m| !(kind == TriggerKind::OnTurnStart && m.expiring)).map(|m| m.id).collect();
+        let modifiers: Vec<u32> = self
+            .st
+            .modifiers
+            .iter()
+            .filter(|m| !(kind == TriggerKind::OnTurnStart && m.expiring))
+            .map(|m| m.id)
+            .collect();
         for inst in modifiers {
-            let Some(desc) = self.descriptor_of(inst).cloned() else { continue };
+            let Some(desc) = self.descriptor_of(inst).cloned() else {
+                continue;
+            };
             for (ti, t) in desc.triggers.iter().enumerate() {
                 if t.kind != kind {
                     continue;
@@ -1606,7 +1837,13 @@ impl Session {
                     Some(c) => self.players_for(inst, c),
                 };
                 if colors.contains(&color) {
-                    arms.push(Arm { instance: inst, trigger: ti, event: ev.clone(), subject: Value::Null, generation: 1 });
+                    arms.push(Arm {
+                        instance: inst,
+                        trigger: ti,
+                        event: ev.clone(),
+                        subject: Value::Null,
+                        generation: 1,
+                    });
                 }
             }
         }
@@ -1615,11 +1852,25 @@ impl Session {
 
     /// Arms of `kind` with no subject, for one instance or all; the
     /// top-level `conditional` tests its `if` now (rulings A11).
-    fn arms_for(&mut self, kind: TriggerKind, only: Option<u32>, ev: &BTreeMap<String, Value>, _s: &[Value]) -> Vec<Arm> {
+    fn arms_for(
+        &mut self,
+        kind: TriggerKind,
+        only: Option<u32>,
+        ev: &BTreeMap<String, Value>,
+        _s: &[Value],
+    ) -> Vec<Arm> {
         let mut arms = Vec::new();
-        let modifiers: Vec<u32> = self.st.modifiers.iter().map(|m| m.id).filter(|id| only.is_none_or(|o| o == *id)).collect();
+        let modifiers: Vec<u32> = self
+            .st
+            .modifiers
+            .iter()
+            .map(|m| m.id)
+            .filter(|id| only.is_none_or(|o| o == *id))
+            .collect();
         for inst in modifiers {
-            let Some(desc) = self.descriptor_of(inst).cloned() else { continue };
+            let Some(desc) = self.descriptor_of(inst).cloned() else {
+                continue;
+            };
             for (ti, t) in desc.triggers.iter().enumerate() {
                 if t.kind != kind {
                     continue;
@@ -1631,7 +1882,13 @@ impl Session {
                         continue;
                     }
                 }
-                arms.push(Arm { instance: inst, trigger: ti, event: ev.clone(), subject: Value::Null, generation: 1 });
+                arms.push(Arm {
+                    instance: inst,
+                    trigger: ti,
+                    event: ev.clone(),
+                    subject: Value::Null,
+                    generation: 1,
+                });
             }
         }
         arms
@@ -1639,11 +1896,18 @@ impl Session {
 
     /// Arms of a subject trigger: modifiers in attach order, triggers in
     /// descriptor order, subjects by ascending square (rulings A10).
-    fn subject_arms(&mut self, kind: TriggerKind, ev: &BTreeMap<String, Value>, subjects: &[Value]) -> Vec<Arm> {
+    fn subject_arms(
+        &mut self,
+        kind: TriggerKind,
+        ev: &BTreeMap<String, Value>,
+        subjects: &[Value],
+    ) -> Vec<Arm> {
         let mut arms = Vec::new();
         let modifiers: Vec<u32> = self.st.modifiers.iter().map(|m| m.id).collect();
         for inst in modifiers {
-            let Some(desc) = self.descriptor_of(inst).cloned() else { continue };
+            let Some(desc) = self.descriptor_of(inst).cloned() else {
+                continue;
+            };
             for (ti, t) in desc.triggers.iter().enumerate() {
                 if t.kind != kind {
                     continue;
@@ -1661,7 +1925,13 @@ impl Session {
                             continue;
                         }
                     }
-                    arms.push(Arm { instance: inst, trigger: ti, event: ev.clone(), subject: s.clone(), generation: 1 });
+                    arms.push(Arm {
+                        instance: inst,
+                        trigger: ti,
+                        event: ev.clone(),
+                        subject: s.clone(),
+                        generation: 1,
+                    });
                 }
             }
         }
@@ -1669,7 +1939,9 @@ impl Session {
     }
 
     fn capture_attempt_arms(&mut self) -> Vec<Arm> {
-        let Some(ply) = self.st.cursor.ply.clone() else { return Vec::new() };
+        let Some(ply) = self.st.cursor.ply.clone() else {
+            return Vec::new();
+        };
         let mut ev = BTreeMap::new();
         ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
         ev.insert("to".to_string(), json!(sq_name(ply.mv.to)));
@@ -1679,7 +1951,9 @@ impl Session {
         let mut arms = Vec::new();
         let modifiers: Vec<u32> = self.st.modifiers.iter().map(|m| m.id).collect();
         for inst in modifiers {
-            let Some(desc) = self.descriptor_of(inst).cloned() else { continue };
+            let Some(desc) = self.descriptor_of(inst).cloned() else {
+                continue;
+            };
             for (ti, t) in desc.triggers.iter().enumerate() {
                 if t.kind != TriggerKind::OnCaptureAttempt {
                     continue;
@@ -1706,7 +1980,13 @@ impl Session {
                         continue;
                     }
                 }
-                arms.push(Arm { instance: inst, trigger: ti, event: ev.clone(), subject: ply.piece_before.clone(), generation: 1 });
+                arms.push(Arm {
+                    instance: inst,
+                    trigger: ti,
+                    event: ev.clone(),
+                    subject: ply.piece_before.clone(),
+                    generation: 1,
+                });
             }
         }
         arms
@@ -1734,7 +2014,11 @@ impl Session {
                 if self.st.check_pairs.contains(&(a, r)) {
                     continue;
                 }
-                let credited = if a == mover_id || Some(a) == rook_id { a } else { mover_id };
+                let credited = if a == mover_id || Some(a) == rook_id {
+                    a
+                } else {
+                    mover_id
+                };
                 if let Some(p) = self.find_piece(credited) {
                     if !subjects.contains(&p) {
                         subjects.push(p);
@@ -1743,7 +2027,11 @@ impl Session {
             }
         }
         subjects.sort_by_key(|p| p.sq);
-        let kind = if stage == 8 { TriggerKind::OnCheckReceived } else { TriggerKind::OnCheckDelivered };
+        let kind = if stage == 8 {
+            TriggerKind::OnCheckReceived
+        } else {
+            TriggerKind::OnCheckDelivered
+        };
         let snaps: Vec<Value> = subjects.iter().map(|p| self.snap(p)).collect();
         let mut arms = Vec::new();
         for s in snaps {
@@ -1761,7 +2049,11 @@ pub(crate) fn pieces_of(p: &Position<u64>) -> Vec<PieceInfo> {
     for sq in 0..64u8 {
         if occ & (1u64 << sq) != 0 {
             if let Some(piece) = p.piece_at(sq) {
-                v.push(PieceInfo { id: p.piece_id(sq), sq, piece });
+                v.push(PieceInfo {
+                    id: p.piece_id(sq),
+                    sq,
+                    piece,
+                });
             }
         }
     }
@@ -1781,14 +2073,21 @@ fn resolve_modifier(v: &Value) -> Result<(Descriptor, BTreeMap<String, String>),
             let d = crate::library::get(id).map_err(|e| e.to_string())?;
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
-                let (k, val) = kv.split_once('=').ok_or_else(|| format!("`{kv}` is not KEY=VALUE"))?;
+                let (k, val) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("`{kv}` is not KEY=VALUE"))?;
                 over.insert(k.to_string(), val.to_string());
             }
             Ok((d, over))
         }
         Value::Object(_) => crate::validate::validate_value(v)
             .map(|d| (d, BTreeMap::new()))
-            .map_err(|f| f.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")),
+            .map_err(|f| {
+                f.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }),
         _ => Err("a modifier is a library id or an inline descriptor".into()),
     }
 }
@@ -1797,12 +2096,18 @@ fn parse_param_value(ty: crate::descriptor::ParamType, v: &str) -> Option<Value>
     use crate::descriptor::ParamType as T;
     match ty {
         T::Integer => v.parse::<i64>().ok().map(Value::from),
-        T::Number => v.parse::<f64>().ok().and_then(|x| serde_json::Number::from_f64(x)).map(Value::Number),
+        T::Number => v
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
         T::Boolean => v.parse::<bool>().ok().map(Value::from),
         T::String => Some(json!(v)),
         T::Square => parse_sq(v).map(|_| json!(v)),
         T::File => (v.len() == 1 && ("a"..="h").contains(&v)).then(|| json!(v)),
-        T::PieceType => ["pawn", "knight", "bishop", "rook", "queen", "king"].contains(&v).then(|| json!(v)),
+        T::PieceType => ["pawn", "knight", "bishop", "rook", "queen", "king"]
+            .contains(&v)
+            .then(|| json!(v)),
         T::Color => parse_color(v).map(|_| json!(v)),
         T::MarkerKind => MarkerKind::parse(v).map(|_| json!(v)),
     }

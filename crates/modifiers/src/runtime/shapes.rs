@@ -40,7 +40,9 @@ fn norm(s: &str) -> String {
 /// Whether a shape object is one the runtime can run (used by the
 /// validator).
 pub fn shape_ok(v: &Value) -> Result<(), String> {
-    let Some(o) = v.as_object() else { return Err("a shape is an object".into()) };
+    let Some(o) = v.as_object() else {
+        return Err("a shape is an object".into());
+    };
     for k in o.keys() {
         if !["kind", "direction", "range", "symmetry", "mode"].contains(&k.as_str()) {
             return Err(format!("unknown shape key `{k}`"));
@@ -55,18 +57,25 @@ pub fn shape_ok(v: &Value) -> Result<(), String> {
         return Err("`direction` is a named direction, [x, y] or a list of them".into());
     }
     if let Some(r) = o.get("range") {
-        let ok = r.as_str().is_some_and(|s| norm(s) == "unlimited") || r.as_u64().is_some_and(|n| (1..=16).contains(&n));
+        let ok = r.as_str().is_some_and(|s| norm(s) == "unlimited")
+            || r.as_u64().is_some_and(|n| (1..=16).contains(&n));
         if !ok {
             return Err("`range` is 1–16 or \"unlimited\"".into());
         }
     }
     if let Some(s) = o.get("symmetry") {
-        if !matches!(s.as_str().map(norm).as_deref(), Some("none" | "full" | "horizontal")) {
+        if !matches!(
+            s.as_str().map(norm).as_deref(),
+            Some("none" | "full" | "horizontal")
+        ) {
             return Err("`symmetry` is none, full or horizontal".into());
         }
     }
     if let Some(m) = o.get("mode") {
-        if !matches!(m.as_str().map(norm).as_deref(), Some("both" | "moveonly" | "captureonly")) {
+        if !matches!(
+            m.as_str().map(norm).as_deref(),
+            Some("both" | "moveonly" | "captureonly")
+        ) {
             return Err("`mode` is both, move-only or capture-only".into());
         }
     }
@@ -101,7 +110,16 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
         Value::String(s) => match norm(s).as_str() {
             "orthogonal" => vec![(0, 1), (0, -1), (1, 0), (-1, 0)],
             "diagonal" => vec![(1, 1), (1, -1), (-1, 1), (-1, -1)],
-            "omnidirectional" => vec![(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+            "omnidirectional" => vec![
+                (0, 1),
+                (0, -1),
+                (1, 0),
+                (-1, 0),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ],
             "forward" => vec![(0, f)],
             "backward" => vec![(0, -f)],
             "forwarddiagonal" => vec![(1, f), (-1, f)],
@@ -110,7 +128,10 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
             _ => Vec::new(),
         },
         Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_i64) => {
-            let (x, y) = (a[0].as_i64().unwrap_or(0) as i32, a[1].as_i64().unwrap_or(0) as i32);
+            let (x, y) = (
+                a[0].as_i64().unwrap_or(0) as i32,
+                a[1].as_i64().unwrap_or(0) as i32,
+            );
             if x.abs() > 7 || y.abs() > 7 {
                 return Vec::new();
             }
@@ -137,10 +158,37 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
 
 /// Quiet and capture targets of one shape from `from`.
 #[allow(clippy::too_many_arguments)]
-fn walk(shape: &Value, pos: &Position<u64>, from: u8, color: Color, occ: u64, wrap: bool, crossing_only: bool, out: &mut Vec<(u8, bool)>) {
-    let kind = shape.get("kind").and_then(Value::as_str).map(norm).unwrap_or_default();
-    let sym = shape.get("symmetry").and_then(Value::as_str).map(norm).unwrap_or_else(|| "none".into());
-    let mode = shape.get("mode").and_then(Value::as_str).map(norm).unwrap_or_else(|| if kind == "capture" { "captureonly".into() } else { "both".into() });
+fn walk(
+    shape: &Value,
+    pos: &Position<u64>,
+    from: u8,
+    color: Color,
+    occ: u64,
+    wrap: bool,
+    crossing_only: bool,
+    out: &mut Vec<(u8, bool)>,
+) {
+    let kind = shape
+        .get("kind")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_default();
+    let sym = shape
+        .get("symmetry")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_else(|| "none".into());
+    let mode = shape
+        .get("mode")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_else(|| {
+            if kind == "capture" {
+                "captureonly".into()
+            } else {
+                "both".into()
+            }
+        });
     let (moves_ok, caps_ok) = (mode != "captureonly", mode != "moveonly");
     let range = match shape.get("range") {
         Some(Value::String(_)) => 16,
@@ -181,10 +229,16 @@ fn walk(shape: &Value, pos: &Position<u64>, from: u8, color: Color, occ: u64, wr
                 break;
             }
             let bit = 1u64 << sq;
-            let last = kind == "leap" || kind == "step" && i == steps || kind == "capture" && range == 1;
+            let last =
+                kind == "leap" || kind == "step" && i == steps || kind == "capture" && range == 1;
             let keep = !crossing_only || crossed;
             if occ & bit != 0 {
-                if own & bit == 0 && pos.piece_at(sq).is_some() && caps_ok && (kind != "step" || i == steps) && keep {
+                if own & bit == 0
+                    && pos.piece_at(sq).is_some()
+                    && caps_ok
+                    && (kind != "step" || i == steps)
+                    && keep
+                {
                     out.push((sq, true));
                 }
                 break;
@@ -213,19 +267,26 @@ fn native(ty: &str) -> Vec<Value> {
     }
 }
 
+/// An active move-shape rule: `(instance, replace?, params)`.
+type ShapeRule = (u32, bool, BTreeMap<String, Value>);
+
 impl Session {
     /// `(instance, replace?, params)` of the active move-shape mechanics,
     /// and whether files wrap.
-    pub(crate) fn shape_rules(&self) -> (Vec<(u32, bool, BTreeMap<String, Value>)>, bool) {
+    pub(crate) fn shape_rules(&self) -> (Vec<ShapeRule>, bool) {
         let mut out = Vec::new();
         let mut wrap = false;
         for m in &self.st.modifiers {
-            let Some(d) = self.st.descriptors.get(&m.descriptor) else { continue };
+            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
+                continue;
+            };
             for n in &d.passive {
                 match n.kind {
                     PrimitiveKind::AddMoves => out.push((m.id, false, n.params.clone())),
                     PrimitiveKind::ReplaceMoves => out.push((m.id, true, n.params.clone())),
-                    PrimitiveKind::SetBoardTopology => wrap |= n.params.get("wrapFiles").and_then(Value::as_bool) == Some(true),
+                    PrimitiveKind::SetBoardTopology => {
+                        wrap |= n.params.get("wrapFiles").and_then(Value::as_bool) == Some(true)
+                    }
                     _ => {}
                 }
             }
@@ -235,7 +296,12 @@ impl Session {
 
     /// For `color`'s pieces on `pos`: the squares whose normal moves are
     /// replaced, and the extra `(from, to, capture)` targets.
-    pub(crate) fn shape_targets(&self, pos: &Position<u64>, color: Color, depth: u8) -> (u64, Vec<(u8, u8, bool)>) {
+    pub(crate) fn shape_targets(
+        &self,
+        pos: &Position<u64>,
+        color: Color,
+        depth: u8,
+    ) -> (u64, Vec<(u8, u8, bool)>) {
         let (rules, wrap) = self.shape_rules();
         if rules.is_empty() && !wrap {
             return (0, Vec::new());
@@ -251,12 +317,27 @@ impl Session {
             let mut found = Vec::new();
             let mut rep = false;
             for (inst, replace, params) in &rules {
-                let cx = Cx { inst: Some(*inst), event: &ev, subject: &Value::Null, binds: &b, pos: Some(pos), depth };
-                if !params.get("pieces").is_some_and(|f| self.piece_ok(&cx, f, &view)) {
+                let cx = Cx {
+                    inst: Some(*inst),
+                    event: &ev,
+                    subject: &Value::Null,
+                    binds: &b,
+                    pos: Some(pos),
+                    depth,
+                };
+                if !params
+                    .get("pieces")
+                    .is_some_and(|f| self.piece_ok(&cx, f, &view))
+                {
                     continue;
                 }
                 rep |= *replace;
-                for s in params.get("shapes").and_then(Value::as_array).into_iter().flatten() {
+                for s in params
+                    .get("shapes")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     walk(s, pos, p.sq, color, occ, wrap, false, &mut found);
                 }
             }
@@ -288,22 +369,39 @@ impl Session {
         }
         moves.retain(|m| m.kind == MoveKind::Castle || replaced & (1u64 << m.from) == 0);
         let def = self.game.variant().definition();
-        let promo: Vec<PieceKind> = ["queen", "rook", "bishop", "knight"].iter().filter_map(|n| kind_by_name(def, n)).collect();
+        let promo: Vec<PieceKind> = ["queen", "rook", "bishop", "knight"]
+            .iter()
+            .filter_map(|n| kind_by_name(def, n))
+            .collect();
         for (from, to, _) in extra {
-            let Some(piece) = pos.piece_at(from) else { continue };
-            let info = PieceInfo { id: pos.piece_id(from), sq: from, piece };
+            let Some(piece) = pos.piece_at(from) else {
+                continue;
+            };
+            let info = PieceInfo {
+                id: pos.piece_id(from),
+                sq: from,
+                piece,
+            };
             let far = if us == Color::White { 7 } else { 0 };
             let is_pawn = kind_name(def, info.piece.kind) == "pawn";
             if is_pawn && to / 8 == far {
                 for k in &promo {
-                    let m = Move { from, to, promotion: Some(*k), kind: MoveKind::Normal };
+                    let m = Move {
+                        from,
+                        to,
+                        promotion: Some(*k),
+                        kind: MoveKind::Normal,
+                    };
                     if !moves.contains(&m) {
                         moves.push(m);
                     }
                 }
             } else {
                 let m = Move::new(from, to);
-                if !moves.iter().any(|x| x.from == from && x.to == to && x.kind != MoveKind::Castle) {
+                if !moves
+                    .iter()
+                    .any(|x| x.from == from && x.to == to && x.kind != MoveKind::Castle)
+                {
                     moves.push(m);
                 }
             }
