@@ -5,7 +5,7 @@
 //! 1 → u ≈ 0.627).
 
 use houserules_modifiers::runtime::{CoinFlips, CreateRequest, Input, Session};
-use serde_json::{json, Value};
+use serde_json::json;
 
 fn session(fen: &str, m: &str, seed: u32) -> Session {
     Session::create(CreateRequest {
@@ -499,9 +499,6 @@ fn gigachad_aura_kills_next_to_kings() {
     mv(&mut s, "e1f1");
     assert_eq!(board(&s), "4k3/8/8/8/8/8/3P4/5K2 b");
 }
-
-#[allow(dead_code)]
-fn unused(_: Value) {}
 
 fn sorted_from(s: &Session, from: &str) -> Vec<String> {
     let mut v: Vec<String> = legal(s)
