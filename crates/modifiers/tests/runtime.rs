@@ -620,3 +620,26 @@ fn skip_turn_auto_flip_equals_manual_flip() {
     assert_eq!(manual.pending_choice().unwrap().for_player, "black");
     assert_eq!(fen2(&manual), fen2(&auto));
 }
+
+#[test]
+fn check_edges_credit_a_discovered_check_to_the_mover() {
+    let d = json!({
+        "version": 1, "id": "watch", "name": "Watch",
+        "triggers": [
+            {"kind": "on-check-delivered", "effects": [{"kind": "set-var", "params": {"name": "by", "value": "$self.type"}}]},
+            {"kind": "on-check-received", "effects": [{"kind": "set-var", "params": {"name": "victim", "value": "$self.color"}}]},
+            {"kind": "on-promotion", "effects": [{"kind": "set-var", "params": {"name": "promo", "value": "$event.promotedTo"}}]}
+        ]
+    });
+    let mut s = session("4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1", &[d.clone()], 0);
+    mv(&mut s, "e4c5");
+    let vars = &s.state().modifiers[0].vars;
+    assert_eq!(vars["by"], json!("knight"), "the rook's check is credited to the knight that uncovered it");
+    assert_eq!(vars["victim"], json!("black"));
+    // Edge-triggered: a check that continues fires nothing new.
+    let mut s = session("4k3/P7/8/8/8/8/8/6K1 w - - 0 1", &[d], 0);
+    mv(&mut s, "a7a8q");
+    let vars = &s.state().modifiers[0].vars;
+    assert_eq!(vars["promo"], json!("queen"));
+    assert_eq!(vars["by"], json!("queen"));
+}
