@@ -634,7 +634,11 @@ fn check_edges_credit_a_discovered_check_to_the_mover() {
     let mut s = session("4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1", &[d.clone()], 0);
     mv(&mut s, "e4c5");
     let vars = &s.state().modifiers[0].vars;
-    assert_eq!(vars["by"], json!("knight"), "the rook's check is credited to the knight that uncovered it");
+    assert_eq!(
+        vars["by"],
+        json!("knight"),
+        "the rook's check is credited to the knight that uncovered it"
+    );
     assert_eq!(vars["victim"], json!("black"));
     // Edge-triggered: a check that continues fires nothing new.
     let mut s = session("4k3/P7/8/8/8/8/8/6K1 w - - 0 1", &[d], 0);
