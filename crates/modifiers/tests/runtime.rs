@@ -631,7 +631,7 @@ fn check_edges_credit_a_discovered_check_to_the_mover() {
             {"kind": "on-promotion", "effects": [{"kind": "set-var", "params": {"name": "promo", "value": "$event.promotedTo"}}]}
         ]
     });
-    let mut s = session("4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1", &[d.clone()], 0);
+    let mut s = session("4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1", std::slice::from_ref(&d), 0);
     mv(&mut s, "e4c5");
     let vars = &s.state().modifiers[0].vars;
     assert_eq!(
