@@ -631,7 +631,11 @@ fn check_edges_credit_a_discovered_check_to_the_mover() {
             {"kind": "on-promotion", "effects": [{"kind": "set-var", "params": {"name": "promo", "value": "$event.promotedTo"}}]}
         ]
     });
-    let mut s = session("4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1", std::slice::from_ref(&d), 0);
+    let mut s = session(
+        "4k3/8/8/8/4N3/8/P7/4R1K1 w - - 0 1",
+        std::slice::from_ref(&d),
+        0,
+    );
     mv(&mut s, "e4c5");
     let vars = &s.state().modifiers[0].vars;
     assert_eq!(
@@ -646,4 +650,23 @@ fn check_edges_credit_a_discovered_check_to_the_mover() {
     let vars = &s.state().modifiers[0].vars;
     assert_eq!(vars["promo"], json!("queen"));
     assert_eq!(vars["by"], json!("queen"));
+}
+
+#[test]
+fn a_side_left_without_a_royal_loses() {
+    // Rulings C2: remove-piece may remove a royal; the side without one loses.
+    let d = json!({
+        "version": 1, "id": "regicide", "name": "Regicide",
+        "triggers": [{"kind": "on-move", "params": {"subject": {"type": ["rook"]}}, "effects": [
+            {"kind": "remove-piece", "params": {"pieces": {"royal": true, "color": {"opponent-of": "$self.color"}}}}
+        ]}]
+    });
+    let mut s = session("4k3/7p/8/8/8/8/8/R3K3 w - - 0 1", &[d], 0);
+    mv(&mut s, "a1a2");
+    assert_eq!(
+        s.status(),
+        json!({"status": "royal-loss", "winner": "white"})
+    );
+    assert!(s.legal_moves_uci().is_empty());
+    assert!(refused(&mut s, "h7h6"));
 }

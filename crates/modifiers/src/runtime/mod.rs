@@ -23,6 +23,7 @@
 //! where it stopped (rulings B3), then the dispatch continues from its
 //! cursor.
 
+mod draft;
 mod eval;
 mod exec;
 mod legal;
@@ -142,7 +143,7 @@ pub struct CreateRequest {
     /// The seed, a u32 (0 when absent, rulings F4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<Value>,
-    /// Draft mode (RULINGS M4). Not implemented yet: `true` is refused.
+    /// Draft mode (RULINGS M4): a card draft before every third ply.
     #[serde(default)]
     pub draft: bool,
     /// Choice timeout policy.
@@ -551,6 +552,12 @@ pub struct State {
     /// A result decided by the runtime (royal loss, skip loop), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// Draft mode on (RULINGS M4).
+    #[serde(default)]
+    pub draft: bool,
+    /// Ply counts at which a draft was offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drafted: Vec<u32>,
     /// What happened.
     pub log: Vec<LogEntry>,
 }
@@ -648,12 +655,7 @@ impl Session {
                     )
                 })?,
         };
-        if request.draft {
-            return Err(refuse(
-                codes::BAD_REQUEST,
-                "draft mode is not implemented yet",
-            ));
-        }
+
         let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
             .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
         let layout = request
@@ -691,6 +693,8 @@ impl Session {
             check_pairs: Vec::new(),
             skips_in_row: 0,
             result: None,
+            draft: request.draft,
+            drafted: Vec::new(),
             log: Vec::new(),
         };
         let mut s = Session {
@@ -1213,6 +1217,7 @@ impl Session {
             self.st.cursor.items.extend(arms.into_iter().map(Work::Arm));
         }
         self.st.cursor.items.push_back(Work::Step(Step::ApplyMove));
+        self.st.cursor.items.push_back(Work::Step(Step::Post));
         self.drive();
         Ok(())
     }
@@ -1402,6 +1407,13 @@ impl Session {
             self.st.pending.push(frame);
             return Ok(());
         }
+        if frame.kind == "card" {
+            if let Some(id) = value.as_str() {
+                self.pick_card(&frame, id);
+            }
+            self.drive();
+            return Ok(());
+        }
         let bound = if frame.for_player == "both" {
             Value::Object(frame.collected.clone().into_iter().collect())
         } else if frame.count > 1 {
@@ -1553,6 +1565,9 @@ impl Session {
                     _ => json!({"status": "royal-loss", "winner": "black"}),
                 });
             }
+        }
+        if self.st.cursor.items.is_empty() && self.st.cursor.queue.is_empty() {
+            self.maybe_draft();
         }
     }
 
