@@ -26,7 +26,7 @@ impl Session {
             return;
         }
         let p = self.st.ply_count;
-        if (p + 1) % 3 != 0 || self.st.drafted.contains(&p) || self.is_over() {
+        if !(p + 1).is_multiple_of(3) || self.st.drafted.contains(&p) || self.is_over() {
             return;
         }
         self.st.drafted.push(p);
