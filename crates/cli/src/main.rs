@@ -8,6 +8,7 @@
 
 mod error;
 mod games_cmd;
+mod modifiers_cmd;
 mod moves_cmd;
 mod parallel;
 mod perft_cmd;
@@ -36,6 +37,9 @@ Examples:
   houserules perft --game capablanca --depth 3
   houserules validate my-game.yaml
   houserules rules
+  houserules modifiers
+  houserules validate my-rule.json
+  houserules play --create request.json --inputs inputs.jsonl --json
   houserules perft --rules suicide-chess --depth 4
   houserules perft --rules dual-king --layout dual-classic --depth 3
 
@@ -75,6 +79,10 @@ enum Command {
     /// List the preset house rules (for --rules) and starting layouts (for
     /// --layout)
     Rules(rules_cmd::RulesArgs),
+    /// List the shipped modifier library
+    Modifiers(modifiers_cmd::ModifiersArgs),
+    /// Replay a scripted game with modifiers and print the resulting state
+    Play(modifiers_cmd::PlayArgs),
 }
 
 /// The `pgn` subcommands.
@@ -138,6 +146,8 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Games(args) => games_cmd::run(args, out)?,
         Command::Validate(args) => validate_cmd::run(args, out)?,
         Command::Rules(args) => rules_cmd::run(args, out)?,
+        Command::Modifiers(args) => modifiers_cmd::list(args, out)?,
+        Command::Play(args) => modifiers_cmd::play(args, out)?,
     };
     out.flush()?;
     Ok(outcome)

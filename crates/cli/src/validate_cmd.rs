@@ -1,4 +1,5 @@
-//! `houserules validate`: checks a YAML game file.
+//! `houserules validate`: checks a YAML game file or a JSON modifier
+//! descriptor.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,23 +18,28 @@ Prints `ok: ID (NAME)` for a good file. For a bad one, every problem goes
 to stderr with its file, line:column, the source line and, for a misspelt
 name, a suggestion.
 
-Exit status: 0 when the file is a valid game, 1 when it has problems, 2
-when it cannot be read (or is a JSON modifier descriptor, which cannot be
-validated yet).";
+A `.json` file is a modifier descriptor: every finding is printed with
+its stable code and JSON path (`--json` prints them as JSON on stdout).
+
+Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
+cannot be read.";
 
 /// Options of `houserules validate`.
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
 pub struct ValidateArgs {
-    /// The YAML game file
-    #[arg(value_name = "FILE.yaml")]
+    /// The YAML game file or JSON modifier descriptor
+    #[arg(value_name = "FILE.yaml|FILE.json")]
     file: PathBuf,
+    /// Print a descriptor's findings as JSON
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `houserules validate`.
 ///
 /// # Errors
-/// [`CliError::Input`] for a file that cannot be read or a `.json` file;
+/// [`CliError::Input`] for a file that cannot be read;
 /// [`CliError::Output`] when the output cannot be written.
 pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let path = &args.file;
@@ -42,10 +48,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     {
-        return Err(CliError::input(format!(
-            "{shown}: JSON modifier descriptors cannot be validated yet (they come in a later \
-             issue); `validate` checks YAML game files"
-        )));
+        return crate::modifiers_cmd::validate(path, args.json, out);
     }
     // Game files may be at most 1 MiB (the loader's budget); read no more.
     let text = crate::error::read_text_limited(path, 1 << 20)

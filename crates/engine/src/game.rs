@@ -371,6 +371,51 @@ impl Game {
         Ok(())
     }
 
+    /// Rule layers: the current position and the tables of a game on a
+    /// board of at most 64 squares (`None` on larger boards).
+    pub fn small(&self) -> Option<(&Position<u64>, &Tables<u64>)> {
+        match (&self.pos, &self.variant.tables) {
+            (AnyPos::Small(p), VariantTables::Small(t)) => Some((p, t)),
+            _ => None,
+        }
+    }
+
+    /// Rule layers: edits the current position in place (boards of at most
+    /// 64 squares; `None` on larger ones). The edit is a board rewrite
+    /// (modifier-rulings C6): it cannot be undone and starts a new
+    /// repetition history.
+    pub fn edit_small<R>(
+        &mut self,
+        f: impl FnOnce(&mut Position<u64>, &Tables<u64>) -> R,
+    ) -> Option<R> {
+        let r = match (&mut self.pos, &self.variant.tables) {
+            (AnyPos::Small(p), VariantTables::Small(t)) => f(p, t),
+            _ => return None,
+        };
+        self.undo.clear();
+        self.keys.clear();
+        self.keys.push(self.hash());
+        Some(r)
+    }
+
+    /// Rule layers: plays `m`, which the caller has judged legal, without
+    /// checking it against the engine's own legal moves (boards of at most
+    /// 64 squares). Returns `false` and does nothing on larger boards.
+    pub fn apply_unchecked(&mut self, m: Move) -> bool {
+        if !matches!(self.pos, AnyPos::Small(_)) {
+            return false;
+        }
+        self.undo.push(self.pos.clone());
+        with_mut!(self, |p, t| match &t.hooks {
+            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
+            None => p.play_unchecked(t, m),
+        });
+        self.normalise_ep();
+        self.moves.push(m);
+        self.keys.push(self.hash());
+        true
+    }
+
     /// Plays a move given in SAN.
     ///
     /// # Errors

@@ -132,6 +132,40 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// Pseudo-legal moves of the side to move under `hooks` (the general
+    /// path without the self-check filter), for rule layers that judge
+    /// check themselves (the modifier runtime, modifier-rulings C3).
+    pub fn pseudo_legal_moves_hooked(
+        &self,
+        t: &Tables<B>,
+        hooks: Option<&dyn RuleHooks<B>>,
+        out: &mut Vec<Move>,
+    ) {
+        let safe = hooks.is_none_or(|h| h.self_check_filter());
+        {
+            let mut sink = crate::movegen::Collect {
+                out,
+                choices: self.promotion_choices(t),
+            };
+            self.gen_pseudo(t, &mut sink, safe);
+        }
+        let Some(hooks) = hooks else {
+            return;
+        };
+        let our = self.by_color(self.turn);
+        let mut overridden = B::EMPTY;
+        let mut extra = Vec::new();
+        for sq in our.iter() {
+            if hooks.piece_moves(t, self, sq, &mut extra) {
+                overridden |= B::bit(sq);
+            }
+        }
+        out.retain(|m| !overridden.has(m.from));
+        out.extend(extra);
+        hooks.extra_moves(t, self, out);
+        out.retain(|m| hooks.filter_move(t, self, *m));
+    }
+
     /// Legal moves under `hooks` (the general path).
     pub fn legal_moves_hooked(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
         let mut pseudo = Vec::with_capacity(64);

@@ -416,6 +416,68 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// Changes the piece on `sq` in place (type and/or colour), keeping its
+    /// stable id (rule layers: conversions). The square loses its castling
+    /// right and unmoved state. Returns `false` when `sq` is empty or the
+    /// kind is not in the game.
+    pub fn convert_piece(&mut self, t: &Tables<B>, sq: Square, piece: Piece) -> bool {
+        if piece.kind.index() >= t.n_kinds {
+            return false;
+        }
+        match self.take(sq) {
+            Some((_, id)) => {
+                self.put(sq, piece, id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Swaps the pieces on `a` and `b`, each keeping its stable id (rule
+    /// layers: swaps). Returns `false` when either square is empty.
+    pub fn swap_pieces(&mut self, a: Square, b: Square) -> bool {
+        if a == b || self.piece_at(a).is_none() || self.piece_at(b).is_none() {
+            return false;
+        }
+        let (pa, ia) = self.take(a).expect("checked");
+        let (pb, ib) = self.take(b).expect("checked");
+        self.put(b, pa, ia);
+        self.put(a, pb, ib);
+        true
+    }
+
+    /// The id the next new piece will get.
+    pub fn next_piece_id(&self) -> u16 {
+        self.next_id
+    }
+
+    /// Sets the id the next new piece will get (restoring a saved game).
+    pub fn set_next_piece_id(&mut self, id: u16) {
+        self.next_id = id.max(1);
+    }
+
+    /// Clears the en passant squares (rule layers: board rewrites,
+    /// modifier-rulings C6).
+    pub fn clear_en_passant(&mut self) {
+        self.set_ep(B::EMPTY, 0);
+    }
+
+    /// Sets the half-move clock to 0 (rule layers: board rewrites, C6).
+    pub fn reset_halfmove_clock(&mut self) {
+        self.halfmove = 0;
+    }
+
+    /// A skipped turn (modifier-rulings A5): the other side moves, en
+    /// passant is cleared, and the full-move number goes up when Black was
+    /// the side skipped. The half-move clock is unchanged.
+    pub fn skip_turn(&mut self) {
+        self.clear_en_passant();
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.set_turn(self.turn.flip());
+    }
+
     /// Hands the move to `color` (rule layers: multi-move turns).
     pub fn set_side_to_move(&mut self, color: Color) {
         self.set_turn(color);

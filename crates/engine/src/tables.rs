@@ -1139,6 +1139,12 @@ impl<B: BitSet> Tables<B> {
         self.piece_attrs
     }
 
+    /// The installed rule-layer hooks, if any (rule layers that judge
+    /// hypothetical positions themselves, such as the modifier runtime).
+    pub fn hooks(&self) -> Option<&dyn crate::hooks::RuleHooks<B>> {
+        self.hooks.as_deref()
+    }
+
     /// Board width in files.
     pub fn width(&self) -> u8 {
         self.width

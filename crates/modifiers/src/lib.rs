@@ -1,10 +1,9 @@
 //! Custom rule modifiers for houserules: the JSON descriptor format
 //! (`version: 1`), its validator with stable error codes and JSON paths, the
-//! seeded Mulberry32 stream the runtime will draw from, and the shipped
-//! library of descriptors.
-//!
-//! This crate is groundwork: there is no runtime yet (no dispatch, markers,
-//! choices, draft mode or session API). See docs/modifiers.md.
+//! seeded Mulberry32 stream, the shipped library of descriptors (every
+//! thressgame catalog rule), and the [`runtime`] that plays them inside
+//! engine games (session, dispatch, markers, choices, draft mode). See
+//! docs/modifiers.md.
 //!
 //! ```
 //! let d = houserules_modifiers::library::get("kamikaze").expect("shipped");
@@ -18,10 +17,12 @@
 pub mod descriptor;
 pub mod library;
 pub mod rng;
+pub mod runtime;
 pub mod validate;
 
 pub use descriptor::{
     schema_json, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
 };
 pub use rng::Mulberry32;
+pub use runtime::{CreateRequest, Input, Refusal, Session};
 pub use validate::{codes, validate, validate_value, Finding};

@@ -14,6 +14,9 @@ pub enum EntryKind {
     Parity,
     /// One of the 6 locked templates, a parameterised starting point.
     Template,
+    /// Another rule of the catalog (issue 5 § Library: one descriptor for
+    /// every other catalog rule).
+    Catalog,
 }
 
 /// A catalog rule (thressgame-catalog.md, § Per-rule catalog).
@@ -115,9 +118,247 @@ static ENTRIES: &[Entry] = &[
         Template,
         rule(59, "no_mans_land")
     ),
+    entry!(
+        "march_of_the_pawnguins",
+        "March of the Pawnguins",
+        Catalog,
+        rule(2, "march_of_the_pawnguins")
+    ),
+    entry!(
+        "the_rumbling",
+        "The Rumbling",
+        Catalog,
+        rule(3, "the_rumbling")
+    ),
+    entry!(
+        "they_deserved_it",
+        "They Deserved It",
+        Catalog,
+        rule(4, "they_deserved_it")
+    ),
+    entry!(
+        "born_again_christian",
+        "Born Again Christian",
+        Catalog,
+        rule(5, "born_again_christian")
+    ),
+    entry!(
+        "dub_thee_knight",
+        "Dub Thee Knight",
+        Catalog,
+        rule(6, "dub_thee_knight")
+    ),
+    entry!(
+        "back_that_shit_up",
+        "Back That Shit Up",
+        Catalog,
+        rule(7, "back_that_shit_up")
+    ),
+    entry!(
+        "drafted_for_battle",
+        "Drafted for Battle",
+        Catalog,
+        rule(10, "drafted_for_battle")
+    ),
+    entry!("hot_drop", "Hot Drop", Catalog, rule(11, "hot_drop")),
+    entry!(
+        "risk_it_rook",
+        "Risk It Rook",
+        Catalog,
+        rule(13, "risk_it_rook")
+    ),
+    entry!(
+        "two_kids_in_a_trenchcoat",
+        "Two Kids in a Trenchcoat",
+        Catalog,
+        rule(14, "two_kids_in_a_trenchcoat")
+    ),
+    entry!("chaaaarge", "Chaaaarge!", Catalog, rule(15, "chaaaarge")),
+    entry!(
+        "the_enemy_is_routed",
+        "The Enemy is Routed",
+        Catalog,
+        rule(16, "the_enemy_is_routed")
+    ),
+    entry!(
+        "nuclear_fallout",
+        "Nuclear Fallout",
+        Catalog,
+        rule(17, "nuclear_fallout")
+    ),
+    entry!(
+        "get_up_in_their_face",
+        "Get Up in Their Face",
+        Catalog,
+        rule(18, "get_up_in_their_face")
+    ),
+    entry!(
+        "a_light_breeze",
+        "A Light Breeze",
+        Catalog,
+        rule(19, "a_light_breeze")
+    ),
+    entry!(
+        "anti_camping",
+        "Anti-Camping",
+        Catalog,
+        rule(20, "anti_camping")
+    ),
+    entry!(
+        "bottomless_pit",
+        "Bottomless Pit",
+        Catalog,
+        rule(21, "bottomless_pit")
+    ),
+    entry!(
+        "moving_up_the_corporate_ladder",
+        "Moving Up the Corporate Ladder",
+        Catalog,
+        rule(22, "moving_up_the_corporate_ladder")
+    ),
+    entry!(
+        "proletariat",
+        "Proletariat",
+        Catalog,
+        rule(25, "proletariat")
+    ),
+    entry!("short_stop", "Short Stop", Catalog, rule(26, "short_stop")),
+    entry!(
+        "pawns_with_viagra",
+        "Pawns with Viagra",
+        Catalog,
+        rule(27, "pawns_with_viagra")
+    ),
+    entry!(
+        "trains_rights",
+        "Trains Rights",
+        Catalog,
+        rule(28, "trains_rights")
+    ),
+    entry!("estrogen", "Estrogen", Catalog, rule(29, "estrogen")),
+    entry!(
+        "pacman_style",
+        "Pacman Style",
+        Catalog,
+        rule(31, "pacman_style")
+    ),
+    entry!("god_kings", "God Kings", Catalog, rule(32, "god_kings")),
+    entry!(
+        "early_promotion",
+        "Early Promotion",
+        Catalog,
+        rule(33, "early_promotion")
+    ),
+    entry!(
+        "knee_surgery",
+        "Knee Surgery",
+        Catalog,
+        rule(34, "knee_surgery")
+    ),
+    entry!(
+        "down_with_the_ship",
+        "Down with the Ship",
+        Catalog,
+        rule(36, "down_with_the_ship")
+    ),
+    entry!(
+        "second_chance",
+        "Second Chance",
+        Catalog,
+        rule(37, "second_chance")
+    ),
+    entry!(
+        "hobbit_slaughter",
+        "Hobbit Slaughter",
+        Catalog,
+        rule(40, "hobbit_slaughter")
+    ),
+    entry!(
+        "critical_strike",
+        "Critical Strike",
+        Catalog,
+        rule(42, "critical_strike")
+    ),
+    entry!(
+        "invulnerability_potion",
+        "Invulnerability Potion",
+        Catalog,
+        rule(43, "invulnerability_potion")
+    ),
+    entry!(
+        "severe_constipation",
+        "Severe Constipation",
+        Catalog,
+        rule(45, "severe_constipation")
+    ),
+    entry!(
+        "bloodthirsty",
+        "Bloodthirsty",
+        Catalog,
+        rule(47, "bloodthirsty")
+    ),
+    entry!("ice_age", "Ice Age", Catalog, rule(48, "ice_age")),
+    entry!("no_cowards", "No Cowards", Catalog, rule(49, "no_cowards")),
+    entry!(
+        "blood_sacrifice",
+        "Blood Sacrifice",
+        Catalog,
+        rule(51, "blood_sacrifice")
+    ),
+    entry!(
+        "portal_storm",
+        "Portal Storm",
+        Catalog,
+        rule(52, "portal_storm")
+    ),
+    entry!(
+        "living_bomb",
+        "Living Bomb",
+        Catalog,
+        rule(54, "living_bomb")
+    ),
+    entry!("mitosis", "Mitosis", Catalog, rule(55, "mitosis")),
+    entry!(
+        "treasure_chest",
+        "Treasure Chest",
+        Catalog,
+        rule(56, "treasure_chest")
+    ),
+    entry!(
+        "no_mans_land",
+        "No Man's Land",
+        Catalog,
+        rule(59, "no_mans_land")
+    ),
+    entry!("cash_grab", "Cash Grab", Catalog, rule(60, "cash_grab")),
+    entry!(
+        "summoning_ritual",
+        "Summoning Ritual",
+        Catalog,
+        rule(62, "summoning_ritual")
+    ),
+    entry!(
+        "call_down_lightning",
+        "Call Down Lightning",
+        Catalog,
+        rule(63, "call_down_lightning")
+    ),
+    entry!(
+        "get_the_fuck_off",
+        "Get the Fuck Off",
+        Catalog,
+        rule(64, "get_the_fuck_off")
+    ),
+    entry!(
+        "gigachad_aura",
+        "Gigachad Aura",
+        Catalog,
+        rule(65, "gigachad_aura")
+    ),
 ];
 
-/// Every library entry, parity rules first, in a fixed order.
+/// Every library entry, parity rules first, then templates, then the
+/// other catalog rules by catalog number.
 pub fn list() -> &'static [Entry] {
     ENTRIES
 }

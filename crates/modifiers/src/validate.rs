@@ -1521,9 +1521,9 @@ impl Checker {
             P::Shapes => match v.as_array() {
                 Some(items) if !items.is_empty() => {
                     for (i, x) in items.iter().enumerate() {
-                        let ok = x.get("kind").and_then(Value::as_str).is_some_and(|k| ["step", "slide", "leap", "capture"].contains(&k.to_ascii_lowercase().as_str()));
-                        if !ok {
-                            self.push(PARAM_INVALID, idx(path, i), "a shape is an object whose `kind` is step, slide, leap or capture");
+                        // The shapes the runtime runs (runtime::shapes).
+                        if let Err(m) = crate::runtime::shape_ok(x) {
+                            self.push(PARAM_INVALID, idx(path, i), format!("bad shape: {m}"));
                         }
                     }
                 }

@@ -79,10 +79,12 @@ fn parity_rules_name_their_catalog_rule() {
 }
 
 #[test]
-fn only_parity_rules_are_draft_cards() {
+fn templates_are_never_draft_cards() {
+    // Rulings G2: the deck is the library entries with a `draft` block;
+    // templates have none.
     for e in library::list() {
         let d = library::get(e.id).expect("valid");
-        assert_eq!(d.draft.is_some(), e.kind == EntryKind::Parity, "{}", e.id);
+        assert_eq!(d.draft.is_some(), e.kind != EntryKind::Template, "{}", e.id);
     }
 }
 
@@ -98,7 +100,19 @@ fn unknown_id_is_an_error() {
 fn draft_data_matches_the_catalog() {
     use houserules_modifiers::descriptor::DraftDuration;
     // Weights and durations from thressgame-catalog.md § Per-rule catalog.
-    let expected: [(&str, u32, DraftDuration); 8] = [
+    let expected: [(&str, u32, DraftDuration); 12] = [
+        (
+            "march_of_the_pawnguins",
+            10,
+            DraftDuration::Named("instant".into()),
+        ),
+        (
+            "bottomless_pit",
+            5,
+            DraftDuration::Named("persistent".into()),
+        ),
+        ("hobbit_slaughter", 6, DraftDuration::Range([2, 4])),
+        ("two_kids_in_a_trenchcoat", 6, DraftDuration::Plies(1)),
         ("minefield", 7, DraftDuration::Named("persistent".into())),
         ("mr_freeze", 6, DraftDuration::Range([3, 9])),
         ("parry", 5, DraftDuration::Range([3, 9])),
@@ -112,5 +126,15 @@ fn draft_data_matches_the_catalog() {
         let d = library::get(id).expect("valid").draft.expect("draft data");
         assert_eq!(d.weight, weight, "{id}");
         assert_eq!(d.duration, duration, "{id}");
+    }
+}
+
+#[test]
+fn catalog_entries_name_their_rule() {
+    for e in library::list()
+        .iter()
+        .filter(|e| e.kind == EntryKind::Catalog)
+    {
+        assert_eq!(e.catalog.expect("catalog rule").id, e.id);
     }
 }

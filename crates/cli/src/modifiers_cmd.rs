@@ -1,0 +1,210 @@
+//! `houserules modifiers`, `houserules play` and the JSON branch of
+//! `houserules validate`: the custom rule modifiers (issue 5).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use houserules_modifiers::library::{self, EntryKind};
+use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use serde_json::{json, Value};
+
+use crate::error::{read_text_limited, CliError, Outcome};
+
+/// Options of `houserules modifiers`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  houserules modifiers
+  houserules modifiers --json
+
+Lists the shipped modifier library: id, name, file under
+crates/modifiers/library/, kind (parity, template, catalog) and the
+thressgame catalog rule it implements.")]
+pub struct ModifiersArgs {
+    /// Print JSON instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `houserules modifiers`.
+///
+/// # Errors
+/// [`CliError::Output`] when the output cannot be written.
+pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if args.json {
+        let v: Vec<Value> = library::list()
+            .iter()
+            .map(|e| {
+                json!({
+                    "id": e.id, "name": e.name, "file": e.file, "kind": e.kind,
+                    "catalog": e.catalog.map(|c| json!({"number": c.number, "id": c.id})),
+                })
+            })
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        )?;
+    } else {
+        for e in library::list() {
+            let kind = match e.kind {
+                EntryKind::Parity => "parity",
+                EntryKind::Template => "template",
+                EntryKind::Catalog => "catalog",
+            };
+            let cat = e
+                .catalog
+                .map(|c| format!("#{} {}", c.number, c.id))
+                .unwrap_or_else(|| "-".into());
+            writeln!(out, "{:<32} {:<9} {:<34} {}", e.id, kind, e.name, cat)?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// Validates a JSON modifier descriptor: `ok: ID (NAME)`, or each finding
+/// (`code at path: message`) on stderr and exit status 1; `--json` prints
+/// `{"ok", "findings"}` on stdout.
+///
+/// # Errors
+/// [`CliError::Input`] when the file cannot be read.
+pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let shown = path.display().to_string();
+    let text = read_text_limited(path, 1 << 20)
+        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+    match houserules_modifiers::validate(&text) {
+        Ok(d) => {
+            if as_json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"ok": true, "id": d.id, "name": d.name, "findings": []})
+                )?;
+            } else {
+                writeln!(out, "ok: {} ({})", d.id, d.name)?;
+            }
+            Ok(Outcome::Success)
+        }
+        Err(findings) => {
+            if as_json {
+                writeln!(out, "{}", json!({"ok": false, "findings": findings}))?;
+            } else {
+                for f in &findings {
+                    eprintln!("{shown}: {f}");
+                }
+                let n = findings.len();
+                eprintln!("{shown}: {n} problem{}", if n == 1 { "" } else { "s" });
+            }
+            Ok(Outcome::Failed)
+        }
+    }
+}
+
+/// Options of `houserules play`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  houserules play --create request.json --inputs inputs.jsonl --json
+
+The creation request is {\"fen\"?, \"layout\"?, \"presets\"?, \"modifiers\"?,
+\"seed\"?, \"choiceTimeout\"?, \"coinFlips\"?} (see docs/modifiers.md). Each
+input line is {\"move\": \"e2e4\"} or {\"choice\": VALUE, \"player\"?}. A
+refused input is reported with its line number and reason, and the game
+stays as it was.
+
+Exit status: 0 when every input was accepted, 1 when one was refused, 2
+when the request or an input line cannot be read.")]
+pub struct PlayArgs {
+    /// The creation request (JSON)
+    #[arg(long, value_name = "REQUEST.json")]
+    create: PathBuf,
+    /// The inputs, one JSON object per line
+    #[arg(long, value_name = "INPUTS.jsonl")]
+    inputs: Option<PathBuf>,
+    /// Print the resulting state as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `houserules play`.
+///
+/// # Errors
+/// [`CliError::Input`] for an unreadable or invalid request or input line.
+pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let shown = args.create.display().to_string();
+    let text = read_text_limited(&args.create, 1 << 20)
+        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+    let req: CreateRequest = serde_json::from_str(&text)
+        .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
+    let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+    let mut report = Vec::new();
+    let mut refused = false;
+    if let Some(p) = &args.inputs {
+        let shown = p.display().to_string();
+        let text = read_text_limited(p, 16 << 20)
+            .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let input: Input = serde_json::from_str(line)
+                .map_err(|e| CliError::input(format!("{shown}:{}: not an input: {e}", i + 1)))?;
+            match s.submit(input) {
+                Ok(()) => report.push(json!({"line": i + 1, "ok": true})),
+                Err(r) => {
+                    refused = true;
+                    report.push(
+                        json!({"line": i + 1, "ok": false, "code": r.code, "reason": r.message}),
+                    );
+                }
+            }
+        }
+    }
+    let mut state = s.to_json();
+    state["inputs"] = Value::Array(report.clone());
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&state).unwrap_or_default()
+        )?;
+    } else {
+        for r in &report {
+            if r["ok"] == false {
+                writeln!(
+                    out,
+                    "line {}: refused ({}): {}",
+                    r["line"],
+                    r["code"].as_str().unwrap_or(""),
+                    r["reason"].as_str().unwrap_or("")
+                )?;
+            }
+        }
+        writeln!(out, "fen: {}", state["fen"].as_str().unwrap_or(""))?;
+        writeln!(out, "status: {}", state["status"])?;
+        if !state["pendingChoice"].is_null() {
+            writeln!(
+                out,
+                "pending choice: {} for {} from {}",
+                state["pendingChoice"]["kind"],
+                state["pendingChoice"]["forPlayer"],
+                state["pendingChoice"]["prompt"]["options"]
+            )?;
+        }
+        let active: Vec<&str> = state["activeModifiers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["id"].as_str())
+            .collect();
+        writeln!(out, "active modifiers: {}", active.join(", "))?;
+        writeln!(
+            out,
+            "markers: {}",
+            state["markers"].as_array().map_or(0, Vec::len)
+        )?;
+    }
+    Ok(Outcome::failed_if(refused))
+}

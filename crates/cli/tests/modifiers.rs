@@ -1,0 +1,134 @@
+//! End-to-end tests of `houserules modifiers`, `validate FILE.json` and
+//! `play`. Expected positions come from thressgame-catalog.md § Parity
+//! rules; RNG outcomes are forced by seeds (modifier-rulings F2).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn houserules(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("houserules-mod-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn play(name: &str, request: &str, inputs: &[&str]) -> (Option<i32>, Value) {
+    let d = dir(name);
+    let req = d.join("request.json");
+    let inp = d.join("inputs.jsonl");
+    std::fs::write(&req, request).expect("write");
+    std::fs::write(&inp, inputs.join("\n")).expect("write");
+    let o = houserules(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inp.to_str().unwrap(),
+        "--json",
+    ]);
+    let _ = std::fs::remove_dir_all(&d);
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    (o.status.code(), v)
+}
+
+#[test]
+fn modifiers_json_lists_the_library() {
+    let o = houserules(&["modifiers", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let list = v.as_array().expect("array");
+    // 8 parity rules + 6 templates + the 47 other catalog rules.
+    assert_eq!(list.len(), 61);
+    let k = list
+        .iter()
+        .find(|e| e["id"] == "kamikaze")
+        .expect("kamikaze");
+    assert_eq!(k["catalog"]["number"], 38);
+    assert_eq!(k["file"], "kamikaze.json");
+}
+
+#[test]
+fn validate_json_descriptor_codes_and_paths() {
+    let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../modifiers/library/kamikaze.json");
+    let o = houserules(&["validate", lib.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ok: kamikaze (Kamikaze)"));
+    let d = dir("validate");
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, r#"{"version": 1, "id": "x", "name": "X", "passive": [{"kind": "kill", "params": {"pieces": {}}}]}"#).unwrap();
+    let o = houserules(&["validate", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        v["findings"][0]["code"],
+        "descriptor.primitives.imperative-in-passive"
+    );
+    assert_eq!(v["findings"][0]["path"], "$.passive[0].kind");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn play_parry_defender_wins_and_a_refused_line_is_reported() {
+    let (code, v) = play(
+        "parry",
+        r#"{"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"]}"#,
+        &[
+            r#"{"move": "e4d5"}"#,
+            r#"{"move": "e8d8"}"#,
+            r#"{"choice": "rock", "player": "white"}"#,
+            r#"{"choice": "paper", "player": "black"}"#,
+        ],
+    );
+    assert_eq!(code, Some(1), "line 2 is refused");
+    assert_eq!(v["inputs"][1]["line"], 2);
+    assert_eq!(v["inputs"][1]["code"], "choice-pending");
+    assert_eq!(v["fen"], "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1");
+    assert_eq!(v["sideToMove"], "black");
+    assert!(v["pendingChoice"].is_null());
+}
+
+#[test]
+fn play_kamikaze_seed_7_hits() {
+    let (code, v) = play(
+        "kamikaze",
+        r#"{"fen": "4k3/8/3p4/4n3/3P1N2/8/8/4K3 w - - 0 1", "modifiers": ["kamikaze"], "seed": 7}"#,
+        &[r#"{"move": "d4e5"}"#],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        v["fen"].as_str().unwrap().split(' ').next(),
+        Some("4k3/8/8/4P3/8/8/8/4K3")
+    );
+    assert!(v["legalMoves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m == "e8e7"));
+    assert_eq!(v["seed"], 7);
+}
+
+#[test]
+fn play_mind_control_pending_choice_is_shown() {
+    let (code, v) = play(
+        "mind",
+        r#"{"fen": "4k3/3q4/8/8/8/8/P7/4K3 w - - 0 1", "modifiers": ["mind_control:lifetime=1"]}"#,
+        &[r#"{"choice": "d7"}"#],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(v["pendingChoice"]["forPlayer"], "black");
+    assert_eq!(
+        v["pendingChoice"]["prompt"]["options"],
+        serde_json::json!(["a2"])
+    );
+    assert_eq!(v["legalMoves"], serde_json::json!([]));
+    assert_eq!(v["status"]["status"], "awaiting-choice");
+}

@@ -1,0 +1,432 @@
+//! Legal moves under the passive restrictions, in dry mode (nothing is
+//! fired, drawn or changed), and rule-aware check (modifier-rulings A10,
+//! C2, C3, C4, D2).
+//!
+//! Phases (A10): generate (engine, presets' hooks included); forbid-move,
+//! protect, hard blocks and "no move captures a royal" (C2); the
+//! self-check filter with rule-aware attacks; keep-farthest;
+//! must-move-if-able in attach order.
+
+use std::collections::BTreeMap;
+
+use houserules_engine::{Color, Move, MoveKind, Position};
+use serde_json::Value;
+
+use super::eval::{truthy, Cx};
+use super::{pieces_of, Session};
+use crate::descriptor::PrimitiveKind;
+
+/// Whether a forbid-move filter makes the pieces it names fully immobile:
+/// its conditions are only on the side, the piece, its square or a state
+/// expression, never on the destination (rulings C3).
+pub fn is_fully_immobilising(filter: &serde_json::Map<String, Value>) -> bool {
+    filter
+        .keys()
+        .all(|k| matches!(k.as_str(), "side" | "piece" | "from" | "when"))
+}
+
+struct Restriction<'a> {
+    inst: u32,
+    kind: PrimitiveKind,
+    params: &'a BTreeMap<String, Value>,
+}
+
+impl Session {
+    fn restrictions(&self) -> Vec<Restriction<'_>> {
+        let mut out = Vec::new();
+        for m in &self.st.modifiers {
+            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
+                continue;
+            };
+            for n in &d.passive {
+                out.push(Restriction {
+                    inst: m.id,
+                    kind: n.kind,
+                    params: &n.params,
+                });
+            }
+        }
+        out
+    }
+
+    fn params_value(p: &BTreeMap<String, Value>) -> Value {
+        Value::Object(p.clone().into_iter().collect())
+    }
+
+    /// Legal moves of the side to move under the active rules.
+    pub(crate) fn rule_legal_moves(&self) -> Vec<Move> {
+        self.rule_legal_moves_depth(0)
+    }
+
+    pub(crate) fn rule_legal_moves_depth(&self, depth: u8) -> Vec<Move> {
+        let (pos, t) = self.pos();
+        let rs = self.restrictions();
+        let blocked = self.blocked_mask();
+        let us = pos.turn();
+        let ev = BTreeMap::new();
+        let b = BTreeMap::new();
+        let cx_for = |inst: u32| Cx {
+            inst: Some(inst),
+            event: &ev,
+            subject: &Value::Null,
+            binds: &b,
+            pos: None,
+            depth,
+        };
+        let enemy_royals = self.royal_mask(pos, us.flip());
+        let needs_own = !rs.is_empty() || blocked != 0;
+        let mut moves = if needs_own {
+            let mut v = Vec::new();
+            pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut v);
+            self.apply_shapes(pos, &mut v, depth);
+            v
+        } else {
+            self.game.legal_moves()
+        };
+        // Phase 2: restrictions on single moves, hard blocks, royal captures.
+        moves.retain(|m| {
+            if m.kind != MoveKind::Castle && enemy_royals & (1u64 << m.to) != 0 {
+                return false;
+            }
+            if blocked != 0 && Self::hits_block(pos, *m, blocked) {
+                return false;
+            }
+            for r in &rs {
+                let cx = cx_for(r.inst);
+                match r.kind {
+                    PrimitiveKind::ForbidMove
+                        if self.move_matches(&cx, &Self::params_value(r.params), pos, *m) =>
+                    {
+                        return false;
+                    }
+                    PrimitiveKind::Protect
+                        if Self::against(r.params, "capture") && self.when_ok(&cx, r.params) =>
+                    {
+                        if let Some(v) = self.captured_view(pos, *m) {
+                            if r.params
+                                .get("pieces")
+                                .is_some_and(|f| self.piece_ok(&cx, f, &v))
+                            {
+                                return false;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            true
+        });
+        // Phase 3: self-check with rule-aware attacks.
+        if needs_own && t.hooks().is_none_or(|h| h.self_check_filter()) {
+            moves.retain(|m| {
+                let mut after = *pos;
+                match t.hooks() {
+                    Some(h) => after.play_with_hooks(t, h, *m),
+                    None => after.play_unchecked(t, *m),
+                }
+                self.attacked_royals(&after, us, Some(us), depth).is_empty()
+            });
+        }
+        let mut dedup = Vec::with_capacity(moves.len());
+        for m in moves {
+            if !dedup.contains(&m) {
+                dedup.push(m);
+            }
+        }
+        let mut moves = dedup;
+        // Phase 4: keep-farthest.
+        for r in rs.iter().filter(|r| r.kind == PrimitiveKind::KeepFarthest) {
+            let cx = cx_for(r.inst);
+            let Some(f) = r.params.get("pieces") else {
+                continue;
+            };
+            let chosen: Vec<u8> = pieces_of(pos)
+                .iter()
+                .filter(|p| p.piece.color == us && self.piece_ok(&cx, f, &self.view(pos, p)))
+                .map(|p| p.sq)
+                .collect();
+            let mut best: BTreeMap<(u8, i32, i32), i32> = BTreeMap::new();
+            for m in &moves {
+                if let Some((dx, dy, n)) = Self::line(*m) {
+                    if chosen.contains(&m.from) && m.kind != MoveKind::Castle {
+                        let e = best.entry((m.from, dx, dy)).or_insert(0);
+                        *e = (*e).max(n);
+                    }
+                }
+            }
+            moves.retain(|m| match Self::line(*m) {
+                Some((dx, dy, n)) if chosen.contains(&m.from) && m.kind != MoveKind::Castle => {
+                    best.get(&(m.from, dx, dy)) == Some(&n)
+                }
+                _ => true,
+            });
+        }
+        // Phase 5: must-move-if-able, in attach order.
+        for r in rs
+            .iter()
+            .filter(|r| r.kind == PrimitiveKind::MustMoveIfAble)
+        {
+            let cx = cx_for(r.inst);
+            let f = Self::params_value(r.params);
+            if moves.iter().any(|m| self.move_matches(&cx, &f, pos, *m)) {
+                moves.retain(|m| self.move_matches(&cx, &f, pos, *m));
+            }
+        }
+        moves
+    }
+
+    fn against(p: &BTreeMap<String, Value>, what: &str) -> bool {
+        p.get("against")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| x == what))
+    }
+
+    fn when_ok(&self, cx: &Cx, p: &BTreeMap<String, Value>) -> bool {
+        p.get("when").is_none_or(|w| truthy(&self.eval(cx, w)))
+    }
+
+    /// The unit direction and length of a move along a line, if any.
+    fn line(m: Move) -> Option<(i32, i32, i32)> {
+        let dx = i32::from(m.to % 8) - i32::from(m.from % 8);
+        let dy = i32::from(m.to / 8) - i32::from(m.from / 8);
+        let n = dx.abs().max(dy.abs());
+        if n == 0 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+            return None;
+        }
+        Some((dx / n, dy / n, n))
+    }
+
+    /// A move that ends on or slides through a hard block (rulings D2).
+    /// Castling is judged on the squares between king and rook.
+    fn hits_block(_pos: &Position<u64>, m: Move, blocked: u64) -> bool {
+        if m.kind == MoveKind::Castle {
+            let (a, b) = (m.from.min(m.to), m.from.max(m.to));
+            return (a + 1..b).any(|s| blocked & (1u64 << s) != 0);
+        }
+        if blocked & (1u64 << m.to) != 0 {
+            return true;
+        }
+        if let Some((dx, dy, n)) = Self::line(m) {
+            for i in 1..n {
+                let s = i32::from(m.from) + (dy * 8 + dx) * i;
+                if blocked & (1u64 << s) != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn captured_view(&self, pos: &Position<u64>, m: Move) -> Option<super::eval::View> {
+        let us = pos.turn();
+        let sq = match m.kind {
+            MoveKind::Castle => return None,
+            MoveKind::EnPassant => {
+                pieces_of(pos)
+                    .into_iter()
+                    .find(|p| {
+                        p.piece.color != us && p.sq % 8 == m.to % 8 && p.sq / 8 == m.from / 8
+                    })?
+                    .sq
+            }
+            _ => m.to,
+        };
+        let p = pieces_of(pos)
+            .into_iter()
+            .find(|p| p.sq == sq && p.piece.color != us)?;
+        Some(self.view(pos, &p))
+    }
+
+    /// Whether a move matches a move filter (rulings 2.1 § MoveFilter).
+    pub(crate) fn move_matches(&self, cx: &Cx, f: &Value, pos: &Position<u64>, m: Move) -> bool {
+        let Some(o) = f.as_object() else { return false };
+        let us = pos.turn();
+        let cxp = Cx {
+            pos: Some(pos),
+            ..*cx
+        };
+        let mover = pieces_of(pos).into_iter().find(|p| p.sq == m.from);
+        for (k, x) in o {
+            let ok = match k.as_str() {
+                "side" => self.players(&cxp, x).contains(&us),
+                "piece" => mover.is_some_and(|p| self.piece_ok(&cxp, x, &self.view(pos, &p))),
+                "from" => self.square_ok(&cxp, x, m.from),
+                "to" => self.square_ok(&cxp, x, m.to),
+                "capture" => x.as_bool() == Some(self.captured_view(pos, m).is_some()),
+                "target" => self
+                    .captured_view(pos, m)
+                    .is_some_and(|v| self.piece_ok(&cxp, x, &v)),
+                "castling" => x.as_bool() == Some(m.kind == MoveKind::Castle),
+                "progress" => {
+                    let dy = i32::from(m.to / 8) - i32::from(m.from / 8);
+                    let dy = if us == Color::White { dy } else { -dy };
+                    let p = if m.kind == MoveKind::Castle || dy == 0 {
+                        "sideways"
+                    } else if dy > 0 {
+                        "forward"
+                    } else {
+                        "backward"
+                    };
+                    x.as_array().is_some_and(|a| a.iter().any(|v| v == p))
+                }
+                "crossesFile" => {
+                    let files: Vec<u8> = super::eval::items(self.val(&cxp, x))
+                        .iter()
+                        .filter_map(|v| match self.val(&cxp, v) {
+                            Value::String(s) if s.len() == 1 => {
+                                Some(s.as_bytes()[0].wrapping_sub(b'a'))
+                            }
+                            Value::Number(n) => n.as_u64().map(|n| n as u8),
+                            _ => None,
+                        })
+                        .collect();
+                    let (a, b) = ((m.from % 8).min(m.to % 8), (m.from % 8).max(m.to % 8));
+                    files
+                        .iter()
+                        .any(|&f| (a < f && f < b) || (f == m.to % 8 && f != m.from % 8))
+                }
+                "when" => truthy(&self.eval(&cxp, x)),
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Squares of `side`'s pieces that a fully immobilising forbid-move
+    /// disarms on `pos` (rulings C3). `turn` is the side to move the
+    /// restrictions are judged for.
+    fn disarmed(&self, pos: &Position<u64>, side: Color, depth: u8) -> u64 {
+        let ev = BTreeMap::new();
+        let b = BTreeMap::new();
+        let mut mask = 0u64;
+        for r in self.restrictions() {
+            if r.kind != PrimitiveKind::ForbidMove {
+                continue;
+            }
+            let f = Self::params_value(r.params);
+            let Some(o) = f.as_object() else { continue };
+            if !is_fully_immobilising(o) {
+                continue;
+            }
+            let cx = Cx {
+                inst: Some(r.inst),
+                event: &ev,
+                subject: &Value::Null,
+                binds: &b,
+                pos: Some(pos),
+                depth,
+            };
+            if let Some(s) = o.get("side") {
+                if !self.players(&cx, s).contains(&side) {
+                    continue;
+                }
+            }
+            if let Some(w) = o.get("when") {
+                if !truthy(&self.eval(&cx, w)) {
+                    continue;
+                }
+            }
+            for p in pieces_of(pos).iter().filter(|p| p.piece.color == side) {
+                let pv = self.view(pos, p);
+                if o.get("piece").is_some_and(|x| !self.piece_ok(&cx, x, &pv)) {
+                    continue;
+                }
+                if o.get("from").is_some_and(|x| !self.square_ok(&cx, x, p.sq)) {
+                    continue;
+                }
+                mask |= 1u64 << p.sq;
+            }
+        }
+        mask
+    }
+
+    /// Whether a royal is covered by `protect … against capture`.
+    fn royal_protected(&self, pos: &Position<u64>, sq: u8, depth: u8) -> bool {
+        let ev = BTreeMap::new();
+        let b = BTreeMap::new();
+        let Some(p) = pieces_of(pos).into_iter().find(|p| p.sq == sq) else {
+            return false;
+        };
+        self.restrictions().iter().any(|r| {
+            let cx = Cx {
+                inst: Some(r.inst),
+                event: &ev,
+                subject: &Value::Null,
+                binds: &b,
+                pos: Some(pos),
+                depth,
+            };
+            r.kind == PrimitiveKind::Protect
+                && Self::against(r.params, "capture")
+                && self.when_ok(&cx, r.params)
+                && r.params
+                    .get("pieces")
+                    .is_some_and(|f| self.piece_ok(&cx, f, &self.view(pos, &p)))
+        })
+    }
+
+    /// `(royal square, attacker squares)` of `color`'s royals under
+    /// rule-aware attacks on `pos`: disarmed pieces attack nothing,
+    /// protected royals are never in check, hard blocks stop rays.
+    fn attacked_royals(
+        &self,
+        pos: &Position<u64>,
+        color: Color,
+        _turn: Option<Color>,
+        depth: u8,
+    ) -> Vec<(u8, u64)> {
+        let (_, t) = self.pos();
+        let them = color.flip();
+        let occ = pos.occupied() | self.blocked_mask();
+        let disarmed = self.disarmed(pos, them, depth);
+        let (replaced, extra) = self.shape_targets(pos, them, depth);
+        let mut out = Vec::new();
+        let royals = self.royals(pos, t, color);
+        for sq in 0..64u8 {
+            if royals & (1u64 << sq) == 0 {
+                continue;
+            }
+            let mut att = pos.attackers_to(t, sq, occ, them) & !replaced;
+            for &(from, to, cap) in &extra {
+                if to == sq && cap {
+                    att |= 1u64 << from;
+                }
+            }
+            let att = att & !disarmed;
+            if att != 0 && !self.royal_protected(pos, sq, depth) {
+                out.push((sq, att));
+            }
+        }
+        out
+    }
+
+    /// Rule-aware check of `color` in the current position.
+    pub(crate) fn in_check(&self, color: Color) -> bool {
+        let (pos, _) = self.pos();
+        !self.attacked_royals(pos, color, None, 1).is_empty()
+    }
+
+    /// Royal ids in check and `(attacker, royal)` id pairs, both colours.
+    pub(crate) fn check_state(&self) -> (Vec<u16>, Vec<(u16, u16)>) {
+        let (pos, _) = self.pos();
+        let mut checked = Vec::new();
+        let mut pairs = Vec::new();
+        for c in Color::ALL {
+            for (sq, att) in self.attacked_royals(pos, c, None, 1) {
+                let rid = pos.piece_id(sq);
+                checked.push(rid);
+                for a in 0..64u8 {
+                    if att & (1u64 << a) != 0 {
+                        pairs.push((pos.piece_id(a), rid));
+                    }
+                }
+            }
+        }
+        checked.sort_unstable();
+        pairs.sort_unstable();
+        (checked, pairs)
+    }
+}

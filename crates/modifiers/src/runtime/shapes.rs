@@ -1,0 +1,410 @@
+//! Move shapes of `add-moves` and `replace-moves`, and the wrapping files
+//! of `set-board-topology` (modifier-rulings 2.1 § Shapes and 2.2
+//! § Mechanic; RULINGS P1, P4).
+//!
+//! A shape is `{"kind": step|slide|leap|capture, "direction": D,
+//! "range"?: n|"unlimited", "symmetry"?: none|full|horizontal, "mode"?:
+//! both|move-only|capture-only}` where D is a named direction
+//! (`orthogonal`, `diagonal`, `omnidirectional`, `forward`, `backward`,
+//! `forward-diagonal`, `backward-diagonal`, `sideways`), a vector `[x, y]`
+//! (y toward the piece's far rank), or a list of those. Extra moves are
+//! attacks too (P1). With wrapping files (P4) a line continues from the
+//! other side edge and stops before it would return to its origin; ranks
+//! never wrap; castling never wraps.
+
+use std::collections::BTreeMap;
+
+use houserules_engine::{Color, Move, MoveKind, PieceKind, Position};
+use serde_json::Value;
+
+use super::eval::Cx;
+use super::{kind_by_name, kind_name, pieces_of, PieceInfo, Session};
+use crate::descriptor::PrimitiveKind;
+
+/// Named directions accepted in shapes (lower case; `_` and `-` ignored).
+pub const DIRECTIONS: &[&str] = &[
+    "orthogonal",
+    "diagonal",
+    "omnidirectional",
+    "forward",
+    "backward",
+    "forwarddiagonal",
+    "backwarddiagonal",
+    "sideways",
+];
+
+fn norm(s: &str) -> String {
+    s.to_ascii_lowercase().replace(['-', '_'], "")
+}
+
+/// Whether a shape object is one the runtime can run (used by the
+/// validator).
+pub fn shape_ok(v: &Value) -> Result<(), String> {
+    let Some(o) = v.as_object() else {
+        return Err("a shape is an object".into());
+    };
+    for k in o.keys() {
+        if !["kind", "direction", "range", "symmetry", "mode"].contains(&k.as_str()) {
+            return Err(format!("unknown shape key `{k}`"));
+        }
+    }
+    match o.get("kind").and_then(Value::as_str).map(norm).as_deref() {
+        Some("step" | "slide" | "leap" | "capture") => {}
+        _ => return Err("`kind` is step, slide, leap or capture".into()),
+    }
+    let d = o.get("direction").ok_or("a shape needs `direction`")?;
+    if vectors(d, Color::White, false).is_empty() {
+        return Err("`direction` is a named direction, [x, y] or a list of them".into());
+    }
+    if let Some(r) = o.get("range") {
+        let ok = r.as_str().is_some_and(|s| norm(s) == "unlimited")
+            || r.as_u64().is_some_and(|n| (1..=16).contains(&n));
+        if !ok {
+            return Err("`range` is 1–16 or \"unlimited\"".into());
+        }
+    }
+    if let Some(s) = o.get("symmetry") {
+        if !matches!(
+            s.as_str().map(norm).as_deref(),
+            Some("none" | "full" | "horizontal")
+        ) {
+            return Err("`symmetry` is none, full or horizontal".into());
+        }
+    }
+    if let Some(m) = o.get("mode") {
+        if !matches!(
+            m.as_str().map(norm).as_deref(),
+            Some("both" | "moveonly" | "captureonly")
+        ) {
+            return Err("`mode` is both, move-only or capture-only".into());
+        }
+    }
+    Ok(())
+}
+
+fn expand(x: i32, y: i32, sym: &str) -> Vec<(i32, i32)> {
+    let mut v = vec![(x, y)];
+    if sym == "full" {
+        for (a, b) in [(x, y), (y, x)] {
+            for (sa, sb) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                v.push((a * sa, b * sb));
+            }
+        }
+    } else if sym == "horizontal" {
+        v.push((-x, y));
+    }
+    let mut out = Vec::new();
+    for p in v {
+        if p != (0, 0) && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The vectors of a direction for `color` (y flipped for Black).
+fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
+    let f = if color == Color::White { 1 } else { -1 };
+    let sym = if full { "full" } else { "none" };
+    match d {
+        Value::String(s) => match norm(s).as_str() {
+            "orthogonal" => vec![(0, 1), (0, -1), (1, 0), (-1, 0)],
+            "diagonal" => vec![(1, 1), (1, -1), (-1, 1), (-1, -1)],
+            "omnidirectional" => vec![
+                (0, 1),
+                (0, -1),
+                (1, 0),
+                (-1, 0),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ],
+            "forward" => vec![(0, f)],
+            "backward" => vec![(0, -f)],
+            "forwarddiagonal" => vec![(1, f), (-1, f)],
+            "backwarddiagonal" => vec![(1, -f), (-1, -f)],
+            "sideways" => vec![(1, 0), (-1, 0)],
+            _ => Vec::new(),
+        },
+        Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_i64) => {
+            let (x, y) = (
+                a[0].as_i64().unwrap_or(0) as i32,
+                a[1].as_i64().unwrap_or(0) as i32,
+            );
+            if x.abs() > 7 || y.abs() > 7 {
+                return Vec::new();
+            }
+            expand(x, y * f, sym)
+        }
+        Value::Array(a) => {
+            let mut out = Vec::new();
+            for x in a {
+                if x.is_array() || x.is_string() {
+                    for v in vectors(x, color, full) {
+                        if !out.contains(&v) {
+                            out.push(v);
+                        }
+                    }
+                } else {
+                    return Vec::new();
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Quiet and capture targets of one shape from `from`.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    shape: &Value,
+    pos: &Position<u64>,
+    from: u8,
+    color: Color,
+    occ: u64,
+    wrap: bool,
+    crossing_only: bool,
+    out: &mut Vec<(u8, bool)>,
+) {
+    let kind = shape
+        .get("kind")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_default();
+    let sym = shape
+        .get("symmetry")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_else(|| "none".into());
+    let mode = shape
+        .get("mode")
+        .and_then(Value::as_str)
+        .map(norm)
+        .unwrap_or_else(|| {
+            if kind == "capture" {
+                "captureonly".into()
+            } else {
+                "both".into()
+            }
+        });
+    let (moves_ok, caps_ok) = (mode != "captureonly", mode != "moveonly");
+    let range = match shape.get("range") {
+        Some(Value::String(_)) => 16,
+        Some(r) => r.as_u64().unwrap_or(1) as i32,
+        None if kind == "slide" => 16,
+        None => 1,
+    };
+    let mut vs = Vec::new();
+    if let Some(d) = shape.get("direction") {
+        for v in vectors(d, color, false) {
+            for w in expand(v.0, v.1, &sym) {
+                if !vs.contains(&w) {
+                    vs.push(w);
+                }
+            }
+        }
+    }
+    let own = pos.by_color(color);
+    for (dx, dy) in vs {
+        let (mut f, mut r) = (i32::from(from % 8), i32::from(from / 8));
+        let mut crossed = false;
+        let steps = if kind == "leap" { 1 } else { range };
+        for i in 1..=steps {
+            f += dx;
+            r += dy;
+            if !(0..8).contains(&r) {
+                break;
+            }
+            if !(0..8).contains(&f) {
+                if !wrap {
+                    break;
+                }
+                f = f.rem_euclid(8);
+                crossed = true;
+            }
+            let sq = (r * 8 + f) as u8;
+            if sq == from {
+                break;
+            }
+            let bit = 1u64 << sq;
+            let last =
+                kind == "leap" || kind == "step" && i == steps || kind == "capture" && range == 1;
+            let keep = !crossing_only || crossed;
+            if occ & bit != 0 {
+                if own & bit == 0
+                    && pos.piece_at(sq).is_some()
+                    && caps_ok
+                    && (kind != "step" || i == steps)
+                    && keep
+                {
+                    out.push((sq, true));
+                }
+                break;
+            }
+            if moves_ok && (kind == "slide" || last) && keep {
+                out.push((sq, false));
+            }
+            if kind == "leap" {
+                break;
+            }
+        }
+    }
+}
+
+/// The FIDE shapes of a piece type, for wrapping files (P4).
+fn native(ty: &str) -> Vec<Value> {
+    use serde_json::json;
+    match ty {
+        "rook" => vec![json!({"kind": "slide", "direction": "orthogonal"})],
+        "bishop" => vec![json!({"kind": "slide", "direction": "diagonal"})],
+        "queen" => vec![json!({"kind": "slide", "direction": "omnidirectional"})],
+        "knight" => vec![json!({"kind": "leap", "direction": [1, 2], "symmetry": "full"})],
+        "king" => vec![json!({"kind": "step", "direction": "omnidirectional"})],
+        "pawn" => vec![json!({"kind": "capture", "direction": "forward-diagonal"})],
+        _ => Vec::new(),
+    }
+}
+
+/// An active move-shape rule: `(instance, replace?, params)`.
+type ShapeRule = (u32, bool, BTreeMap<String, Value>);
+
+impl Session {
+    /// `(instance, replace?, params)` of the active move-shape mechanics,
+    /// and whether files wrap.
+    pub(crate) fn shape_rules(&self) -> (Vec<ShapeRule>, bool) {
+        let mut out = Vec::new();
+        let mut wrap = false;
+        for m in &self.st.modifiers {
+            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
+                continue;
+            };
+            for n in &d.passive {
+                match n.kind {
+                    PrimitiveKind::AddMoves => out.push((m.id, false, n.params.clone())),
+                    PrimitiveKind::ReplaceMoves => out.push((m.id, true, n.params.clone())),
+                    PrimitiveKind::SetBoardTopology => {
+                        wrap |= n.params.get("wrapFiles").and_then(Value::as_bool) == Some(true)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (out, wrap)
+    }
+
+    /// For `color`'s pieces on `pos`: the squares whose normal moves are
+    /// replaced, and the extra `(from, to, capture)` targets.
+    pub(crate) fn shape_targets(
+        &self,
+        pos: &Position<u64>,
+        color: Color,
+        depth: u8,
+    ) -> (u64, Vec<(u8, u8, bool)>) {
+        let (rules, wrap) = self.shape_rules();
+        if rules.is_empty() && !wrap {
+            return (0, Vec::new());
+        }
+        let ev = BTreeMap::new();
+        let b = BTreeMap::new();
+        let occ = pos.occupied() | self.blocked_mask();
+        let def = self.game.variant().definition();
+        let mut replaced = 0u64;
+        let mut out = Vec::new();
+        for p in pieces_of(pos).iter().filter(|p| p.piece.color == color) {
+            let view = self.view(pos, p);
+            let mut found = Vec::new();
+            let mut rep = false;
+            for (inst, replace, params) in &rules {
+                let cx = Cx {
+                    inst: Some(*inst),
+                    event: &ev,
+                    subject: &Value::Null,
+                    binds: &b,
+                    pos: Some(pos),
+                    depth,
+                };
+                if !params
+                    .get("pieces")
+                    .is_some_and(|f| self.piece_ok(&cx, f, &view))
+                {
+                    continue;
+                }
+                rep |= *replace;
+                for s in params
+                    .get("shapes")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    walk(s, pos, p.sq, color, occ, wrap, false, &mut found);
+                }
+            }
+            if wrap && !rep {
+                for s in native(&kind_name(def, p.piece.kind)) {
+                    walk(&s, pos, p.sq, color, occ, true, true, &mut found);
+                }
+            }
+            if rep {
+                replaced |= 1u64 << p.sq;
+            }
+            for (to, cap) in found {
+                if !out.contains(&(p.sq, to, cap)) {
+                    out.push((p.sq, to, cap));
+                }
+            }
+        }
+        (replaced, out)
+    }
+
+    /// Applies the shape mechanics to the side to move's pseudo-legal
+    /// moves: replaced pieces lose their own moves (castling kept), extra
+    /// targets become moves (pawns reaching the far rank promote).
+    pub(crate) fn apply_shapes(&self, pos: &Position<u64>, moves: &mut Vec<Move>, depth: u8) {
+        let us = pos.turn();
+        let (replaced, extra) = self.shape_targets(pos, us, depth);
+        if replaced == 0 && extra.is_empty() {
+            return;
+        }
+        moves.retain(|m| m.kind == MoveKind::Castle || replaced & (1u64 << m.from) == 0);
+        let def = self.game.variant().definition();
+        let promo: Vec<PieceKind> = ["queen", "rook", "bishop", "knight"]
+            .iter()
+            .filter_map(|n| kind_by_name(def, n))
+            .collect();
+        for (from, to, _) in extra {
+            let Some(piece) = pos.piece_at(from) else {
+                continue;
+            };
+            let info = PieceInfo {
+                id: pos.piece_id(from),
+                sq: from,
+                piece,
+            };
+            let far = if us == Color::White { 7 } else { 0 };
+            let is_pawn = kind_name(def, info.piece.kind) == "pawn";
+            if is_pawn && to / 8 == far {
+                for k in &promo {
+                    let m = Move {
+                        from,
+                        to,
+                        promotion: Some(*k),
+                        kind: MoveKind::Normal,
+                    };
+                    if !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                }
+            } else {
+                let m = Move::new(from, to);
+                if !moves
+                    .iter()
+                    .any(|x| x.from == from && x.to == to && x.kind != MoveKind::Castle)
+                {
+                    moves.push(m);
+                }
+            }
+        }
+    }
+}
