@@ -643,24 +643,39 @@ impl Game {
     /// Dead position by insufficient material (FIDE 9.6; the same rule as
     /// shakmaty and python-chess): both sides lack mating material.
     pub fn is_insufficient_material(&self) -> bool {
-        with!(self, |p, t| insufficient(t, p, Color::White)
-            && insufficient(t, p, Color::Black))
+        with!(self, |p, t| {
+            if Color::ALL.iter().any(|&c| p.royals(t, c).count() > 1) {
+                // FIDE's analysis assumes one king a side. With two royal
+                // pieces a lone minor piece can mate one of them (e.g.
+                // dual-king: two kings on a1 and a2 against a king and a
+                // bishop), so only a board of king-role royals is dead:
+                // a king can never attack an enemy royal king, since it
+                // would stand next to it.
+                let kings = role_squares(t, p, Role::King)
+                    & (p.royals(t, Color::White) | p.royals(t, Color::Black));
+                return (p.occupied() & !kings).is_empty();
+            }
+            insufficient(t, p, Color::White) && insufficient(t, p, Color::Black)
+        })
     }
+}
+
+/// The squares of the pieces whose kinds have role `r`.
+fn role_squares<B: BitSet>(t: &Tables<B>, p: &Position<B>, r: Role) -> B {
+    let mut b = B::EMPTY;
+    for (k, role) in t.roles.iter().enumerate() {
+        if *role == Some(r) {
+            b |= p.by_kind[k];
+        }
+    }
+    b
 }
 
 /// Whether `color` cannot possibly mate: no pawns, rooks or queens, and
 /// (a lone knight with only a king and queens on the other side), or
 /// (bishops, all on one colour, with no pawns or knights anywhere).
 fn insufficient<B: BitSet>(t: &Tables<B>, p: &Position<B>, color: Color) -> bool {
-    let role = |r: Role| {
-        let mut b = B::EMPTY;
-        for (k, role) in t.roles.iter().enumerate() {
-            if *role == Some(r) {
-                b |= p.by_kind[k];
-            }
-        }
-        b
-    };
+    let role = |r: Role| role_squares(t, p, r);
     let ours = p.by_color(color);
     let theirs = p.by_color(color.flip());
     let known = role(Role::Pawn)

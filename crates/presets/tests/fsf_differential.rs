@@ -24,7 +24,7 @@
 //!
 //! Known differences are counted exactly rather than skipped silently:
 //! insufficient material under the `dual-king` and `weak-dual-king` models
-//! ([`INSUFFICIENT_DIFFERENCES`], one of them a houserules bug), and the
+//! ([`INSUFFICIENT_DIFFERENCES`]), and the
 //! sideways en passant capture of the `berolina-pawns-2` model
 //! ([`SIDEWAYS_EP_RULES`]).
 
@@ -47,15 +47,15 @@ const MIN_POSITIONS_PER_PRESET: usize = 4_000;
 const COMMONER_MODELS: [&str; 2] = ["dual-king", "weak-dual-king"];
 
 /// Playouts with such a difference (checked exactly, so that a change shows).
-/// Reported to the lead, not papered over: in 5 of them only kings are left
-/// (dual-king: kings can never give check, so the position is dead) or one
-/// king each with a lone minor piece (weak-dual-king: dead as in FIDE);
-/// these are differences of the model. But dual-king playout 0 reaches
+/// In each of them houserules ends the game on a dead position that
+/// Fairy-Stockfish's commoner model plays on: only kings left (dual-king:
+/// a king can never attack an enemy royal king, so no mate is possible) or
+/// one king each with a lone minor piece (weak-dual-king: dead as in FIDE).
+/// This test found a houserules bug, now fixed: dual-king playout 0 reaches
 /// `8/8/2b4k/8/8/K4k2/8/4K3 w` (two kings against two kings and a
-/// bishop): with two royal kings a mate exists (white Ka1, Ka2; black Kc2,
-/// Be5 mates, the a2 king blocking its twin's flight square), so FIDE's
-/// rule declares a dead position too early there: a houserules bug in
-/// `dual-king`, not a model artefact.
+/// bishop), which FIDE's rule called dead although the bishop can mate one
+/// of two kings (regression test `dual_king_edge_a_lone_bishop_can_mate`);
+/// that playout still counts because it later reaches kings only.
 const INSUFFICIENT_DIFFERENCES: usize = 12;
 
 /// The Fairy-Stockfish model of `berolina-pawns-2` (like the one the tsv

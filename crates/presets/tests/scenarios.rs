@@ -290,6 +290,28 @@ fn coregal_queen_may_not_stand_attacked() {
     no(&x, &["d1d2"]);
     yes(&x, &["d1c1"]);
 }
+/// Regression (found by the Fairy-Stockfish differential): two kings
+/// against a king and a bishop was called a dead position (FIDE's
+/// insufficient-material rule), yet the bishop mates: after Bf8-g7 the
+/// king on a1 is attacked along the long diagonal, b1 and b2 are covered
+/// by the king on c2 (and b2 by the bishop), the king on a2 blocks a2 and
+/// nothing can capture or block (P16: no king may be left attacked).
+#[test]
+fn dual_king_edge_a_lone_bishop_can_mate() {
+    let mut x = g("dual-king", "5b2/8/8/8/8/8/K1k5/K7 b - - 0 1");
+    assert_eq!(x.status(), Status::Ongoing);
+    play(&mut x, &["f8g7"]);
+    assert_eq!(
+        x.status(),
+        Status::Checkmate {
+            winner: Color::Black
+        }
+    );
+    // Kings alone can never give check: a dead position.
+    let y = g("dual-king", "8/8/8/8/8/8/K1k5/K7 b - - 0 1");
+    assert_eq!(y.status(), Status::InsufficientMaterial);
+}
+
 #[test]
 fn dual_king_no_king_may_be_left_attacked() {
     no(
