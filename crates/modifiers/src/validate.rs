@@ -530,6 +530,9 @@ fn trigger_spec(k: TriggerKind) -> Spec {
 /// Where a node sits.
 #[derive(Clone, Copy)]
 struct Env {
+    /// Inside a trigger's effects (even one whose kind is unknown).
+    in_trigger: bool,
+    /// The trigger's kind, when known.
     trigger: Option<TriggerKind>,
     depth: usize,
     choices: usize,
@@ -631,6 +634,7 @@ impl Checker {
                 Some(items) => {
                     for (i, n) in items.iter().enumerate() {
                         let env = Env {
+                            in_trigger: false,
                             trigger: None,
                             depth: 0,
                             choices: 0,
@@ -864,6 +868,7 @@ impl Checker {
         };
         let mut bound = Vec::new();
         let env = Env {
+            in_trigger: true,
             trigger: kind,
             depth: 0,
             choices: 0,
@@ -952,18 +957,18 @@ impl Checker {
             }
         };
         let mut env = env;
-        match env.trigger {
-            None if !kind.is_passive() => self.push(
+        if !env.in_trigger && !kind.is_passive() {
+            self.push(
                 IMPERATIVE_IN_PASSIVE,
                 kp.clone(),
                 format!("`{kind}` changes the game and is allowed only inside a trigger's effects"),
-            ),
-            Some(_) if !kind.allowed_in_triggers() => self.push(
+            );
+        } else if env.in_trigger && !kind.allowed_in_triggers() {
+            self.push(
                 PASSIVE_IN_TRIGGER,
                 kp.clone(),
                 format!("`{kind}` is passive and belongs in `passive`, not in trigger effects"),
-            ),
-            _ => {}
+            );
         }
         let home: Option<&[TriggerKind]> = match kind {
             PrimitiveKind::CancelCapture => Some(&[TriggerKind::OnCaptureAttempt]),
@@ -986,7 +991,7 @@ impl Checker {
                 );
             }
         }
-        if kind.is_choice() && env.trigger.is_some() {
+        if kind.is_choice() && env.in_trigger {
             if env.in_draw {
                 self.push(CHOICE_IN_DRAW, kp.clone(), format!("`{kind}` inside `with-probability` or `random-pick`: draws must not interleave with suspension"));
             }

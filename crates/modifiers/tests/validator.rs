@@ -140,6 +140,20 @@ fn unknown_trigger_kind_with_suggestion() {
     );
 }
 
+/// Regression (found while writing the README): a misspelt trigger kind
+/// also reported every primitive in its effects as imperative-in-passive.
+/// The effects are still a trigger's: one finding, the misspelling.
+#[test]
+fn unknown_trigger_kind_is_the_only_finding() {
+    let v = with(
+        json!([]),
+        json!([{"kind": "on-captrue", "effects": [kill_self()]}]),
+    );
+    let found = check(v);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].code, codes::TRIGGER_UNKNOWN_KIND);
+}
+
 #[test]
 fn unknown_primitive_kind_with_suggestion() {
     let v = with(
