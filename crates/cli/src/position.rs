@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use clap::Args;
-use houserules_engine::{Game, GameDefinition, Variant};
+use houserules_engine::{Game, Variant};
 
 use crate::error::CliError;
 
@@ -72,12 +72,9 @@ impl VariantArgs {
                 )));
             }
             if !presets {
-                let def = load_game(game)?;
-                let start_fen = def.start_fen.clone();
-                let label = format!("game {}", def.id);
-                let variant = Variant::new(def).map_err(|e| {
-                    CliError::input(format!("--game {game}: the engine refused the game: {e}"))
-                })?;
+                let variant = load_game(game)?;
+                let start_fen = variant.definition().start_fen.clone();
+                let label = format!("game {}", variant.definition().id);
                 return Ok(Chosen {
                     variant,
                     start_fen,
@@ -128,9 +125,12 @@ fn is_file_argument(arg: &str) -> bool {
 /// # Errors
 /// [`CliError::Input`] naming the unknown id (with a suggestion) or
 /// carrying the file's rendered diagnostics.
-pub fn load_game(arg: &str) -> Result<GameDefinition, CliError> {
+pub fn load_game(arg: &str) -> Result<Variant, CliError> {
+    let refused = |e: houserules_engine::DefinitionError| {
+        CliError::input(format!("--game {arg}: the engine refused the game: {e}"))
+    };
     if let Some(def) = houserules_definitions::builtin(arg) {
-        return Ok(def);
+        return Variant::new(def).map_err(refused);
     }
     if houserules_definitions::builtin_source(arg).is_some() {
         return Err(CliError::input(format!(
@@ -149,7 +149,9 @@ pub fn load_game(arg: &str) -> Result<GameDefinition, CliError> {
                 "--game {arg}: no such file (and no shipped game has this id)"
             )));
         }
-        return houserules_definitions::load_file(path).map_err(|d| {
+        // A file may carry mutations that run as rule hooks, so it is
+        // loaded as a playable variant rather than a bare definition.
+        return houserules_definitions::load_variant_file(path).map_err(|d| {
             let n = d.len();
             let problems = if n == 1 { "problem" } else { "problems" };
             CliError::input(format!(

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use houserules_engine::Variant;
 
 use crate::error::{CliError, Outcome};
 
@@ -53,8 +52,10 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
     // Game files may be at most 1 MiB (the loader's budget); read no more.
     let text = crate::error::read_text_limited(path, 1 << 20)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
-    let def = match houserules_definitions::load_str(&shown, &text) {
-        Ok(def) => def,
+    // Loaded as a playable variant: mutations that run as rule hooks are
+    // part of a valid game.
+    let variant = match houserules_definitions::load_variant_str(&shown, &text) {
+        Ok(v) => v,
         Err(diags) => {
             eprint!("{}", diags.render());
             let n = diags.len();
@@ -62,11 +63,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             return Ok(Outcome::Failed);
         }
     };
-    let (id, name) = (def.id.clone(), def.name.clone());
-    if let Err(e) = Variant::new(def) {
-        eprintln!("{shown}: the engine refused the game `{id}`: {e}");
-        return Ok(Outcome::Failed);
-    }
-    writeln!(out, "ok: {id} ({name})")?;
+    let def = variant.definition();
+    writeln!(out, "ok: {} ({})", def.id, def.name)?;
     Ok(Outcome::Success)
 }

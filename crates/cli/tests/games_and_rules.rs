@@ -197,6 +197,23 @@ fn a_game_file_works_like_a_shipped_game() {
     );
 }
 
+/// A game file whose moves carry mutations (run as rule hooks) plays from
+/// the CLI and validates. The counts are derived by hand in
+/// crates/definitions/tests/mutations.rs (the Bomber destroys itself when
+/// it captures: perft(2) = 100, 99 without the mutation).
+#[test]
+fn a_game_file_with_mutations_plays_and_validates() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../definitions/tests/data/mutations.yaml");
+    let file = file.to_str().expect("utf-8");
+    let fen = "4k/5/2b2/2B2/K4 w - - 0 1";
+    assert_eq!(
+        nodes(&["perft", "--game", file, "--fen", fen, "--depth", "2"]),
+        100
+    );
+    assert!(ok(&["validate", file]).starts_with("ok: "));
+}
+
 #[test]
 fn unknown_games_and_bad_fens_exit_2() {
     let err = fails(&["perft", "--game", "capablance", "--depth", "1"], 2);
