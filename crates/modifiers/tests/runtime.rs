@@ -670,3 +670,32 @@ fn a_side_left_without_a_royal_loses() {
     assert!(s.legal_moves_uci().is_empty());
     assert!(refused(&mut s, "h7h6"));
 }
+
+/// Regression (new-user trial): under `weak-dual-king` a king may be
+/// captured (RULINGS P16: losing one king is survivable, and RULINGS
+/// override modifier-rulings C2), so a session without modifiers lists
+/// exactly the engine's moves, `h6f4` (Bishop takes the king on f4)
+/// included.
+#[test]
+fn weak_dual_king_king_captures_stay_legal_in_a_session() {
+    let fen = "rnb2knr/p1k1p2p/5pPb/1ppp4/2P2K2/PPK4P/RB1PP1P1/1N3BNR b - - 5 15";
+    let s = Session::create(CreateRequest {
+        fen: Some(fen.to_string()),
+        presets: vec!["weak-dual-king".into()],
+        ..CreateRequest::default()
+    })
+    .expect("valid request");
+    let (variant, _) =
+        houserules_presets::build_from_str("weak-dual-king", None).expect("preset builds");
+    let engine = houserules_engine::Game::from_fen(variant, fen).expect("fen");
+    let mut want: Vec<String> = engine
+        .legal_moves()
+        .iter()
+        .map(|m| engine.uci(*m))
+        .collect();
+    want.sort();
+    let mut got = legal(&s);
+    got.sort();
+    assert!(got.contains(&"h6f4".to_string()));
+    assert_eq!(got, want);
+}

@@ -73,7 +73,14 @@ impl Session {
             pos: None,
             depth,
         };
-        let enemy_royals = self.royal_mask(pos, us.flip());
+        // C2 keeps royals from being captured, but a rule set without the
+        // self-check filter (weak-dual-king, RULINGS P16, which overrides
+        // the modifier rulings) lets a side lose a king by capture.
+        let enemy_royals = if t.hooks().is_none_or(|h| h.self_check_filter()) {
+            self.royal_mask(pos, us.flip())
+        } else {
+            0
+        };
         let needs_own = !rs.is_empty() || blocked != 0;
         let mut moves = if needs_own {
             let mut v = Vec::new();
