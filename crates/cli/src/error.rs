@@ -20,6 +20,8 @@ pub enum Outcome {
     Success,
     /// The command ran but found failures (already reported on stdout).
     Failed,
+    /// Some input could not be read (already reported on stdout); exit 2.
+    Unreadable,
 }
 
 impl Outcome {
@@ -37,6 +39,7 @@ impl Outcome {
         match self {
             Outcome::Success => EXIT_SUCCESS,
             Outcome::Failed => EXIT_FAILURE,
+            Outcome::Unreadable => EXIT_BAD_INPUT,
         }
     }
 }

@@ -122,8 +122,8 @@ struct PgnCheckArgs {
     variant: position::VariantArgs,
 }
 
-/// A file that cannot be opened is reported like a bad game, and the other
-/// files are still checked.
+/// A file that cannot be opened or read is reported like a bad game, the
+/// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let base = if args.variant.is_given() {
         Some(args.variant.choose()?.variant)
@@ -132,7 +132,8 @@ fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
     };
     let resolver = pgn_cmd::Resolver::new(base);
     match pgn_cmd::run(&args.files, args.json, &resolver, out) {
-        Ok(had_errors) => Ok(Outcome::failed_if(had_errors)),
+        Ok(c) if c.unreadable => Ok(Outcome::Unreadable),
+        Ok(c) => Ok(Outcome::failed_if(c.game_errors)),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(e.into()),
         Err(e) => Err(CliError::input(format!("pgn check: {e}"))),
     }

@@ -211,9 +211,14 @@ fn check_file(
     json: bool,
     resolver: &Resolver,
     out: &mut dyn Write,
-) -> std::io::Result<bool> {
+) -> std::io::Result<Checked> {
     let name = path.display().to_string();
-    let file = match File::open(path) {
+    let opened = if path.is_dir() {
+        Err(std::io::Error::other("it is a directory"))
+    } else {
+        File::open(path)
+    };
+    let file = match opened {
         Ok(f) => f,
         Err(e) => {
             let error = ErrorReport {
@@ -236,10 +241,13 @@ fn check_file(
                 warnings: Vec::new(),
             };
             emit(out, json, &r)?;
-            return Ok(true);
+            return Ok(Checked {
+                game_errors: false,
+                unreadable: true,
+            });
         }
     };
-    let mut any_error = false;
+    let mut checked = Checked::default();
     let mut reader = Reader::new(BufReader::new(file));
     while let Some(item) = reader.read_game() {
         // The game just read is the last one started.
@@ -257,20 +265,23 @@ fn check_file(
                     warnings: rep.warnings.iter().map(ToString::to_string).collect(),
                 }
             }
-            Err(e) => GameReport {
-                file: &name,
-                game: Some(e.game()),
-                plies: 0,
-                final_fen: None,
-                status: None,
-                error: Some(ErrorReport::from_pgn(&e)),
-                warnings: Vec::new(),
-            },
+            Err(e) => {
+                checked.unreadable |= matches!(e, PgnError::Io { .. });
+                GameReport {
+                    file: &name,
+                    game: Some(e.game()),
+                    plies: 0,
+                    final_fen: None,
+                    status: None,
+                    error: Some(ErrorReport::from_pgn(&e)),
+                    warnings: Vec::new(),
+                }
+            }
         };
-        any_error |= r.error.is_some();
+        checked.game_errors |= r.error.is_some();
         emit(out, json, &r)?;
     }
-    Ok(any_error)
+    Ok(checked)
 }
 
 /// Replays every game of every file and writes one report per game.
@@ -291,12 +302,23 @@ pub fn run(
     json: bool,
     resolver: &Resolver,
     out: &mut dyn Write,
-) -> std::io::Result<bool> {
-    let mut any_error = false;
+) -> std::io::Result<Checked> {
+    let mut all = Checked::default();
     for path in files {
-        any_error |= check_file(path, json, resolver, out)?;
+        let c = check_file(path, json, resolver, out)?;
+        all.game_errors |= c.game_errors;
+        all.unreadable |= c.unreadable;
     }
-    Ok(any_error)
+    Ok(all)
+}
+
+/// What checking some files found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// A game had an error (exit status 1).
+    pub game_errors: bool,
+    /// A file could not be opened or read (exit status 2).
+    pub unreadable: bool,
 }
 
 #[cfg(test)]
@@ -352,7 +374,14 @@ mod tests {
         let dir = scratch("json");
         let mut out = Vec::new();
         let had_errors = run(&files(&dir), true, &Resolver::new(None), &mut out).expect("runs");
-        assert!(had_errors);
+        // good.pgn has bad games; missing.pgn cannot be opened.
+        assert_eq!(
+            had_errors,
+            Checked {
+                game_errors: true,
+                unreadable: true
+            }
+        );
         let text = String::from_utf8(out).expect("utf-8");
         let rows: Vec<serde_json::Value> = text
             .lines()
@@ -436,7 +465,8 @@ mod tests {
     fn text_has_one_line_per_game() {
         let dir = scratch("text");
         let mut out = Vec::new();
-        assert!(run(&files(&dir), false, &Resolver::new(None), &mut out).expect("runs"));
+        let c = run(&files(&dir), false, &Resolver::new(None), &mut out).expect("runs");
+        assert!(c.game_errors && c.unreadable);
         let text = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 5, "{text}");
@@ -469,7 +499,8 @@ mod tests {
         let only_good = dir.join("one.pgn");
         std::fs::write(&only_good, "1. e4 e5 *\n").expect("write");
         let mut out = Vec::new();
-        assert!(!run(&[only_good], false, &Resolver::new(None), &mut out).expect("runs"));
+        let c = run(&[only_good], false, &Resolver::new(None), &mut out).expect("runs");
+        assert_eq!(c, Checked::default());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -252,9 +252,10 @@ fn missing_files_exit_2_naming_the_file() {
     );
 
     // A PGN file that cannot be opened is reported like a bad game (one
-    // line naming it) and fails the check; other files would still run.
+    // line naming it); other files would still run; the exit status is 2,
+    // as `pgn check --help` says (regression: it was 1).
     let o = houserules(&["pgn", "check", "/nonexistent/houserules.pgn"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.contains("/nonexistent/houserules.pgn") && text.contains("cannot open"),
@@ -345,4 +346,22 @@ fn tricky_suite_passes() {
         "100000",
     ]);
     assert!(out.starts_with("18 passed, 0 failed"), "{out}");
+}
+
+/// Regression (new-user trial): `pgn check /dev/zero` never ended, and a
+/// directory was reported as a broken game. Both are unreadable files:
+/// one line naming the problem, exit status 2.
+#[test]
+fn pgn_check_of_endless_files_and_directories_exits_2() {
+    if std::path::Path::new("/dev/zero").exists() {
+        let o = houserules(&["pgn", "check", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("reading stopped"), "output: {text}");
+    }
+    let dir = std::env::temp_dir();
+    let o = houserules(&["pgn", "check", dir.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("directory"), "output: {text}");
 }

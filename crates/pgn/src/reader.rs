@@ -71,6 +71,7 @@ impl<R: BufRead> Reader<R> {
                 line_no: 0,
                 buf: Vec::new(),
                 max_line: DEFAULT_MAX_LINE_BYTES,
+                max_skip: DEFAULT_MAX_GAME_BYTES,
                 after_cr: false,
             },
             pending: None,
@@ -88,9 +89,12 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Sets the most text one game may have, in bytes. A longer game gives
-    /// an error and the rest of it is skipped without being stored.
+    /// an error and the rest of it is skipped without being stored; a
+    /// single line longer than this ends the stream with a read error (an
+    /// endless line such as `/dev/zero` gives).
     pub fn max_game_bytes(mut self, n: usize) -> Reader<R> {
         self.max_game_bytes = n;
+        self.src.max_skip = n;
         self
     }
 
@@ -200,6 +204,9 @@ struct LineSource<R> {
     line_no: u64,
     buf: Vec<u8>,
     max_line: usize,
+    /// The most bytes of one over-long line skipped before the stream is
+    /// given up (the game size cap).
+    max_skip: usize,
     /// The last line ended with `\r`: a `\n` right after it is part of
     /// that line ending.
     after_cr: bool,
@@ -211,6 +218,7 @@ impl<R: BufRead> LineSource<R> {
     fn next_line(&mut self) -> io::Result<Option<RawLine>> {
         self.buf.clear();
         let mut too_long = false;
+        let mut skipped = 0usize;
         let mut any = false;
         loop {
             let avail = match self.inner.fill_buf() {
@@ -237,7 +245,20 @@ impl<R: BufRead> LineSource<R> {
                 }
                 None => (avail.len(), None),
             };
-            if !too_long {
+            if too_long {
+                skipped = skipped.saturating_add(take);
+                if skipped > self.max_skip {
+                    // An endless line (`/dev/zero`, a binary file) would
+                    // keep the reader busy forever: stop the stream.
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "a line longer than {} bytes (not PGN text?); reading stopped",
+                            self.max_skip
+                        ),
+                    ));
+                }
+            } else {
                 if self.buf.len() + take > self.max_line {
                     too_long = true;
                     // Keep a short prefix: how the line starts (`[`, a

@@ -314,3 +314,21 @@ fn over_long_tag_line_does_not_split_the_game() {
     assert!(msg.contains("line too long"), "{msg}");
     assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("two"));
 }
+
+/// Regression (new-user trial): `pgn check /dev/zero` never ended, the
+/// reader skipping one endless line. A line longer than the game cap ends
+/// the stream with a read error.
+#[test]
+fn an_endless_line_ends_the_stream() {
+    let endless = std::io::BufReader::new(std::io::repeat(0));
+    let mut reader = Reader::new(endless)
+        .max_line_bytes(100)
+        .max_game_bytes(10_000);
+    match reader.next() {
+        Some(Err(e @ houserules_pgn::PgnError::Io { .. })) => {
+            assert!(e.to_string().contains("longer than 10000 bytes"), "{e}")
+        }
+        other => panic!("expected a read error, got {other:?}"),
+    }
+    assert!(reader.next().is_none());
+}
