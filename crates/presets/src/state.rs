@@ -221,11 +221,18 @@ impl StateDoc {
     /// # Errors
     /// [`StateError::Json`] with the path of the offending value.
     pub fn parse(json: &str) -> Result<StateDoc, StateError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| StateError::Json {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let doc = serde_path_to_error::deserialize(&mut de).map_err(|e| StateError::Json {
             path: e.path().to_string(),
             message: e.inner().to_string(),
-        })
+        })?;
+        // Text after the document (a second object, stray characters) is
+        // refused rather than ignored.
+        de.end().map_err(|e| StateError::Json {
+            path: ".".into(),
+            message: e.to_string(),
+        })?;
+        Ok(doc)
     }
 
     /// The document as pretty-printed JSON.

@@ -252,6 +252,15 @@ fn state_error_not_json() {
     assert!(matches!(e, StateError::Json { .. }), "{e}");
 }
 
+/// Regression (new-user trial): text after the document was ignored.
+#[test]
+fn state_error_trailing_text() {
+    for tail in ["x", " {}"] {
+        let e = err(&format!("{}{tail}", START.trim_end()));
+        assert!(e.to_string().contains("trailing"), "{e}");
+    }
+}
+
 #[test]
 fn state_error_wrong_type_names_the_path() {
     let json = START.replace(
