@@ -136,7 +136,14 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let shown = args.create.display().to_string();
     let text = read_text_limited(&args.create, 1 << 20)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
-    let req: CreateRequest = serde_json::from_str(&text)
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
+    if !value.is_object() {
+        return Err(CliError::input(format!(
+            "{shown}: not a creation request: a JSON object is expected, such as {{\"modifiers\": [\"mr_freeze\"]}}"
+        )));
+    }
+    let req: CreateRequest = serde_json::from_value(value)
         .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
     let mut report = Vec::new();
@@ -149,7 +156,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             if line.trim().is_empty() {
                 continue;
             }
-            let input: Input = serde_json::from_str(line)
+            let input = Input::parse(line)
                 .map_err(|e| CliError::input(format!("{shown}:{}: not an input: {e}", i + 1)))?;
             match s.submit(input) {
                 Ok(()) => report.push(json!({"line": i + 1, "ok": true})),

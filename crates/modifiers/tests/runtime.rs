@@ -699,3 +699,38 @@ fn weak_dual_king_king_captures_stay_legal_in_a_session() {
     assert!(got.contains(&"h6f4".to_string()));
     assert_eq!(got, want);
 }
+
+/// Regression (new-user trial): inputs with unknown keys, both `move` and
+/// `choice`, an unknown `auto` or player were accepted (or the choice
+/// dropped). The input format (`play --help`): `{"move": UCI}` or
+/// `{"choice": VALUE, "player"?: "white"|"black", "auto"?: "timeout"}`.
+#[test]
+fn inputs_are_read_strictly() {
+    assert_eq!(
+        Input::parse(r#"{"move": "e2e4"}"#),
+        Ok(Input::Move { mv: "e2e4".into() })
+    );
+    assert_eq!(
+        Input::parse(r#"{"choice": "e", "player": "black", "auto": "timeout"}"#),
+        Ok(Input::Choice {
+            choice: json!("e"),
+            player: Some("black".into()),
+            auto: Some("timeout".into())
+        })
+    );
+    for (bad, says) in [
+        (r#"{"choice": "e", "extra": 1}"#, "unknown key `extra`"),
+        (r#"{"choice": "e", "auto": "whenever"}"#, "`auto`"),
+        (r#"{"move": "d2d4", "choice": "e"}"#, "not both"),
+        (r#"{"choice": "e", "player": "green"}"#, "`player`"),
+        (r#"{"move": null}"#, "UCI string"),
+        ("{}", "needs `move`"),
+        ("[]", "JSON object"),
+        ("{", "EOF"),
+    ] {
+        match Input::parse(bad) {
+            Err(e) => assert!(e.contains(says), "{bad}: {e}"),
+            Ok(i) => panic!("{bad} accepted as {i:?}"),
+        }
+    }
+}

@@ -178,6 +178,62 @@ pub enum Input {
     },
 }
 
+impl Input {
+    /// Reads one input from JSON text, strictly: an object with either
+    /// `move` (a UCI string) or `choice` (with optional `player`, `white` or
+    /// `black`, and `auto`, only `"timeout"`), and no other key.
+    ///
+    /// # Errors
+    /// A message naming the offending key or value.
+    pub fn parse(text: &str) -> Result<Input, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let Value::Object(o) = v else {
+            return Err(
+                "an input is a JSON object: {\"move\": \"e2e4\"} or {\"choice\": VALUE}".into(),
+            );
+        };
+        let allowed: &[&str] = match (o.contains_key("move"), o.contains_key("choice")) {
+            (true, true) => return Err("an input has `move` or `choice`, not both".into()),
+            (false, false) => {
+                return Err("an input needs `move` (UCI, e.g. \"e2e4\") or `choice`".into())
+            }
+            (true, false) => &["move"],
+            (false, true) => &["choice", "player", "auto"],
+        };
+        if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key `{k}` (this input may have {})",
+                allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(m) = o.get("move") {
+            return match m {
+                Value::String(s) => Ok(Input::Move { mv: s.clone() }),
+                _ => Err("`move` is a UCI string such as \"e2e4\"".into()),
+            };
+        }
+        let player = match o.get("player") {
+            None => None,
+            Some(Value::String(p)) if p == "white" || p == "black" => Some(p.clone()),
+            Some(p) => return Err(format!("`player` is \"white\" or \"black\", not {p}")),
+        };
+        let auto = match o.get("auto") {
+            None => None,
+            Some(Value::String(a)) if a == "timeout" => Some(a.clone()),
+            Some(a) => return Err(format!("`auto` can only be \"timeout\", not {a}")),
+        };
+        Ok(Input::Choice {
+            choice: o["choice"].clone(),
+            player,
+            auto,
+        })
+    }
+}
+
 /// A modifier lifetime (issue 5: permanent, N plies, one-shot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
