@@ -108,11 +108,18 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
 Examples:
   houserules play --create request.json --inputs inputs.jsonl --json
 
+  With request.json:  {\"modifiers\": [\"anti_camping\"], \"seed\": 7}
+  and inputs.jsonl:   {\"choice\": \"b8\"}
+                      {\"move\": \"e2e4\"}
+  the rule first asks White to pick an enemy piece (b8), then e2e4 is
+  played.
+
 The creation request is {\"fen\"?, \"layout\"?, \"presets\"?, \"modifiers\"?,
-\"seed\"?, \"choiceTimeout\"?, \"coinFlips\"?} (see docs/modifiers.md). Each
-input line is {\"move\": \"e2e4\"} or {\"choice\": VALUE, \"player\"?}. A
-refused input is reported with its line number and reason, and the game
-stays as it was.
+\"seed\"?, \"draft\"?, \"choiceTimeout\"?, \"coinFlips\"?} (see
+docs/modifiers.md). Each input line is {\"move\": UCI} or {\"choice\":
+VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
+input is reported with its line number and reason, and the game stays as
+it was.
 
 Exit status: 0 when every input was accepted, 1 when one was refused, 2
 when the request or an input line cannot be read.")]
@@ -190,7 +197,18 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             }
         }
         writeln!(out, "fen: {}", state["fen"].as_str().unwrap_or(""))?;
-        writeln!(out, "status: {}", state["status"])?;
+        let st = &state["status"];
+        let name = st["status"].as_str().unwrap_or("unknown");
+        let mut line = name.to_string();
+        if let Some(r) = st["reason"].as_str() {
+            line.push_str(&format!(" ({r})"));
+        }
+        match st["winner"].as_str() {
+            Some(w) => line.push_str(&format!(", {w} wins")),
+            None if st.get("winner").is_some() => line.push_str(", a draw"),
+            None => {}
+        }
+        writeln!(out, "status: {line}")?;
         if !state["pendingChoice"].is_null() {
             writeln!(
                 out,
