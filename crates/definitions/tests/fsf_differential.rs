@@ -28,8 +28,10 @@
 //! lower case; two-digit ranks on 10-rank boards (`a9a10q`). Berolina's
 //! two-square en passant field (`d3c4`) is read by our FEN parser.
 
+mod fsf_common;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+
+use fsf_common::{fnv1a32, reference, Final};
 
 use houserules_engine::{BitSet, Claim, Game, Status, Tables, Variant};
 
@@ -46,41 +48,6 @@ struct Playout {
     plies: Vec<String>,
     #[serde(rename = "final")]
     last: Final,
-}
-
-#[derive(serde::Deserialize)]
-struct Final {
-    fen: String,
-    count: usize,
-    digest: String,
-    end: String,
-    value: Option<i64>,
-}
-
-fn reference() -> Vec<Playout> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fsf_reference.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): regenerate it with tests/data/make_fsf_reference.py (needs pyffish 0.0.90)",
-            path.display()
-        )
-    });
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("fsf_reference.jsonl line {}: {e}", i + 1))
-        })
-        .collect()
-}
-
-fn fnv1a32(s: &str) -> String {
-    let mut h: u32 = 0x811C_9DC5;
-    for b in s.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    format!("{h:08x}")
 }
 
 fn uci_sorted<B: BitSet>(game: &Game, t: &Tables<B>) -> Vec<String> {
@@ -236,7 +203,7 @@ fn replay(p: &Playout, v: &Variant) -> Result<(), String> {
 
 #[test]
 fn shipped_games_agree_with_fairy_stockfish_on_random_playouts() {
-    let playouts = reference();
+    let playouts = reference::<Playout>(env!("CARGO_MANIFEST_DIR"));
     let mut positions: BTreeMap<&str, usize> = BTreeMap::new();
     let mut ends: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut variants: BTreeMap<String, Variant> = BTreeMap::new();

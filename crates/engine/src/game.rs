@@ -185,6 +185,12 @@ impl Game {
             VariantTables::Small(t) => AnyPos::Small(fen::parse(&variant.def, t, &fen)?),
             VariantTables::Large(t) => AnyPos::Large(fen::parse(&variant.def, t, &fen)?),
         };
+        Ok(Game::start(variant, pos))
+    }
+
+    /// A game whose history starts at `pos`: the en passant square
+    /// normalised, Chess960 castling notation detected.
+    fn start(variant: Variant, pos: AnyPos) -> Game {
         let mut g = Game {
             variant,
             pos,
@@ -196,7 +202,7 @@ impl Game {
         g.normalise_ep();
         g.chess960 = g.detect_chess960();
         g.keys.push(g.hash());
-        Ok(g)
+        g
     }
 
     /// `variant` from a position built by the caller (setup formats that
@@ -220,18 +226,7 @@ impl Game {
             },
             _ => return Err(GameError::PositionWidth),
         };
-        let mut g = Game {
-            variant,
-            pos,
-            undo: Vec::new(),
-            keys: Vec::new(),
-            moves: Vec::new(),
-            chess960: false,
-        };
-        g.normalise_ep();
-        g.chess960 = g.detect_chess960();
-        g.keys.push(g.hash());
-        Ok(g)
+        Ok(Game::start(variant, pos))
     }
 
     /// The current position on bitboards of type `B`, or `None` when the

@@ -30,8 +30,11 @@
 
 mod common;
 
+#[path = "../../definitions/tests/fsf_common/mod.rs"]
+mod fsf_common;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+
+use fsf_common::{fnv1a32, reference, Final};
 
 use houserules_engine::{Claim, Color, Game, Status, Variant};
 use houserules_presets::build;
@@ -120,41 +123,6 @@ struct Playout {
     plies: Vec<String>,
     #[serde(rename = "final")]
     last: Final,
-}
-
-#[derive(serde::Deserialize)]
-struct Final {
-    fen: String,
-    count: usize,
-    digest: String,
-    end: String,
-    value: Option<i64>,
-}
-
-fn reference() -> Vec<Playout> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fsf_reference.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): regenerate it with tests/data/make_fsf_reference.py (needs pyffish 0.0.90)",
-            path.display()
-        )
-    });
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("fsf_reference.jsonl line {}: {e}", i + 1))
-        })
-        .collect()
-}
-
-fn fnv1a32(s: &str) -> String {
-    let mut h: u32 = 0x811C_9DC5;
-    for b in s.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    format!("{h:08x}")
 }
 
 /// The outcome for the side to move: -1 lost, 0 drawn, 1 won, `None` going
@@ -303,7 +271,7 @@ fn replay(p: &Playout, v: &Variant, known: &mut Known) -> Result<(), String> {
 
 #[test]
 fn presets_agree_with_fairy_stockfish_on_random_playouts() {
-    let playouts = reference();
+    let playouts = reference::<Playout>(env!("CARGO_MANIFEST_DIR"));
     let mut positions: BTreeMap<&str, usize> = BTreeMap::new();
     let mut ends: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut variants: BTreeMap<String, Variant> = BTreeMap::new();
