@@ -40,7 +40,7 @@ pub(crate) struct Effect {
     pub span: Range<usize>,
 }
 
-/// The after-move hook that runs [`Effect`]s.
+/// The after-move hook that runs the movement mutations of a definition.
 #[derive(Clone, Debug)]
 pub struct MutationHooks {
     effects: Vec<Effect>,

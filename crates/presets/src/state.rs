@@ -88,7 +88,7 @@ impl LockReason {
 }
 
 /// A result a rule has locked in (rule-state slot
-/// [`SLOT_RESULT`](crate::rules::SLOT_RESULT)).
+/// [`SLOT_RESULT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LockedResult {
