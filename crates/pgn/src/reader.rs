@@ -397,6 +397,28 @@ fn looks_like_move(s: &str) -> bool {
         })
 }
 
+/// A bad token as shown in an error message: at most 40 characters
+/// (then `…`), control characters escaped, so that a megabyte of garbage
+/// or binary input gives a readable one-line message.
+fn excerpt(tok: &str) -> String {
+    const MAX: usize = 40;
+    let mut out: String = tok
+        .chars()
+        .take(MAX)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if tok.chars().nth(MAX).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Collapses runs of whitespace to one space and trims the ends.
 fn normalise_comment(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -422,7 +444,8 @@ fn parse_tag_line(no: u64, text: &str) -> Result<Vec<Tag>, (u64, String)> {
                 return Err((
                     sc.col,
                     format!(
-                        "unexpected `{c}` after a tag pair (expected `[` or the end of the line)"
+                        "unexpected `{}` after a tag pair (expected `[` or the end of the line)",
+                        c.escape_default()
                     ),
                 ))
             }
@@ -742,7 +765,10 @@ impl Builder {
                     sc.bump();
                     self.fail(
                         pos,
-                        format!("unexpected `{c}` in movetext (tags belong before the moves)"),
+                        format!(
+                            "unexpected `{}` in movetext (tags belong before the moves)",
+                            c.escape_default()
+                        ),
                     );
                 }
                 _ => {
@@ -791,13 +817,23 @@ impl Builder {
         } else if let Some(n) = glyph_nag(suffix) {
             Some(n)
         } else {
-            self.fail(pos, format!("unknown annotation `{suffix}` after `{mv}`"));
+            self.fail(
+                pos,
+                format!(
+                    "unknown annotation `{}` after `{}`",
+                    excerpt(suffix),
+                    excerpt(mv)
+                ),
+            );
             return;
         };
         if !looks_like_move(mv) || RESULTS.contains(&mv) {
             self.fail(
                 pos,
-                format!("`{tok}` is not a move, move number, annotation or result"),
+                format!(
+                    "`{}` is not a move, move number, annotation or result",
+                    excerpt(tok)
+                ),
             );
             return;
         }
@@ -901,7 +937,10 @@ impl Builder {
             return;
         }
         if let Some(r) = &self.result {
-            let msg = format!("second result `{tok}` (the game already ended with {r})");
+            let msg = format!(
+                "second result `{}` (the game already ended with {r})",
+                excerpt(tok)
+            );
             self.fail(pos, msg);
             return;
         }

@@ -332,3 +332,20 @@ fn an_endless_line_ends_the_stream() {
     }
     assert!(reader.next().is_none());
 }
+
+/// Regression (new-user trial): a 5 MB bad token or a run of NUL bytes was
+/// echoed whole in the error message. Messages show at most 40 characters
+/// of a token, with control characters escaped.
+#[test]
+fn bad_tokens_are_shortened_and_escaped_in_messages() {
+    let text = format!("1. e4 {} *\n", "x".repeat(5000));
+    let games = read(&text);
+    let msg = syntax(games[0].as_ref().unwrap_err()).3;
+    assert!(msg.len() < 200, "{} bytes", msg.len());
+    assert!(msg.contains(&format!("`{}…`", "x".repeat(40))), "{msg}");
+
+    let games = read("1. e4 \u{0}\u{0}\u{0} *\n");
+    let msg = syntax(games[0].as_ref().unwrap_err()).3;
+    assert!(!msg.contains('\u{0}'), "{msg:?}");
+    assert!(msg.contains("\\u{0}"), "{msg:?}");
+}
