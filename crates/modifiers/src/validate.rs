@@ -140,13 +140,69 @@ impl std::fmt::Display for Finding {
 
 /// Validates descriptor JSON text.
 pub fn validate(json_text: &str) -> Result<Descriptor, Vec<Finding>> {
-    match serde_json::from_str::<Value>(json_text) {
-        Ok(v) => validate_value(&v),
-        Err(e) => Err(vec![Finding {
+    // A byte order mark is not JSON but editors write one; skip it.
+    let json_text = json_text.strip_prefix('\u{feff}').unwrap_or(json_text);
+    let syntax = |e: serde_json::Error| {
+        vec![Finding {
             code: JSON_SYNTAX,
             path: "$".into(),
-            message: format!("line {}, column {}: {}", e.line(), e.column(), e),
-        }]),
+            // serde_json's message ends with "at line L column C".
+            message: e.to_string(),
+        }]
+    };
+    // Duplicate keys are refused rather than letting the last one win
+    // silently (nothing in a descriptor is ignored).
+    serde_json::from_str::<NoDuplicateKeys>(json_text).map_err(syntax)?;
+    let v = serde_json::from_str::<Value>(json_text).map_err(syntax)?;
+    validate_value(&v)
+}
+
+/// Walks JSON text and fails on the first object with a repeated key.
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut seen = BTreeSet::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if !seen.insert(k.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{k}`")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(self)
     }
 }
 

@@ -60,11 +60,36 @@ fn json_syntax_has_line_and_column() {
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].code, codes::JSON_SYNTAX);
     assert_eq!(f[0].path, "$");
+    // Said once (regression: "line 3, column 9: … at line 3 column 9").
     assert!(
-        f[0].message.starts_with("line 3, column 9"),
+        f[0].message.ends_with("at line 3 column 9"),
         "{}",
         f[0].message
     );
+    assert_eq!(
+        f[0].message.matches("line 3").count(),
+        1,
+        "{}",
+        f[0].message
+    );
+}
+
+/// Regression (new-user trial): a repeated key was accepted, the last value
+/// winning; and a byte order mark was a syntax error.
+#[test]
+fn duplicate_keys_are_refused_and_a_bom_is_skipped() {
+    let f =
+        validate("{\"version\": 1, \"id\": \"d\",\n \"id\": \"e\", \"name\": \"d\"}").unwrap_err();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].code, codes::JSON_SYNTAX);
+    assert!(
+        f[0].message.contains("duplicate key `id`") && f[0].message.contains("line 2"),
+        "{}",
+        f[0].message
+    );
+    let good = json!({"version": 1, "id": "t", "name": "T"}).to_string();
+    assert!(validate(&good).is_ok());
+    assert!(validate(&format!("\u{feff}{good}")).is_ok());
 }
 
 #[test]
