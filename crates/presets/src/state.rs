@@ -87,8 +87,8 @@ impl LockReason {
     }
 }
 
-/// A result a rule has locked in (rule-state slot
-/// [`SLOT_RESULT`]).
+/// A result a rule has locked in (capture-to-win, first-promotion-wins),
+/// kept in the position's locked-result rule-state slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LockedResult {
