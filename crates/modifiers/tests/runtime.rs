@@ -734,3 +734,23 @@ fn inputs_are_read_strictly() {
         }
     }
 }
+
+/// Regression (new-user trial): a SAN move was refused as "not legal"
+/// without saying that moves are read in UCI.
+#[test]
+fn a_san_move_is_refused_with_a_uci_hint() {
+    let mut s = session(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[],
+        0,
+    );
+    let e = s
+        .submit(Input::Move { mv: "Nf3".into() })
+        .expect_err("SAN is not read");
+    assert!(e.message.contains("UCI"), "{e}");
+    // An illegal move in UCI form gets no hint.
+    let e = s
+        .submit(Input::Move { mv: "e2e5".into() })
+        .expect_err("illegal");
+    assert!(!e.message.contains("UCI"), "{e}");
+}
