@@ -31,9 +31,9 @@
 mod fsf_common;
 use std::collections::BTreeMap;
 
-use fsf_common::{fnv1a32, reference, Final};
+use fsf_common::{ply_entry, reference, same_moves, Final};
 
-use houserules_engine::{BitSet, Claim, Game, Status, Tables, Variant};
+use houserules_engine::{Claim, Game, Status, Variant};
 
 /// Positions expected in the file per game (the generator writes at least
 /// 4,000); fewer means the file is truncated.
@@ -50,32 +50,11 @@ struct Playout {
     last: Final,
 }
 
-fn uci_sorted<B: BitSet>(game: &Game, t: &Tables<B>) -> Vec<String> {
-    let legal = game.legal_moves();
-    let mut v: Vec<String> = legal
-        .iter()
-        .map(|&m| {
-            houserules_engine::uci::write(
-                game.variant().definition(),
-                t,
-                &legal,
-                m,
-                game.is_chess960(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
-
 /// Our legal moves in UCI, sorted as byte strings.
 fn legal_uci(game: &Game) -> Vec<String> {
-    let v = game.variant().clone();
-    match (v.tables_u64(), v.tables_u128()) {
-        (Some(t), _) => uci_sorted(game, t),
-        (_, Some(t)) => uci_sorted(game, t),
-        _ => unreachable!("a variant has tables of one width"),
-    }
+    let mut v: Vec<String> = game.legal_moves().iter().map(|&m| game.uci(m)).collect();
+    v.sort();
+    v
 }
 
 /// Whether the definition ends games on insufficient material. Fairy-
@@ -103,7 +82,7 @@ fn replay(p: &Playout, v: &Variant) -> Result<(), String> {
     }
     let check_legal = |game: &Game, ply: usize, count: usize, digest: &str| {
         let ours = legal_uci(game);
-        if ours.len() != count || fnv1a32(&ours.join(" ")) != digest {
+        if !same_moves(&ours, count, digest) {
             return Err(format!(
                 "{}: legal moves differ in `{}`: Fairy-Stockfish has {count} (digest {digest}), houserules has {}:\n  {}\n(Fairy-Stockfish's list: make_fsf_reference.py --dump {} {})",
                 at(ply),
@@ -117,13 +96,7 @@ fn replay(p: &Playout, v: &Variant) -> Result<(), String> {
         Ok(())
     };
     for (ply, entry) in p.plies.iter().enumerate() {
-        let mut it = entry.split(' ');
-        let (Some(mv), Some(count), Some(digest)) = (it.next(), it.next(), it.next()) else {
-            return Err(format!("{}: malformed ply entry `{entry}`", at(ply)));
-        };
-        let count: usize = count
-            .parse()
-            .map_err(|_| format!("{}: bad count in `{entry}`", at(ply)))?;
+        let (mv, count, digest) = ply_entry(entry).map_err(|e| format!("{}: {e}", at(ply)))?;
         check_legal(&game, ply, count, digest)?;
         let status = game.status();
         // Fairy-Stockfish went on here: the game is not over, and no draw

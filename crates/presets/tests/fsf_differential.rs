@@ -34,7 +34,7 @@ mod common;
 mod fsf_common;
 use std::collections::BTreeMap;
 
-use fsf_common::{fnv1a32, reference, Final};
+use fsf_common::{ply_entry, reference, same_moves, Final};
 
 use houserules_engine::{Claim, Color, Game, Status, Variant};
 use houserules_presets::build;
@@ -162,18 +162,16 @@ fn replay(p: &Playout, v: &Variant, known: &mut Known) -> Result<(), String> {
         let last = ply
             .checked_sub(1)
             .and_then(|i| p.plies[i].split(' ').next());
-        if p.rules == SIDEWAYS_EP_RULES
-            && (ours.len() != count || fnv1a32(&ours.join(" ")) != digest)
-        {
+        if p.rules == SIDEWAYS_EP_RULES && (!same_moves(&ours, count, digest)) {
             let mut more = ours.clone();
             more.extend(sideways_ep(game, last));
             more.sort();
-            if more.len() == count && fnv1a32(&more.join(" ")) == digest {
+            if same_moves(&more, count, digest) {
                 sideways.set(sideways.get() + 1);
                 return Ok(());
             }
         }
-        if ours.len() != count || fnv1a32(&ours.join(" ")) != digest {
+        if !same_moves(&ours, count, digest) {
             return Err(format!(
                 "{}: legal moves differ in `{}`: Fairy-Stockfish has {count} (digest {digest}), houserules has {}:\n  {}\n(Fairy-Stockfish's list: make_fsf_reference.py --dump {} {})",
                 at(ply),
@@ -187,13 +185,7 @@ fn replay(p: &Playout, v: &Variant, known: &mut Known) -> Result<(), String> {
         Ok(())
     };
     for (ply, entry) in p.plies.iter().enumerate() {
-        let mut it = entry.split(' ');
-        let (Some(mv), Some(count), Some(digest)) = (it.next(), it.next(), it.next()) else {
-            return Err(format!("{}: malformed ply entry `{entry}`", at(ply)));
-        };
-        let count: usize = count
-            .parse()
-            .map_err(|_| format!("{}: bad count in `{entry}`", at(ply)))?;
+        let (mv, count, digest) = ply_entry(entry).map_err(|e| format!("{}: {e}", at(ply)))?;
         check_legal(&game, ply, count, digest)?;
         let status = status_of(&game, &p.rules, &mut known.insufficient);
         if status != Status::Ongoing {

@@ -51,3 +51,22 @@ pub fn fnv1a32(s: &str) -> String {
     }
     format!("{h:08x}")
 }
+
+/// Whether our sorted legal moves `ours` are the `count` moves whose
+/// [`fnv1a32`] digest the reference stores.
+pub fn same_moves(ours: &[String], count: usize, digest: &str) -> bool {
+    ours.len() == count && fnv1a32(&ours.join(" ")) == digest
+}
+
+/// A ply entry of the reference, `MOVE COUNT DIGEST`: the move played and
+/// the legal-move count and digest of the position it was played in.
+pub fn ply_entry(entry: &str) -> Result<(&str, usize, &str), String> {
+    let mut it = entry.split(' ');
+    let (Some(mv), Some(count), Some(digest)) = (it.next(), it.next(), it.next()) else {
+        return Err(format!("malformed ply entry `{entry}`"));
+    };
+    let count = count
+        .parse()
+        .map_err(|_| format!("bad count in `{entry}`"))?;
+    Ok((mv, count, digest))
+}
