@@ -10,6 +10,19 @@ use crate::san::castle_king_to;
 use crate::tables::Tables;
 use crate::types::{Move, MoveKind};
 
+/// Whether `s` has the shape of an 8×8 UCI move: two squares `a1`…`h8`
+/// and an optional promotion letter (`e2e4`, `e7e8q`; any case). Whether
+/// the move is legal is for [`parse`] to say; front ends use this to tell a
+/// UCI move from SAN.
+pub fn is_uci_shaped(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 4 || (b.len() == 5 && b"qrbnkQRBNK".contains(&b[4])))
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+}
+
 /// Why a UCI move could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UciError {

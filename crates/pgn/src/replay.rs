@@ -326,16 +326,6 @@ pub fn start_position_with(
     Ok((g, rules))
 }
 
-/// Whether `s` has the shape of a UCI move (`g1f3`, `e7e8q`).
-fn looks_like_uci(s: &str) -> bool {
-    let b = s.as_bytes();
-    (b.len() == 4 || (b.len() == 5 && b"qrbnQRBN".contains(&b[4])))
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
-}
-
 /// The null-move spellings: `--`, `Z0`, `0000`, `@@@@`.
 pub fn is_null_move(s: &str) -> bool {
     matches!(
@@ -384,7 +374,9 @@ fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
         Err(e) => e,
     };
     let bare = text.trim_end_matches(['+', '#']);
-    if matches!(san_err, SanError::Syntax(_) | SanError::Illegal(_)) && looks_like_uci(bare) {
+    if matches!(san_err, SanError::Syntax(_) | SanError::Illegal(_))
+        && houserules_engine::uci::is_uci_shaped(bare)
+    {
         let uci = bare.to_ascii_lowercase();
         if let Ok(m) = g.parse_uci(&uci) {
             return g.apply(m).map_err(|_| ReplayErrorKind::Illegal);

@@ -1221,13 +1221,7 @@ impl Session {
             });
         let Some(m) = m else {
             // A SAN move (`Nf3`) is the likeliest mistake: say what is read.
-            let b = uci.as_bytes();
-            let uci_shaped = (b.len() == 4 || (b.len() == 5 && b"qrbnk".contains(&b[4])))
-                && (b'a'..=b'h').contains(&b[0])
-                && (b'1'..=b'8').contains(&b[1])
-                && (b'a'..=b'h').contains(&b[2])
-                && (b'1'..=b'8').contains(&b[3]);
-            let hint = if !uci_shaped {
+            let hint = if !houserules_engine::uci::is_uci_shaped(uci) {
                 " (moves are written in UCI, such as `e2e4` or `e7e8q`)"
             } else {
                 ""
