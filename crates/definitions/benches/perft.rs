@@ -20,6 +20,9 @@
 //! (or running without `--bench`, as `cargo test --benches` does) uses small
 //! depths and one run.
 
+#[path = "../../engine/benches/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -54,14 +57,6 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
     nodes
 }
 
-fn mnps(nodes: u64, d: Duration) -> f64 {
-    nodes as f64 / d.as_secs_f64() / 1e6
-}
-
-fn env_flag(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
-}
-
 /// Times `f` `runs` times; the best time and the (checked constant) count.
 fn best(runs: usize, label: &str, engine: &str, f: &dyn Fn() -> u64) -> (u64, Duration) {
     let mut best = Duration::MAX;
@@ -74,7 +69,7 @@ fn best(runs: usize, label: &str, engine: &str, f: &dyn Fn() -> u64) -> (u64, Du
             "  run {}/{runs} {label:<26} {engine:<16} {n:>11} nodes {:>8.3} s {:>7.1} Mnps",
             run + 1,
             dt.as_secs_f64(),
-            mnps(n, dt)
+            common::mnps(n, dt)
         );
         assert!(
             nodes.is_none_or(|m| m == n),
@@ -179,18 +174,9 @@ impl Drop for Fsf {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let benching = args.iter().any(|a| a == "--bench");
-    let quick = env_flag("HOUSERULES_BENCH_QUICK") || !benching;
-    let runs: usize = if benching && !quick {
-        std::env::var("HOUSERULES_BENCH_RUNS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3)
-            .max(1)
-    } else {
-        1
-    };
+    let settings = common::Settings::from_env();
+    let quick = settings.quick;
+    let runs = if quick { 1 } else { settings.runs };
 
     // ---------------------------------------------- chess.yaml vs built-in
     let yaml_chess = Variant::new(yaml("chess")).expect("chess.yaml compiles");
@@ -221,7 +207,13 @@ fn main() {
                 ny == nb && nb == nc,
                 "{label}: yaml {ny}, builtin {nb}, cozy {nc}"
             );
-            table.push((label, ny, mnps(ny, ty), mnps(nb, tb), mnps(nc, tc)));
+            table.push((
+                label,
+                ny,
+                common::mnps(ny, ty),
+                common::mnps(nb, tb),
+                common::mnps(nc, tc),
+            ));
         }
     }
 
@@ -245,7 +237,7 @@ fn main() {
             n, n_ours,
             "{capa_label}: Fairy-Stockfish {n}, ours {n_ours}"
         );
-        (name, mnps(n, t))
+        (name, common::mnps(n, t))
     });
 
     println!();
@@ -266,7 +258,7 @@ fn main() {
         );
     }
     println!();
-    let ours = mnps(n_ours, t_ours);
+    let ours = common::mnps(n_ours, t_ours);
     match fsf_row {
         Some((name, f)) => {
             println!(

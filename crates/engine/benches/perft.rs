@@ -17,6 +17,8 @@
 //! every repetition runs all engines again, so slow drift of the machine is
 //! shared between them.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -127,34 +129,9 @@ struct Row {
     best: [Duration; 3],
 }
 
-fn mnps(nodes: u64, d: Duration) -> f64 {
-    nodes as f64 / d.as_secs_f64() / 1e6
-}
-
-fn env_flag(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
-}
-
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    // `cargo bench` passes `--bench`; `cargo test --benches` does not: then
-    // this is only a smoke test.
-    let benching = args.iter().any(|a| a == "--bench");
-    let filters: Vec<&str> = args
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .map(String::as_str)
-        .collect();
-    let quick = env_flag("HOUSERULES_BENCH_QUICK") || !benching;
-    let runs: usize = if benching {
-        std::env::var("HOUSERULES_BENCH_RUNS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3)
-            .max(1)
-    } else {
-        1
-    };
+    let settings = common::Settings::from_env();
+    let (quick, runs) = (settings.quick, settings.runs);
 
     let mut rows: Vec<Row> = Vec::new();
     let mut plan: Vec<(usize, bool)> = Vec::new();
@@ -167,7 +144,7 @@ fn main() {
                 depth,
                 if bulk { "bulk" } else { "no-bulk" }
             );
-            if !filters.is_empty() && !filters.iter().any(|f| label.contains(f)) {
+            if !settings.selects(&label) {
                 continue;
             }
             rows.push(Row {
@@ -203,7 +180,7 @@ fn main() {
                     ENGINES[e],
                     counts[e],
                     dt.as_secs_f64(),
-                    mnps(counts[e], dt)
+                    common::mnps(counts[e], dt)
                 );
             }
             assert!(
@@ -239,7 +216,7 @@ fn main() {
         ":", ":", ":", ":", ":", ":", ":"
     );
     for row in &rows {
-        let [h, c, s] = row.best.map(|d| mnps(row.nodes, d));
+        let [h, c, s] = row.best.map(|d| common::mnps(row.nodes, d));
         println!(
             "| {:<24} | {:>11} | {:>10.1} | {:>8.1} | {:>8.1} | {:>8.3} | {:>8.3} |",
             row.label,

@@ -40,6 +40,9 @@
 //! row and both engines of a row back to back, so slow drift of the shared
 //! machine falls on both sides of a ratio.
 
+#[path = "../../engine/benches/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -261,34 +264,9 @@ fn fide_rows(quick: bool) -> Vec<Row> {
         .collect()
 }
 
-fn mnps(nodes: u64, d: Duration) -> f64 {
-    nodes as f64 / d.as_secs_f64() / 1e6
-}
-
-fn env_flag(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
-}
-
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    // `cargo bench` passes `--bench`; `cargo test --benches` does not: then
-    // this is only a smoke test.
-    let benching = args.iter().any(|a| a == "--bench");
-    let filters: Vec<&str> = args
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .map(String::as_str)
-        .collect();
-    let quick = env_flag("HOUSERULES_BENCH_QUICK") || !benching;
-    let runs: usize = if benching {
-        std::env::var("HOUSERULES_BENCH_RUNS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3)
-            .max(1)
-    } else {
-        1
-    };
+    let settings = common::Settings::from_env();
+    let (quick, runs) = (settings.quick, settings.runs);
 
     let mut rows = match read_tsv() {
         Ok(tsv) => preset_rows(&tsv, if quick { QUICK_MAX_LEAVES } else { MAX_LEAVES }),
@@ -298,7 +276,7 @@ fn main() {
         }
     };
     rows.extend(fide_rows(quick));
-    rows.retain(|r| filters.is_empty() || filters.iter().any(|f| r.label.contains(f)));
+    rows.retain(|r| settings.selects(&r.label));
 
     eprintln!(
         "presets perft bench: {} run(s){}",
@@ -325,7 +303,7 @@ fn main() {
                     name,
                     counts[e],
                     dt.as_secs_f64(),
-                    mnps(counts[e], dt)
+                    common::mnps(counts[e], dt)
                 );
             }
             if let Some(want) = row.expected {
@@ -368,10 +346,10 @@ fn main() {
         ":", ":", ":", ":", ":", ":"
     );
     for row in &rows {
-        let h = mnps(row.nodes, row.best[0]);
+        let h = common::mnps(row.nodes, row.best[0]);
         let (name, r, ratio) = match &row.reference {
             Some((name, _)) => {
-                let r = mnps(row.nodes, row.best[1]);
+                let r = common::mnps(row.nodes, row.best[1]);
                 (*name, format!("{r:.1}"), format!("{:.3}", h / r))
             }
             None => ("-", "-".into(), "-".into()),
