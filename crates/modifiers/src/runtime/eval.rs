@@ -30,6 +30,25 @@ pub(crate) struct Cx<'a> {
     pub depth: u8,
 }
 
+impl<'a> Cx<'a> {
+    /// A context on the game's own position, outside `legal-move-count`.
+    pub fn new(
+        inst: Option<u32>,
+        event: &'a BTreeMap<String, Value>,
+        subject: &'a Value,
+        binds: &'a BTreeMap<String, Value>,
+    ) -> Cx<'a> {
+        Cx {
+            inst,
+            event,
+            subject,
+            binds,
+            pos: None,
+            depth: 0,
+        }
+    }
+}
+
 /// JSON truthiness: null, false, 0, "" and [] are false.
 pub(crate) fn truthy(v: &Value) -> bool {
     match v {
@@ -250,14 +269,7 @@ impl Session {
     pub(crate) fn players_for(&self, inst: u32, v: &Value) -> Vec<Color> {
         let e = BTreeMap::new();
         let b = BTreeMap::new();
-        let cx = Cx {
-            inst: Some(inst),
-            event: &e,
-            subject: &Value::Null,
-            binds: &b,
-            pos: None,
-            depth: 0,
-        };
+        let cx = Cx::new(Some(inst), &e, &Value::Null, &b);
         self.players(&cx, v)
     }
 
@@ -747,14 +759,7 @@ impl Session {
         subject: &Value,
     ) -> Value {
         let b = BTreeMap::new();
-        let cx = Cx {
-            inst: Some(inst),
-            event: ev,
-            subject,
-            binds: &b,
-            pos: None,
-            depth: 0,
-        };
+        let cx = Cx::new(Some(inst), ev, subject, &b);
         self.eval(&cx, e)
     }
 
@@ -767,14 +772,7 @@ impl Session {
         subject: &Value,
     ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx {
-            inst: Some(inst),
-            event: ev,
-            subject,
-            binds: &b,
-            pos: None,
-            depth: 0,
-        };
+        let cx = Cx::new(Some(inst), ev, subject, &b);
         let (pos, _) = self.pos();
         self.piece_ok(&cx, f, &self.view(pos, p))
     }
@@ -787,14 +785,7 @@ impl Session {
         ev: &BTreeMap<String, Value>,
     ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx {
-            inst: Some(inst),
-            event: ev,
-            subject: snap,
-            binds: &b,
-            pos: None,
-            depth: 0,
-        };
+        let cx = Cx::new(Some(inst), ev, snap, &b);
         let (pos, _) = self.pos();
         self.view_of_snap(pos, snap)
             .is_some_and(|v| self.piece_ok(&cx, f, &v))
@@ -809,14 +800,7 @@ impl Session {
         subject: &Value,
     ) -> bool {
         let b = BTreeMap::new();
-        let cx = Cx {
-            inst: Some(inst),
-            event: ev,
-            subject,
-            binds: &b,
-            pos: None,
-            depth: 0,
-        };
+        let cx = Cx::new(Some(inst), ev, subject, &b);
         self.square_ok(&cx, f, sq)
     }
 }

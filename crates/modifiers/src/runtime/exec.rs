@@ -51,14 +51,12 @@ fn with_step(prefix: &[PathStep], index: usize, branch: &str) -> Vec<PathStep> {
 
 impl Session {
     fn cx<'a>(&self, run: &'a ArmRun) -> Cx<'a> {
-        Cx {
-            inst: Some(run.arm.instance),
-            event: &run.arm.event,
-            subject: &run.arm.subject,
-            binds: &run.binds,
-            pos: None,
-            depth: 0,
-        }
+        Cx::new(
+            Some(run.arm.instance),
+            &run.arm.event,
+            &run.arm.subject,
+            &run.binds,
+        )
     }
 
     fn effects(&self, arm: &Arm) -> Option<Vec<Node>> {
@@ -914,14 +912,7 @@ impl Session {
             let Some(d) = self.st.descriptors.get(&m.descriptor) else {
                 return false;
             };
-            let cx = Cx {
-                inst: Some(m.id),
-                event: &ev,
-                subject: &Value::Null,
-                binds: &b,
-                pos: None,
-                depth: 0,
-            };
+            let cx = Cx::new(Some(m.id), &ev, &Value::Null, &b);
             d.passive.iter().any(|n| {
                 n.kind == K::Protect
                     && n.params
