@@ -604,7 +604,18 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     for (pi, p) in pieces.iter().enumerate() {
         let mut list = Vec::new();
         for m in &p.value.movement {
-            if let Some(s) = movement(c, pi, m, &infos, &players, w, h, &mut eps, &mut markers) {
+            if let Some(s) = movement(
+                c,
+                pi,
+                royal[pi],
+                m,
+                &infos,
+                &players,
+                w,
+                h,
+                &mut eps,
+                &mut markers,
+            ) {
                 list.push(s);
             }
         }
@@ -1103,6 +1114,7 @@ fn factor<const N: usize>(table: &[([usize; N], bool)]) -> Option<[Vec<usize>; N
 fn movement(
     c: &mut C<'_>,
     pi: usize,
+    royal: bool,
     m: &Sp<MovementSpec>,
     infos: &[PieceInfo],
     players: &[String],
@@ -1556,6 +1568,16 @@ fn movement(
                     && segments[0].name == "self" && segments[0].args.is_none());
                 if ok && is_ep {
                     destroys_adjacent = true;
+                } else if own && !is_ep && royal {
+                    // A royal piece that can vanish by its own move leaves
+                    // its side without the piece checkmate is about.
+                    let span = c.inner_span(&mu.loc, &mu.value, 0..target.span.end);
+                    let d = c
+                        .diag(Code::Invalid, span, format!("`destroy self` on the royal piece `{}`: a royal piece cannot remove itself, since checkmate is about it", infos[pi].id))
+                        .label("royal piece destroys itself")
+                        .help("take the piece out of `royal`, or drop this mutation");
+                    c.push(d);
+                    return None;
                 } else if own && !is_ep {
                     ops.push(Op::DestroySelf);
                     op_span.get_or_insert_with(|| c.span(&mu.loc));

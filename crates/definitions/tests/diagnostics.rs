@@ -595,3 +595,24 @@ fn every_diagnostic_is_a_miette_diagnostic_with_a_label() {
         Some("did you mean `board`?")
     );
 }
+
+/// A royal piece that removes itself would leave its side without the
+/// piece checkmate is about; the file is refused where the mutation is
+/// written.
+#[test]
+fn destroy_self_on_a_royal_piece() {
+    let t = chess_with(
+        "        direction: Omnidirectional\n        condition: $target.is_empty or $target.has_enemy\n    actions:",
+        "        direction: Omnidirectional\n        condition: $target.is_empty or $target.has_enemy\n        mutations: [ destroy self ]\n    actions:",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::Invalid,
+        line_of(&t, "[ destroy self ]"),
+        22,
+        "mutations: [ destroy self ]",
+        Some("royal"),
+    );
+    assert!(d.message().contains("royal piece `King`"), "{}", d.message());
+}
