@@ -16,7 +16,7 @@ use houserules_engine::definition::{
     expand, Castling, Direction, Edge, EnPassantRole, EndRules, GameDefinition, PieceType,
     Promotion, Reach, Role, Shape, ShapeMode, Symmetry, Vector,
 };
-use houserules_engine::{Game, Variant};
+use houserules_engine::{Color, Game, Variant};
 
 use crate::cond::ast::{ExprKind, Mutation, Who};
 use crate::cond::check::{
@@ -26,7 +26,7 @@ use crate::cond::parse::{parse_call, parse_condition, parse_mutation};
 use crate::diag::{did_you_mean, Code, Diagnostic, Source};
 use crate::effects::{Effect, Op};
 use crate::model::{
-    direction_names, DirItem, DirectionSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
+    direction_names, DirItem, DirectionSpec, EdgeSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
     Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
 };
 
@@ -54,6 +54,8 @@ struct C<'a> {
 /// An en passant entry waiting for its capture shape.
 struct PendingEp {
     piece: usize,
+    /// The player whose pieces have it (`only`).
+    only: Option<Color>,
     vectors: Vec<Vector>,
     /// The property the condition reads on the captured piece.
     prop: Option<(String, Range<usize>)>,
@@ -648,6 +650,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         let target = shapes[ep.piece].iter_mut().find(|s| {
             s.mode == ShapeMode::CaptureOnly
                 && s.reach == Reach::Leap
+                && s.only == ep.only
                 && same_set(&s.vectors, &ep.vectors)
         });
         match target {
@@ -1333,6 +1336,53 @@ fn movement(
             }
         }
     }
+    // Board topology and the player the shape belongs to.
+    let edge = match spec.edge.as_ref().map(|e| (e.value, c.span(&e.loc))) {
+        None | Some((EdgeSpec::Stop, _)) => Edge::Stop,
+        Some((EdgeSpec::WrapFiles, _)) => Edge::WrapFiles,
+        Some((EdgeSpec::Warp, _)) => Edge::Warp,
+        Some((EdgeSpec::Bounce { max, ends }, span)) => {
+            if !(1..=15).contains(&max) {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        span,
+                        format!("`Bounce` with `max: {max}`: the most reflections per ray is 1 to 15"),
+                    )
+                    .label("out of range");
+                c.push(d);
+            }
+            Edge::Bounce {
+                ends,
+                max: max.clamp(1, 15) as u8,
+            }
+        }
+    };
+    let only = match &spec.only {
+        None => None,
+        Some(o) => match players.iter().position(|p| *p == o.value) {
+            Some(0) => Some(Color::White),
+            Some(_) => Some(Color::Black),
+            None => {
+                let d = c
+                    .diag(
+                        Code::UnknownName,
+                        c.span(&o.loc),
+                        format!("unknown player `{}` in `only`", o.value),
+                    )
+                    .label("no such player")
+                    .maybe_help(did_you_mean(&o.value, players.iter().map(|s| s.as_str())));
+                c.push(d);
+                None
+            }
+        },
+    };
+    if let (Some(e), MoveType::EnPassant) = (&spec.edge, kind) {
+        let d = c
+            .diag(Code::Invalid, c.span(&e.loc), "an EnPassant entry takes its `edge` from the Capture entry it joins; write `edge` there")
+            .label("edge on en passant");
+        c.push(d);
+    }
     if c.diags.len() > before {
         return None;
     }
@@ -1639,6 +1689,7 @@ fn movement(
         }
         eps.push(PendingEp {
             piece: pi,
+            only,
             vectors,
             prop: adj_prop,
             span: c.span(&m.loc),
@@ -1692,10 +1743,25 @@ fn movement(
         } else {
             EnPassantRole::None
         },
-        edge: Edge::Stop,
-        only: None,
+        edge,
+        only,
     };
+    if edge != Edge::Stop && reach == Reach::Leap && matches!(edge, Edge::Warp | Edge::Bounce { .. }) {
+        let span = spec.edge.as_ref().map_or(cond_span.clone(), |e| c.span(&e.loc));
+        let d = c
+            .diag(Code::Invalid, span, "`Warp` and `Bounce` act on rides (a Slide, a ranged Capture, a Step with `$path.is_clear`); this shape jumps, so it would have no effect")
+            .label("no effect on a jump");
+        c.push(d);
+        return None;
+    }
     if let Some(span) = op_span {
+        if edge != Edge::Stop {
+            let d = c
+                .diag(Code::EngineUnsupported, span, "mutations on a shape with an `edge` other than Stop are not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
         if first_move_only || creates {
             let d = c
                 .diag(Code::EngineUnsupported, span, "mutations on a first-move or en passant double step are not supported by the engine yet")

@@ -64,6 +64,9 @@ fn generates<B: BitSet>(
     from: u8,
     to: u8,
 ) -> bool {
+    if shape.only.is_some_and(|c| c != color) {
+        return false;
+    }
     let w = t.width() as i32;
     let (fx, fy) = (from as i32 % w, from as i32 / w);
     let (dx, dy) = (to as i32 % w - fx, to as i32 / w - fy);

@@ -274,6 +274,38 @@ pub struct MovementSpec {
     /// What else happens when this shape is taken.
     #[serde(default)]
     pub mutations: Vec<Sp<String>>,
+    /// What the shape does at the edge of the board (default Stop).
+    #[serde(default)]
+    pub edge: Option<Sp<EdgeSpec>>,
+    /// Only the pieces of this player (a player id) have the shape
+    /// (default: every player's).
+    #[serde(default)]
+    pub only: Option<Sp<String>>,
+}
+
+/// Board topology of one shape: what a move does at the edge of the board
+/// (`docs/board-topology.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum EdgeSpec {
+    /// The edge ends the move (standard chess).
+    Stop,
+    /// The first and last files are adjacent: leaps and ride steps that
+    /// leave the board sideways come back on the other side, same rank; a
+    /// ride stops before returning to its start.
+    WrapFiles,
+    /// A ride that has covered at least one square and reaches the edge
+    /// unobstructed continues once from the opposite edge.
+    Warp,
+    /// A ride reflects on the edge square.
+    Bounce {
+        /// The most reflections per ray (1 to 15; a corner counts two).
+        max: i64,
+        /// Whether the first and last ranks reflect too (default false:
+        /// only the side edges).
+        #[serde(default)]
+        ends: bool,
+    },
 }
 
 /// A direction field: one item or a list.

@@ -56,3 +56,29 @@ fn castling_example_is_the_shipped_chess_king() {
         assert!(chess.contains(line), "chess.yaml has `{line}`");
     }
 }
+
+/// The excerpts shown for `edge`, `only` and properties are lines of the
+/// example files in `docs/examples/`, which the other tests load and play.
+#[test]
+fn excerpts_are_from_the_example_files() {
+    let blocks = yaml_blocks(&doc());
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
+    let mut checked = 0;
+    for (marker, file) in [
+        ("edge: WrapFiles", "cylinder-chess.yaml"),
+        ("only: White", "half-berolina.yaml"),
+        ("set self.charges", "charged-pieces.yaml"),
+    ] {
+        let path = examples.join(file);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for b in blocks.iter().filter(|b| b.contains(marker)) {
+            for line in b.lines().filter(|l| !l.trim().is_empty()) {
+                assert!(text.contains(line), "{file} has `{line}`");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "the excerpts are in the document");
+}
