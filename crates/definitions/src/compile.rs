@@ -25,6 +25,7 @@ use crate::cond::check::{
 use crate::cond::parse::{parse_call, parse_condition, parse_mutation};
 use crate::diag::{did_you_mean, Code, Diagnostic, Source};
 use crate::effects::{Effect, Op};
+use crate::props::{ByteSet, Layout};
 use crate::model::{
     direction_names, DirItem, DirectionSpec, EdgeSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
     Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
@@ -47,8 +48,10 @@ const BUILTIN_PROPS: [&str; 6] = ["has_moved", "owner", "x", "y", "rank", "type"
 struct C<'a> {
     src: &'a Source,
     diags: Vec<Diagnostic>,
-    /// Movement mutations that run as rule hooks.
+    /// Movement mutations and property guards that run as rule hooks.
     effects: Vec<Effect>,
+    /// Whether the hooks keep properties in the attribute bytes.
+    uses_attrs: bool,
 }
 
 /// An en passant entry waiting for its capture shape.
@@ -264,15 +267,16 @@ fn is_ident(s: &str) -> bool {
 pub(crate) fn compile(
     file: &GameFile,
     src: &Source,
-) -> Result<(GameDefinition, Vec<Effect>), Vec<Diagnostic>> {
+) -> Result<(GameDefinition, Vec<Effect>, bool), Vec<Diagnostic>> {
     let mut c = C {
         src,
         diags: Vec::new(),
         effects: Vec::new(),
+        uses_attrs: false,
     };
     let def = compile_inner(&mut c, file);
     match def {
-        Some(d) if c.diags.is_empty() => Ok((d, c.effects)),
+        Some(d) if c.diags.is_empty() => Ok((d, c.effects, c.uses_attrs)),
         _ => {
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::new(
@@ -512,10 +516,14 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         symbols.push(ch);
     }
     let ids: Vec<String> = pieces.iter().map(|p| p.value.id.value.clone()).collect();
+    let markers_read = marker_props(f);
     let mut infos: Vec<PieceInfo> = Vec::new();
+    let mut layouts: Vec<Layout> = Vec::new();
     for p in pieces {
         let mut props = Vec::new();
+        let mut layout = Layout::default();
         if let Some(ps) = &p.value.properties {
+            let mut need = 0u32;
             for (name, v) in &ps.value {
                 let span = c.span(&v.loc);
                 if !is_ident(name) {
@@ -549,11 +557,47 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
                     c.push(d);
                     continue;
                 }
-                let ty = match &v.value {
-                    PropValue::Bool(_) => Ty::Bool,
-                    PropValue::Int(_) => Ty::Int,
-                    PropValue::Text(t) if ids.contains(t) => Ty::Piece,
-                    PropValue::Text(t) if players.contains(t) => Ty::Color,
+                // (type, smallest number, number of values, default index)
+                let out_of_range = |c: &mut C<'_>, msg: String| {
+                    let d = c
+                        .diag(Code::InvalidValue, span.clone(), msg)
+                        .label("out of range")
+                        .help("a plain number property holds 0 to 255; for another range write `{ default: D, min: A, max: B }` (at most 256 values)");
+                    c.push(d);
+                };
+                let (ty, min, count, default) = match &v.value {
+                    PropValue::Bool(b) => (Ty::Bool, 0, 2, u16::from(*b)),
+                    PropValue::Int(n) => {
+                        if !(0..=255).contains(n) {
+                            out_of_range(c, format!("property `{name}`: default {n} is out of range 0 to 255"));
+                            continue;
+                        }
+                        (Ty::Int, 0, 256, *n as u16)
+                    }
+                    PropValue::Range(r) => {
+                        let min = r.min.unwrap_or(0);
+                        if r.max < min || r.max.saturating_sub(min) > 255 {
+                            out_of_range(c, format!("property `{name}`: the range {min} to {} must hold 1 to 256 values", r.max));
+                            continue;
+                        }
+                        if !(min..=r.max).contains(&r.default) {
+                            out_of_range(c, format!("property `{name}`: default {} is out of its range {min} to {}", r.default, r.max));
+                            continue;
+                        }
+                        (Ty::Int, min, (r.max - min + 1) as u16, (r.default - min) as u16)
+                    }
+                    PropValue::Text(t) if ids.contains(t) => (
+                        Ty::Piece,
+                        0,
+                        ids.len() as u16,
+                        ids.iter().position(|i| i == t).unwrap_or(0) as u16,
+                    ),
+                    PropValue::Text(t) if players.contains(t) => (
+                        Ty::Color,
+                        0,
+                        players.len() as u16,
+                        players.iter().position(|i| i == t).unwrap_or(0) as u16,
+                    ),
                     PropValue::Text(t) => {
                         let d = c
                             .diag(Code::WrongType, span, format!("property `{name}`: default `{t}` is not true/false, a number, a piece id or a player"))
@@ -564,8 +608,28 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
                     }
                 };
                 props.push((name.clone(), ty));
+                // The en passant marker is compiled into the engine's en
+                // passant; it takes no bits.
+                if !markers_read.contains(name) {
+                    need = layout.push(name, ty, min, count, default);
+                }
+            }
+            if need > 8 {
+                let d = c
+                    .diag(
+                        Code::InvalidValue,
+                        c.span(&ps.loc),
+                        format!(
+                            "the properties of `{}` need {need} bits, but a piece keeps 8 (a true/false takes 1, a plain number 8, a number with a range of N values enough bits for N)",
+                            p.value.id.value
+                        ),
+                    )
+                    .label("too many bits")
+                    .help("give number properties a smaller range: `{ default: D, min: A, max: B }`");
+                c.push(d);
             }
         }
+        layouts.push(layout);
         infos.push(PieceInfo {
             id: p.value.id.value.clone(),
             props,
@@ -598,6 +662,10 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
 
     // Movement, triggers, actions.
     let mut shapes: Vec<Vec<Shape>> = Vec::new();
+    // Per compiled shape: (piece, index in its list, property guard,
+    // mutations run as hooks, where they are written).
+    #[allow(clippy::type_complexity)]
+    let mut entries: Vec<(usize, usize, Option<ByteSet>, Vec<Op>, Range<usize>)> = Vec::new();
     let mut eps: Vec<PendingEp> = Vec::new();
     let mut markers: Vec<PendingMarker> = Vec::new();
     let mut promos: Vec<(usize, PromoOut)> = Vec::new();
@@ -606,18 +674,21 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     for (pi, p) in pieces.iter().enumerate() {
         let mut list = Vec::new();
         for m in &p.value.movement {
-            if let Some(s) = movement(
+            if let Some((s, guard, ops, span)) = movement(
                 c,
                 pi,
                 royal[pi],
                 m,
                 &infos,
+                &layouts[pi],
+                &markers_read,
                 &players,
                 w,
                 h,
                 &mut eps,
                 &mut markers,
             ) {
+                entries.push((pi, list.len(), guard, ops, span));
                 list.push(s);
             }
         }
@@ -884,6 +955,31 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             .collect();
     }
 
+    // Rule hooks: every entry of a piece type with a property guard (the
+    // hook must know which entry produced a move), and the entries with
+    // mutations that run after the move.
+    let guarded: Vec<usize> = entries
+        .iter()
+        .filter(|e| e.2.is_some())
+        .map(|e| e.0)
+        .collect();
+    for (pi, idx, guard, ops, span) in entries {
+        if guarded.contains(&pi) || !ops.is_empty() {
+            c.effects.push(Effect {
+                piece: pi,
+                shape: shapes[pi][idx].clone(),
+                guard,
+                ops,
+                span,
+            });
+        }
+    }
+    c.uses_attrs = !guarded.is_empty()
+        || c
+            .effects
+            .iter()
+            .any(|e| e.ops.iter().any(|o| matches!(o, Op::Set(_))));
+
     let mut types = Vec::new();
     for (pi, p) in pieces.iter().enumerate() {
         let mut ranks = BTreeSet::new();
@@ -948,6 +1044,42 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         return None;
     }
     Some(def)
+}
+
+/// The properties that EnPassant entries read on the captured piece
+/// (`$engine.board.adjacent_enemy.<marker>`): the en passant markers, which
+/// compile into the engine's en passant rather than into attribute bits.
+/// Conditions that do not parse are skipped here and reported later.
+fn marker_props(f: &GameFile) -> BTreeSet<String> {
+    fn walk(e: &crate::cond::ast::Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Path { dollar: true, segments } => {
+                if let [a, b, c, d] = segments.as_slice() {
+                    if a.name == "engine" && b.name == "board" && c.name == "adjacent_enemy" {
+                        out.insert(d.name.clone());
+                    }
+                }
+            }
+            ExprKind::Not(a) | ExprKind::Neg(a) => walk(a, out),
+            ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for p in &f.pieces.value {
+        for m in &p.value.movement {
+            if m.value.kind.value != MoveType::EnPassant {
+                continue;
+            }
+            if let Some(Ok(e)) = m.value.condition.as_ref().map(|c| parse_condition(&c.value)) {
+                walk(&e, &mut out);
+            }
+        }
+    }
+    out
 }
 
 fn same_set(a: &[Vector], b: &[Vector]) -> bool {
@@ -1055,7 +1187,10 @@ fn check_setup(
 }
 
 /// The environment of a movement condition at one combination of states.
-struct MoveEnv {
+struct MoveEnv<'a> {
+    /// The moving piece's attribute byte and its type's layout.
+    raw: u8,
+    layout: &'a Layout,
     target: usize,
     path: bool,
     moved: bool,
@@ -1066,9 +1201,10 @@ struct MoveEnv {
     h: u8,
 }
 
-impl Env for MoveEnv {
+impl Env for MoveEnv<'_> {
     fn atom(&self, a: &Atom) -> Option<Val> {
         Some(match a {
+            Atom::Prop(Holder::Own, Prop::Declared(n)) => self.layout.get(self.raw, n)?,
             Atom::Target(t) => Val::Bool(match t {
                 TargetTest::IsEmpty => self.target == 0,
                 TargetTest::HasEnemy => self.target == 1,
@@ -1120,12 +1256,14 @@ fn movement(
     royal: bool,
     m: &Sp<MovementSpec>,
     infos: &[PieceInfo],
+    layout: &Layout,
+    markers_read: &BTreeSet<String>,
     players: &[String],
     w: u8,
     h: u8,
     eps: &mut Vec<PendingEp>,
     markers: &mut Vec<PendingMarker>,
-) -> Option<Shape> {
+) -> Option<(Shape, Option<ByteSet>, Vec<Op>, Range<usize>)> {
     let spec = &m.value;
     let kind = spec.kind.value;
     let before = c.diags.len();
@@ -1400,6 +1538,7 @@ fn movement(
         None => None,
     };
     let is_ep = kind == MoveType::EnPassant;
+    let mut guard: Option<ByteSet> = None;
     let mut adj_prop: Option<(String, Range<usize>)> = None;
     // Sets of allowed target states (0 empty, 1 enemy, 2 friend), path
     // states, moved states, adjacency states.
@@ -1418,12 +1557,21 @@ fn movement(
                     adj_prop = Some((p.clone(), c.inner_span(&s.loc, &s.value, span)));
                 }
             }
-            let mut table: Vec<([usize; 4], bool)> = Vec::new();
+            // The moving piece's attribute bytes matter only when the
+            // condition reads a declared property.
+            let reads_props = check::atoms(t).iter().any(|(a, _)| {
+                matches!(a, Atom::Prop(Holder::Own, Prop::Declared(n)) if layout.field(n).is_some())
+            });
+            let raws = if reads_props { layout.raws() } else { vec![0] };
+            let mut table: Vec<([usize; 5], bool)> = Vec::new();
+            for (ri, &raw) in raws.iter().enumerate() {
             for tg in 0..3 {
                 for p in 0..2 {
                     for mv in 0..2 {
                         for a in 0..2 {
                             let env = MoveEnv {
+                                raw,
+                                layout,
                                 target: tg,
                                 path: p == 1,
                                 moved: mv == 1,
@@ -1434,7 +1582,7 @@ fn movement(
                                 h,
                             };
                             match check::eval(t, &env) {
-                                Ok(Val::Bool(b)) => table.push(([tg, p, mv, a], b)),
+                                Ok(Val::Bool(b)) => table.push(([tg, p, mv, a, ri], b)),
                                 Ok(_) => return None,
                                 Err(u) => {
                                     let d = c.unsupported(
@@ -1451,6 +1599,7 @@ fn movement(
                     }
                 }
             }
+            }
             if table.iter().all(|(_, b)| !b) {
                 let d = c
                     .diag(
@@ -1462,13 +1611,21 @@ fn movement(
                 c.push(d);
                 return None;
             }
-            let Some([t, p, mv, a]) = factor(&table) else {
+            let Some([t, p, mv, a, r]) = factor(&table) else {
                 let d = c
-                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this combination of conditions is not supported by the engine yet: it needs a test of `$target`, optionally `and $path.is_clear` and `and self.has_moved == false`, joined by `and`")
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this combination of conditions is not supported by the engine yet: it needs a test of `$target`, optionally `and $path.is_clear`, `and self.has_moved == false` and tests of the piece's properties, joined by `and`")
                     .label("not supported by the engine yet");
                 c.push(d);
                 return None;
             };
+            if r.len() < raws.len() {
+                let mut set: ByteSet = [0; 4];
+                for &i in &r {
+                    let raw = raws[i];
+                    set[usize::from(raw >> 6)] |= 1u64 << (raw & 63);
+                }
+                guard = Some(set);
+            }
             (t, p, mv, a)
         }
     };
@@ -1517,6 +1674,13 @@ fn movement(
     }
     let first_move_only = moved == [0];
     if is_ep {
+        if guard.is_some() {
+            let d = c
+                .diag(Code::EngineUnsupported, cond_span.clone(), "an EnPassant entry that tests the piece's properties is not supported by the engine yet; test them on the Capture entry it joins")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
         if mode != ShapeMode::MoveOnly {
             let d = c
                 .diag(Code::Invalid, cond_span.clone(), "an EnPassant entry lands on an empty square: its condition must require `$target.is_empty`")
@@ -1591,7 +1755,8 @@ fn movement(
                     (
                         check::TKind::Atom(Atom::Prop(Holder::Own, Prop::Declared(p))),
                         check::TKind::Const(Val::Bool(true)),
-                    ) if first_move_only
+                    ) if markers_read.contains(p)
+                        && first_move_only
                         && ride
                         && matches!(range, Some(n) if n >= 2)
                         && kind == MoveType::Step =>
@@ -1601,9 +1766,59 @@ fn movement(
                             span,
                         });
                     }
+                    (check::TKind::Atom(Atom::Prop(Holder::Own, Prop::Declared(p))), _)
+                        if markers_read.contains(p) =>
+                    {
+                        let d = c
+                            .diag(Code::EngineUnsupported, span, format!("`{p}` is the en passant marker (an EnPassant entry reads it): it can only be set to true, on a first-move Step of range 2 or more with `$path.is_clear` (the en passant double step)"))
+                            .label("not supported by the engine yet");
+                        c.push(d);
+                        return None;
+                    }
+                    (check::TKind::Atom(Atom::Prop(Holder::Own, Prop::Declared(p))), vk)
+                        if layout.field(p).is_some() =>
+                    {
+                        // A constant out of a number property's range is a
+                        // mistake; computed values are clamped into it.
+                        if let (check::TKind::Const(Val::Int(n)), Some(f)) = (vk, layout.field(p)) {
+                            let max = f.min + i64::from(f.count) - 1;
+                            if !(f.min..=max).contains(n) {
+                                let d = c
+                                    .diag(
+                                        Code::InvalidValue,
+                                        c.inner_span(&mu.loc, &mu.value, value.span.clone()),
+                                        format!("{n} is out of the range of `{p}`, {} to {max}", f.min),
+                                    )
+                                    .label("out of range");
+                                c.push(d);
+                                return None;
+                            }
+                        }
+                        // Compiled into a table from the piece's attribute
+                        // byte to its new byte.
+                        let mut table = [0u8; 256];
+                        for (raw, slot) in table.iter_mut().enumerate() {
+                            let raw = raw as u8;
+                            *slot = raw;
+                            if !layout.valid(raw) {
+                                continue;
+                            }
+                            let env = SetEnv { raw, layout, own: pi, w, h };
+                            match check::eval(&v, &env) {
+                                Ok(val) => *slot = layout.set(raw, p, val),
+                                Err(u) => {
+                                    let d = c.unsupported(&mu.loc, &mu.value, u.span, "in a `set` value");
+                                    c.push(d);
+                                    return None;
+                                }
+                            }
+                        }
+                        ops.push(Op::Set(Box::new(table)));
+                        op_span.get_or_insert_with(|| c.span(&mu.loc));
+                    }
                     _ => {
                         let d = c
-                            .diag(Code::EngineUnsupported, span, "this `set` is not supported by the engine yet: only `set self.<marker> = true` on a first-move Step of range 2 or more with `$path.is_clear` (the en passant double step)")
+                            .diag(Code::EngineUnsupported, span, "this `set` is not supported by the engine yet: a mutation sets a declared property of `self` (or the en passant marker on the double step)")
                             .label("not supported by the engine yet");
                         c.push(d);
                         return None;
@@ -1754,29 +1969,48 @@ fn movement(
         c.push(d);
         return None;
     }
-    if let Some(span) = op_span {
+    if let Some(span) = op_span.clone().or_else(|| guard.map(|_| cond_span.clone())) {
         if edge != Edge::Stop {
             let d = c
-                .diag(Code::EngineUnsupported, span, "mutations on a shape with an `edge` other than Stop are not supported by the engine yet")
+                .diag(Code::EngineUnsupported, span, "mutations and property tests on a shape with an `edge` other than Stop are not supported by the engine yet")
                 .label("not supported by the engine yet");
             c.push(d);
             return None;
         }
-        if first_move_only || creates {
-            let d = c
-                .diag(Code::EngineUnsupported, span, "mutations on a first-move or en passant double step are not supported by the engine yet")
-                .label("not supported by the engine yet");
-            c.push(d);
-            return None;
-        }
-        c.effects.push(Effect {
-            piece: pi,
-            shape: shape.clone(),
-            ops,
-            span,
-        });
     }
-    Some(shape)
+    if let Some(span) = &op_span {
+        let moves_or_destroys = ops.iter().any(|o| !matches!(o, Op::Set(_)));
+        if (first_move_only || creates) && moves_or_destroys {
+            let d = c
+                .diag(Code::EngineUnsupported, span.clone(), "`destroy self` and `move` on a first-move or en passant double step are not supported by the engine yet")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+    }
+    let span = op_span.unwrap_or(cond_span);
+    Some((shape, guard, ops, span))
+}
+
+/// The environment of a `set` value: the moving piece's properties.
+struct SetEnv<'a> {
+    raw: u8,
+    layout: &'a Layout,
+    own: usize,
+    w: u8,
+    h: u8,
+}
+
+impl Env for SetEnv<'_> {
+    fn atom(&self, a: &Atom) -> Option<Val> {
+        Some(match a {
+            Atom::Prop(Holder::Own, Prop::Declared(n)) => self.layout.get(self.raw, n)?,
+            Atom::Prop(Holder::Own, Prop::Type) => Val::Piece(self.own),
+            Atom::Width => Val::Int(self.w as i64),
+            Atom::Height => Val::Int(self.h as i64),
+            _ => return None,
+        })
+    }
 }
 
 /// The environment of a trigger condition.

@@ -10,12 +10,14 @@
 
 use std::ops::Range;
 
-use houserules_engine::definition::{Reach, Shape};
+use houserules_engine::definition::{EnPassantRole, Reach, Shape};
 use houserules_engine::hooks::RuleHooks;
 use houserules_engine::{BitSet, Color, Move, MoveKind, Position, Tables};
 
+use crate::props::{has, ByteSet};
+
 /// One mutation applied after the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     /// `destroy self`: the moving piece is removed from the square it
     /// reached (after any promotion).
@@ -23,66 +25,107 @@ pub(crate) enum Op {
     /// `move self N steps toward target`: the moving piece ends `N` steps
     /// from its origin on the line to the target square (whatever stood on
     /// the target is captured as usual); with `N` at or beyond the target it
-    /// stays on the target.
+    /// stays on it.
     MoveSelfToward(u8),
+    /// `set self.P = …`, compiled to the moving piece's new attribute byte
+    /// for each old one (`crate::props`).
+    Set(Box<[u8; 256]>),
 }
 
-/// The mutations of one movement entry.
+/// One movement entry as the hooks see it.
 #[derive(Clone, Debug)]
 pub(crate) struct Effect {
     /// The piece type that declares the entry.
     pub piece: usize,
     /// The entry's shape, for White (Black's is mirrored vertically).
     pub shape: Shape,
+    /// The attribute bytes for which the entry may be used (a condition on
+    /// declared properties); `None`: any.
+    pub guard: Option<ByteSet>,
     /// The mutations, in the order written.
     pub ops: Vec<Op>,
-    /// Where the first of them is written (for diagnostics).
+    /// Where the first of them (or the guarding condition) is written.
     pub span: Range<usize>,
 }
 
-/// The after-move hook that runs the movement mutations of a definition.
+/// The rule hooks of a definition: movement mutations after the move, and
+/// the property guards of movement entries as a move filter (with the
+/// attacks they allow).
 #[derive(Clone, Debug)]
 pub struct MutationHooks {
     effects: Vec<Effect>,
+    /// Piece types (bit per kind) with a guarded entry: every entry of
+    /// theirs is in `effects`.
+    guarded: u32,
+    /// Piece types with a guarded entry that captures.
+    guarded_captures: u32,
+    /// Whether properties live in the attribute bytes.
+    attrs: bool,
 }
 
 impl MutationHooks {
-    pub(crate) fn new(effects: Vec<Effect>) -> MutationHooks {
-        MutationHooks { effects }
+    pub(crate) fn new(effects: Vec<Effect>, attrs: bool) -> MutationHooks {
+        let mut guarded = 0u32;
+        let mut guarded_captures = 0u32;
+        for e in &effects {
+            if e.guard.is_some() {
+                guarded |= 1 << e.piece;
+                if e.shape.mode.captures() {
+                    guarded_captures |= 1 << e.piece;
+                }
+            }
+        }
+        MutationHooks {
+            effects,
+            guarded,
+            guarded_captures,
+            attrs,
+        }
+    }
+
+    fn passes(e: &Effect, raw: u8) -> bool {
+        e.guard.as_ref().is_none_or(|g| has(g, raw))
+    }
+
+    /// Whether the piece on `from` attacks `sq` over `occ` with an entry
+    /// its properties allow.
+    fn attacks_from<B: BitSet>(
+        &self,
+        t: &Tables<B>,
+        pos: &Position<B>,
+        from: u8,
+        sq: u8,
+        occ: B,
+    ) -> bool {
+        let Some(p) = pos.piece_at(from) else {
+            return true;
+        };
+        let k = p.kind.index();
+        if self.guarded_captures & (1 << k) == 0 {
+            return true;
+        }
+        let raw = pos.piece_attribute(from);
+        self.effects.iter().any(|e| {
+            e.piece == k
+                && e.shape.mode.captures()
+                && Self::passes(e, raw)
+                && (!e.shape.first_move_only || pos.unmoved_squares().has(from))
+                && reaches(t, &e.shape, p.color, from, sq, occ)
+        })
     }
 }
 
-/// Whether `shape` (of a `color` piece) produces the move `from`→`to` in
-/// `pos`: a vector that reaches `to` within the shape's reach, every square
-/// before it empty for rides, and the shape's mode allowing a capture or a
-/// quiet move as the target square requires.
-fn generates<B: BitSet>(
-    t: &Tables<B>,
-    pos: &Position<B>,
-    shape: &Shape,
-    color: Color,
-    from: u8,
-    to: u8,
-) -> bool {
+/// Whether `shape` (of a `color` piece on `from`) reaches `to` over the
+/// occupancy `occ`: a vector that reaches `to` within the shape's reach,
+/// every square before it empty for rides. What stands on `to` is not
+/// looked at.
+fn reaches<B: BitSet>(t: &Tables<B>, shape: &Shape, color: Color, from: u8, to: u8, occ: B) -> bool {
     if shape.only.is_some_and(|c| c != color) {
         return false;
     }
     let w = t.width() as i32;
     let (fx, fy) = (from as i32 % w, from as i32 / w);
     let (dx, dy) = (to as i32 % w - fx, to as i32 / w - fy);
-    let capture = match pos.piece_at(to) {
-        Some(p) if p.color != color => true,
-        Some(_) => return false,
-        None => false,
-    };
-    if !(if capture {
-        shape.mode.captures()
-    } else {
-        shape.mode.moves()
-    }) {
-        return false;
-    }
-    let occ = pos.occupied();
     shape.vectors.iter().any(|&(vx, vy)| {
         let (vx, vy) = (
             vx as i32,
@@ -114,7 +157,81 @@ fn generates<B: BitSet>(
     })
 }
 
+/// Whether `shape` (of a `color` piece) produces the move `m` in `pos`:
+/// the piece may use it (first-move shapes), it reaches the destination,
+/// and its mode allows a capture or a quiet move as the destination
+/// requires; en passant captures come from the shape that takes en
+/// passant.
+fn generates<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shape: &Shape, color: Color, m: Move) -> bool {
+    if shape.first_move_only && !pos.unmoved_squares().has(m.from) {
+        return false;
+    }
+    let capture = match m.kind {
+        MoveKind::EnPassant => {
+            return shape.en_passant == EnPassantRole::Captures
+                && reaches(t, shape, color, m.from, m.to, pos.occupied());
+        }
+        _ => match pos.piece_at(m.to) {
+            Some(p) if p.color != color => true,
+            Some(_) => return false,
+            None => false,
+        },
+    };
+    if !(if capture {
+        shape.mode.captures()
+    } else {
+        shape.mode.moves()
+    }) {
+        return false;
+    }
+    reaches(t, shape, color, m.from, m.to, pos.occupied())
+}
+
 impl<B: BitSet> RuleHooks<B> for MutationHooks {
+    fn uses_piece_attributes(&self) -> bool {
+        self.attrs
+    }
+
+    fn filter_move(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        if self.guarded == 0 || m.kind == MoveKind::Castle {
+            return true;
+        }
+        let Some(p) = pos.piece_at(m.from) else {
+            return true;
+        };
+        let k = p.kind.index();
+        if self.guarded & (1 << k) == 0 {
+            return true;
+        }
+        let raw = pos.piece_attribute(m.from);
+        self.effects
+            .iter()
+            .any(|e| e.piece == k && Self::passes(e, raw) && generates(t, pos, &e.shape, p.color, m))
+    }
+
+    fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
+        if self.guarded_captures == 0 {
+            return pos.is_attacked(t, sq, occ, by);
+        }
+        pos.attackers_to(t, sq, occ, by)
+            .iter()
+            .any(|from| self.attacks_from(t, pos, from, sq, occ))
+    }
+
+    fn attackers(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> B {
+        let all = pos.attackers_to(t, sq, occ, by);
+        if self.guarded_captures == 0 {
+            return all;
+        }
+        let mut out = B::EMPTY;
+        for from in all.iter() {
+            if self.attacks_from(t, pos, from, sq, occ) {
+                out |= B::bit(from);
+            }
+        }
+        out
+    }
+
     fn after_move(&self, t: &Tables<B>, before: &Position<B>, pos: &mut Position<B>, m: Move) {
         if m.kind == MoveKind::Castle {
             return;
@@ -122,24 +239,51 @@ impl<B: BitSet> RuleHooks<B> for MutationHooks {
         let Some(p) = before.piece_at(m.from) else {
             return;
         };
+        let promoted = m.promotion.is_some();
+        if self.attrs && promoted {
+            // A promoted piece starts with its new type's defaults.
+            pos.set_piece_attribute(m.to, 0);
+        }
+        let raw = before.piece_attribute(m.from);
+        // Where the moving piece is now (`None` once destroyed).
+        let mut cur = Some(m.to);
         for e in &self.effects {
-            if e.piece != p.kind.index() || !generates(t, before, &e.shape, p.color, m.from, m.to) {
+            if e.ops.is_empty()
+                || e.piece != p.kind.index()
+                || !Self::passes(e, raw)
+                || !generates(t, before, &e.shape, p.color, m)
+            {
                 continue;
             }
             for op in &e.ops {
-                match *op {
+                let Some(at) = cur else {
+                    break;
+                };
+                match op {
                     Op::DestroySelf => {
-                        pos.remove_piece(m.to);
+                        pos.remove_piece(at);
+                        cur = None;
                     }
                     Op::MoveSelfToward(n) => {
+                        let n = i32::from(*n);
                         let w = t.width() as i32;
                         let (fx, fy) = (m.from as i32 % w, m.from as i32 / w);
                         let (dx, dy) = (m.to as i32 % w - fx, m.to as i32 / w - fy);
                         let dist = dx.abs().max(dy.abs());
-                        if (n as i32) < dist {
+                        if n < dist {
                             let (ux, uy) = (dx.signum(), dy.signum());
-                            let sq = (fy + n as i32 * uy) * w + fx + n as i32 * ux;
-                            pos.relocate_piece(m.to, sq as u8);
+                            let sq = ((fy + n * uy) * w + fx + n * ux) as u8;
+                            if pos.relocate_piece(at, sq) {
+                                cur = Some(sq);
+                            }
+                        }
+                    }
+                    Op::Set(table) => {
+                        // The entry's properties are the old type's; a
+                        // promoted piece keeps its new type's defaults.
+                        if !promoted {
+                            let a = pos.piece_attribute(at);
+                            pos.set_piece_attribute(at, table[usize::from(a)]);
                         }
                     }
                 }

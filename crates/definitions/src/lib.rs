@@ -23,6 +23,7 @@ pub mod cond;
 pub mod diag;
 pub mod effects;
 pub mod model;
+mod props;
 
 use houserules_engine::{GameDefinition, Variant};
 
@@ -65,7 +66,7 @@ fn yaml_options() -> serde_saphyr::Options {
 /// [`Diagnostics`]: every problem found, each with its place in the file.
 /// Never panics.
 pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
-    let (def, effects) = load_parts(name, text)?;
+    let (def, effects, _) = load_parts(name, text)?;
     match effects.first() {
         None => Ok(def),
         Some(e) => {
@@ -74,7 +75,7 @@ pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
                 &src,
                 Code::EngineUnsupported,
                 e.span.clone(),
-                "this definition has mutations that run as rule hooks, which a bare `GameDefinition` cannot carry: load it with `load_variant_str` or `load_variant_file`",
+                "this definition has mutations or conditions on piece properties that run as rule hooks, which a bare `GameDefinition` cannot carry: load it with `load_variant_str` or `load_variant_file`",
             )
             .label("runs as a rule hook");
             Err(Diagnostics::new(vec![d]))
@@ -90,11 +91,11 @@ pub fn load_str(name: &str, text: &str) -> Result<GameDefinition, Diagnostics> {
 /// # Errors
 /// As [`load_str`].
 pub fn load_variant_str(name: &str, text: &str) -> Result<Variant, Diagnostics> {
-    let (def, effects) = load_parts(name, text)?;
+    let (def, effects, attrs) = load_parts(name, text)?;
     let built = if effects.is_empty() {
         Variant::new(def)
     } else {
-        Variant::with_hooks(def, effects::MutationHooks::new(effects))
+        Variant::with_hooks(def, effects::MutationHooks::new(effects, attrs))
     };
     built.map_err(|e| {
         let src = Source::new(name, text);
@@ -119,7 +120,7 @@ pub fn load_variant_file(path: &std::path::Path) -> Result<Variant, Diagnostics>
 fn load_parts(
     name: &str,
     text: &str,
-) -> Result<(GameDefinition, Vec<effects::Effect>), Diagnostics> {
+) -> Result<(GameDefinition, Vec<effects::Effect>, bool), Diagnostics> {
     let src = Source::new(name, text);
     if text.len() > MAX_INPUT_BYTES {
         let d = Diagnostic::new(

@@ -211,7 +211,8 @@ pub struct PieceSpec {
     pub actions: Vec<Sp<ActionSpec>>,
 }
 
-/// A property's default value.
+/// A property's default value: true/false, a whole number (0 to 255), a
+/// number with its range, a piece id or a player id.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PropValue {
@@ -221,6 +222,22 @@ pub enum PropValue {
     Int(i64),
     /// A name.
     Text(String),
+    /// A number with its range, `{ default: 0, min: 0, max: 3 }`: a
+    /// smaller range takes fewer of the 8 bits a piece keeps.
+    Range(PropRange),
+}
+
+/// A number property with its range.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PropRange {
+    /// The value of a piece that has not changed it.
+    pub default: i64,
+    /// The smallest value (default 0).
+    #[serde(default)]
+    pub min: Option<i64>,
+    /// The largest value; at most 256 values in all.
+    pub max: i64,
 }
 
 /// Movement types.

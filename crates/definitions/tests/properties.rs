@@ -1,0 +1,250 @@
+//! # Piece properties: declared defaults, conditions on them, `set`
+//!
+//! `docs/examples/charged-pieces.yaml` (movement-grammar.md, "Mutations":
+//! a movement entry's mutations run when that shape is taken; pieces have
+//! a properties bag with defaults) is a 5×5 game:
+//!
+//! - Charger `C`: steps to an empty neighbour; captures a neighbour only
+//!   while `self.charges > 0` (default 2), each capture using one
+//!   (`set self.charges = self.charges - 1`).
+//! - Sprinter `S`: one step forward (move or capture), and once in its
+//!   life two steps forward over an empty square, on any move
+//!   (`self.sprint == true`, then `set self.sprint = false`).
+//! - King `K`: royal, one step in any direction.
+//!
+//! Every expected value is derived by hand in the comment above it.
+//! Squares are a1–e5.
+
+use houserules_definitions::{load_str, load_variant_str, Code, Diagnostic};
+use houserules_engine::{Game, Variant};
+
+const GAME: &str = include_str!("../../../docs/examples/charged-pieces.yaml");
+
+fn variant(text: &str) -> Variant {
+    load_variant_str("charged-pieces.yaml", text)
+        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render()))
+}
+
+fn game(fen: Option<&str>) -> Game {
+    match fen {
+        None => Game::new(variant(GAME)),
+        Some(f) => Game::from_fen(variant(GAME), f).unwrap_or_else(|e| panic!("{f}: {e}")),
+    }
+}
+
+fn play(g: &mut Game, moves: &[&str]) {
+    for m in moves {
+        g.apply_uci(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.fen()));
+    }
+}
+
+fn dests(g: &Game, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .legal_moves()
+        .iter()
+        .map(|m| g.uci(*m))
+        .filter(|u| &u[..2] == from)
+        .map(|u| u[2..].to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn set(squares: &str) -> Vec<String> {
+    let mut v: Vec<String> = squares.split_whitespace().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn properties_run_as_hooks_that_keep_attribute_bytes() {
+    let v = variant(GAME);
+    assert!(v.has_hooks());
+    let err = load_str("charged-pieces.yaml", GAME).unwrap_err();
+    assert_eq!(err.iter().next().unwrap().code(), Code::EngineUnsupported);
+}
+
+/// Start: White S b1, K c1, S d1, C c2; Black mirrored (s b5, k c5, s d5,
+/// c c4).
+///
+/// perft(1) = 11: each Sprinter 1 step + its double step = 4; the Charger
+/// steps to b2 d2 b3 c3 d3 = 5 (no enemy next to it); the king b2, d2 = 2.
+///
+/// perft(2) = 111. Black's 11 replies stay 11 after b1b2, d1d2, Cb2, Cd2,
+/// Kb2 and Kd2 (6 × 11). After b1b3 the black b-Sprinter loses its double
+/// step (b3 taken), the black Charger trades the step to b3 for its capture,
+/// and b4 is attacked, so the king has d4 only: 9; d1d3 likewise 9. After
+/// Cb3 (attacking b4 and c4) and Cd3: 9 each the same way. After Cc3 both
+/// king squares b4 and d4 are attacked, the black Charger captures c3 instead
+/// of stepping there: 2 + 2 + 5 + 0 = 9. 66 + 5 × 9 = 111.
+#[test]
+fn start_position_perft_by_hand() {
+    let g = game(None);
+    assert_eq!((g.perft(1, true), g.perft(2, true)), (11, 111));
+    assert_eq!(g.perft(2, false), 111);
+}
+
+/// White K a1, Charger c2; Black Sprinters b3 and c3, K e5.
+///
+/// The Charger: steps b1 c1 d1 b2 d2 d3, captures b3 c3 (2 charges): 8.
+/// The king: a2, b1; b2 is attacked by the b3 Sprinter (forward for Black
+/// is toward rank 1): 2. 10 moves.
+///
+/// c2xb3 uses a charge (1 left); after e5e4, b3-c4 keeps it: the Charger
+/// on c4 attacks d5, d4 and d3, so the black king on e4 has e5 and e3
+/// only. With c2xb3, e5e4, b3xc3 instead, the Charger has no charge
+/// left: it attacks nothing, so the black king has all of d5 e5 d4 d3 e3;
+/// after e4d4 the Charger cannot take the king beside it and only steps to
+/// its 7 empty neighbours.
+#[test]
+fn charges_allow_captures_and_attacks_until_used_up() {
+    let fen = "4k/5/1ss2/2C2/K4 w - - 0 1";
+    let g = game(Some(fen));
+    assert_eq!(g.legal_moves().len(), 10);
+    assert_eq!(dests(&g, "c2"), set("b1 c1 d1 b2 d2 d3 b3 c3"));
+
+    let mut one_left = game(Some(fen));
+    play(&mut one_left, &["c2b3", "e5e4", "b3c4"]);
+    assert_eq!(dests(&one_left, "e4"), set("e5 e3"));
+
+    let mut none_left = game(Some(fen));
+    play(&mut none_left, &["c2b3", "e5e4", "b3c3"]);
+    assert_eq!(dests(&none_left, "e4"), set("d5 e5 d4 d3 e3"));
+    play(&mut none_left, &["e4d4"]);
+    assert_eq!(dests(&none_left, "c3"), set("b2 c2 d2 b3 d3 b4 c4"));
+}
+
+/// The Charger's charges travel with it, are part of the position's hash
+/// and come back on undo. After c2xb3 the board is that of the FEN below,
+/// but a game read from that FEN has a Charger with its default 2 charges:
+/// same board, different positions.
+#[test]
+fn charges_are_hashed_and_undone() {
+    let fen = "4k/5/1ss2/2C2/K4 w - - 0 1";
+    let mut g = game(Some(fen));
+    let start_hash = g.hash();
+    play(&mut g, &["c2b3"]);
+    let fresh = game(Some(&g.fen()));
+    assert_eq!(fresh.fen(), g.fen());
+    assert_ne!(fresh.hash(), g.hash(), "charges 1 and 2 differ");
+    play(&mut g, &["e5e4", "b3c3"]);
+    g.undo().unwrap();
+    // One charge again: c3 can be taken.
+    assert!(dests(&g, "b3").contains(&"c3".to_string()));
+    g.undo().unwrap();
+    g.undo().unwrap();
+    assert_eq!(g.hash(), start_hash);
+}
+
+/// The Sprinter's double step is once in its life, not on its first move
+/// only: a1-a2 keeps it (a2 may still go to a4); a1-a3 uses it (a3 may then
+/// only go to a4, not a5). A Sprinter read from FEN on a3 still has it.
+#[test]
+fn sprint_is_once_per_piece_on_any_move() {
+    let fen = "4k/5/5/5/S3K w - - 0 1";
+    let mut g = game(Some(fen));
+    assert_eq!(dests(&g, "a1"), set("a2 a3"));
+    play(&mut g, &["a1a2", "e5d5"]);
+    assert_eq!(dests(&g, "a2"), set("a3 a4"));
+
+    let mut g = game(Some(fen));
+    play(&mut g, &["a1a3", "e5d5"]);
+    assert_eq!(dests(&g, "a3"), set("a4"));
+
+    let g = game(Some("4k/5/S4/5/4K w - - 0 1"));
+    assert_eq!(dests(&g, "a3"), set("a4 a5"));
+}
+
+/// A Sprinter's flag lives in its type's bits: a Charger's charges and a
+/// Sprinter's sprint do not mix up when both move (here the Charger's
+/// capture uses a charge while the Sprinter keeps its sprint).
+#[test]
+fn each_piece_keeps_its_own_properties() {
+    let mut g = game(Some("4k/5/2s2/2C2/S3K w - - 0 1"));
+    play(&mut g, &["c2c3", "e5d5", "a1a2", "d5e5"]);
+    assert_eq!(dests(&g, "a2"), set("a3 a4"), "sprint still there");
+}
+
+// ------------------------------------------------------------ diagnostics
+
+fn one(text: &str) -> Diagnostic {
+    match load_str("bad.yaml", text) {
+        Ok(_) => panic!("loaded, but it is broken"),
+        Err(ds) => {
+            assert_eq!(ds.len(), 1, "{}", ds.render());
+            ds.iter().next().cloned().expect("one")
+        }
+    }
+}
+
+fn with(from: &str, to: &str) -> String {
+    assert!(GAME.contains(from), "no `{from}`");
+    GAME.replacen(from, to, 1)
+}
+
+fn at(text: &str, needle: &str) -> (usize, usize) {
+    let (i, l) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(needle) && !l.trim_start().starts_with('#'))
+        .expect("needle");
+    (i + 1, l.find(needle).unwrap() + 1)
+}
+
+#[test]
+fn default_out_of_range() {
+    let t = with("sprint: true", "sprint: 300");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "300"), "{}", d.render());
+    assert!(d.message().contains("out of range 0 to 255"), "{}", d.message());
+
+    let t = with("{ default: 2, min: 0, max: 2 }", "{ default: 3, min: 0, max: 2 }");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "{ default: 3"), "{}", d.render());
+}
+
+#[test]
+fn unknown_property_with_suggestion() {
+    let t = with("self.charges > 0", "self.charge > 0");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::UnknownAccessor, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "charge >"), "{}", d.render());
+    assert_eq!(d.help_text(), Some("did you mean `charges`?"));
+}
+
+#[test]
+fn wrong_types_in_conditions_and_sets() {
+    let t = with("self.sprint == true", "self.sprint > 0");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::ConditionType, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "self.sprint > 0"), "{}", d.render());
+
+    let t = with("set self.sprint = false", "set self.sprint = 3");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::ConditionType, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "3 ]"), "{}", d.render());
+}
+
+#[test]
+fn set_constant_out_of_range() {
+    let t = with("set self.charges = self.charges - 1", "set self.charges = 7");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "7 ]"), "{}", d.render());
+    assert!(d.message().contains("0 to 2"), "{}", d.message());
+}
+
+#[test]
+fn too_many_bits_for_one_piece() {
+    let t = with(
+        "      sprint: true\n",
+        "      sprint: true\n      steps: 0\n",
+    );
+    let d = one(&t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert!(d.message().contains("need 9 bits"), "{}", d.message());
+    assert_eq!(d.line_col().0, at(&t, "sprint: true").0, "{}", d.render());
+}
