@@ -955,12 +955,13 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             .collect();
     }
 
-    // Rule hooks: every entry of a piece type with a property guard (the
-    // hook must know which entry produced a move), and the entries with
+    // Rule hooks: every entry of a piece type whose moves the hook filters
+    // (a property guard, or a jump that needs a free landing square: the
+    // hook must know which entries produce a move), and the entries with
     // mutations that run after the move.
     let guarded: Vec<usize> = entries
         .iter()
-        .filter(|e| e.2.is_some())
+        .filter(|e| e.2.is_some() || e.3.iter().any(|o| matches!(o, Op::MoveSelfPast(_))))
         .map(|e| e.0)
         .collect();
     for (pi, idx, guard, ops, span) in entries {
@@ -974,7 +975,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             });
         }
     }
-    c.uses_attrs = !guarded.is_empty()
+    c.uses_attrs = c.effects.iter().any(|e| e.guard.is_some())
         || c
             .effects
             .iter()
@@ -1717,6 +1718,7 @@ fn movement(
     let mut marker: Option<PendingMarker> = None;
     for mu in &spec.mutations {
         let parsed = parsed_mutation(c, mu)?;
+        let past = matches!(parsed, Mutation::MovePast { .. });
         match parsed {
             Mutation::Set { target, value } => {
                 let t = match ctx.check(&target) {
@@ -1856,13 +1858,20 @@ fn movement(
                 }
             }
             Mutation::MoveToward {
-                mover: Who::Own,
+                mover,
                 steps,
                 steps_span,
-                other: Who::Target,
+                other,
                 ..
-            } if !is_ep => {
-                // The piece stops on the line to its target: the shape must
+            }
+            | Mutation::MovePast {
+                mover,
+                steps,
+                steps_span,
+                other,
+                ..
+            } if !is_ep && mover != other => {
+                // The pieces end on the line of the move: the shape must
                 // travel along lines (rides, or single steps).
                 let lines = vectors
                     .iter()
@@ -1871,15 +1880,36 @@ fn movement(
                     || kind == MoveType::Capture
                     || vectors.iter().all(|&(x, y)| x.abs().max(y.abs()) == 1)
                         && matches!(range, None | Some(1));
+                let span = c.inner_span(&mu.loc, &mu.value, steps_span.clone());
                 if !(lines && short) || steps > u8::MAX as i64 {
-                    let span = c.inner_span(&mu.loc, &mu.value, steps_span.clone());
                     let d = c
-                        .diag(Code::EngineUnsupported, span, "`move self N steps toward target` needs a shape along straight lines (a Slide, a ranged Capture, or single steps); other shapes are not supported by the engine yet")
+                        .diag(Code::EngineUnsupported, span, "`move` in a movement entry needs a shape along straight lines (a Slide, a ranged Capture, or single steps); other shapes are not supported by the engine yet")
                         .label("not supported by the engine yet");
                     c.push(d);
                     return None;
                 }
-                ops.push(Op::MoveSelfToward(steps as u8));
+                let n = steps as u8;
+                let op = match (mover, past) {
+                    (Who::Own, false) => Op::MoveSelfToward(n),
+                    (Who::Own, true) => Op::MoveSelfPast(n),
+                    (Who::Target, false) => Op::MoveTargetToward(n),
+                    (Who::Target, true) => Op::MoveTargetPast(n),
+                };
+                if !matches!(op, Op::MoveSelfToward(_)) && mode != ShapeMode::CaptureOnly {
+                    let d = c
+                        .diag(Code::Invalid, span, "this `move` is about the piece on the target square: the entry must only capture (its condition requires `$target.has_enemy`)")
+                        .label("no target piece on a quiet move");
+                    c.push(d);
+                    return None;
+                }
+                if matches!(op, Op::MoveSelfPast(0)) {
+                    let d = c
+                        .diag(Code::InvalidValue, span, "`move self 0 steps past target final_position` would land on the target: write at least 1 (or leave the capture as it is)")
+                        .label("zero steps");
+                    c.push(d);
+                    return None;
+                }
+                ops.push(op);
                 op_span.get_or_insert_with(|| c.span(&mu.loc));
             }
             Mutation::MoveToward { mover_span, .. }
@@ -1887,7 +1917,7 @@ fn movement(
             | Mutation::MoveToFile { mover_span, .. } => {
                 let span = c.inner_span(&mu.loc, &mu.value, 0..mover_span.end);
                 let d = c
-                    .diag(Code::Invalid, span, "in a movement entry only `move self N steps toward target` is a movement mutation; other `move` mutations describe multi-piece actions (castling) and belong under `actions`")
+                    .diag(Code::Invalid, span, "in a movement entry a `move` names `self` and `target` once each (`move self N steps toward target`, `move self N steps past target final_position`, `move target N steps toward self`, `move target N steps past self final_position`); `move … to file` describes castling and belongs under `actions`")
                     .label("not a movement mutation");
                 c.push(d);
                 return None;

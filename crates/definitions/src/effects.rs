@@ -27,6 +27,21 @@ pub(crate) enum Op {
     /// the target is captured as usual); with `N` at or beyond the target it
     /// stays on it.
     MoveSelfToward(u8),
+    /// `move self N steps past target final_position`: the moving piece
+    /// ends `N` squares beyond the target square on the line of the move
+    /// (a jump capture, as in draughts); the move exists only when that
+    /// square is on the board and empty.
+    MoveSelfPast(u8),
+    /// `move target N steps toward self`: the piece on the target square is
+    /// not captured but moved `N` squares back along the line toward the
+    /// square the mover came from (onto it when `N` reaches it: the two
+    /// swap places). Captured after all when that square is taken.
+    MoveTargetToward(u8),
+    /// `move target N steps past self final_position`: the piece on the
+    /// target square is pushed to `N` squares beyond the mover's square on
+    /// the line of the move; pushed off the board or onto another piece, it
+    /// is captured.
+    MoveTargetPast(u8),
     /// `set self.P = …`, compiled to the moving piece's new attribute byte
     /// for each old one (`crate::props`).
     Set(Box<[u8; 256]>),
@@ -54,13 +69,13 @@ pub(crate) struct Effect {
 #[derive(Clone, Debug)]
 pub struct MutationHooks {
     effects: Vec<Effect>,
-    /// Piece types (bit per kind) with a guarded entry: every entry of
-    /// theirs is in `effects`.
-    guarded: u32,
     /// Piece types with a guarded entry that captures.
     guarded_captures: u32,
     /// Whether properties live in the attribute bytes.
     attrs: bool,
+    /// Piece types whose moves the filter must judge (a guard, or a
+    /// landing square that must be free).
+    filtered: u32,
 }
 
 impl MutationHooks {
@@ -75,16 +90,36 @@ impl MutationHooks {
                 }
             }
         }
+        // The compiler lists every entry of these kinds.
+        let mut filtered = guarded;
+        for e in &effects {
+            if e.ops.iter().any(|o| matches!(o, Op::MoveSelfPast(_))) {
+                filtered |= 1 << e.piece;
+            }
+        }
         MutationHooks {
             effects,
-            guarded,
             guarded_captures,
             attrs,
+            filtered,
         }
     }
 
     fn passes(e: &Effect, raw: u8) -> bool {
         e.guard.as_ref().is_none_or(|g| has(g, raw))
+    }
+
+    /// Whether the entry's jumps (`move self N steps past target`) land on
+    /// an empty square of the board (judged before the move: the mover's
+    /// square counts as empty).
+    fn lands<B: BitSet>(e: &Effect, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        e.ops.iter().all(|o| match o {
+            Op::MoveSelfPast(n) => match along(t, m, m.to, i32::from(*n)) {
+                Some(sq) => sq == m.from || !pos.occupied().has(sq),
+                None => false,
+            },
+            _ => true,
+        })
     }
 
     /// Whether the piece on `from` attacks `sq` over `occ` with an entry
@@ -113,6 +148,27 @@ impl MutationHooks {
                 && reaches(t, &e.shape, p.color, from, sq, occ)
         })
     }
+}
+
+/// The number of steps from `a` to `b` along a line (the larger of the
+/// file and rank distances).
+fn steps_between<B: BitSet>(t: &Tables<B>, a: u8, b: u8) -> i32 {
+    let w = i32::from(t.width());
+    let (dx, dy) = (i32::from(b) % w - i32::from(a) % w, i32::from(b) / w - i32::from(a) / w);
+    dx.abs().max(dy.abs())
+}
+
+/// The square `n` steps from `sq` in the direction of the move `m` (from
+/// its origin toward its destination), if it is on the board.
+fn along<B: BitSet>(t: &Tables<B>, m: Move, sq: u8, n: i32) -> Option<u8> {
+    let w = i32::from(t.width());
+    let h = i32::from(t.height());
+    let (ux, uy) = (
+        (i32::from(m.to) % w - i32::from(m.from) % w).signum(),
+        (i32::from(m.to) / w - i32::from(m.from) / w).signum(),
+    );
+    let (x, y) = (i32::from(sq) % w + n * ux, i32::from(sq) / w + n * uy);
+    ((0..w).contains(&x) && (0..h).contains(&y)).then_some((y * w + x) as u8)
 }
 
 /// Whether `shape` (of a `color` piece on `from`) reaches `to` over the
@@ -193,20 +249,24 @@ impl<B: BitSet> RuleHooks<B> for MutationHooks {
     }
 
     fn filter_move(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
-        if self.guarded == 0 || m.kind == MoveKind::Castle {
+        if self.filtered == 0 || m.kind == MoveKind::Castle {
             return true;
         }
         let Some(p) = pos.piece_at(m.from) else {
             return true;
         };
         let k = p.kind.index();
-        if self.guarded & (1 << k) == 0 {
+        if self.filtered & (1 << k) == 0 {
             return true;
         }
         let raw = pos.piece_attribute(m.from);
-        self.effects
-            .iter()
-            .any(|e| e.piece == k && Self::passes(e, raw) && generates(t, pos, &e.shape, p.color, m))
+        // Every entry of a filtered kind is listed.
+        self.effects.iter().any(|e| {
+            e.piece == k
+                && Self::passes(e, raw)
+                && generates(t, pos, &e.shape, p.color, m)
+                && Self::lands(e, t, pos, m)
+        })
     }
 
     fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
@@ -266,16 +326,41 @@ impl<B: BitSet> RuleHooks<B> for MutationHooks {
                     }
                     Op::MoveSelfToward(n) => {
                         let n = i32::from(*n);
-                        let w = t.width() as i32;
-                        let (fx, fy) = (m.from as i32 % w, m.from as i32 / w);
-                        let (dx, dy) = (m.to as i32 % w - fx, m.to as i32 / w - fy);
-                        let dist = dx.abs().max(dy.abs());
+                        let dist = steps_between(t, m.from, m.to);
                         if n < dist {
-                            let (ux, uy) = (dx.signum(), dy.signum());
-                            let sq = ((fy + n * uy) * w + fx + n * ux) as u8;
+                            if let Some(sq) = along(t, m, m.from, n) {
+                                if pos.relocate_piece(at, sq) {
+                                    cur = Some(sq);
+                                }
+                            }
+                        }
+                    }
+                    Op::MoveSelfPast(n) => {
+                        if let Some(sq) = along(t, m, m.to, i32::from(*n)) {
                             if pos.relocate_piece(at, sq) {
                                 cur = Some(sq);
                             }
+                        }
+                    }
+                    Op::MoveTargetToward(n) | Op::MoveTargetPast(n) => {
+                        let Some(victim) = before.piece_at(m.to) else {
+                            continue;
+                        };
+                        let n = i32::from(*n);
+                        let dest = if let Op::MoveTargetPast(_) = op {
+                            along(t, m, at, n)
+                        } else {
+                            let k = (steps_between(t, m.from, m.to) - n).max(0);
+                            along(t, m, m.from, k)
+                        };
+                        if let Some(sq) = dest {
+                            pos.place_piece(
+                                t,
+                                sq,
+                                victim,
+                                before.piece_id(m.to),
+                                before.piece_attribute(m.to),
+                            );
                         }
                     }
                     Op::Set(table) => {

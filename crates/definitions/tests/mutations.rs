@@ -13,6 +13,15 @@
 //! - Lancer `L`: slides diagonally; captures diagonally at any distance with
 //!   `move self 1 step toward target`, ending one square from its origin on
 //!   the way (on the target when that is one square away).
+//! - Pusher `U`: steps orthogonally; captures an orthogonal neighbour with
+//!   `move target 1 step past self final_position`: the enemy is pushed one
+//!   square on, and is captured only when pushed off the board or onto
+//!   another piece.
+//! - Swapper `W`: steps in any direction; captures a neighbour with
+//!   `move target 1 step toward self`: the two trade places.
+//! - Jumper `J`: steps diagonally; captures a diagonal neighbour with
+//!   `move self 1 step past target final_position`: it jumps over the enemy
+//!   and lands beyond it, which must be an empty square of the board.
 //! - King `K`: royal, one step in any direction.
 //!
 //! Every expected count below is derived by hand in the comment above it;
@@ -56,7 +65,12 @@ fn symbol(g: &Game, name: &str) -> Option<char> {
 fn hook_mutations_need_the_variant_loader_and_others_get_no_hooks() {
     let err = load_str("mutations.yaml", GAME).unwrap_err();
     let d = err.iter().next().expect("one diagnostic");
-    assert_eq!(d.line_col(), (35, 22), "points at `destroy self`");
+    let line = GAME
+        .lines()
+        .position(|l| l.contains("mutations: [ destroy self ]"))
+        .unwrap()
+        + 1;
+    assert_eq!(d.line_col(), (line, 22), "points at `destroy self`");
     assert!(variant().has_hooks());
     // Zero cost for definitions without such mutations: no hooks at all.
     let chess = houserules_definitions::builtin_source("chess").unwrap();
@@ -151,4 +165,93 @@ fn lancer_advances_one_step_toward_its_target() {
     g.apply_uci("b1c2").unwrap();
     assert_eq!(symbol(&g, "c2"), Some('L'));
     assert_eq!(symbol(&g, "b1"), None);
+}
+
+fn dests(g: &Game, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .legal_moves()
+        .iter()
+        .map(|m| g.uci(*m))
+        .filter(|u| &u[..2] == from)
+        .map(|u| u[2..].to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// c2xc3 pushes the black Rifle from c3 to c4 and the Pusher takes c3.
+/// Pushed off the board (c4xc5: c6 does not exist) or onto a piece (c4
+/// holds a black Bomber), the Rifle is captured.
+#[test]
+fn pusher_pushes_its_target_one_square_on() {
+    let mut g = game("4k/5/2r2/2U2/K4 w - - 0 1");
+    g.apply_uci("c2c3").unwrap();
+    assert_eq!(symbol(&g, "c2"), None);
+    assert_eq!(symbol(&g, "c3"), Some('U'));
+    assert_eq!(symbol(&g, "c4"), Some('r'), "pushed, not captured");
+
+    let mut g = game("2r1k/2U2/5/5/K4 w - - 0 1");
+    g.apply_uci("c4c5").unwrap();
+    assert_eq!(symbol(&g, "c5"), Some('U'));
+    assert_eq!(g.fen(), "2U1k/5/5/5/K4 b - - 0 1", "pushed off the board");
+
+    let mut g = game("4k/2b2/2r2/2U2/K4 w - - 0 1");
+    g.apply_uci("c2c3").unwrap();
+    assert_eq!(g.fen(), "4k/2b2/2U2/5/K4 b - - 0 1", "pushed onto c4");
+}
+
+/// c1xc2 against a black Lancer: the Swapper goes to c2, the Lancer to c1
+/// (from where it attacks b2, a3, d2, e3, not the a1 king). With a black
+/// Rifle on b2 beside a Swapper on a2, a2xb2 would put the Rifle on a2,
+/// attacking the a1 king: illegal, so the Swapper only steps to a3, b1, b3
+/// (moving off a2 exposes nothing: the Rifle on b2 sees rank 2 and the
+/// b-file).
+#[test]
+fn swapper_trades_places_and_legality_is_judged_after() {
+    let mut g = game("4k/5/5/2l2/K1W2 w - - 0 1");
+    g.apply_uci("c1c2").unwrap();
+    assert_eq!(symbol(&g, "c2"), Some('W'));
+    assert_eq!(symbol(&g, "c1"), Some('l'));
+
+    let g = game("4k/5/5/Wr3/K4 w - - 0 1");
+    assert_eq!(dests(&g, "a2"), ["a3", "b1", "b3"]);
+}
+
+/// b2xc3 jumps to d4, and the Rifle on c3 is captured. With d4 taken (a
+/// black Bomber) the jump does not exist: b2 has its steps a3 and c1 only.
+/// From d4 the jump over e5 would land off the board: d4 has c3, c5, e3.
+#[test]
+fn jumper_captures_by_jumping_over() {
+    let mut g = game("4k/5/2r2/1J3/K4 w - - 0 1");
+    assert_eq!(dests(&g, "b2"), ["a3", "c1", "c3"]);
+    g.apply_uci("b2c3").unwrap();
+    assert_eq!(g.fen(), "4k/3J1/5/5/K4 b - - 0 1");
+
+    let g = game("4k/3b1/2r2/1J3/K4 w - - 0 1");
+    assert_eq!(dests(&g, "b2"), ["a3", "c1"]);
+
+    let g = game("3kr/3J1/5/5/K4 w - - 0 1");
+    assert_eq!(dests(&g, "d4"), ["c3", "c5", "e3"]);
+}
+
+/// A `move` of the target on an entry that may also move to an empty
+/// square has no target piece to move there: refused where it is written.
+#[test]
+fn target_move_needs_a_capture_only_entry() {
+    let t = GAME.replacen(
+        "      - type: Capture\n        direction: Orthogonal\n        condition: $target.has_enemy\n        mutations: [ move target",
+        "      - type: Step\n        direction: Orthogonal\n        condition: $target.is_empty or $target.has_enemy\n        mutations: [ move target",
+        1,
+    );
+    assert_ne!(t, GAME);
+    let err = load_variant_str("bad.yaml", &t).unwrap_err();
+    assert_eq!(err.len(), 1, "{}", err.render());
+    let d = err.iter().next().unwrap();
+    assert_eq!(d.code(), houserules_definitions::Code::Invalid, "{}", d.render());
+    let line = t
+        .lines()
+        .position(|l| l.contains("[ move target 1 step past"))
+        .unwrap()
+        + 1;
+    assert_eq!(d.line_col(), (line, 34), "{}", d.render());
 }
