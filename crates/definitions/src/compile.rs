@@ -665,7 +665,14 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     // Per compiled shape: (piece, index in its list, property guard,
     // mutations run as hooks, where they are written).
     #[allow(clippy::type_complexity)]
-    let mut entries: Vec<(usize, usize, Option<ByteSet>, Vec<Op>, Range<usize>)> = Vec::new();
+    let mut entries: Vec<(
+        usize,
+        usize,
+        Option<ByteSet>,
+        Option<Vec<ByteSet>>,
+        Vec<Op>,
+        Range<usize>,
+    )> = Vec::new();
     let mut eps: Vec<PendingEp> = Vec::new();
     let mut markers: Vec<PendingMarker> = Vec::new();
     let mut promos: Vec<(usize, PromoOut)> = Vec::new();
@@ -674,13 +681,13 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     for (pi, p) in pieces.iter().enumerate() {
         let mut list = Vec::new();
         for m in &p.value.movement {
-            if let Some((s, guard, ops, span)) = movement(
+            if let Some((s, guard, dest_guard, ops, span)) = movement(
                 c,
                 pi,
                 royal[pi],
                 m,
                 &infos,
-                &layouts[pi],
+                &layouts,
                 &markers_read,
                 &players,
                 w,
@@ -688,7 +695,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
                 &mut eps,
                 &mut markers,
             ) {
-                entries.push((pi, list.len(), guard, ops, span));
+                entries.push((pi, list.len(), guard, dest_guard, ops, span));
                 list.push(s);
             }
         }
@@ -961,21 +968,24 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
     // mutations that run after the move.
     let guarded: Vec<usize> = entries
         .iter()
-        .filter(|e| e.2.is_some() || e.3.iter().any(|o| matches!(o, Op::MoveSelfPast(_))))
+        .filter(|e| {
+            e.2.is_some() || e.3.is_some() || e.4.iter().any(|o| matches!(o, Op::MoveSelfPast(_)))
+        })
         .map(|e| e.0)
         .collect();
-    for (pi, idx, guard, ops, span) in entries {
+    for (pi, idx, guard, dest_guard, ops, span) in entries {
         if guarded.contains(&pi) || !ops.is_empty() {
             c.effects.push(Effect {
                 piece: pi,
                 shape: shapes[pi][idx].clone(),
                 guard,
+                dest_guard,
                 ops,
                 span,
             });
         }
     }
-    c.uses_attrs = c.effects.iter().any(|e| e.guard.is_some())
+    c.uses_attrs = c.effects.iter().any(|e| e.guard.is_some() || e.dest_guard.is_some())
         || c
             .effects
             .iter()
@@ -1192,6 +1202,13 @@ struct MoveEnv<'a> {
     /// The moving piece's attribute byte and its type's layout.
     raw: u8,
     layout: &'a Layout,
+    /// Every type's layout, and the piece types' declared properties.
+    layouts: &'a [Layout],
+    infos: &'a [PieceInfo],
+    /// The type and attribute byte of the piece on the destination (when
+    /// `target` is not 0).
+    dest_kind: usize,
+    dest_raw: u8,
     target: usize,
     path: bool,
     moved: bool,
@@ -1206,6 +1223,35 @@ impl Env for MoveEnv<'_> {
     fn atom(&self, a: &Atom) -> Option<Val> {
         Some(match a {
             Atom::Prop(Holder::Own, Prop::Declared(n)) => self.layout.get(self.raw, n)?,
+            // An empty destination, or a piece type without the property,
+            // reads as false, 0, no piece type or the first player.
+            Atom::Prop(Holder::Dest, Prop::Type) => Val::Piece(if self.target == 0 {
+                usize::MAX
+            } else {
+                self.dest_kind
+            }),
+            Atom::Prop(Holder::Dest, Prop::Declared(n)) => {
+                let held = (self.target != 0)
+                    .then(|| self.layouts.get(self.dest_kind)?.get(self.dest_raw, n))
+                    .flatten();
+                match held {
+                    Some(v) => v,
+                    None => {
+                        let ty = self
+                            .infos
+                            .iter()
+                            .flat_map(|p| p.props.iter())
+                            .find(|(m, _)| m == n)
+                            .map_or(Ty::Bool, |(_, t)| *t);
+                        match ty {
+                            Ty::Bool => Val::Bool(false),
+                            Ty::Int => Val::Int(0),
+                            Ty::Piece => Val::Piece(usize::MAX),
+                            Ty::Color | Ty::Entity => Val::Color(0),
+                        }
+                    }
+                }
+            }
             Atom::Target(t) => Val::Bool(match t {
                 TargetTest::IsEmpty => self.target == 0,
                 TargetTest::HasEnemy => self.target == 1,
@@ -1257,17 +1303,18 @@ fn movement(
     royal: bool,
     m: &Sp<MovementSpec>,
     infos: &[PieceInfo],
-    layout: &Layout,
+    layouts: &[Layout],
     markers_read: &BTreeSet<String>,
     players: &[String],
     w: u8,
     h: u8,
     eps: &mut Vec<PendingEp>,
     markers: &mut Vec<PendingMarker>,
-) -> Option<(Shape, Option<ByteSet>, Vec<Op>, Range<usize>)> {
+) -> Option<(Shape, Option<ByteSet>, Option<Vec<ByteSet>>, Vec<Op>, Range<usize>)> {
     let spec = &m.value;
     let kind = spec.kind.value;
     let before = c.diags.len();
+    let layout = &layouts[pi];
 
     // Direction.
     let dir_span = c.span(&spec.direction.loc);
@@ -1540,6 +1587,7 @@ fn movement(
     };
     let is_ep = kind == MoveType::EnPassant;
     let mut guard: Option<ByteSet> = None;
+    let mut dest_guard: Option<Vec<ByteSet>> = None;
     let mut adj_prop: Option<(String, Range<usize>)> = None;
     // Sets of allowed target states (0 empty, 1 enemy, 2 friend), path
     // states, moved states, adjacency states.
@@ -1564,16 +1612,48 @@ fn movement(
                 matches!(a, Atom::Prop(Holder::Own, Prop::Declared(n)) if layout.field(n).is_some())
             });
             let raws = if reads_props { layout.raws() } else { vec![0] };
+            // The destination: empty, or an enemy or friendly piece; by
+            // type and property byte when the condition reads them.
+            let dest_atoms: Vec<&Prop> = check::atoms(t)
+                .into_iter()
+                .filter_map(|(a, _)| match a {
+                    Atom::Prop(Holder::Dest, p) => Some(p),
+                    _ => None,
+                })
+                .collect();
+            let dest_bytes = dest_atoms.iter().any(|p| matches!(p, Prop::Declared(_)));
+            let mut dests: Vec<(usize, usize, u8)> = vec![(0, 0, 0)];
+            for state in [1, 2] {
+                if dest_atoms.is_empty() {
+                    dests.push((state, 0, 0));
+                    continue;
+                }
+                for (k, l) in layouts.iter().enumerate() {
+                    let rs = if dest_bytes { l.raws() } else { vec![0] };
+                    dests.extend(rs.into_iter().map(|r| (state, k, r)));
+                }
+            }
+            if dests.len() * raws.len() * 8 > 2_000_000 {
+                let d = c
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this condition reads too many property combinations of the moving piece and the target to compile (at most 2,000,000): give the number properties smaller ranges")
+                    .label("too many combinations");
+                c.push(d);
+                return None;
+            }
             let mut table: Vec<([usize; 5], bool)> = Vec::new();
             for (ri, &raw) in raws.iter().enumerate() {
-            for tg in 0..3 {
+            for (tg, &(state, dest_kind, dest_raw)) in dests.iter().enumerate() {
                 for p in 0..2 {
                     for mv in 0..2 {
                         for a in 0..2 {
                             let env = MoveEnv {
                                 raw,
                                 layout,
-                                target: tg,
+                                layouts,
+                                infos,
+                                dest_kind,
+                                dest_raw,
+                                target: state,
                                 path: p == 1,
                                 moved: mv == 1,
                                 adj: a == 1,
@@ -1627,7 +1707,25 @@ fn movement(
                 }
                 guard = Some(set);
             }
-            (t, p, mv, a)
+            // Enemy targets allowed, per type and property byte.
+            let enemies = dests.iter().filter(|d| d.0 == 1).count();
+            let allowed: Vec<usize> = t.iter().copied().filter(|&i| dests[i].0 == 1).collect();
+            if !dest_atoms.is_empty() && !allowed.is_empty() && allowed.len() < enemies {
+                let mut sets: Vec<ByteSet> = vec![[0; 4]; layouts.len()];
+                for &i in &allowed {
+                    let (_, k, raw) = dests[i];
+                    if dest_bytes {
+                        sets[k][usize::from(raw >> 6)] |= 1u64 << (raw & 63);
+                    } else {
+                        sets[k] = [u64::MAX; 4];
+                    }
+                }
+                dest_guard = Some(sets);
+            }
+            let mut states: Vec<usize> = t.iter().map(|&i| dests[i].0).collect();
+            states.sort_unstable();
+            states.dedup();
+            (states, p, mv, a)
         }
     };
     let cond_span = spec
@@ -1675,9 +1773,9 @@ fn movement(
     }
     let first_move_only = moved == [0];
     if is_ep {
-        if guard.is_some() {
+        if guard.is_some() || dest_guard.is_some() {
             let d = c
-                .diag(Code::EngineUnsupported, cond_span.clone(), "an EnPassant entry that tests the piece's properties is not supported by the engine yet; test them on the Capture entry it joins")
+                .diag(Code::EngineUnsupported, cond_span.clone(), "an EnPassant entry that tests the pieces' properties is not supported by the engine yet; test them on the Capture entry it joins")
                 .label("not supported by the engine yet");
             c.push(d);
             return None;
@@ -1999,7 +2097,8 @@ fn movement(
         c.push(d);
         return None;
     }
-    if let Some(span) = op_span.clone().or_else(|| guard.map(|_| cond_span.clone())) {
+    let guarded = guard.is_some() || dest_guard.is_some();
+    if let Some(span) = op_span.clone().or_else(|| guarded.then(|| cond_span.clone())) {
         if edge != Edge::Stop {
             let d = c
                 .diag(Code::EngineUnsupported, span, "mutations and property tests on a shape with an `edge` other than Stop are not supported by the engine yet")
@@ -2019,7 +2118,7 @@ fn movement(
         }
     }
     let span = op_span.unwrap_or(cond_span);
-    Some((shape, guard, ops, span))
+    Some((shape, guard, dest_guard, ops, span))
 }
 
 /// The environment of a `set` value: the moving piece's properties.

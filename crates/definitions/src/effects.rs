@@ -57,6 +57,10 @@ pub(crate) struct Effect {
     /// The attribute bytes for which the entry may be used (a condition on
     /// declared properties); `None`: any.
     pub guard: Option<ByteSet>,
+    /// The enemy pieces the entry may capture, as attribute bytes per
+    /// piece type (a condition on `$target.<property>` or
+    /// `$target.type`); `None`: any.
+    pub dest_guard: Option<Vec<ByteSet>>,
     /// The mutations, in the order written.
     pub ops: Vec<Op>,
     /// Where the first of them (or the guarding condition) is written.
@@ -83,7 +87,7 @@ impl MutationHooks {
         let mut guarded = 0u32;
         let mut guarded_captures = 0u32;
         for e in &effects {
-            if e.guard.is_some() {
+            if e.guard.is_some() || e.dest_guard.is_some() {
                 guarded |= 1 << e.piece;
                 if e.shape.mode.captures() {
                     guarded_captures |= 1 << e.piece;
@@ -107,6 +111,20 @@ impl MutationHooks {
 
     fn passes(e: &Effect, raw: u8) -> bool {
         e.guard.as_ref().is_none_or(|g| has(g, raw))
+    }
+
+    /// Whether the entry may capture the piece on `sq` (any enemy when
+    /// `sq` is empty: an attack on a square to be entered).
+    fn takes<B: BitSet>(e: &Effect, pos: &Position<B>, sq: u8) -> bool {
+        let Some(sets) = &e.dest_guard else {
+            return true;
+        };
+        match pos.piece_at(sq) {
+            Some(p) => sets
+                .get(p.kind.index())
+                .is_some_and(|s| has(s, pos.piece_attribute(sq))),
+            None => sets.iter().any(|s| s.iter().any(|&w| w != 0)),
+        }
     }
 
     /// Whether the entry's jumps (`move self N steps past target`) land on
@@ -144,6 +162,7 @@ impl MutationHooks {
             e.piece == k
                 && e.shape.mode.captures()
                 && Self::passes(e, raw)
+                && Self::takes(e, pos, sq)
                 && (!e.shape.first_move_only || pos.unmoved_squares().has(from))
                 && reaches(t, &e.shape, p.color, from, sq, occ)
         })
@@ -264,6 +283,7 @@ impl<B: BitSet> RuleHooks<B> for MutationHooks {
         self.effects.iter().any(|e| {
             e.piece == k
                 && Self::passes(e, raw)
+                && (!pos.occupied().has(m.to) || Self::takes(e, pos, m.to))
                 && generates(t, pos, &e.shape, p.color, m)
                 && Self::lands(e, t, pos, m)
         })
@@ -311,6 +331,7 @@ impl<B: BitSet> RuleHooks<B> for MutationHooks {
             if e.ops.is_empty()
                 || e.piece != p.kind.index()
                 || !Self::passes(e, raw)
+                || (before.occupied().has(m.to) && !Self::takes(e, before, m.to))
                 || !generates(t, before, &e.shape, p.color, m)
             {
                 continue;

@@ -10,6 +10,9 @@
 //! - Sprinter `S`: one step forward (move or capture), and once in its
 //!   life two steps forward over an empty square, on any move
 //!   (`self.sprint == true`, then `set self.sprint = false`).
+//! - Hunter `H`: steps to an empty neighbour; captures a neighbour only
+//!   when it is an enemy Sprinter that has used its double step
+//!   (`$target.type == Sprinter and $target.sprint == false`).
 //! - King `K`: royal, one step in any direction.
 //!
 //! Every expected value is derived by hand in the comment above it.
@@ -166,6 +169,24 @@ fn each_piece_keeps_its_own_properties() {
     assert_eq!(dests(&g, "a2"), set("a3 a4"), "sprint still there");
 }
 
+/// Black d5-d3 spends the d-Sprinter's double step; the b3 Sprinter (read
+/// from FEN) still has it. The Hunter on c2 steps to its 6 empty
+/// neighbours b1 b2 c1 c3 d1 d2 and captures d3, not b3. With both
+/// Sprinters fresh it captures nothing. The Hunter never attacks a king:
+/// the black king may stand beside it.
+#[test]
+fn hunter_reads_the_target_piece_properties() {
+    let mut g = game(Some("3sk/5/1s3/2H2/K4 b - - 0 1"));
+    play(&mut g, &["d5d3"]);
+    assert_eq!(dests(&g, "c2"), set("b1 b2 c1 c3 d1 d2 d3"));
+
+    let g = game(Some("4k/5/1s1s1/2H2/K4 w - - 0 1"));
+    assert_eq!(dests(&g, "c2"), set("b1 b2 c1 c3 d1 d2"));
+
+    let g = game(Some("5/5/4k/2H2/K4 b - - 0 1"));
+    assert_eq!(dests(&g, "e3"), set("d2 d3 d4 e2 e4"));
+}
+
 // ------------------------------------------------------------ diagnostics
 
 fn one(text: &str) -> Diagnostic {
@@ -247,4 +268,18 @@ fn too_many_bits_for_one_piece() {
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
     assert!(d.message().contains("need 9 bits"), "{}", d.message());
     assert_eq!(d.line_col().0, at(&t, "sprint: true").0, "{}", d.render());
+}
+
+#[test]
+fn target_property_errors() {
+    let t = with("$target.sprint == false", "$target.sprnt == false");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::UnknownAccessor, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "sprnt"), "{}", d.render());
+    assert_eq!(d.help_text(), Some("did you mean `sprint`?"));
+
+    let t = with("$target.sprint == false", "$target.sprint == 0");
+    let d = one(&t);
+    assert_eq!(d.code(), Code::ConditionType, "{}", d.render());
+    assert_eq!(d.line_col(), at(&t, "$target.sprint == 0"), "{}", d.render());
 }

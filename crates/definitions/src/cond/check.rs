@@ -81,6 +81,8 @@ pub enum Holder {
     Target,
     /// `$engine.board.adjacent_enemy`.
     AdjacentEnemy,
+    /// The piece on the destination square (`$target.<property>`).
+    Dest,
 }
 
 /// Properties of a piece.
@@ -206,6 +208,7 @@ fn err(span: Range<usize>, code: Code, message: impl Into<String>) -> CondError 
 }
 
 const TARGET_TESTS: [&str; 4] = ["is_empty", "has_enemy", "has_friend", "has_piece"];
+const BUILTIN: [&str; 6] = ["has_moved", "owner", "x", "y", "rank", "type"];
 
 impl Ctx<'_> {
     fn roots(&self) -> Vec<&str> {
@@ -247,12 +250,17 @@ impl Ctx<'_> {
                 .and_then(|t| self.pieces.get(t))
                 .map(|p| p.props.clone())
                 .unwrap_or_default(),
-            Holder::AdjacentEnemy => self
+            Holder::AdjacentEnemy | Holder::Dest => self
                 .pieces
                 .iter()
                 .flat_map(|p| p.props.iter().cloned())
                 .collect(),
         };
+        if holder == Holder::Dest {
+            // Of the built-in properties the destination offers its type;
+            // its owner is what `has_enemy` / `has_friend` tell.
+            v.retain(|(n, _)| !BUILTIN.contains(&n.as_str()) || n == "type");
+        }
         for (n, t) in declared {
             if !v.iter().any(|(m, _)| *m == n) {
                 v.push((n, t));
@@ -497,7 +505,17 @@ impl Ctx<'_> {
                     "has_enemy" => TargetTest::HasEnemy,
                     "has_friend" => TargetTest::HasFriend,
                     "has_piece" => TargetTest::HasPiece,
-                    _ => return Err(self.unknown(p, "$target", &TARGET_TESTS)),
+                    _ => {
+                        let props = self.piece_props(Holder::Dest);
+                        if props.iter().any(|(n, _)| *n == p.name) {
+                            let (prop, ty) = self.prop(Holder::Dest, p)?;
+                            self.end(&rest[1..])?;
+                            return atom(Atom::Prop(Holder::Dest, prop), ty);
+                        }
+                        let mut opts: Vec<&str> = TARGET_TESTS.to_vec();
+                        opts.extend(props.iter().map(|(n, _)| n.as_str()));
+                        return Err(self.unknown(p, "$target", &opts));
+                    }
                 };
                 self.end(&rest[1..])?;
                 atom(Atom::Target(t), Ty::Bool)
@@ -686,6 +704,7 @@ impl Ctx<'_> {
                 Holder::Own => "`self`",
                 Holder::Target => "`target`",
                 Holder::AdjacentEnemy => "`$engine.board.adjacent_enemy`",
+                Holder::Dest => "`$target`",
             };
             let names: Vec<&str> = props.iter().map(|(n, _)| n.as_str()).collect();
             let mut e = err(
