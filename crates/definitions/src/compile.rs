@@ -25,11 +25,11 @@ use crate::cond::check::{
 use crate::cond::parse::{parse_call, parse_condition, parse_mutation};
 use crate::diag::{did_you_mean, Code, Diagnostic, Source};
 use crate::effects::{Effect, Op};
-use crate::props::{ByteSet, Layout};
 use crate::model::{
-    direction_names, DirItem, DirectionSpec, EdgeSpec, Facing, GameFile, Loc, MoveType, MovementSpec,
-    Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
+    direction_names, DirItem, DirectionSpec, EdgeSpec, Facing, GameFile, Loc, MoveType,
+    MovementSpec, Outcome, PieceSpec, PropValue, RangeSpec, RoleSpec, Sp, SymmetrySpec,
 };
+use crate::props::{ByteSet, Layout};
 
 /// Events a trigger may name.
 const EVENTS: [&str; 6] = [
@@ -53,6 +53,17 @@ struct C<'a> {
     /// Whether the hooks keep properties in the attribute bytes.
     uses_attrs: bool,
 }
+
+/// A compiled movement entry: its shape, the property bytes of the mover
+/// it needs, the enemy bytes per type it may capture, its hook mutations
+/// and where those (or the guarding condition) are written.
+type CompiledEntry = (
+    Shape,
+    Option<ByteSet>,
+    Option<Vec<ByteSet>>,
+    Vec<Op>,
+    Range<usize>,
+);
 
 /// An en passant entry waiting for its capture shape.
 struct PendingEp {
@@ -569,7 +580,10 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
                     PropValue::Bool(b) => (Ty::Bool, 0, 2, u16::from(*b)),
                     PropValue::Int(n) => {
                         if !(0..=255).contains(n) {
-                            out_of_range(c, format!("property `{name}`: default {n} is out of range 0 to 255"));
+                            out_of_range(
+                                c,
+                                format!("property `{name}`: default {n} is out of range 0 to 255"),
+                            );
                             continue;
                         }
                         (Ty::Int, 0, 256, *n as u16)
@@ -581,10 +595,21 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
                             continue;
                         }
                         if !(min..=r.max).contains(&r.default) {
-                            out_of_range(c, format!("property `{name}`: default {} is out of its range {min} to {}", r.default, r.max));
+                            out_of_range(
+                                c,
+                                format!(
+                                    "property `{name}`: default {} is out of its range {min} to {}",
+                                    r.default, r.max
+                                ),
+                            );
                             continue;
                         }
-                        (Ty::Int, min, (r.max - min + 1) as u16, (r.default - min) as u16)
+                        (
+                            Ty::Int,
+                            min,
+                            (r.max - min + 1) as u16,
+                            (r.default - min) as u16,
+                        )
                     }
                     PropValue::Text(t) if ids.contains(t) => (
                         Ty::Piece,
@@ -985,9 +1010,11 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             });
         }
     }
-    c.uses_attrs = c.effects.iter().any(|e| e.guard.is_some() || e.dest_guard.is_some())
-        || c
-            .effects
+    c.uses_attrs = c
+        .effects
+        .iter()
+        .any(|e| e.guard.is_some() || e.dest_guard.is_some())
+        || c.effects
             .iter()
             .any(|e| e.ops.iter().any(|o| matches!(o, Op::Set(_))));
 
@@ -1064,7 +1091,10 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
 fn marker_props(f: &GameFile) -> BTreeSet<String> {
     fn walk(e: &crate::cond::ast::Expr, out: &mut BTreeSet<String>) {
         match &e.kind {
-            ExprKind::Path { dollar: true, segments } => {
+            ExprKind::Path {
+                dollar: true,
+                segments,
+            } => {
                 if let [a, b, c, d] = segments.as_slice() {
                     if a.name == "engine" && b.name == "board" && c.name == "adjacent_enemy" {
                         out.insert(d.name.clone());
@@ -1085,7 +1115,12 @@ fn marker_props(f: &GameFile) -> BTreeSet<String> {
             if m.value.kind.value != MoveType::EnPassant {
                 continue;
             }
-            if let Some(Ok(e)) = m.value.condition.as_ref().map(|c| parse_condition(&c.value)) {
+            if let Some(Ok(e)) = m
+                .value
+                .condition
+                .as_ref()
+                .map(|c| parse_condition(&c.value))
+            {
                 walk(&e, &mut out);
             }
         }
@@ -1310,7 +1345,7 @@ fn movement(
     h: u8,
     eps: &mut Vec<PendingEp>,
     markers: &mut Vec<PendingMarker>,
-) -> Option<(Shape, Option<ByteSet>, Option<Vec<ByteSet>>, Vec<Op>, Range<usize>)> {
+) -> Option<CompiledEntry> {
     let spec = &m.value;
     let kind = spec.kind.value;
     let before = c.diags.len();
@@ -1533,7 +1568,9 @@ fn movement(
                     .diag(
                         Code::InvalidValue,
                         span,
-                        format!("`Bounce` with `max: {max}`: the most reflections per ray is 1 to 15"),
+                        format!(
+                            "`Bounce` with `max: {max}`: the most reflections per ray is 1 to 15"
+                        ),
                     )
                     .label("out of range");
                 c.push(d);
@@ -1642,44 +1679,44 @@ fn movement(
             }
             let mut table: Vec<([usize; 5], bool)> = Vec::new();
             for (ri, &raw) in raws.iter().enumerate() {
-            for (tg, &(state, dest_kind, dest_raw)) in dests.iter().enumerate() {
-                for p in 0..2 {
-                    for mv in 0..2 {
-                        for a in 0..2 {
-                            let env = MoveEnv {
-                                raw,
-                                layout,
-                                layouts,
-                                infos,
-                                dest_kind,
-                                dest_raw,
-                                target: state,
-                                path: p == 1,
-                                moved: mv == 1,
-                                adj: a == 1,
-                                allow_adj: is_ep,
-                                own: pi,
-                                w,
-                                h,
-                            };
-                            match check::eval(t, &env) {
-                                Ok(Val::Bool(b)) => table.push(([tg, p, mv, a, ri], b)),
-                                Ok(_) => return None,
-                                Err(u) => {
-                                    let d = c.unsupported(
-                                        &s.loc,
-                                        &s.value,
-                                        u.span,
-                                        "in a movement condition",
-                                    );
-                                    c.push(d);
-                                    return None;
+                for (tg, &(state, dest_kind, dest_raw)) in dests.iter().enumerate() {
+                    for p in 0..2 {
+                        for mv in 0..2 {
+                            for a in 0..2 {
+                                let env = MoveEnv {
+                                    raw,
+                                    layout,
+                                    layouts,
+                                    infos,
+                                    dest_kind,
+                                    dest_raw,
+                                    target: state,
+                                    path: p == 1,
+                                    moved: mv == 1,
+                                    adj: a == 1,
+                                    allow_adj: is_ep,
+                                    own: pi,
+                                    w,
+                                    h,
+                                };
+                                match check::eval(t, &env) {
+                                    Ok(Val::Bool(b)) => table.push(([tg, p, mv, a, ri], b)),
+                                    Ok(_) => return None,
+                                    Err(u) => {
+                                        let d = c.unsupported(
+                                            &s.loc,
+                                            &s.value,
+                                            u.span,
+                                            "in a movement condition",
+                                        );
+                                        c.push(d);
+                                        return None;
+                                    }
                                 }
                             }
                         }
                     }
                 }
-            }
             }
             if table.iter().all(|(_, b)| !b) {
                 let d = c
@@ -1887,7 +1924,10 @@ fn movement(
                                     .diag(
                                         Code::InvalidValue,
                                         c.inner_span(&mu.loc, &mu.value, value.span.clone()),
-                                        format!("{n} is out of the range of `{p}`, {} to {max}", f.min),
+                                        format!(
+                                            "{n} is out of the range of `{p}`, {} to {max}",
+                                            f.min
+                                        ),
                                     )
                                     .label("out of range");
                                 c.push(d);
@@ -1903,11 +1943,22 @@ fn movement(
                             if !layout.valid(raw) {
                                 continue;
                             }
-                            let env = SetEnv { raw, layout, own: pi, w, h };
+                            let env = SetEnv {
+                                raw,
+                                layout,
+                                own: pi,
+                                w,
+                                h,
+                            };
                             match check::eval(&v, &env) {
                                 Ok(val) => *slot = layout.set(raw, p, val),
                                 Err(u) => {
-                                    let d = c.unsupported(&mu.loc, &mu.value, u.span, "in a `set` value");
+                                    let d = c.unsupported(
+                                        &mu.loc,
+                                        &mu.value,
+                                        u.span,
+                                        "in a `set` value",
+                                    );
                                     c.push(d);
                                     return None;
                                 }
@@ -2089,8 +2140,14 @@ fn movement(
         edge,
         only,
     };
-    if edge != Edge::Stop && reach == Reach::Leap && matches!(edge, Edge::Warp | Edge::Bounce { .. }) {
-        let span = spec.edge.as_ref().map_or(cond_span.clone(), |e| c.span(&e.loc));
+    if edge != Edge::Stop
+        && reach == Reach::Leap
+        && matches!(edge, Edge::Warp | Edge::Bounce { .. })
+    {
+        let span = spec
+            .edge
+            .as_ref()
+            .map_or(cond_span.clone(), |e| c.span(&e.loc));
         let d = c
             .diag(Code::Invalid, span, "`Warp` and `Bounce` act on rides (a Slide, a ranged Capture, a Step with `$path.is_clear`); this shape jumps, so it would have no effect")
             .label("no effect on a jump");
@@ -2098,7 +2155,10 @@ fn movement(
         return None;
     }
     let guarded = guard.is_some() || dest_guard.is_some();
-    if let Some(span) = op_span.clone().or_else(|| guarded.then(|| cond_span.clone())) {
+    if let Some(span) = op_span
+        .clone()
+        .or_else(|| guarded.then(|| cond_span.clone()))
+    {
         if edge != Edge::Stop {
             let d = c
                 .diag(Code::EngineUnsupported, span, "mutations and property tests on a shape with an `edge` other than Stop are not supported by the engine yet")

@@ -173,7 +173,10 @@ impl MutationHooks {
 /// file and rank distances).
 fn steps_between<B: BitSet>(t: &Tables<B>, a: u8, b: u8) -> i32 {
     let w = i32::from(t.width());
-    let (dx, dy) = (i32::from(b) % w - i32::from(a) % w, i32::from(b) / w - i32::from(a) / w);
+    let (dx, dy) = (
+        i32::from(b) % w - i32::from(a) % w,
+        i32::from(b) / w - i32::from(a) / w,
+    );
     dx.abs().max(dy.abs())
 }
 
@@ -194,7 +197,14 @@ fn along<B: BitSet>(t: &Tables<B>, m: Move, sq: u8, n: i32) -> Option<u8> {
 /// occupancy `occ`: a vector that reaches `to` within the shape's reach,
 /// every square before it empty for rides. What stands on `to` is not
 /// looked at.
-fn reaches<B: BitSet>(t: &Tables<B>, shape: &Shape, color: Color, from: u8, to: u8, occ: B) -> bool {
+fn reaches<B: BitSet>(
+    t: &Tables<B>,
+    shape: &Shape,
+    color: Color,
+    from: u8,
+    to: u8,
+    occ: B,
+) -> bool {
     if shape.only.is_some_and(|c| c != color) {
         return false;
     }
@@ -237,7 +247,13 @@ fn reaches<B: BitSet>(t: &Tables<B>, shape: &Shape, color: Color, from: u8, to: 
 /// and its mode allows a capture or a quiet move as the destination
 /// requires; en passant captures come from the shape that takes en
 /// passant.
-fn generates<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shape: &Shape, color: Color, m: Move) -> bool {
+fn generates<B: BitSet>(
+    t: &Tables<B>,
+    pos: &Position<B>,
+    shape: &Shape,
+    color: Color,
+    m: Move,
+) -> bool {
     if shape.first_move_only && !pos.unmoved_squares().has(m.from) {
         return false;
     }

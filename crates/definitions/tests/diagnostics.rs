@@ -614,5 +614,9 @@ fn destroy_self_on_a_royal_piece() {
         "mutations: [ destroy self ]",
         Some("royal"),
     );
-    assert!(d.message().contains("royal piece `King`"), "{}", d.message());
+    assert!(
+        d.message().contains("royal piece `King`"),
+        "{}",
+        d.message()
+    );
 }

@@ -247,7 +247,12 @@ fn target_move_needs_a_capture_only_entry() {
     let err = load_variant_str("bad.yaml", &t).unwrap_err();
     assert_eq!(err.len(), 1, "{}", err.render());
     let d = err.iter().next().unwrap();
-    assert_eq!(d.code(), houserules_definitions::Code::Invalid, "{}", d.render());
+    assert_eq!(
+        d.code(),
+        houserules_definitions::Code::Invalid,
+        "{}",
+        d.render()
+    );
     let line = t
         .lines()
         .position(|l| l.contains("[ move target 1 step past"))

@@ -219,9 +219,16 @@ fn default_out_of_range() {
     let d = one(&t);
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
     assert_eq!(d.line_col(), at(&t, "300"), "{}", d.render());
-    assert!(d.message().contains("out of range 0 to 255"), "{}", d.message());
+    assert!(
+        d.message().contains("out of range 0 to 255"),
+        "{}",
+        d.message()
+    );
 
-    let t = with("{ default: 2, min: 0, max: 2 }", "{ default: 3, min: 0, max: 2 }");
+    let t = with(
+        "{ default: 2, min: 0, max: 2 }",
+        "{ default: 3, min: 0, max: 2 }",
+    );
     let d = one(&t);
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
     assert_eq!(d.line_col(), at(&t, "{ default: 3"), "{}", d.render());
@@ -251,7 +258,10 @@ fn wrong_types_in_conditions_and_sets() {
 
 #[test]
 fn set_constant_out_of_range() {
-    let t = with("set self.charges = self.charges - 1", "set self.charges = 7");
+    let t = with(
+        "set self.charges = self.charges - 1",
+        "set self.charges = 7",
+    );
     let d = one(&t);
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
     assert_eq!(d.line_col(), at(&t, "7 ]"), "{}", d.render());
@@ -281,5 +291,10 @@ fn target_property_errors() {
     let t = with("$target.sprint == false", "$target.sprint == 0");
     let d = one(&t);
     assert_eq!(d.code(), Code::ConditionType, "{}", d.render());
-    assert_eq!(d.line_col(), at(&t, "$target.sprint == 0"), "{}", d.render());
+    assert_eq!(
+        d.line_col(),
+        at(&t, "$target.sprint == 0"),
+        "{}",
+        d.render()
+    );
 }

@@ -160,7 +160,11 @@ fn unknown_edge_is_named_with_a_suggestion() {
     let t = CYLINDER.replacen("        edge: WrapFiles", "        edge: WrapFile", 1);
     let d = only_diag(&t);
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
-    let line = t.lines().position(|l| l == "        edge: WrapFile").unwrap() + 1;
+    let line = t
+        .lines()
+        .position(|l| l == "        edge: WrapFile")
+        .unwrap()
+        + 1;
     assert_eq!(d.line_col().0, line, "{}", d.render());
     assert!(
         d.help_text().is_some_and(|h| h.contains("WrapFiles")),
@@ -171,7 +175,11 @@ fn unknown_edge_is_named_with_a_suggestion() {
 
 #[test]
 fn bounce_out_of_range_and_warp_on_a_leap_are_refused() {
-    let t = CYLINDER.replacen("        edge: WrapFiles", "        edge: { Bounce: { max: 0 } }", 1);
+    let t = CYLINDER.replacen(
+        "        edge: WrapFiles",
+        "        edge: { Bounce: { max: 0 } }",
+        1,
+    );
     let d = only_diag(&t);
     assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
     assert!(d.message().contains("1 to 15"), "{}", d.message());
