@@ -998,6 +998,16 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         })
         .map(|e| e.0)
         .collect();
+    for (pi, idx, _, _, _, span) in &entries {
+        // The hook tells entries apart by their straight paths.
+        if guarded.contains(pi) && shapes[*pi][*idx].edge != Edge::Stop {
+            let d = c
+                .diag(Code::EngineUnsupported, span.clone(), format!("`{}` has entries the rule hook must tell apart (property tests or jumps) and an entry with an `edge` other than Stop: not supported by the engine yet", infos[*pi].id))
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+    }
     for (pi, idx, guard, dest_guard, ops, span) in entries {
         if guarded.contains(&pi) || !ops.is_empty() {
             c.effects.push(Effect {

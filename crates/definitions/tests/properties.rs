@@ -298,3 +298,19 @@ fn target_property_errors() {
         d.render()
     );
 }
+
+/// The hook that applies property tests tells a piece's entries apart by
+/// their straight paths, so a type with a property test cannot also have
+/// a wrapping entry (yet): refused, not played wrong.
+#[test]
+fn property_tests_beside_a_wrapping_entry_are_refused() {
+    let t = with(
+        "      - type: Step\n        direction: Omnidirectional\n        condition: $target.is_empty\n      - type: Capture\n        direction: Omnidirectional\n        condition: $target.has_enemy and self.charges > 0",
+        "      - type: Step\n        direction: Omnidirectional\n        condition: $target.is_empty\n        edge: WrapFiles\n      - type: Capture\n        direction: Omnidirectional\n        condition: $target.has_enemy and self.charges > 0",
+    );
+    let err = load_variant_str("bad.yaml", &t).unwrap_err();
+    assert_eq!(err.len(), 1, "{}", err.render());
+    let d = err.iter().next().unwrap();
+    assert_eq!(d.code(), Code::EngineUnsupported, "{}", d.render());
+    assert!(d.message().contains("`Charger`"), "{}", d.message());
+}
