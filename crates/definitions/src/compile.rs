@@ -42,6 +42,8 @@ const EVENTS: [&str; 6] = [
 ];
 /// Actions a trigger may call.
 const TRIGGER_ACTIONS: [&str; 1] = ["Promote"];
+/// The most rows the truth table of one movement condition may have.
+const MAX_TABLE_ROWS: usize = 250_000;
 /// Built-in piece properties.
 const BUILTIN_PROPS: [&str; 6] = ["has_moved", "owner", "x", "y", "rank", "type"];
 
@@ -1319,26 +1321,30 @@ impl Env for MoveEnv<'_> {
 /// The sets of values of each variable for which a truth table holds, when
 /// the table is their product.
 fn factor<const N: usize>(table: &[([usize; N], bool)]) -> Option<[Vec<usize>; N]> {
-    let mut sets: [Vec<usize>; N] = std::array::from_fn(|_| Vec::new());
+    // Membership by value (the values are small indices), so that large
+    // tables (property bytes of every piece type) stay linear.
+    let size = |k: usize| table.iter().map(|(v, _)| v[k] + 1).max().unwrap_or(0);
+    let mut member: [Vec<bool>; N] = std::array::from_fn(|k| vec![false; size(k)]);
     for (vars, t) in table {
         if *t {
             for k in 0..N {
-                if !sets[k].contains(&vars[k]) {
-                    sets[k].push(vars[k]);
-                }
+                member[k][vars[k]] = true;
             }
         }
     }
-    for s in &mut sets {
-        s.sort_unstable();
-    }
     for (vars, t) in table {
-        let inside = (0..N).all(|k| sets[k].contains(&vars[k]));
+        let inside = (0..N).all(|k| member[k][vars[k]]);
         if inside != *t {
             return None;
         }
     }
-    Some(sets)
+    Some(std::array::from_fn(|k| {
+        member[k]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &m)| m.then_some(i))
+            .collect()
+    }))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1680,9 +1686,11 @@ fn movement(
                     dests.extend(rs.into_iter().map(|r| (state, k, r)));
                 }
             }
-            if dests.len() * raws.len() * 8 > 2_000_000 {
+            // A budget on the load-time table (each row is evaluated and
+            // kept), so that a small file cannot ask for gigabytes.
+            if dests.len() * raws.len() * 8 > MAX_TABLE_ROWS {
                 let d = c
-                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this condition reads too many property combinations of the moving piece and the target to compile (at most 2,000,000): give the number properties smaller ranges")
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), format!("this condition reads too many property combinations of the moving piece and the target to compile ({} rows; at most {MAX_TABLE_ROWS}): give the number properties smaller ranges", dests.len() * raws.len() * 8))
                     .label("too many combinations");
                 c.push(d);
                 return None;

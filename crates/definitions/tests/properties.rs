@@ -314,3 +314,32 @@ fn property_tests_beside_a_wrapping_entry_are_refused() {
     assert_eq!(d.code(), Code::EngineUnsupported, "{}", d.render());
     assert!(d.message().contains("`Charger`"), "{}", d.message());
 }
+
+/// Reading wide number properties of both the mover and the target would
+/// need a table of 3 × 64 mover bytes × 901 destination states × 8 rows at
+/// load time: over the budget, refused with a clear message.
+#[test]
+fn too_many_property_combinations_are_refused() {
+    let t = with(
+        "      charges: { default: 2, min: 0, max: 2 }\n",
+        "      charges: { default: 2, min: 0, max: 2 }\n      heat: { default: 0, max: 63 }\n",
+    )
+    .replacen(
+        "      sprint: true\n",
+        "      sprint: true\n      steps: { default: 0, max: 127 }\n",
+        1,
+    )
+    .replacen(
+        "$target.has_enemy and self.charges > 0",
+        "$target.has_enemy and self.heat < 9 and $target.steps > 0",
+        1,
+    );
+    let d = one(&t);
+    assert_eq!(d.code(), Code::EngineUnsupported, "{}", d.render());
+    assert!(
+        d.message().contains("too many property combinations"),
+        "{}",
+        d.message()
+    );
+    assert_eq!(d.line_col().0, at(&t, "self.heat < 9").0, "{}", d.render());
+}
