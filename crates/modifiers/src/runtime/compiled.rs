@@ -1,13 +1,17 @@
-//! Passive restrictions compiled to bitboards, once per legality call, so
-//! that dry-mode move generation costs bit operations per move rather than
-//! an interpretation of the descriptors (issue 5 § Benchmark).
+//! Passive restrictions compiled to bitboards, so that dry-mode move
+//! generation costs bit operations per move rather than an interpretation
+//! of the descriptors (issue 5 § Benchmark; docs/performance.md
+//! § Modifiers).
 //!
 //! The rules are those of `legal.rs` (modifier-rulings A10, C2, C3, C4),
 //! which stays the reference: every filter of a restriction reads the
 //! position and the session state, never the move, so its verdict on every
 //! square (or on every piece, by colour and kind) is decided once for the
-//! position and the move is then judged by masks. Restriction shapes that
-//! cannot be decided this way make [`Session::compile_legality`] return
+//! position and the move is then judged by masks. A [`Plan`] keeps piece
+//! conditions as kinds per colour and square masks, placed on each board
+//! by bit operations; it is cached on the session while what it read
+//! besides the board is unchanged (see `Key`). Restriction shapes that
+//! cannot be decided this way make [`Session::legality_plan`] return
 //! `None`, and the interpreter runs instead:
 //!
 //! - move-shape mechanics (`add-moves`, `replace-moves`, wrapping files)
@@ -214,7 +218,7 @@ impl MoveMask {
             && self.crosses.is_none()
     }
 
-    #[inline]
+    #[inline(always)]
     fn matches(&self, pos: &Position<u64>, m: Move) -> bool {
         if !self.gate || self.from & (1u64 << m.from) == 0 || self.to & (1u64 << m.to) == 0 {
             return false;
@@ -984,7 +988,20 @@ impl Session {
         };
         // Phase 2: single-move restrictions and royal captures (C2).
         let mut frozen_from = 0u64;
-        let mut no_to = if self_check { royals[ci(them)] } else { 0 };
+        // C2: only enemy royals that we attack can be captured (castling
+        // lands on our own rook).
+        let mut no_to = 0u64;
+        if self_check {
+            let occ = pos.occupied();
+            let mut r = royals[ci(them)];
+            while r != 0 {
+                let sq = r.trailing_zeros() as u8;
+                r &= r - 1;
+                if hooks.is_some() || pos.attackers_to(t, sq, occ, us) != 0 {
+                    no_to |= 1u64 << sq;
+                }
+            }
+        }
         let mut general: Vec<MoveMask> = Vec::new();
         for f in &plan.forbid {
             let mm = f.on(pos, royals);
@@ -1006,58 +1023,81 @@ impl Session {
             .iter()
             .fold(0u64, |b, pm| b | pm.on(pos, them, royals[ci(them)]));
         no_to |= protected;
-        if frozen_from | no_to != 0 || !general.is_empty() {
-            moves.retain(|m| {
-                frozen_from & (1u64 << m.from) == 0
-                    && no_to & (1u64 << m.to) == 0
-                    && (m.kind != MoveKind::EnPassant
-                        || protected & (1u64 << ((m.from / 8) * 8 + m.to % 8)) == 0)
-                    && !general.iter().any(|f| f.matches(pos, *m))
-            });
-        }
-        // Phase 3: self-check under rule-aware attacks.
-        if per_move_check {
-            moves.retain(|m| {
-                let mut after = *pos;
-                match hooks {
-                    Some(h) => after.play_with_hooks(t, h, *m),
-                    None => after.play_unchecked(t, *m),
+        let p2 = Phase2 {
+            frozen_from,
+            no_to,
+            protected,
+            general,
+        };
+        let mut kf = plan
+            .keep_farthest
+            .iter()
+            .map(|pm| pm.on(pos, us, royals[ci(us)]))
+            .filter(|&c| c != 0);
+        let first_kf = kf.next();
+        let mut best = [0u32; 64];
+        if per_move_check || hooks.is_some() {
+            moves.retain(|m| p2.keeps(pos, *m));
+            // Phase 3: self-check under rule-aware attacks.
+            if per_move_check {
+                moves.retain(|m| {
+                    let mut after = *pos;
+                    match hooks {
+                        Some(h) => after.play_with_hooks(t, h, *m),
+                        None => after.play_unchecked(t, *m),
+                    }
+                    !self.plan_in_check(plan, &after, t, us)
+                });
+            }
+            if hooks.is_some() {
+                // Hooks may add a move twice.
+                let mut seen = [0u64; 64];
+                let mut out = Vec::with_capacity(moves.len());
+                for m in moves {
+                    if seen[m.from as usize] & (1u64 << m.to) == 0 || !out.contains(&m) {
+                        seen[m.from as usize] |= 1u64 << m.to;
+                        out.push(m);
+                    }
                 }
-                !self.plan_in_check(plan, &after, t, us)
-            });
-        }
-        if hooks.is_some() {
-            // Hooks may add a move twice.
-            let mut seen = [0u64; 64];
-            let mut out = Vec::with_capacity(moves.len());
-            for m in moves {
-                if seen[m.from as usize] & (1u64 << m.to) == 0 || !out.contains(&m) {
-                    seen[m.from as usize] |= 1u64 << m.to;
-                    out.push(m);
+                moves = out;
+            }
+            if let Some(chosen) = first_kf {
+                for m in &moves {
+                    note_farthest(&mut best, chosen, *m);
                 }
             }
-            moves = out;
+        } else if p2.frozen_from == 0 && p2.no_to == 0 && p2.general.is_empty() {
+            // Nothing for phase 2 (then never an en passant victim either).
+            if let Some(chosen) = first_kf {
+                for m in &moves {
+                    note_farthest(&mut best, chosen, *m);
+                }
+            }
+        } else {
+            // One pass: phase 2, and the farthest distances of the first
+            // keep-farthest among the moves it keeps.
+            let chosen = first_kf.unwrap_or(0);
+            let mut w = 0;
+            for r in 0..moves.len() {
+                let m = moves[r];
+                if p2.keeps(pos, m) {
+                    note_farthest(&mut best, chosen, m);
+                    moves[w] = m;
+                    w += 1;
+                }
+            }
+            moves.truncate(w);
         }
         // Phase 4: keep-farthest, per piece and direction.
-        for pm in &plan.keep_farthest {
-            let chosen = pm.on(pos, us, royals[ci(us)]);
-            if chosen == 0 {
-                continue;
-            }
-            let mut best = [0u8; 64 * 8];
-            let key = |m: &Move| -> Option<(usize, u8)> {
-                if chosen & (1u64 << m.from) == 0 || m.kind == MoveKind::Castle {
-                    return None;
-                }
-                let l = LINES[m.from as usize][m.to as usize];
-                (l != 0).then_some((m.from as usize * 8 + (l >> 3) as usize, l & 7))
-            };
+        if let Some(chosen) = first_kf {
+            moves.retain(|m| is_farthest(&best, chosen, *m));
+        }
+        for chosen in kf {
+            best = [0u32; 64];
             for m in &moves {
-                if let Some((i, n)) = key(m) {
-                    best[i] = best[i].max(n);
-                }
+                note_farthest(&mut best, chosen, *m);
             }
-            moves.retain(|m| key(m).is_none_or(|(i, n)| best[i] == n));
+            moves.retain(|m| is_farthest(&best, chosen, *m));
         }
         // Phase 5: must-move-if-able, in attach order.
         for sm in &plan.must_move {
@@ -1110,4 +1150,54 @@ impl Session {
         }
         false
     }
+}
+
+/// The single-move restrictions of phase 2 on one position.
+struct Phase2 {
+    /// Origins of pieces that may not move.
+    frozen_from: u64,
+    /// Destinations no move may take (enemy royals, protected pieces,
+    /// forbidden squares).
+    no_to: u64,
+    /// Enemy pieces protected against capture (for en passant).
+    protected: u64,
+    /// Other forbid-move filters.
+    general: Vec<MoveMask>,
+}
+
+impl Phase2 {
+    #[inline(always)]
+    fn keeps(&self, pos: &Position<u64>, m: Move) -> bool {
+        self.frozen_from & (1u64 << m.from) == 0
+            && self.no_to & (1u64 << m.to) == 0
+            && (m.kind != MoveKind::EnPassant
+                || self.protected & (1u64 << ((m.from / 8) * 8 + m.to % 8)) == 0)
+            && (self.general.is_empty() || !self.general.iter().any(|f| f.matches(pos, m)))
+    }
+}
+
+/// `(origin, shift, distance)` of a keep-farthest candidate: a move of a
+/// chosen piece along a line, castling aside. The farthest distance per
+/// origin is kept in 4 bits per direction.
+#[inline(always)]
+fn farthest_key(chosen: u64, m: Move) -> Option<(usize, u32, u32)> {
+    if chosen & (1u64 << m.from) == 0 || m.kind == MoveKind::Castle {
+        return None;
+    }
+    let l = LINES[m.from as usize][m.to as usize];
+    (l != 0).then_some((m.from as usize, u32::from(l >> 3) * 4, u32::from(l & 7)))
+}
+
+#[inline(always)]
+fn note_farthest(best: &mut [u32; 64], chosen: u64, m: Move) {
+    if let Some((i, sh, n)) = farthest_key(chosen, m) {
+        if n > (best[i] >> sh) & 15 {
+            best[i] = (best[i] & !(15 << sh)) | (n << sh);
+        }
+    }
+}
+
+#[inline(always)]
+fn is_farthest(best: &[u32; 64], chosen: u64, m: Move) -> bool {
+    farthest_key(chosen, m).is_none_or(|(i, sh, n)| (best[i] >> sh) & 15 == n)
 }
