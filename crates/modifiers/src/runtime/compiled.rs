@@ -229,7 +229,7 @@ impl MoveMask {
             }
         }
         if let Some(t) = self.target {
-            if !captured_sq(pos, m).is_some_and(|s| t & (1u64 << s) != 0) {
+            if captured_sq(pos, m).is_none_or(|s| t & (1u64 << s) == 0) {
                 return false;
             }
         }
