@@ -961,8 +961,20 @@ impl Session {
             // No passive rule: the engine's own legality, hooks included.
             let mut moves = self.game.legal_moves();
             if self_check {
-                let r = self.royal_mask(pos, them);
-                moves.retain(|m| m.kind == MoveKind::Castle || r & (1u64 << m.to) == 0);
+                // C2, for the royals we attack (castling lands on our rook).
+                let occ = pos.occupied();
+                let mut r = self.royal_mask(pos, them);
+                let mut hit = 0u64;
+                while r != 0 {
+                    let sq = r.trailing_zeros() as u8;
+                    r &= r - 1;
+                    if hooks.is_some() || pos.attackers_to(t, sq, occ, us) != 0 {
+                        hit |= 1u64 << sq;
+                    }
+                }
+                if hit != 0 {
+                    moves.retain(|m| m.kind == MoveKind::Castle || hit & (1u64 << m.to) == 0);
+                }
             }
             return moves;
         }
