@@ -114,7 +114,7 @@ pub(crate) fn square_of(v: &Value) -> Option<u8> {
     }
 }
 
-fn file_of(v: &Value) -> Option<u8> {
+pub(crate) fn file_of(v: &Value) -> Option<u8> {
     match v {
         Value::String(s) if s.len() == 1 => {
             let c = s.as_bytes()[0];
@@ -125,7 +125,7 @@ fn file_of(v: &Value) -> Option<u8> {
     }
 }
 
-fn rank_of(v: &Value) -> Option<u8> {
+pub(crate) fn rank_of(v: &Value) -> Option<u8> {
     match v {
         Value::String(s) if s.len() == 1 => {
             let c = s.as_bytes()[0];

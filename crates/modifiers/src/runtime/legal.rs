@@ -20,9 +20,12 @@ use crate::descriptor::PrimitiveKind;
 /// its conditions are only on the side, the piece, its square or a state
 /// expression, never on the destination (rulings C3).
 pub fn is_fully_immobilising(filter: &serde_json::Map<String, Value>) -> bool {
-    filter
-        .keys()
-        .all(|k| matches!(k.as_str(), "side" | "piece" | "from" | "when"))
+    immobilising(filter.keys())
+}
+
+/// [`is_fully_immobilising`] on the keys of a filter.
+pub(crate) fn immobilising<'a>(mut keys: impl Iterator<Item = &'a String>) -> bool {
+    keys.all(|k| matches!(k.as_str(), "side" | "piece" | "from" | "when"))
 }
 
 struct Restriction<'a> {
@@ -58,7 +61,18 @@ impl Session {
         self.rule_legal_moves_depth(0)
     }
 
+    /// Legal moves at `legal-move-count` nesting `depth`: the compiled
+    /// restrictions when they compile, else the interpreter.
     pub(crate) fn rule_legal_moves_depth(&self, depth: u8) -> Vec<Move> {
+        match self.legality_plan(depth) {
+            Some(p) => self.legal_from_plan(&p),
+            None => self.interpreted_legal_moves(depth),
+        }
+    }
+
+    /// Legal moves by interpreting the descriptors move by move: the
+    /// reference the compiled restrictions are tested against.
+    pub(crate) fn interpreted_legal_moves(&self, depth: u8) -> Vec<Move> {
         let (pos, t) = self.pos();
         let rs = self.restrictions();
         let blocked = self.blocked_mask();

@@ -23,6 +23,7 @@
 //! where it stopped (rulings B3), then the dispatch continues from its
 //! cursor.
 
+mod compiled;
 mod draft;
 mod eval;
 mod exec;
@@ -631,6 +632,8 @@ pub struct Session {
     kill_depth: u8,
     /// Transient: kill attempts during the current input.
     kill_attempts: u32,
+    /// Transient: the compiled restrictions of the last legality call.
+    plan_cache: compiled::PlanCache,
 }
 
 /// A piece on the board, as the runtime sees it.
@@ -761,6 +764,7 @@ impl Session {
             kill_cancelled: false,
             kill_depth: 0,
             kill_attempts: 0,
+            plan_cache: compiled::PlanCache::default(),
         };
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
@@ -909,6 +913,7 @@ impl Session {
             kill_cancelled: false,
             kill_depth: 0,
             kill_attempts: 0,
+            plan_cache: compiled::PlanCache::default(),
         })
     }
 
@@ -991,6 +996,24 @@ impl Session {
             return Vec::new();
         }
         self.rule_legal_moves()
+    }
+
+    /// [`Session::legal_moves`] by the descriptor interpreter alone,
+    /// without the compiled restrictions: the oracle of the differential
+    /// tests (tests/compiled_legality.rs). Not for other uses.
+    #[doc(hidden)]
+    pub fn legal_moves_interpreted(&self) -> Vec<Move> {
+        if !self.st.pending.is_empty() || self.st.result.is_some() {
+            return Vec::new();
+        }
+        self.interpreted_legal_moves(0)
+    }
+
+    /// Whether the active restrictions compile on the current position
+    /// (else legality runs the interpreter), for the differential tests.
+    #[doc(hidden)]
+    pub fn legality_compiles(&self) -> bool {
+        self.legality_plan(0).is_some()
     }
 
     /// The status name: `awaiting-choice`, `ongoing`, `checkmate`,
