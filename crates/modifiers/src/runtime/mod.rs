@@ -27,11 +27,14 @@ mod draft;
 mod eval;
 mod exec;
 mod legal;
+mod output;
 mod shapes;
+mod aura;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use houserules_engine::{Color, Game, Move, MoveKind, Piece, PieceKind, Position, Tables};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -39,6 +42,10 @@ use crate::descriptor::{Descriptor, MarkerKind, Node, TriggerKind};
 use crate::rng::Mulberry32;
 
 pub use legal::is_fully_immobilising;
+pub use output::{
+    input_schema_json, output_schema_json, request_schema_json, ActiveModifier, ColorName,
+    InputLine, InputReport, MarkerOut, PieceOut, SessionOutput,
+};
 pub use shapes::{shape_ok, DIRECTIONS};
 
 /// Cascade limit: arms of a generation above this are not run (rulings E1).
@@ -93,8 +100,8 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
 
 /// How choices behave when a player does not answer (modifier-dsl-decisions
 /// § Choice Timeout). The engine has no clock: the server applies a
-/// timeout as an explicit input ([`Session::timeout_choice`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// timeout as an explicit input (`Session::timeout_choice`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "mode", rename_all = "kebab-case")]
 pub enum ChoiceTimeout {
     /// The first option is taken after `seconds`.
@@ -113,7 +120,7 @@ impl Default for ChoiceTimeout {
 }
 
 /// Whether coin flips are drawn or asked (rulings B6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CoinFlips {
     /// Drawn from the seeded stream (heads iff the draw < 2³¹).
@@ -124,7 +131,7 @@ pub enum CoinFlips {
 }
 
 /// A creation request (issue 5 § Game session API).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateRequest {
     /// Start position (in the letters of the variant).
@@ -139,9 +146,11 @@ pub struct CreateRequest {
     /// Modifiers: a library id (`ID[:K=V;…]`, with the reserved keys
     /// `lifetime` and `chooser`, rulings G3) or an inline descriptor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<output::ModifierEntry>")]
     pub modifiers: Vec<Value>,
     /// The seed, a u32 (0 when absent, rulings F4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u32>")]
     pub seed: Option<Value>,
     /// Draft mode (RULINGS M4): a card draft before every third ply.
     #[serde(default)]
@@ -235,7 +244,7 @@ impl Input {
 }
 
 /// A modifier lifetime (issue 5: permanent, N plies, one-shot).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Lifetime {
     /// Until detached.
@@ -306,7 +315,7 @@ pub struct Marker {
 }
 
 /// A marker lifetime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum MarkerLifetime {
     /// Never expires.
@@ -323,7 +332,7 @@ pub enum MarkerLifetime {
 
 /// One step of a path into a trigger's effects: the node index in a body
 /// and, for all but the last step, the body key (`then`/`else`) entered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PathStep {
     /// Index in the body.
     pub index: usize,
@@ -334,7 +343,7 @@ pub struct PathStep {
 
 /// One trigger firing: the unit of atomic execution ("one arm = one
 /// atomic frame").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Arm {
     /// The modifier instance.
@@ -351,7 +360,7 @@ pub struct Arm {
 
 /// A suspended request-choice (modifier-dsl-decisions § Player Choice,
 /// extended by rulings B3 with the instance, event and subject).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingChoice {
     /// `c<entity id>`.
@@ -563,7 +572,7 @@ pub struct Cursor {
 }
 
 /// One log entry: what an input (or a step of it) did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogEntry {
     /// `move`, `skip`, `choice`, `attach`, `detach`, `error`, …
     pub event: String,
@@ -1032,62 +1041,6 @@ impl Session {
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.st.pending.is_empty() && self.status()["status"] != "ongoing"
-    }
-
-    /// The state as JSON for clients and the CLI (issue 5 § output).
-    pub fn to_json(&self) -> Value {
-        let def = self.game.variant().definition();
-        let pieces: Vec<Value> = self
-            .pieces()
-            .iter()
-            .map(|p| {
-                json!({
-                    "id": p.id,
-                    "square": sq_name(p.sq),
-                    "type": kind_name(def, p.piece.kind),
-                    "color": p.piece.color.name(),
-                    "attrs": self.st.attrs.get(&p.id).cloned().unwrap_or_default(),
-                })
-            })
-            .collect();
-        let markers: Vec<Value> = self
-            .st
-            .markers
-            .iter()
-            .map(|m| {
-                json!({
-                    "id": m.id, "kind": m.kind, "square": sq_name(m.square),
-                    "lifetime": m.lifetime, "owner": m.owner.map(|c| c.name()),
-                    "links": m.links, "source": m.source,
-                })
-            })
-            .collect();
-        let active: Vec<Value> = self
-            .st
-            .modifiers
-            .iter()
-            .map(|i| {
-                json!({
-                    "instance": i.id, "id": i.descriptor, "chooser": i.chooser.name(),
-                    "lifetime": i.lifetime, "attachedAt": i.attached_at, "vars": i.vars,
-                })
-            })
-            .collect();
-        json!({
-            "fen": self.game.fen(),
-            "sideToMove": self.game.turn().name(),
-            "status": self.status(),
-            "legalMoves": self.legal_moves_uci(),
-            "pendingChoice": self.pending_choice(),
-            "markers": markers,
-            "activeModifiers": active,
-            "pieces": pieces,
-            "seed": self.st.rng.seed,
-            "rngStream": self.st.rng.stream,
-            "plyCount": self.st.ply_count,
-            "vars": self.st.vars,
-            "log": self.st.log,
-        })
     }
 
     /// A hash of the whole state (position and runtime state), for
