@@ -81,7 +81,9 @@ impl Session {
         } else {
             0
         };
-        let needs_own = !rs.is_empty() || blocked != 0;
+        // Pieces whose capture flag is set cannot capture (runtime::aura).
+        let flagged = self.capture_disarmed(pos);
+        let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0;
         let mut moves = if needs_own {
             let mut v = Vec::new();
             pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut v);
@@ -96,6 +98,9 @@ impl Session {
                 return false;
             }
             if blocked != 0 && Self::hits_block(pos, *m, blocked) {
+                return false;
+            }
+            if flagged & (1u64 << m.from) != 0 && self.captured_view(pos, *m).is_some() {
                 return false;
             }
             for r in &rs {
@@ -402,7 +407,7 @@ impl Session {
                     att |= 1u64 << from;
                 }
             }
-            let att = att & !disarmed;
+            let att = att & !disarmed & !self.capture_disarmed(pos);
             if att != 0 && !self.royal_protected(pos, sq, depth) {
                 out.push((sq, att));
             }

@@ -474,6 +474,10 @@ pub struct Ply {
     /// The castling rook: `[id, from, to]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rook: Option<(u16, u8, u8)>,
+    /// `Hp` added by auras before the move, per piece id (stage 2 fires
+    /// on-damaged for a piece whose aura bonus went down).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hp_aura_before: Vec<(u16, f64)>,
 }
 
 mod color_serde {
@@ -1222,6 +1226,7 @@ impl Session {
             captured: captured.clone(),
             en_passant,
             rook: None,
+            hp_aura_before: self.hp_aura_bonus(),
         };
         self.log("move", json!({"uci": uci, "color": mover.name()}));
         let c = &mut self.st.cursor;
@@ -1566,6 +1571,19 @@ impl Session {
             return;
         }
         self.st.cursor.ply = None;
+        // An aura added by a trigger ends with its emitter (ids are never
+        // reused, so this is only tidying).
+        if self.st.modifiers.iter().any(|m| !m.auras.is_empty()) {
+            let (pos, _) = self.pos();
+            let ids: Vec<u64> = pieces_of(pos).iter().map(|p| u64::from(p.id)).collect();
+            for m in &mut self.st.modifiers {
+                m.auras.retain(|a| {
+                    a.get("emitter")
+                        .and_then(Value::as_u64)
+                        .is_some_and(|e| ids.contains(&e))
+                });
+            }
+        }
         let (checked, pairs) = self.check_state();
         self.st.checked = checked;
         self.st.check_pairs = pairs;
@@ -1762,6 +1780,29 @@ impl Session {
                     e.insert("from".into(), json!(sq_name(from)));
                     e.insert("to".into(), json!(sq_name(p.sq)));
                     arms.extend(self.subject_arms(kind, &e, &[s]));
+                }
+                arms
+            }
+            2 if !ply.hp_aura_before.is_empty() => {
+                // Damage done by the move itself (rulings C8): an aura's Hp
+                // bonus lost because its emitter moved or was taken.
+                let now = self.hp_aura_bonus();
+                let mut hurt: Vec<PieceInfo> = ply
+                    .hp_aura_before
+                    .iter()
+                    .filter(|(id, b)| {
+                        let n = now.iter().find(|(i, _)| i == id).map_or(0.0, |x| x.1);
+                        n < *b
+                    })
+                    .filter_map(|(id, _)| self.find_piece(*id))
+                    .collect();
+                hurt.sort_by_key(|p| p.sq);
+                let mut arms = Vec::new();
+                for p in hurt {
+                    let s = self.snap(&p);
+                    let mut e = ev.clone();
+                    e.insert("piece".into(), s.clone());
+                    arms.extend(self.subject_arms(TriggerKind::OnDamaged, &e, &[s]));
                 }
                 arms
             }

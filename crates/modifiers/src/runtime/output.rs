@@ -263,6 +263,7 @@ impl Session {
     /// The state as clients see it (issue 5 § output).
     pub fn output(&self) -> SessionOutput {
         let def = self.game.variant().definition();
+        let mut effective = self.all_effective_attrs();
         let pieces = self
             .pieces()
             .iter()
@@ -271,7 +272,7 @@ impl Session {
                 square: sq_name(p.sq),
                 ty: kind_name(def, p.piece.kind),
                 color: p.piece.color.into(),
-                attrs: self.effective_attrs(p.id),
+                attrs: effective.remove(&p.id).unwrap_or_default(),
                 base_attrs: self.st.attrs.get(&p.id).cloned().unwrap_or_default(),
             })
             .collect();
