@@ -72,6 +72,23 @@ impl Session {
         })
     }
 
+    /// Whether some aura may add to `attr` (its `targetAttr` is `attr` or
+    /// a reference), so that hot paths skip auras that cannot matter.
+    fn auras_may_touch(&self, attr: &str) -> bool {
+        let hits = |v: Option<&Value>| {
+            v.and_then(Value::as_str)
+                .is_some_and(|t| t == attr || t.starts_with('$'))
+        };
+        self.st.modifiers.iter().any(|m| {
+            m.auras.iter().any(|a| hits(a.get("targetAttr")))
+                || self.st.descriptors.get(&m.descriptor).is_some_and(|d| {
+                    d.passive.iter().any(|n| {
+                        n.kind == PrimitiveKind::AddAura && hits(n.params.get("targetAttr"))
+                    })
+                })
+        })
+    }
+
     /// The auras standing on `pos`, in attach order, passive ones first.
     pub(crate) fn auras_on(&self, pos: &Position<u64>) -> Vec<ActiveAura> {
         let mut out = Vec::new();
@@ -218,10 +235,15 @@ impl Session {
             return base;
         }
         let auras = self.auras_on(pos);
-        let d = self.bonus(pos, &auras, &p, attr);
-        if auras.iter().all(|a| a.attr != attr || !self.covers(pos, a, &p)) {
+        let reaching: Vec<f64> = auras
+            .iter()
+            .filter(|a| a.attr == attr && self.covers(pos, a, &p))
+            .map(|a| a.delta)
+            .collect();
+        if reaching.is_empty() {
             return base;
         }
+        let d: f64 = reaching.iter().sum();
         match base {
             Value::Null => number(d),
             Value::Number(n) => number(n.as_f64().unwrap_or(0.0) + d),
@@ -232,6 +254,9 @@ impl Session {
     /// `Hp` bonus from auras per piece id on the game's position (for
     /// stage 2); empty when no aura touches `Hp`.
     pub(crate) fn hp_aura_bonus(&self) -> Vec<(u16, f64)> {
+        if !self.auras_may_touch("Hp") {
+            return Vec::new();
+        }
         let (pos, _) = self.pos();
         let auras = self.auras_on(pos);
         if auras.iter().all(|a| a.attr != "Hp") {
@@ -253,10 +278,15 @@ impl Session {
             .attrs
             .values()
             .any(|a| a.get(CAPTURE_FLAG).is_some_and(super::eval::truthy));
-        if !stored && !self.has_auras() {
+        let touched = self.auras_may_touch(CAPTURE_FLAG);
+        if !stored && !touched {
             return 0;
         }
-        let auras = self.auras_on(pos);
+        let auras = if touched {
+            self.auras_on(pos)
+        } else {
+            Vec::new()
+        };
         let mut mask = 0u64;
         for p in pieces_of(pos) {
             let base = self

@@ -858,12 +858,14 @@ impl Session {
         &mut self,
         f: impl FnOnce(&mut houserules_engine::Position<u64>) -> R,
     ) -> Option<R> {
-        self.game.edit_small(|pos, _| {
+        let r = self.game.edit_small(|pos, _| {
             let r = f(pos);
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
             r
-        })
+        });
+        self.drop_lost_castling();
+        r
     }
 
     /// Changes type and/or colour in place, keeping id and attributes;
@@ -892,6 +894,7 @@ impl Session {
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
         });
+        self.drop_lost_castling();
         self.log("convert", json!({"square": sq_name(cur.sq), "type": super::kind_name(&def, kind), "color": piece.color.name()}));
         // Stay-As-Pawn style type changes are not promoted again (C5);
         // colour changes are.

@@ -77,6 +77,8 @@ pub mod codes {
     pub const BAD_SEED: &str = "request.bad-seed";
     /// A modifier id is unknown, invalid or already active (rulings G3).
     pub const BAD_MODIFIER: &str = "request.bad-modifier";
+    /// A modifier parameter is given twice in one `ID:K=V;…` entry.
+    pub const DUPLICATE_PARAMETER: &str = "request.duplicate-parameter";
     /// The board is not 8×8 (the runtime's squares are 8×8, rulings E3).
     pub const UNSUPPORTED_BOARD: &str = "request.unsupported-board";
 }
@@ -624,6 +626,11 @@ pub struct State {
     /// Draft mode on (RULINGS M4).
     #[serde(default)]
     pub draft: bool,
+    /// Kings that castling rights hang on: `(colour, id, start square)`
+    /// (rulings C6: a right whose king left its start square under its id
+    /// is lost for good).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub castle_kings: Vec<(String, u16, u8)>,
     /// Ply counts at which a draft was offered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drafted: Vec<u32>,
@@ -763,6 +770,7 @@ impl Session {
             skips_in_row: 0,
             result: None,
             draft: request.draft,
+            castle_kings: Vec::new(),
             drafted: Vec::new(),
             log: Vec::new(),
         };
@@ -777,19 +785,21 @@ impl Session {
         };
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
-            let (desc, over) = resolve_modifier(m)
-                .map_err(|e| refuse(codes::BAD_MODIFIER, format!("modifiers[{i}]: {e}")))?;
+            let (desc, over) = resolve_modifier(m).map_err(|(code, e)| {
+                refuse(code.unwrap_or(codes::BAD_MODIFIER), format!("$.modifiers[{i}]: {e}"))
+            })?;
             if attach
                 .iter()
                 .any(|(d, _): &(Descriptor, _)| d.id == desc.id)
             {
                 return Err(refuse(
                     codes::BAD_MODIFIER,
-                    format!("modifiers[{i}]: `{}` is already active", desc.id),
+                    format!("$.modifiers[{i}]: `{}` is already active", desc.id),
                 ));
             }
             attach.push((desc, over));
         }
+        s.st.castle_kings = s.castling_kings();
         let (checked, pairs) = s.check_state();
         s.st.checked = checked;
         s.st.check_pairs = pairs;
@@ -870,8 +880,14 @@ impl Session {
 
     /// Restores a session from [`Session::snapshot`] JSON: the position
     /// (with its piece ids) and the whole runtime state, so that a pending
-    /// choice resumes exactly where it stopped. The repetition history
-    /// restarts at the restored position.
+    /// choice resumes exactly where it stopped.
+    ///
+    /// The repetition history (threefold, fivefold) is not in the FEN: the
+    /// session is rebuilt by replaying the snapshot's request and inputs
+    /// (RULINGS M3), and the replay is used when it reproduces the
+    /// snapshot exactly. Otherwise (a snapshot from another build of the
+    /// library, for example) the position and state are read as they are
+    /// and the history restarts at the restored position.
     ///
     /// # Errors
     /// A [`Refusal`] when the snapshot is malformed.
@@ -886,6 +902,11 @@ impl Session {
         let inputs: Vec<Input> =
             serde_json::from_value(snapshot.get("inputs").cloned().unwrap_or(json!([])))
                 .map_err(|e| bad(format!("inputs: {e}")))?;
+        if let Ok(again) = Session::replay(request.clone(), &inputs) {
+            if again.inputs == inputs && &again.snapshot() == snapshot {
+                return Ok(again);
+            }
+        }
         let fen = snapshot
             .get("fen")
             .and_then(Value::as_str)
@@ -1088,6 +1109,59 @@ impl Session {
             "color": p.piece.color.name(),
             "square": sq_name(p.sq),
         })
+    }
+
+    /// The king of each colour that has castling rights: the `king` on
+    /// its back rank (rulings C6).
+    fn castling_kings(&self) -> Vec<(String, u16, u8)> {
+        let (pos, _) = self.pos();
+        let def = self.game.variant().definition();
+        let mut out = Vec::new();
+        for c in Color::ALL {
+            let rank: u64 = if c == Color::White { 0xFF } else { 0xFF << 56 };
+            if pos.castling_rooks() & rank == 0 {
+                continue;
+            }
+            if let Some(k) = pieces_of(pos).into_iter().find(|p| {
+                p.piece.color == c
+                    && rank & (1u64 << p.sq) != 0
+                    && kind_name(def, p.piece.kind) == "king"
+            }) {
+                out.push((c.name().to_string(), k.id, k.sq));
+            }
+        }
+        out
+    }
+
+    /// After a board rewrite by a primitive (rulings C6): a colour whose
+    /// castling king no longer stands on its start square under its id, as
+    /// a king, loses its castling rights for good. (A rook that leaves its
+    /// square, or is replaced, loses its right in the engine.)
+    pub(crate) fn drop_lost_castling(&mut self) {
+        if self.st.castle_kings.is_empty() {
+            return;
+        }
+        let (pos, _) = self.pos();
+        let def = self.game.variant().definition();
+        let mut lost = 0u64;
+        let mut kept = Vec::new();
+        for (color, id, sq) in &self.st.castle_kings {
+            let c = parse_color(color).unwrap_or(Color::White);
+            let stands = pos.piece_id(*sq) == *id
+                && pos
+                    .piece_at(*sq)
+                    .is_some_and(|p| p.color == c && kind_name(def, p.kind) == "king");
+            if stands {
+                kept.push((color.clone(), *id, *sq));
+            } else {
+                lost |= if c == Color::White { 0xFF } else { 0xFF << 56 };
+            }
+        }
+        let rooks = pos.castling_rooks();
+        self.st.castle_kings = kept;
+        if rooks & lost != 0 {
+            self.game.edit_small(|p, _| p.remove_castling_rights(lost));
+        }
     }
 
     pub(crate) fn next_entity(&mut self) -> u32 {
@@ -2136,30 +2210,45 @@ pub(crate) fn marker_value(m: &Marker) -> Value {
 }
 
 /// Reads a creation-request modifier entry: a library id with
-/// `:K=V;…` overrides, or an inline descriptor.
-fn resolve_modifier(v: &Value) -> Result<(Descriptor, BTreeMap<String, String>), String> {
+/// `:K=V;…` overrides, or an inline descriptor. A key given twice is
+/// refused (the last one would otherwise win silently).
+#[allow(clippy::type_complexity)]
+fn resolve_modifier(
+    v: &Value,
+) -> Result<(Descriptor, BTreeMap<String, String>), (Option<&'static str>, String)> {
     match v {
         Value::String(s) => {
             let (id, rest) = s.split_once(':').unwrap_or((s.as_str(), ""));
-            let d = crate::library::get(id).map_err(|e| e.to_string())?;
+            let d = crate::library::get(id).map_err(|e| (None, e.to_string()))?;
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
                 let (k, val) = kv
                     .split_once('=')
-                    .ok_or_else(|| format!("`{kv}` is not KEY=VALUE"))?;
-                over.insert(k.to_string(), val.to_string());
+                    .ok_or_else(|| (None, format!("`{kv}` is not KEY=VALUE")))?;
+                if over.insert(k.to_string(), val.to_string()).is_some() {
+                    return Err((
+                        Some(codes::DUPLICATE_PARAMETER),
+                        format!("parameter `{k}` is given twice in `{s}`"),
+                    ));
+                }
             }
             Ok((d, over))
         }
         Value::Object(_) => crate::validate::validate_value(v)
             .map(|d| (d, BTreeMap::new()))
             .map_err(|f| {
-                f.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                (
+                    None,
+                    f.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
             }),
-        _ => Err("a modifier is a library id or an inline descriptor".into()),
+        _ => Err((
+            None,
+            "a modifier is a library id or an inline descriptor".into(),
+        )),
     }
 }
 
