@@ -108,7 +108,11 @@ fn passive_aura_covers_allies_near_the_source_only() {
     assert_eq!(attr(&s, "d2", "Hp"), json!(1));
     assert_eq!(attr(&s, "e2", "Hp"), json!(1));
     assert_eq!(attr(&s, "d7", "Hp"), json!(1));
-    assert_eq!(attr(&s, "e1", "Hp"), Value::Null, "the filter leaves out kings");
+    assert_eq!(
+        attr(&s, "e1", "Hp"),
+        Value::Null,
+        "the filter leaves out kings"
+    );
 }
 
 #[test]
@@ -175,6 +179,9 @@ fn set_capture_flag_zero_at_whites_turn_end_re_arms() {
     let d = descriptor("one-capture-per-turn", json!([]), json!([disarm(), rearm]));
     let mut s = session("k7/6p1/8/p6p/8/8/8/R3K3 w - - 0 1", vec![d]);
     mv(&mut s, "a1a5");
-    assert!(s.is_check(), "re-armed at stage 11: the rook checks as in FIDE");
+    assert!(
+        s.is_check(),
+        "re-armed at stage 11: the rook checks as in FIDE"
+    );
     assert!(!s.legal_moves_uci().contains(&"a8a7".to_string()));
 }

@@ -37,7 +37,10 @@ fn c6_rook_swapped_away_and_back_keeps_its_right_lost() {
         "r3k2r/8/8/8/8/8/8/R3K1NR w KQkq - 0 1",
         vec![swap_away_and_back("h1", "g1")],
     );
-    assert_eq!(s.game().fen().split(' ').next().unwrap(), "r3k2r/8/8/8/8/8/8/R3K1NR");
+    assert_eq!(
+        s.game().fen().split(' ').next().unwrap(),
+        "r3k2r/8/8/8/8/8/8/R3K1NR"
+    );
     assert_eq!(castling_field(&s), "Qkq");
     assert!(!s.legal_moves_uci().contains(&"e1g1".to_string()));
 }
@@ -48,8 +51,15 @@ fn c6_king_moved_by_a_primitive_and_back_loses_both_rights() {
         "r3k2r/8/8/8/8/8/8/R2QK2R w KQkq - 0 1",
         vec![swap_away_and_back("e1", "d1")],
     );
-    assert_eq!(s.game().fen().split(' ').next().unwrap(), "r3k2r/8/8/8/8/8/8/R2QK2R");
-    assert_eq!(castling_field(&s), "kq", "White's king left e1; Black keeps both");
+    assert_eq!(
+        s.game().fen().split(' ').next().unwrap(),
+        "r3k2r/8/8/8/8/8/8/R2QK2R"
+    );
+    assert_eq!(
+        castling_field(&s),
+        "kq",
+        "White's king left e1; Black keeps both"
+    );
     let legal = s.legal_moves_uci();
     assert!(!legal.contains(&"e1g1".to_string()));
 }
@@ -104,7 +114,11 @@ fn threefold_repetition_counts_positions_before_a_restore() {
         mv(&mut r, m);
     }
     assert_eq!(s.game().repetitions(), 3);
-    assert_eq!(r.game().repetitions(), 3, "the restored session kept its history");
+    assert_eq!(
+        r.game().repetitions(),
+        3,
+        "the restored session kept its history"
+    );
     assert_eq!(r.state_hash(), s.state_hash());
     assert_eq!(r.to_json()["status"], s.to_json()["status"]);
 }
@@ -121,7 +135,11 @@ fn a6_on_turn_start_does_not_fire_at_creation() {
     mv(&mut s, "e2e3");
     assert_eq!(s.state().vars.get("n"), None, "Black's turn starts");
     mv(&mut s, "e8e7");
-    assert_eq!(s.state().vars.get("n"), Some(&json!(1)), "White's second turn");
+    assert_eq!(
+        s.state().vars.get("n"),
+        Some(&json!(1)),
+        "White's second turn"
+    );
 }
 
 #[test]

@@ -99,10 +99,16 @@ fn errors(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<Str
         }
     }
     if let Some(n) = v.as_f64() {
-        if s.get("minimum").and_then(Value::as_f64).is_some_and(|m| n < m) {
+        if s.get("minimum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n < m)
+        {
             out.push(format!("{path}: {n} is below the minimum"));
         }
-        if s.get("maximum").and_then(Value::as_f64).is_some_and(|m| n > m) {
+        if s.get("maximum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n > m)
+        {
             out.push(format!("{path}: {n} is above the maximum"));
         }
     }
@@ -135,10 +141,16 @@ fn errors(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<Str
             }
         }
         let n = a.len() as u64;
-        if s.get("minItems").and_then(Value::as_u64).is_some_and(|m| n < m) {
+        if s.get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+        {
             out.push(format!("{path}: fewer than minItems"));
         }
-        if s.get("maxItems").and_then(Value::as_u64).is_some_and(|m| n > m) {
+        if s.get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n > m)
+        {
             out.push(format!("{path}: more than maxItems"));
         }
     }
@@ -245,7 +257,7 @@ fn malformed_requests_do_not_validate() {
 }
 
 #[test]
-fn the_input_schema_accepts_exactly_what_the_reader_accepts() {
+fn the_input_schema_agrees_with_the_input_reader() {
     let sch = schema("session-input.schema.json");
     let lines = [
         r#"{"move": "e2e4"}"#,
@@ -258,6 +270,8 @@ fn the_input_schema_accepts_exactly_what_the_reader_accepts() {
         r#"{"choice": "scissors", "player": "black", "auto": "timeout"}"#,
         r#"{"choice": "mr_freeze"}"#,
         r#"{"move": 5}"#,
+        r#"{"choice": 5}"#,
+        r#"{"choice": ["d7"]}"#,
         r#"{"move": "e2e4", "choice": "d7"}"#,
         r#"{"choice": "d7", "player": "red"}"#,
         r#"{"choice": "d7", "auto": "late"}"#,
@@ -269,8 +283,18 @@ fn the_input_schema_accepts_exactly_what_the_reader_accepts() {
         let v: Value = serde_json::from_str(l).expect("JSON");
         let by_schema = validate(&sch, &v).is_empty();
         let by_reader = Input::parse(l).is_ok();
-        assert_eq!(by_schema, by_reader, "{l}: schema {by_schema}, reader {by_reader}");
+        assert_eq!(
+            by_schema, by_reader,
+            "{l}: schema {by_schema}, reader {by_reader}"
+        );
     }
+    // A move that is not UCI-shaped passes the reader so that the session
+    // can answer with a UCI hint; the schema (UCI only) refuses it.
+    let l = r#"{"move": "Nf3"}"#;
+    assert!(!validate(&sch, &serde_json::from_str(l).unwrap()).is_empty());
+    let mut s = Session::create(CreateRequest::default()).unwrap();
+    let e = s.submit(Input::parse(l).unwrap()).unwrap_err();
+    assert!(e.message.contains("UCI"), "{e}");
 }
 
 // ----------------------------------------------------------------- outputs
@@ -307,7 +331,11 @@ fn real_outputs_validate() {
     submit(&mut s, r#"{"move": "e4d5"}"#);
     let j = s.to_json();
     assert!(
-        j["pieces"].as_array().unwrap().iter().any(|p| p["attrs"]["Hp"] == json!(2)),
+        j["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["attrs"]["Hp"] == json!(2)),
         "the sample carries an attribute"
     );
     outs.push(j);

@@ -245,9 +245,7 @@ fn a_passive_aura_needs_a_source() {
 
 #[test]
 fn attribute_references_name_an_attribute() {
-    let cond = |r: &str| {
-        json!([{"kind": "on-move", "effects": [{"kind": "conditional", "params": {"if": {"ge": [r, 2]}, "then": [{"kind": "kill", "params": {"pieces": "$self"}}]}}]}])
-    };
+    let cond = |r: &str| json!([{"kind": "on-move", "effects": [{"kind": "conditional", "params": {"if": {"ge": [r, 2]}, "then": [{"kind": "kill", "params": {"pieces": "$self"}}]}}]}]);
     assert!(check(with(json!([]), cond("$self.attr.Hp"))).is_empty());
     expect(
         with(json!([]), cond("$self.attr")),

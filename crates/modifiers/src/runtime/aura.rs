@@ -25,6 +25,9 @@
 //! attribute `CaptureFlag`: a piece whose effective flag is not 0 is
 //! disarmed, it cannot capture and gives no check; setting it back to 0
 //! re-arms it (presets-and-triggers.md's "re-arm" example).
+//!
+//! Legality reads capture flags, so inside an aura's `source` and `filter`
+//! `legal-move-count` reads 0 (no recursion into legality).
 
 use std::collections::BTreeMap;
 
@@ -64,11 +67,11 @@ impl Session {
     pub(crate) fn has_auras(&self) -> bool {
         self.st.modifiers.iter().any(|m| {
             !m.auras.is_empty()
-                || self.st.descriptors.get(&m.descriptor).is_some_and(|d| {
-                    d.passive
-                        .iter()
-                        .any(|n| n.kind == PrimitiveKind::AddAura)
-                })
+                || self
+                    .st
+                    .descriptors
+                    .get(&m.descriptor)
+                    .is_some_and(|d| d.passive.iter().any(|n| n.kind == PrimitiveKind::AddAura))
         })
     }
 
@@ -102,11 +105,18 @@ impl Session {
             let Some(d) = self.st.descriptors.get(&m.descriptor) else {
                 continue;
             };
+            // Depth 1: `legal-move-count` reads 0 here, since legality
+            // itself reads auras (capture flags).
             let cx = Cx {
                 pos: Some(pos),
+                depth: 1,
                 ..Cx::new(Some(m.id), &ev, &Value::Null, &b)
             };
-            for n in d.passive.iter().filter(|n| n.kind == PrimitiveKind::AddAura) {
+            for n in d
+                .passive
+                .iter()
+                .filter(|n| n.kind == PrimitiveKind::AddAura)
+            {
                 let p = &n.params;
                 let get = |k: &str| self.val(&cx, p.get(k).unwrap_or(&Value::Null));
                 let (Some(radius), Some(attr), Some(delta)) = (
@@ -165,6 +175,7 @@ impl Session {
         let me = self.snap(&a.emitter);
         let cx = Cx {
             pos: Some(pos),
+            depth: 1,
             ..Cx::new(Some(a.inst), &ev, &me, &b)
         };
         self.piece_ok(&cx, f, &self.view(pos, p))

@@ -393,7 +393,8 @@ impl Session {
         let (_, t) = self.pos();
         let them = color.flip();
         let occ = pos.occupied() | self.blocked_mask();
-        let disarmed = self.disarmed(pos, them, depth);
+        // Capture-flagged pieces give no check either (runtime::aura).
+        let disarmed = self.disarmed(pos, them, depth) | self.capture_disarmed(pos);
         let (replaced, extra) = self.shape_targets(pos, them, depth);
         let mut out = Vec::new();
         let royals = self.royals(pos, t, color);
@@ -407,7 +408,7 @@ impl Session {
                     att |= 1u64 << from;
                 }
             }
-            let att = att & !disarmed & !self.capture_disarmed(pos);
+            let att = att & !disarmed;
             if att != 0 && !self.royal_protected(pos, sq, depth) {
                 out.push((sq, att));
             }

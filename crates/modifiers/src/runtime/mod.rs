@@ -23,13 +23,13 @@
 //! where it stopped (rulings B3), then the dispatch continues from its
 //! cursor.
 
+mod aura;
 mod draft;
 mod eval;
 mod exec;
 mod legal;
 mod output;
 mod shapes;
-mod aura;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -191,8 +191,9 @@ pub enum Input {
 
 impl Input {
     /// Reads one input from JSON text, strictly: an object with either
-    /// `move` (a UCI string) or `choice` (with optional `player`, `white` or
-    /// `black`, and `auto`, only `"timeout"`), and no other key.
+    /// `move` (a UCI string) or `choice` (a string, with optional `player`,
+    /// `white` or `black`, and `auto`, only `"timeout"`), and no other key
+    /// (docs/session-input.schema.json).
     ///
     /// # Errors
     /// A message naming the offending key or value.
@@ -237,6 +238,12 @@ impl Input {
             Some(Value::String(a)) if a == "timeout" => Some(a.clone()),
             Some(a) => return Err(format!("`auto` can only be \"timeout\", not {a}")),
         };
+        if !o["choice"].is_string() {
+            return Err(format!(
+                "`choice` is a string (a square, file letter, rank digit, heads/tails, rock/paper/scissors or card id), not {}",
+                o["choice"]
+            ));
+        }
         Ok(Input::Choice {
             choice: o["choice"].clone(),
             player,
@@ -786,7 +793,10 @@ impl Session {
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
             let (desc, over) = resolve_modifier(m).map_err(|(code, e)| {
-                refuse(code.unwrap_or(codes::BAD_MODIFIER), format!("$.modifiers[{i}]: {e}"))
+                refuse(
+                    code.unwrap_or(codes::BAD_MODIFIER),
+                    format!("$.modifiers[{i}]: {e}"),
+                )
             })?;
             if attach
                 .iter()

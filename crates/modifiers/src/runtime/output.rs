@@ -209,8 +209,7 @@ impl JsonSchema for InputLine {
                     "properties": {
                         "choice": {
                             "description": "A square name (piece and square prompts), a file letter (column), a rank digit (row), heads/tails, rock/paper/scissors, or a card id (draft).",
-                            "type": "string",
-                            "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$"
+                            "type": "string"
                         },
                         "player": {
                             "description": "Who answers; required for an rps prompt for both players.",
