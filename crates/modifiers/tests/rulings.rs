@@ -160,3 +160,26 @@ fn a_modifier_parameter_given_twice_is_refused() {
     .unwrap_err();
     assert_eq!(e.code, codes::DUPLICATE_PARAMETER);
 }
+
+#[test]
+fn a_marker_respawned_under_the_entering_piece_is_not_entered_again() {
+    // Found by runtime_fuzz: an entry hook that puts a new one-shot mine
+    // under the piece made the entry loop for ever. The piece entered the
+    // mine that was there (rulings D3); the new one waits for the next
+    // piece.
+    let d = json!({"version": 1, "id": "respawn", "name": "Respawn", "triggers": [
+        {"kind": "on-rule-activated", "effects": [
+            {"kind": "spawn-marker", "params": {"kind": "mine", "at": "e4", "lifetime": {"kind": "one-shot"}}}
+        ]},
+        {"kind": "on-piece-entered-marker", "params": {"kind": "mine"}, "effects": [
+            {"kind": "add-to-var", "params": {"name": "hits", "delta": 1, "scope": "game"}},
+            {"kind": "spawn-marker", "params": {"kind": "mine", "at": "$event.to", "lifetime": {"kind": "one-shot"}}}
+        ]}
+    ]});
+    let mut s = session("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", vec![d]);
+    mv(&mut s, "e2e4");
+    assert_eq!(s.state().vars.get("hits"), Some(&json!(1)));
+    let m = s.to_json()["markers"].clone();
+    assert_eq!(m.as_array().unwrap().len(), 1);
+    assert_eq!(m[0]["square"], "e4");
+}

@@ -1120,6 +1120,7 @@ impl Session {
                 cause: "effect".into(),
                 generation: run.arm.generation + 1,
                 after: (0, 0),
+                before: 0,
             });
         }
     }

@@ -425,6 +425,12 @@ pub enum Work {
         generation: u8,
         /// Markers up to this (priority, id) are done.
         after: (u8, u32),
+        /// Only markers with an id below this take part: those on the
+        /// square when the piece entered (0: not fixed yet). A hook that
+        /// spawns a marker under the piece does not make it enter again,
+        /// which would otherwise loop for ever (found by runtime_fuzz).
+        #[serde(default)]
+        before: u32,
     },
     /// A dispatch step.
     Step(Step),
@@ -1373,6 +1379,7 @@ impl Session {
                 cause: "move".into(),
                 generation: 1,
                 after: (0, 0),
+                before: 0,
             });
         }
         let mut steps: Vec<Work> = Vec::new();
@@ -1578,10 +1585,18 @@ impl Session {
                         cause,
                         generation,
                         after,
+                        before,
                     },
                     from_queue,
                 ) => {
-                    self.entry(piece, square, &cause, generation, after, from_queue);
+                    self.entry(
+                        piece,
+                        square,
+                        &cause,
+                        generation,
+                        (after, before),
+                        from_queue,
+                    );
                 }
                 (Work::Step(s), _) => self.step(s),
             }
@@ -1705,9 +1720,14 @@ impl Session {
         square: u8,
         cause: &str,
         generation: u8,
-        after: (u8, u32),
+        (after, before): ((u8, u32), u32),
         from_queue: bool,
     ) {
+        let before = if before == 0 {
+            self.st.next_entity
+        } else {
+            before
+        };
         let Some(p) = self.find_piece(piece) else {
             return;
         };
@@ -1718,7 +1738,7 @@ impl Session {
             .st
             .markers
             .iter()
-            .filter(|m| m.square == square && (m.kind.priority(), m.id) > after)
+            .filter(|m| m.square == square && m.id < before && (m.kind.priority(), m.id) > after)
             .min_by_key(|m| (m.kind.priority(), m.id))
             .cloned();
         let Some(marker) = next else { return };
@@ -1773,6 +1793,7 @@ impl Session {
             cause: cause.to_string(),
             generation,
             after: (marker.kind.priority(), marker.id),
+            before,
         };
         let dq = if from_queue {
             &mut self.st.cursor.queue
