@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use houserules_modifiers::library::{self, EntryKind};
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_modifiers::runtime::{CreateRequest, Input, InputReport, Session};
 use serde_json::{json, Value};
 
 use crate::error::{read_text_limited, CliError, Outcome};
@@ -176,8 +176,20 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             }
         }
     }
-    let mut state = s.to_json();
-    state["inputs"] = Value::Array(report.clone());
+    // The printed shape is docs/session-output.schema.json.
+    let mut output = s.output();
+    output.inputs = Some(
+        report
+            .iter()
+            .map(|r| InputReport {
+                line: r["line"].as_u64().unwrap_or(0) as usize,
+                ok: r["ok"] == true,
+                code: r["code"].as_str().map(String::from),
+                reason: r["reason"].as_str().map(String::from),
+            })
+            .collect(),
+    );
+    let state = serde_json::to_value(&output).unwrap_or_default();
     if args.json {
         writeln!(
             out,

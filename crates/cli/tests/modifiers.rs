@@ -132,3 +132,39 @@ fn play_mind_control_pending_choice_is_shown() {
     assert_eq!(v["legalMoves"], serde_json::json!([]));
     assert_eq!(v["status"]["status"], "awaiting-choice");
 }
+
+/// `play --json` prints the shape of docs/session-output.schema.json (the
+/// full check against the schema is crates/modifiers/tests/session_schema.rs;
+/// here: the keys of the printed object against the schema's).
+#[test]
+fn play_json_has_the_published_output_shape() {
+    let (code, v) = play(
+        "shape",
+        r#"{"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"]}"#,
+        &[r#"{"move": "e4d5"}"#, r#"{"move": "e8d8"}"#],
+    );
+    assert_eq!(code, Some(1));
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/session-output.schema.json"),
+        )
+        .expect("committed schema"),
+    )
+    .expect("JSON");
+    let props = schema["properties"].as_object().expect("properties");
+    for k in v.as_object().expect("object").keys() {
+        assert!(props.contains_key(k), "`{k}` is not in the schema");
+    }
+    for r in schema["required"].as_array().expect("required") {
+        assert!(v.get(r.as_str().unwrap()).is_some(), "{r} is missing");
+    }
+    let report = schema["$defs"]["InputReport"]["properties"]
+        .as_object()
+        .expect("InputReport");
+    for line in v["inputs"].as_array().expect("inputs") {
+        for k in line.as_object().unwrap().keys() {
+            assert!(report.contains_key(k), "inputs[].{k} is not in the schema");
+        }
+    }
+    assert_eq!(v["pendingChoice"]["kind"], "rps");
+}

@@ -449,7 +449,7 @@ fn primitive_spec(k: PrimitiveKind) -> Spec {
             ("attr", P::Attr, true),
             ("delta", P::Num, true),
         ],
-        K::SetCaptureFlag => &[("flag", P::Int, true)],
+        K::SetCaptureFlag => &[("target", P::Target, false), ("flag", P::Int, true)],
         K::SetVar => &[
             ("name", P::VarName, true),
             ("value", P::Expr, true),
@@ -465,6 +465,7 @@ fn primitive_spec(k: PrimitiveKind) -> Spec {
             ("targetAttr", P::Attr, true),
             ("delta", P::Num, true),
             ("filter", P::PieceFilter, false),
+            ("source", P::Pieces, false),
         ],
         K::AddMoves | K::ReplaceMoves => {
             &[("pieces", P::Pieces, true), ("shapes", P::Shapes, true)]
@@ -1111,6 +1112,18 @@ impl Checker {
                 );
             }
         }
+        // A modifier is game-scoped, not attached to a piece: a passive
+        // aura names the pieces it emanates from.
+        if kind == PrimitiveKind::AddAura && !env.in_trigger {
+            let p = params.and_then(Value::as_object);
+            if p.is_some_and(|p| !p.contains_key("source")) {
+                self.push(
+                    PARAM_MISSING,
+                    key(path, "params"),
+                    "a passive `add-aura` needs `source` (the pieces it emanates from)",
+                );
+            }
+        }
         if kind == PrimitiveKind::ConvertPiece {
             let p = params.and_then(Value::as_object);
             if p.is_some_and(|p| !p.contains_key("type") && !p.contains_key("color")) {
@@ -1199,7 +1212,12 @@ impl Checker {
     fn reference(&mut self, s: &str, path: &str, bound: &[String]) -> bool {
         let parts: Vec<&str> = s[1..].split('.').collect();
         let fields = ["square", "file", "rank", "type", "color", "id"];
-        let tail_ok = |t: &[&str]| t.len() <= 1 && t.iter().all(|f| fields.contains(f));
+        // `.attr.<Name>` reads a piece's effective attribute (auras
+        // included).
+        let tail_ok = |t: &[&str]| match t {
+            ["attr", name] => is_ident(name),
+            _ => t.len() <= 1 && t.iter().all(|f| fields.contains(f)),
+        };
         let ok = match parts.as_slice() {
             ["self", rest @ ..] => tail_ok(rest),
             ["event", f, rest @ ..] => {
@@ -1252,7 +1270,7 @@ impl Checker {
                 REFERENCE_INVALID,
                 path,
                 format!(
-                    "`{s}` is not a valid reference ($self, $event.…, $bind.…, $var.…, $param.…)"
+                    "`{s}` is not a valid reference ($self, $event.…, $bind.…, $var.…, $param.…, optionally with .square .file .rank .type .color .id or .attr.<Name>)"
                 ),
             );
         }

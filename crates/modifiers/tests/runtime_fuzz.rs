@@ -78,7 +78,7 @@ fn passives() -> Vec<Value> {
         json!({"kind": "protect", "params": {"pieces": {"royal": true}, "against": ["capture"]}}),
         json!({"kind": "must-move-if-able", "params": {"capture": true}}),
         json!({"kind": "keep-farthest", "params": {"pieces": {"type": ["rook", "queen"]}}}),
-        json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "Hp", "delta": 1}}),
+        json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "Hp", "delta": 1, "source": {"royal": true}}}),
     ]
 }
 

@@ -224,11 +224,34 @@ fn passive_in_trigger() {
 fn add_aura_is_allowed_in_both_parts() {
     let aura =
         json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "HpBonus", "delta": 1}});
+    let passive = json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "HpBonus", "delta": 1, "source": {"type": ["king"]}}});
     assert!(check(with(
-        json!([aura.clone()]),
+        json!([passive]),
         json!([{"kind": "on-move", "effects": [aura]}])
     ))
     .is_empty());
+}
+
+#[test]
+fn a_passive_aura_needs_a_source() {
+    let aura =
+        json!({"kind": "add-aura", "params": {"radius": 1, "targetAttr": "HpBonus", "delta": 1}});
+    expect(
+        with(json!([aura]), json!([])),
+        codes::PARAM_MISSING,
+        "$.passive[0].params",
+    );
+}
+
+#[test]
+fn attribute_references_name_an_attribute() {
+    let cond = |r: &str| json!([{"kind": "on-move", "effects": [{"kind": "conditional", "params": {"if": {"ge": [r, 2]}, "then": [{"kind": "kill", "params": {"pieces": "$self"}}]}}]}]);
+    assert!(check(with(json!([]), cond("$self.attr.Hp"))).is_empty());
+    expect(
+        with(json!([]), cond("$self.attr")),
+        codes::REFERENCE_INVALID,
+        "$.triggers[0].effects[0].params.if.ge[0]",
+    );
 }
 
 #[test]

@@ -206,6 +206,19 @@ impl Session {
             ),
             _ => (Value::Null, &[]),
         };
+        if let ["attr", name] = rest {
+            // A piece's effective attribute (runtime::aura).
+            let one = match &base {
+                Value::Array(a) if a.len() == 1 => &a[0],
+                b => b,
+            };
+            return match one.get("id").and_then(Value::as_u64) {
+                Some(id) if one.get("marker").is_none() => {
+                    self.effective_attr_on(self.board(cx), id as u16, name)
+                }
+                _ => Value::Null,
+            };
+        }
         match rest.first() {
             Some(f) => field(&base, f),
             None => base,

@@ -290,9 +290,18 @@ impl Session {
                 }
             }
             K::SetCaptureFlag => {
+                // The flag is the targets' `CaptureFlag` attribute (see
+                // runtime::aura): not 0 disarms, 0 re-arms.
+                let targets = self.targets(run, p.get("target"));
                 let cx = self.cx(run);
                 let v = self.val(&cx, p.get("flag").unwrap_or(&Value::Null));
-                self.st.vars.insert("captureFlag".into(), v);
+                for t in targets {
+                    self.st
+                        .attrs
+                        .entry(t.id)
+                        .or_default()
+                        .insert(super::aura::CAPTURE_FLAG.into(), v.clone());
+                }
             }
             K::SetVar | K::AddToVar => {
                 let cx = self.cx(run);
@@ -332,9 +341,19 @@ impl Session {
                 }
             }
             K::AddAura => {
+                // One aura per emitter: `source`, else the trigger's
+                // targets; it lasts while the emitter stands (runtime::aura).
+                let emitters = match p.get("source") {
+                    Some(src) => {
+                        let cx = self.cx(run);
+                        self.pieces_param(&cx, src)
+                    }
+                    None => self.targets(run, None),
+                };
                 let cx = self.cx(run);
-                let resolved: BTreeMap<String, Value> = p
+                let mut aura: BTreeMap<String, Value> = p
                     .iter()
+                    .filter(|(k, _)| k.as_str() != "source")
                     .map(|(k, v)| {
                         (
                             k.clone(),
@@ -346,13 +365,18 @@ impl Session {
                         )
                     })
                     .collect();
+                let mut added = Vec::new();
+                for e in emitters {
+                    aura.insert("emitter".into(), json!(e.id));
+                    added.push(json!(aura));
+                }
                 if let Some(m) = self
                     .st
                     .modifiers
                     .iter_mut()
                     .find(|m| m.id == run.arm.instance)
                 {
-                    m.auras.push(json!(resolved));
+                    m.auras.extend(added);
                 }
             }
             K::SpawnMarker => {
@@ -834,12 +858,14 @@ impl Session {
         &mut self,
         f: impl FnOnce(&mut houserules_engine::Position<u64>) -> R,
     ) -> Option<R> {
-        self.game.edit_small(|pos, _| {
+        let r = self.game.edit_small(|pos, _| {
             let r = f(pos);
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
             r
-        })
+        });
+        self.drop_lost_castling();
+        r
     }
 
     /// Changes type and/or colour in place, keeping id and attributes;
@@ -868,6 +894,7 @@ impl Session {
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
         });
+        self.drop_lost_castling();
         self.log("convert", json!({"square": sq_name(cur.sq), "type": super::kind_name(&def, kind), "color": piece.color.name()}));
         // Stay-As-Pawn style type changes are not promoted again (C5);
         // colour changes are.
@@ -1093,6 +1120,7 @@ impl Session {
                 cause: "effect".into(),
                 generation: run.arm.generation + 1,
                 after: (0, 0),
+                before: 0,
             });
         }
     }

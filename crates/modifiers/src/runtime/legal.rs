@@ -95,7 +95,9 @@ impl Session {
         } else {
             0
         };
-        let needs_own = !rs.is_empty() || blocked != 0;
+        // Pieces whose capture flag is set cannot capture (runtime::aura).
+        let flagged = self.capture_disarmed(pos);
+        let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0;
         let mut moves = if needs_own {
             let mut v = Vec::new();
             pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut v);
@@ -110,6 +112,9 @@ impl Session {
                 return false;
             }
             if blocked != 0 && Self::hits_block(pos, *m, blocked) {
+                return false;
+            }
+            if flagged & (1u64 << m.from) != 0 && self.captured_view(pos, *m).is_some() {
                 return false;
             }
             for r in &rs {
@@ -402,7 +407,8 @@ impl Session {
         let (_, t) = self.pos();
         let them = color.flip();
         let occ = pos.occupied() | self.blocked_mask();
-        let disarmed = self.disarmed(pos, them, depth);
+        // Capture-flagged pieces give no check either (runtime::aura).
+        let disarmed = self.disarmed(pos, them, depth) | self.capture_disarmed(pos);
         let (replaced, extra) = self.shape_targets(pos, them, depth);
         let mut out = Vec::new();
         let royals = self.royals(pos, t, color);

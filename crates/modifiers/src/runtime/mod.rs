@@ -23,16 +23,19 @@
 //! where it stopped (rulings B3), then the dispatch continues from its
 //! cursor.
 
+mod aura;
 mod compiled;
 mod draft;
 mod eval;
 mod exec;
 mod legal;
+mod output;
 mod shapes;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use houserules_engine::{Color, Game, Move, MoveKind, Piece, PieceKind, Position, Tables};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -40,6 +43,10 @@ use crate::descriptor::{Descriptor, MarkerKind, Node, TriggerKind};
 use crate::rng::Mulberry32;
 
 pub use legal::is_fully_immobilising;
+pub use output::{
+    input_schema_json, output_schema_json, request_schema_json, ActiveModifier, ColorName,
+    InputLine, InputReport, MarkerOut, PieceOut, SessionOutput,
+};
 pub use shapes::{shape_ok, DIRECTIONS};
 
 /// Cascade limit: arms of a generation above this are not run (rulings E1).
@@ -71,6 +78,8 @@ pub mod codes {
     pub const BAD_SEED: &str = "request.bad-seed";
     /// A modifier id is unknown, invalid or already active (rulings G3).
     pub const BAD_MODIFIER: &str = "request.bad-modifier";
+    /// A modifier parameter is given twice in one `ID:K=V;…` entry.
+    pub const DUPLICATE_PARAMETER: &str = "request.duplicate-parameter";
     /// The board is not 8×8 (the runtime's squares are 8×8, rulings E3).
     pub const UNSUPPORTED_BOARD: &str = "request.unsupported-board";
 }
@@ -94,8 +103,8 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
 
 /// How choices behave when a player does not answer (modifier-dsl-decisions
 /// § Choice Timeout). The engine has no clock: the server applies a
-/// timeout as an explicit input ([`Session::timeout_choice`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// timeout as an explicit input (`Session::timeout_choice`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "mode", rename_all = "kebab-case")]
 pub enum ChoiceTimeout {
     /// The first option is taken after `seconds`.
@@ -114,7 +123,7 @@ impl Default for ChoiceTimeout {
 }
 
 /// Whether coin flips are drawn or asked (rulings B6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CoinFlips {
     /// Drawn from the seeded stream (heads iff the draw < 2³¹).
@@ -125,7 +134,7 @@ pub enum CoinFlips {
 }
 
 /// A creation request (issue 5 § Game session API).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateRequest {
     /// Start position (in the letters of the variant).
@@ -140,9 +149,11 @@ pub struct CreateRequest {
     /// Modifiers: a library id (`ID[:K=V;…]`, with the reserved keys
     /// `lifetime` and `chooser`, rulings G3) or an inline descriptor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<output::ModifierEntry>")]
     pub modifiers: Vec<Value>,
     /// The seed, a u32 (0 when absent, rulings F4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u32>")]
     pub seed: Option<Value>,
     /// Draft mode (RULINGS M4): a card draft before every third ply.
     #[serde(default)]
@@ -181,8 +192,9 @@ pub enum Input {
 
 impl Input {
     /// Reads one input from JSON text, strictly: an object with either
-    /// `move` (a UCI string) or `choice` (with optional `player`, `white` or
-    /// `black`, and `auto`, only `"timeout"`), and no other key.
+    /// `move` (a UCI string) or `choice` (a string, with optional `player`,
+    /// `white` or `black`, and `auto`, only `"timeout"`), and no other key
+    /// (docs/session-input.schema.json).
     ///
     /// # Errors
     /// A message naming the offending key or value.
@@ -227,6 +239,12 @@ impl Input {
             Some(Value::String(a)) if a == "timeout" => Some(a.clone()),
             Some(a) => return Err(format!("`auto` can only be \"timeout\", not {a}")),
         };
+        if !o["choice"].is_string() {
+            return Err(format!(
+                "`choice` is a string (a square, file letter, rank digit, heads/tails, rock/paper/scissors or card id), not {}",
+                o["choice"]
+            ));
+        }
         Ok(Input::Choice {
             choice: o["choice"].clone(),
             player,
@@ -236,7 +254,7 @@ impl Input {
 }
 
 /// A modifier lifetime (issue 5: permanent, N plies, one-shot).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Lifetime {
     /// Until detached.
@@ -307,7 +325,7 @@ pub struct Marker {
 }
 
 /// A marker lifetime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum MarkerLifetime {
     /// Never expires.
@@ -324,7 +342,7 @@ pub enum MarkerLifetime {
 
 /// One step of a path into a trigger's effects: the node index in a body
 /// and, for all but the last step, the body key (`then`/`else`) entered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PathStep {
     /// Index in the body.
     pub index: usize,
@@ -335,7 +353,7 @@ pub struct PathStep {
 
 /// One trigger firing: the unit of atomic execution ("one arm = one
 /// atomic frame").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Arm {
     /// The modifier instance.
@@ -352,7 +370,7 @@ pub struct Arm {
 
 /// A suspended request-choice (modifier-dsl-decisions § Player Choice,
 /// extended by rulings B3 with the instance, event and subject).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingChoice {
     /// `c<entity id>`.
@@ -408,6 +426,12 @@ pub enum Work {
         generation: u8,
         /// Markers up to this (priority, id) are done.
         after: (u8, u32),
+        /// Only markers with an id below this take part: those on the
+        /// square when the piece entered (0: not fixed yet). A hook that
+        /// spawns a marker under the piece does not make it enter again,
+        /// which would otherwise loop for ever (found by runtime_fuzz).
+        #[serde(default)]
+        before: u32,
     },
     /// A dispatch step.
     Step(Step),
@@ -466,6 +490,10 @@ pub struct Ply {
     /// The castling rook: `[id, from, to]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rook: Option<(u16, u8, u8)>,
+    /// `Hp` added by auras before the move, per piece id (stage 2 fires
+    /// on-damaged for a piece whose aura bonus went down).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hp_aura_before: Vec<(u16, f64)>,
 }
 
 mod color_serde {
@@ -564,7 +592,7 @@ pub struct Cursor {
 }
 
 /// One log entry: what an input (or a step of it) did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogEntry {
     /// `move`, `skip`, `choice`, `attach`, `detach`, `error`, …
     pub event: String,
@@ -612,6 +640,11 @@ pub struct State {
     /// Draft mode on (RULINGS M4).
     #[serde(default)]
     pub draft: bool,
+    /// Kings that castling rights hang on: `(colour, id, start square)`
+    /// (rulings C6: a right whose king left its start square under its id
+    /// is lost for good).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub castle_kings: Vec<(String, u16, u8)>,
     /// Ply counts at which a draft was offered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drafted: Vec<u32>,
@@ -753,6 +786,7 @@ impl Session {
             skips_in_row: 0,
             result: None,
             draft: request.draft,
+            castle_kings: Vec::new(),
             drafted: Vec::new(),
             log: Vec::new(),
         };
@@ -768,19 +802,24 @@ impl Session {
         };
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
-            let (desc, over) = resolve_modifier(m)
-                .map_err(|e| refuse(codes::BAD_MODIFIER, format!("modifiers[{i}]: {e}")))?;
+            let (desc, over) = resolve_modifier(m).map_err(|(code, e)| {
+                refuse(
+                    code.unwrap_or(codes::BAD_MODIFIER),
+                    format!("$.modifiers[{i}]: {e}"),
+                )
+            })?;
             if attach
                 .iter()
                 .any(|(d, _): &(Descriptor, _)| d.id == desc.id)
             {
                 return Err(refuse(
                     codes::BAD_MODIFIER,
-                    format!("modifiers[{i}]: `{}` is already active", desc.id),
+                    format!("$.modifiers[{i}]: `{}` is already active", desc.id),
                 ));
             }
             attach.push((desc, over));
         }
+        s.st.castle_kings = s.castling_kings();
         let (checked, pairs) = s.check_state();
         s.st.checked = checked;
         s.st.check_pairs = pairs;
@@ -861,8 +900,14 @@ impl Session {
 
     /// Restores a session from [`Session::snapshot`] JSON: the position
     /// (with its piece ids) and the whole runtime state, so that a pending
-    /// choice resumes exactly where it stopped. The repetition history
-    /// restarts at the restored position.
+    /// choice resumes exactly where it stopped.
+    ///
+    /// The repetition history (threefold, fivefold) is not in the FEN: the
+    /// session is rebuilt by replaying the snapshot's request and inputs
+    /// (RULINGS M3), and the replay is used when it reproduces the
+    /// snapshot exactly. Otherwise (a snapshot from another build of the
+    /// library, for example) the position and state are read as they are
+    /// and the history restarts at the restored position.
     ///
     /// # Errors
     /// A [`Refusal`] when the snapshot is malformed.
@@ -877,6 +922,11 @@ impl Session {
         let inputs: Vec<Input> =
             serde_json::from_value(snapshot.get("inputs").cloned().unwrap_or(json!([])))
                 .map_err(|e| bad(format!("inputs: {e}")))?;
+        if let Ok(again) = Session::replay(request.clone(), &inputs) {
+            if again.inputs == inputs && &again.snapshot() == snapshot {
+                return Ok(again);
+            }
+        }
         let fen = snapshot
             .get("fen")
             .and_then(Value::as_str)
@@ -1057,62 +1107,6 @@ impl Session {
         self.st.pending.is_empty() && self.status()["status"] != "ongoing"
     }
 
-    /// The state as JSON for clients and the CLI (issue 5 § output).
-    pub fn to_json(&self) -> Value {
-        let def = self.game.variant().definition();
-        let pieces: Vec<Value> = self
-            .pieces()
-            .iter()
-            .map(|p| {
-                json!({
-                    "id": p.id,
-                    "square": sq_name(p.sq),
-                    "type": kind_name(def, p.piece.kind),
-                    "color": p.piece.color.name(),
-                    "attrs": self.st.attrs.get(&p.id).cloned().unwrap_or_default(),
-                })
-            })
-            .collect();
-        let markers: Vec<Value> = self
-            .st
-            .markers
-            .iter()
-            .map(|m| {
-                json!({
-                    "id": m.id, "kind": m.kind, "square": sq_name(m.square),
-                    "lifetime": m.lifetime, "owner": m.owner.map(|c| c.name()),
-                    "links": m.links, "source": m.source,
-                })
-            })
-            .collect();
-        let active: Vec<Value> = self
-            .st
-            .modifiers
-            .iter()
-            .map(|i| {
-                json!({
-                    "instance": i.id, "id": i.descriptor, "chooser": i.chooser.name(),
-                    "lifetime": i.lifetime, "attachedAt": i.attached_at, "vars": i.vars,
-                })
-            })
-            .collect();
-        json!({
-            "fen": self.game.fen(),
-            "sideToMove": self.game.turn().name(),
-            "status": self.status(),
-            "legalMoves": self.legal_moves_uci(),
-            "pendingChoice": self.pending_choice(),
-            "markers": markers,
-            "activeModifiers": active,
-            "pieces": pieces,
-            "seed": self.st.rng.seed,
-            "rngStream": self.st.rng.stream,
-            "plyCount": self.st.ply_count,
-            "vars": self.st.vars,
-            "log": self.st.log,
-        })
-    }
-
     /// A hash of the whole state (position and runtime state), for
     /// determinism checks.
     pub fn state_hash(&self) -> u64 {
@@ -1154,6 +1148,59 @@ impl Session {
             "color": p.piece.color.name(),
             "square": sq_name(p.sq),
         })
+    }
+
+    /// The king of each colour that has castling rights: the `king` on
+    /// its back rank (rulings C6).
+    fn castling_kings(&self) -> Vec<(String, u16, u8)> {
+        let (pos, _) = self.pos();
+        let def = self.game.variant().definition();
+        let mut out = Vec::new();
+        for c in Color::ALL {
+            let rank: u64 = if c == Color::White { 0xFF } else { 0xFF << 56 };
+            if pos.castling_rooks() & rank == 0 {
+                continue;
+            }
+            if let Some(k) = pieces_of(pos).into_iter().find(|p| {
+                p.piece.color == c
+                    && rank & (1u64 << p.sq) != 0
+                    && kind_name(def, p.piece.kind) == "king"
+            }) {
+                out.push((c.name().to_string(), k.id, k.sq));
+            }
+        }
+        out
+    }
+
+    /// After a board rewrite by a primitive (rulings C6): a colour whose
+    /// castling king no longer stands on its start square under its id, as
+    /// a king, loses its castling rights for good. (A rook that leaves its
+    /// square, or is replaced, loses its right in the engine.)
+    pub(crate) fn drop_lost_castling(&mut self) {
+        if self.st.castle_kings.is_empty() {
+            return;
+        }
+        let (pos, _) = self.pos();
+        let def = self.game.variant().definition();
+        let mut lost = 0u64;
+        let mut kept = Vec::new();
+        for (color, id, sq) in &self.st.castle_kings {
+            let c = parse_color(color).unwrap_or(Color::White);
+            let stands = pos.piece_id(*sq) == *id
+                && pos
+                    .piece_at(*sq)
+                    .is_some_and(|p| p.color == c && kind_name(def, p.kind) == "king");
+            if stands {
+                kept.push((color.clone(), *id, *sq));
+            } else {
+                lost |= if c == Color::White { 0xFF } else { 0xFF << 56 };
+            }
+        }
+        let rooks = pos.castling_rooks();
+        self.st.castle_kings = kept;
+        if rooks & lost != 0 {
+            self.game.edit_small(|p, _| p.remove_castling_rights(lost));
+        }
     }
 
     pub(crate) fn next_entity(&mut self) -> u32 {
@@ -1292,6 +1339,7 @@ impl Session {
             captured: captured.clone(),
             en_passant,
             rook: None,
+            hp_aura_before: self.hp_aura_bonus(),
         };
         self.log("move", json!({"uci": uci, "color": mover.name()}));
         let c = &mut self.st.cursor;
@@ -1354,6 +1402,7 @@ impl Session {
                 cause: "move".into(),
                 generation: 1,
                 after: (0, 0),
+                before: 0,
             });
         }
         let mut steps: Vec<Work> = Vec::new();
@@ -1559,10 +1608,18 @@ impl Session {
                         cause,
                         generation,
                         after,
+                        before,
                     },
                     from_queue,
                 ) => {
-                    self.entry(piece, square, &cause, generation, after, from_queue);
+                    self.entry(
+                        piece,
+                        square,
+                        &cause,
+                        generation,
+                        (after, before),
+                        from_queue,
+                    );
                 }
                 (Work::Step(s), _) => self.step(s),
             }
@@ -1636,6 +1693,19 @@ impl Session {
             return;
         }
         self.st.cursor.ply = None;
+        // An aura added by a trigger ends with its emitter (ids are never
+        // reused, so this is only tidying).
+        if self.st.modifiers.iter().any(|m| !m.auras.is_empty()) {
+            let (pos, _) = self.pos();
+            let ids: Vec<u64> = pieces_of(pos).iter().map(|p| u64::from(p.id)).collect();
+            for m in &mut self.st.modifiers {
+                m.auras.retain(|a| {
+                    a.get("emitter")
+                        .and_then(Value::as_u64)
+                        .is_some_and(|e| ids.contains(&e))
+                });
+            }
+        }
         let (checked, pairs) = self.check_state();
         self.st.checked = checked;
         self.st.check_pairs = pairs;
@@ -1673,9 +1743,14 @@ impl Session {
         square: u8,
         cause: &str,
         generation: u8,
-        after: (u8, u32),
+        (after, before): ((u8, u32), u32),
         from_queue: bool,
     ) {
+        let before = if before == 0 {
+            self.st.next_entity
+        } else {
+            before
+        };
         let Some(p) = self.find_piece(piece) else {
             return;
         };
@@ -1686,7 +1761,7 @@ impl Session {
             .st
             .markers
             .iter()
-            .filter(|m| m.square == square && (m.kind.priority(), m.id) > after)
+            .filter(|m| m.square == square && m.id < before && (m.kind.priority(), m.id) > after)
             .min_by_key(|m| (m.kind.priority(), m.id))
             .cloned();
         let Some(marker) = next else { return };
@@ -1741,6 +1816,7 @@ impl Session {
             cause: cause.to_string(),
             generation,
             after: (marker.kind.priority(), marker.id),
+            before,
         };
         let dq = if from_queue {
             &mut self.st.cursor.queue
@@ -1832,6 +1908,29 @@ impl Session {
                     e.insert("from".into(), json!(sq_name(from)));
                     e.insert("to".into(), json!(sq_name(p.sq)));
                     arms.extend(self.subject_arms(kind, &e, &[s]));
+                }
+                arms
+            }
+            2 if !ply.hp_aura_before.is_empty() => {
+                // Damage done by the move itself (rulings C8): an aura's Hp
+                // bonus lost because its emitter moved or was taken.
+                let now = self.hp_aura_bonus();
+                let mut hurt: Vec<PieceInfo> = ply
+                    .hp_aura_before
+                    .iter()
+                    .filter(|(id, b)| {
+                        let n = now.iter().find(|(i, _)| i == id).map_or(0.0, |x| x.1);
+                        n < *b
+                    })
+                    .filter_map(|(id, _)| self.find_piece(*id))
+                    .collect();
+                hurt.sort_by_key(|p| p.sq);
+                let mut arms = Vec::new();
+                for p in hurt {
+                    let s = self.snap(&p);
+                    let mut e = ev.clone();
+                    e.insert("piece".into(), s.clone());
+                    arms.extend(self.subject_arms(TriggerKind::OnDamaged, &e, &[s]));
                 }
                 arms
             }
@@ -2165,30 +2264,45 @@ pub(crate) fn marker_value(m: &Marker) -> Value {
 }
 
 /// Reads a creation-request modifier entry: a library id with
-/// `:K=V;…` overrides, or an inline descriptor.
-fn resolve_modifier(v: &Value) -> Result<(Descriptor, BTreeMap<String, String>), String> {
+/// `:K=V;…` overrides, or an inline descriptor. A key given twice is
+/// refused (the last one would otherwise win silently).
+#[allow(clippy::type_complexity)]
+fn resolve_modifier(
+    v: &Value,
+) -> Result<(Descriptor, BTreeMap<String, String>), (Option<&'static str>, String)> {
     match v {
         Value::String(s) => {
             let (id, rest) = s.split_once(':').unwrap_or((s.as_str(), ""));
-            let d = crate::library::get(id).map_err(|e| e.to_string())?;
+            let d = crate::library::get(id).map_err(|e| (None, e.to_string()))?;
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
                 let (k, val) = kv
                     .split_once('=')
-                    .ok_or_else(|| format!("`{kv}` is not KEY=VALUE"))?;
-                over.insert(k.to_string(), val.to_string());
+                    .ok_or_else(|| (None, format!("`{kv}` is not KEY=VALUE")))?;
+                if over.insert(k.to_string(), val.to_string()).is_some() {
+                    return Err((
+                        Some(codes::DUPLICATE_PARAMETER),
+                        format!("parameter `{k}` is given twice in `{s}`"),
+                    ));
+                }
             }
             Ok((d, over))
         }
         Value::Object(_) => crate::validate::validate_value(v)
             .map(|d| (d, BTreeMap::new()))
             .map_err(|f| {
-                f.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                (
+                    None,
+                    f.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
             }),
-        _ => Err("a modifier is a library id or an inline descriptor".into()),
+        _ => Err((
+            None,
+            "a modifier is a library id or an inline descriptor".into(),
+        )),
     }
 }
 
