@@ -792,6 +792,12 @@ impl Session {
         if self.blocked_mask() != 0 {
             return None;
         }
+        // Capture flags and auras on them change who may capture and who
+        // gives check (set-capture-flag); the plan's masks do not model
+        // them, so the interpreter judges such positions.
+        if self.capture_disarmed(self.pos().0) != 0 {
+            return None;
+        }
         if let Some(p) = self.plan_cache.get() {
             if self.key_holds(&p.key) {
                 return Some(p);
