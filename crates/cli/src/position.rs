@@ -231,7 +231,14 @@ impl PositionArgs {
         } else {
             fen
         };
-        Game::from_fen(chosen.variant, text).map_err(|e| {
+        // A typed position is also checked for pieces where play cannot
+        // put them (a pawn on a back rank), which the library reads.
+        let game = Game::from_fen(chosen.variant, text).and_then(|g| {
+            g.check_piece_ranks()
+                .map_err(houserules_engine::GameError::Fen)?;
+            Ok(g)
+        });
+        game.map_err(|e| {
             if start {
                 CliError::input(format!(
                     "the start position of {} is not valid: {e}",
@@ -255,6 +262,9 @@ pub fn load_state(path: &Path) -> Result<(RuleSet, Game), CliError> {
     let shown = path.display();
     let text = crate::error::read_text_limited(path, 16 << 20)
         .map_err(|e| CliError::input(format!("--state {shown}: cannot read the file: {e}")))?;
-    houserules_presets::state::from_json(&text)
-        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))
+    let (rules, game) = houserules_presets::state::from_json(&text)
+        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
+    game.check_piece_ranks()
+        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
+    Ok((rules, game))
 }

@@ -277,6 +277,25 @@ fn validate_a_good_and_a_bad_file() {
         2,
     );
     assert!(err.contains("missing.yaml"), "{err}");
+    // Regression (new-user trial): --json was ignored for YAML files.
+    let o = houserules(&["validate", bad.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).expect("one JSON object");
+    assert_eq!(v["ok"], false);
+    let f = &v["findings"][0];
+    assert_eq!(f["code"], "houserules::unknown-key", "{v}");
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(line as u64), Some(1))
+    );
+    assert!(f["message"].as_str().unwrap().contains("`bord`"), "{v}");
+    let out = ok(&["validate", good.to_str().expect("utf-8"), "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(
+        (&v["ok"], &v["id"]),
+        (&Value::from(true), &Value::from("gardner"))
+    );
     let json = dir.join("modifier.json");
     std::fs::write(&json, "{}").expect("write");
     // A .json file is a modifier descriptor (tests/modifiers.rs).
@@ -511,6 +530,41 @@ fn state_file_errors_name_the_file_and_the_json_path() {
     assert!(err.contains("--fen") || err.contains("--state"), "{err}");
     let err = fails(&["moves", "--state", p, "--rules", "coregal"], 2);
     assert!(err.contains("--rules") || err.contains("--state"), "{err}");
+}
+
+#[test]
+fn fen_with_a_pawn_where_play_cannot_put_it_is_refused() {
+    // Regression (new-user trial): accepted silently. python-chess's
+    // `Board.status()` flags FIDE pawns on the first or last rank.
+    let err = fails(&["moves", "--fen", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1"], 2);
+    assert!(
+        err.contains("--fen") && err.contains("pawn `P` on a1"),
+        "{err}"
+    );
+    // Grand chess: promotion is optional on ranks 8 and 9 and compulsory
+    // on 10 (the game's definition), so a pawn may stand on a8 only.
+    let out = ok(&[
+        "moves",
+        "--game",
+        "grand",
+        "--fen",
+        "4k5/10/P9/10/10/10/10/10/10/4K5 w - - 0 1",
+    ]);
+    assert!(out.lines().any(|l| l.starts_with("a8a9 ")), "{out}");
+    let err = fails(
+        &[
+            "moves",
+            "--game",
+            "grand",
+            "--fen",
+            "P3k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("a10") && err.contains("must have promoted"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -547,6 +547,20 @@ impl Game {
         with!(self, |p, t| p.in_check_hooked(t))
     }
 
+    /// Checks that no promoting piece stands where play cannot put it (a
+    /// FIDE pawn on its first or last rank), for positions a user gives;
+    /// see [`fen::check_piece_ranks`](crate::fen::check_piece_ranks).
+    ///
+    /// # Errors
+    /// [`FenError::PieceRank`](crate::fen::FenError::PieceRank).
+    pub fn check_piece_ranks(&self) -> Result<(), crate::fen::FenError> {
+        with!(self, |p, t| crate::fen::check_piece_ranks(
+            &self.variant.def,
+            t,
+            p
+        ))
+    }
+
     /// Squares of `by`'s pieces that attack `sq`, with the attacks the
     /// rule hooks add ([`RuleHooks::attackers`](crate::hooks::RuleHooks::attackers)).
     pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {

@@ -68,6 +68,14 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn uses_piece_attributes(&self) -> bool {
         false
     }
+    /// Whether the rules move pieces other than by their own moves (pushes,
+    /// spawns), so that a piece may stand where its moves never lead (a
+    /// pawn on a first or last rank): then
+    /// [`fen::check_piece_ranks`](crate::fen::check_piece_ranks) accepts
+    /// every placement. Default: no.
+    fn relocates_pieces(&self) -> bool {
+        false
+    }
     /// Checks a position read from FEN (or set up otherwise) against the
     /// rules, after the engine's own checks: `Err` with a short reason
     /// refuses it (e.g. neither side has the piece the rules need).

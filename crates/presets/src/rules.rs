@@ -597,6 +597,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         self.piece_hp
     }
 
+    /// A `piece-hp` push may put a pawn on either back rank (P6; a pushed
+    /// pawn does not promote).
+    fn relocates_pieces(&self) -> bool {
+        self.piece_hp
+    }
+
     fn check_setup(&self, _t: &Tables<B>, pos: &Position<B>) -> Result<(), String> {
         // A position where both sides already lack what the rules need
         // would be scored as a loss for whichever side is judged first; it
