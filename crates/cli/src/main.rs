@@ -16,6 +16,7 @@ mod pgn_cmd;
 mod position;
 mod progress;
 mod rules_cmd;
+mod state_cmd;
 mod validate_cmd;
 
 use std::io::Write;
@@ -42,6 +43,8 @@ Examples:
   houserules play --create request.json --inputs inputs.jsonl --json
   houserules perft --rules suicide-chess --depth 4
   houserules perft --rules dual-king --layout dual-classic --depth 3
+  houserules state --rules piece-hp --play e2e4,d7d5,e4d5 --output pos.json
+  houserules moves --state pos.json
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
@@ -83,6 +86,9 @@ enum Command {
     Modifiers(modifiers_cmd::ModifiersArgs),
     /// Replay a scripted game with modifiers and print the resulting state
     Play(modifiers_cmd::PlayArgs),
+    /// Write the JSON state (for --state) of a position, after optional
+    /// moves
+    State(state_cmd::StateArgs),
 }
 
 /// The `pgn` subcommands.
@@ -95,6 +101,7 @@ Examples:
   houserules pgn check a.pgn b.pgn --json
   houserules pgn check --game capablanca capablanca-games.pgn
   houserules pgn check --rules coregal coregal-games.pgn
+  houserules pgn check --state position.json games.pgn
 
 A `Variant` tag naming Antichess, Suicide or Giveaway replays the game
 with the suicide-chess preset; one naming a shipped game (Berolina,
@@ -117,6 +124,17 @@ struct PgnCheckArgs {
     #[arg(long)]
     json: bool,
 
+    /// Start the games without a FEN tag (and without a variant tag, or a
+    /// standard or Chess960 one) from the position of a JSON state file
+    /// (docs/state-format.md), under its rules; games with a FEN tag use
+    /// its rules too. Replaces --game, --rules and --layout
+    #[arg(
+        long,
+        value_name = "FILE.json",
+        conflicts_with_all = ["game", "rules", "layout"]
+    )]
+    state: Option<PathBuf>,
+
     /// The game of the games without a variant tag.
     #[command(flatten)]
     variant: position::VariantArgs,
@@ -125,12 +143,13 @@ struct PgnCheckArgs {
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let base = if args.variant.is_given() {
-        Some(args.variant.choose()?.variant)
+    let resolver = if let Some(path) = &args.state {
+        pgn_cmd::Resolver::with_start(position::load_state(path)?.1)
+    } else if args.variant.is_given() {
+        pgn_cmd::Resolver::new(Some(args.variant.choose()?.variant))
     } else {
-        None
+        pgn_cmd::Resolver::new(None)
     };
-    let resolver = pgn_cmd::Resolver::new(base);
     match pgn_cmd::run(&args.files, args.json, &resolver, out) {
         Ok(c) if c.unreadable => Ok(Outcome::Unreadable),
         Ok(c) => Ok(Outcome::failed_if(c.game_errors)),
@@ -149,6 +168,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Rules(args) => rules_cmd::run(args, out)?,
         Command::Modifiers(args) => modifiers_cmd::list(args, out)?,
         Command::Play(args) => modifiers_cmd::play(args, out)?,
+        Command::State(args) => state_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)

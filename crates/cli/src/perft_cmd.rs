@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::num::NonZeroUsize;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -12,6 +11,11 @@ use clap::Args;
 use houserules_engine::suite;
 use houserules_engine::{Game, Move};
 use serde::Serialize;
+
+/// The most worker threads `--threads` accepts: far above the cores of
+/// any machine this runs on, and low enough that a typo (`--threads
+/// 100000`) is refused rather than spawning that many threads.
+const MAX_THREADS: i64 = 256;
 
 use crate::error::{CliError, Outcome};
 use crate::parallel;
@@ -76,9 +80,9 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N", requires = "suite")]
     max_nodes: Option<u64>,
 
-    /// Worker threads [default: the number of CPUs]
-    #[arg(long, value_name = "N")]
-    threads: Option<NonZeroUsize>,
+    /// Worker threads, 1 to 256 [default: the number of CPUs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+    threads: Option<u16>,
 
     /// Print one JSON object instead of text
     #[arg(long)]
@@ -92,7 +96,7 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let threads = args
         .threads
-        .map_or_else(parallel::default_threads, NonZeroUsize::get);
+        .map_or_else(parallel::default_threads, usize::from);
     let bulk = !args.no_bulk;
     match &args.suite {
         Some(path) => run_suite(args, path, bulk, threads, out),
@@ -245,10 +249,13 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
             let game = Game::from_fen(variant.clone(), &e.fen).map_err(|err| {
                 CliError::input(format!("{shown}: line {} (id {}): {err}", e.line, e.id))
             })?;
-            if let Some(&(depth, _)) = e.counts.iter().find(|(d, _)| *d > MAX_DEPTH) {
+            // The count's own line (a `perft` line of a `.perft` file), not
+            // the position's.
+            if let Some(i) = e.counts.iter().position(|&(d, _)| d > MAX_DEPTH) {
+                let line = e.count_lines.get(i).copied().unwrap_or(e.line);
                 return Err(CliError::input(format!(
-                    "{shown}: line {} (id {}): depth {depth} is deeper than {MAX_DEPTH}",
-                    e.line, e.id
+                    "{shown}: line {line} (id {}, position on line {}): depth {} is deeper than {MAX_DEPTH}",
+                    e.id, e.line, e.counts[i].0
                 )));
             }
             let checks = e

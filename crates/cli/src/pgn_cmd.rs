@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use std::sync::OnceLock;
 
-use houserules_engine::Variant;
+use houserules_engine::{Game, Variant};
 use houserules_pgn::replay::rules_for_variant;
-use houserules_pgn::{replay_with, PgnError, Reader, ReplayError};
+use houserules_pgn::{replay_from, replay_with, PgnError, Reader, ReplayError};
 use serde::Serialize;
 
 /// The `Variant` tag values (lower case) that select the `suicide-chess`
@@ -37,8 +37,12 @@ const ANTICHESS_TAGS: &[&str] = &[
 ///   crate's own FIDE / Chess960 handling.
 /// - Anything else: not resolved, so the game reports
 ///   `variant not supported`.
+///
+/// With a start position (`--state`), the games of the state's rules that
+/// have no `FEN` tag start from it rather than from a start position.
 pub struct Resolver {
     base: Option<Variant>,
+    start: Option<Game>,
     antichess: OnceLock<Option<Variant>>,
 }
 
@@ -47,6 +51,18 @@ impl Resolver {
     pub fn new(base: Option<Variant>) -> Resolver {
         Resolver {
             base,
+            start: None,
+            antichess: OnceLock::new(),
+        }
+    }
+
+    /// A resolver whose standard games use `start`'s rules and, without a
+    /// `FEN` tag, start from `start` itself (a `--state` position, with
+    /// the state FEN cannot carry).
+    pub fn with_start(start: Game) -> Resolver {
+        Resolver {
+            base: Some(start.variant().clone()),
+            start: Some(start),
             antichess: OnceLock::new(),
         }
     }
@@ -254,7 +270,11 @@ fn check_file(
         let number = reader.games_started();
         let r = match item {
             Ok(game) => {
-                let rep = replay_with(&game, &|tag| resolver.resolve(tag));
+                let resolve = |tag: &str| resolver.resolve(tag);
+                let rep = match &resolver.start {
+                    Some(start) => replay_from(&game, &resolve, start),
+                    None => replay_with(&game, &resolve),
+                };
                 GameReport {
                     file: &name,
                     game: Some(number),

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use clap::Args;
 use houserules_engine::{Game, Variant};
+use houserules_presets::RuleSet;
 
 use crate::error::CliError;
 
@@ -203,7 +204,7 @@ impl PositionArgs {
     /// As [`VariantArgs::choose`].
     pub fn chosen(&self) -> Result<Chosen, CliError> {
         if let Some(path) = &self.state {
-            let game = load_state(path)?;
+            let (_, game) = load_state(path)?;
             return Ok(Chosen {
                 variant: game.variant().clone(),
                 start_fen: game.fen(),
@@ -220,7 +221,7 @@ impl PositionArgs {
     /// with it.
     pub fn game(&self) -> Result<Game, CliError> {
         if let Some(path) = &self.state {
-            return load_state(path);
+            return load_state(path).map(|(_, game)| game);
         }
         let chosen = self.chosen()?;
         let fen = self.fen.as_deref().unwrap_or("startpos");
@@ -230,7 +231,14 @@ impl PositionArgs {
         } else {
             fen
         };
-        Game::from_fen(chosen.variant, text).map_err(|e| {
+        // A typed position is also checked for pieces where play cannot
+        // put them (a pawn on a back rank), which the library reads.
+        let game = Game::from_fen(chosen.variant, text).and_then(|g| {
+            g.check_piece_ranks()
+                .map_err(houserules_engine::GameError::Fen)?;
+            Ok(g)
+        });
+        game.map_err(|e| {
             if start {
                 CliError::input(format!(
                     "the start position of {} is not valid: {e}",
@@ -245,16 +253,18 @@ impl PositionArgs {
     }
 }
 
-/// Reads a JSON state file (at most 16 MiB) into a game.
+/// Reads a JSON state file (at most 16 MiB) into its rule set and game.
 ///
 /// # Errors
 /// [`CliError::Input`] naming the file and, for bad content, the JSON path
 /// of the offending value.
-fn load_state(path: &Path) -> Result<Game, CliError> {
+pub fn load_state(path: &Path) -> Result<(RuleSet, Game), CliError> {
     let shown = path.display();
     let text = crate::error::read_text_limited(path, 16 << 20)
         .map_err(|e| CliError::input(format!("--state {shown}: cannot read the file: {e}")))?;
-    houserules_presets::state::from_json(&text)
-        .map(|(_, game)| game)
-        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))
+    let (rules, game) = houserules_presets::state::from_json(&text)
+        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
+    game.check_piece_ranks()
+        .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
+    Ok((rules, game))
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use serde_json::json;
 
 use crate::error::{CliError, Outcome};
 
@@ -18,7 +19,12 @@ to stderr with its file, line:column, the source line and, for a misspelt
 name, a suggestion.
 
 A `.json` file is a modifier descriptor: every finding is printed with
-its stable code and JSON path (`--json` prints them as JSON on stdout).
+its stable code and JSON path.
+
+With --json the report is one JSON object on stdout: {\"ok\": true, \"id\",
+\"name\", \"findings\": []} or {\"ok\": false, \"findings\": [...]}; a YAML
+file's findings are {\"code\", \"message\", \"file\", \"line\", \"column\",
+\"help\"} (line and column 1-based).
 
 Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
 cannot be read.";
@@ -30,7 +36,7 @@ pub struct ValidateArgs {
     /// The YAML game file or JSON modifier descriptor
     #[arg(value_name = "FILE.yaml|FILE.json")]
     file: PathBuf,
-    /// Print a descriptor's findings as JSON
+    /// Print the report as one JSON object on stdout
     #[arg(long)]
     json: bool,
 }
@@ -56,6 +62,24 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
     // part of a valid game.
     let variant = match houserules_definitions::load_variant_str(&shown, &text) {
         Ok(v) => v,
+        Err(diags) if args.json => {
+            let findings: Vec<_> = diags
+                .iter()
+                .map(|d| {
+                    let (line, column) = d.line_col();
+                    json!({
+                        "code": d.code().as_str(),
+                        "message": d.message(),
+                        "file": d.file(),
+                        "line": line,
+                        "column": column,
+                        "help": d.help_text(),
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", json!({"ok": false, "findings": findings}))?;
+            return Ok(Outcome::Failed);
+        }
         Err(diags) => {
             eprint!("{}", diags.render());
             let n = diags.len();
@@ -64,6 +88,11 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         }
     };
     let def = variant.definition();
-    writeln!(out, "ok: {} ({})", def.id, def.name)?;
+    if args.json {
+        let ok = json!({"ok": true, "id": def.id, "name": def.name, "findings": []});
+        writeln!(out, "{ok}")?;
+    } else {
+        writeln!(out, "ok: {} ({})", def.id, def.name)?;
+    }
     Ok(Outcome::Success)
 }

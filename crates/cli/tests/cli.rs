@@ -279,6 +279,41 @@ fn malformed_suite_line_exits_2_naming_the_line() {
 }
 
 #[test]
+fn suite_depth_error_names_the_perft_line() {
+    // Regression (new-user trial): a too-deep `perft` line was reported at
+    // the position's `epd` line (2) instead of its own (4).
+    let suite = TempFile::new(
+        "too-deep.perft",
+        "id x\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\nperft 99 1\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 4") && err.contains("depth 99"),
+        "message: {err}"
+    );
+}
+
+#[test]
+fn threads_outside_1_to_256_are_refused() {
+    // Regression (new-user trial): any count was accepted, so a typo could
+    // spawn a hundred thousand threads.
+    for n in ["0", "257", "100000"] {
+        let o = houserules(&["perft", "--depth", "1", "--threads", n]);
+        assert_eq!(o.status.code(), Some(2), "--threads {n}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--threads") && err.contains("1..=256"),
+            "{err}"
+        );
+    }
+    // Perft of the start position at depth 2: 400 (chessprogramming.org).
+    let out = ok(&["perft", "--depth", "2", "--threads", "256"]);
+    assert_eq!(nodes_line(&out), 400);
+}
+
+#[test]
 fn suite_reports_a_wrong_count() {
     // Start position: 20 and 400 are right (chessprogramming.org); 8903 is
     // deliberately wrong (the true count is 8902).

@@ -277,6 +277,25 @@ fn validate_a_good_and_a_bad_file() {
         2,
     );
     assert!(err.contains("missing.yaml"), "{err}");
+    // Regression (new-user trial): --json was ignored for YAML files.
+    let o = houserules(&["validate", bad.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).expect("one JSON object");
+    assert_eq!(v["ok"], false);
+    let f = &v["findings"][0];
+    assert_eq!(f["code"], "houserules::unknown-key", "{v}");
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(line as u64), Some(1))
+    );
+    assert!(f["message"].as_str().unwrap().contains("`bord`"), "{v}");
+    let out = ok(&["validate", good.to_str().expect("utf-8"), "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(
+        (&v["ok"], &v["id"]),
+        (&Value::from(true), &Value::from("gardner"))
+    );
     let json = dir.join("modifier.json");
     std::fs::write(&json, "{}").expect("write");
     // A .json file is a modifier descriptor (tests/modifiers.rs).
@@ -511,6 +530,149 @@ fn state_file_errors_name_the_file_and_the_json_path() {
     assert!(err.contains("--fen") || err.contains("--state"), "{err}");
     let err = fails(&["moves", "--state", p, "--rules", "coregal"], 2);
     assert!(err.contains("--rules") || err.contains("--state"), "{err}");
+}
+
+#[test]
+fn fen_with_a_pawn_where_play_cannot_put_it_is_refused() {
+    // Regression (new-user trial): accepted silently. python-chess's
+    // `Board.status()` flags FIDE pawns on the first or last rank.
+    let err = fails(&["moves", "--fen", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1"], 2);
+    assert!(
+        err.contains("--fen") && err.contains("pawn `P` on a1"),
+        "{err}"
+    );
+    // Grand chess: promotion is optional on ranks 8 and 9 and compulsory
+    // on 10 (the game's definition), so a pawn may stand on a8 only.
+    let out = ok(&[
+        "moves",
+        "--game",
+        "grand",
+        "--fen",
+        "4k5/10/P9/10/10/10/10/10/10/4K5 w - - 0 1",
+    ]);
+    assert!(out.lines().any(|l| l.starts_with("a8a9 ")), "{out}");
+    let err = fails(
+        &[
+            "moves",
+            "--game",
+            "grand",
+            "--fen",
+            "P3k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("a10") && err.contains("must have promoted"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pgn_check_state_starts_games_from_the_state_position() {
+    // Spec "Hit Points" scenario 2: a pawn on its last hit point is
+    // removed by a capture. The state gives the d5 pawn 1 HP; the same
+    // board from plain FEN (2 HP, G5) would see it pushed to d6 instead.
+    let state = state_file(
+        "pgn-hp.json",
+        r#"{"format": "houserules-state/1", "rules": "piece-hp",
+            "board": "4k3/8/8/3p4/8/8/8/3RK3", "turn": "white",
+            "pieces": [{"square": "d5", "hp": 1}]}"#,
+    );
+    let pgn = state_file("pgn-hp.pgn", "1. Rxd5 Ke7 *\n");
+    let (s, g) = (state.to_str().unwrap(), pgn.to_str().unwrap());
+    let out = ok(&["pgn", "check", "--state", s, g, "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    assert_eq!(v["error"], Value::Null, "{out}");
+    assert_eq!(v["final_fen"], "8/4k3/8/3R4/8/8/8/4K3 w - - 1 2", "{out}");
+    // A game with a FEN tag is read under the state's rules (2 HP: the
+    // pawn survives and is pushed north, scenario 1).
+    let tagged = state_file(
+        "pgn-hp-fen.pgn",
+        "[FEN \"4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1\"]\n\n1. Rxd5 *\n",
+    );
+    let out = ok(&[
+        "pgn",
+        "check",
+        "--state",
+        s,
+        tagged.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    assert_eq!(v["final_fen"], "4k3/8/3p4/3R4/8/8/8/4K3 b - - 0 1", "{out}");
+    // The state carries its rules: --rules beside it is refused.
+    let err = fails(&["pgn", "check", "--state", s, "--rules", "piece-hp", g], 2);
+    assert!(err.contains("--state") && err.contains("--rules"), "{err}");
+}
+
+#[test]
+fn state_command_writes_a_state_that_state_and_moves_read_back() {
+    // Spec "Hit Points" scenario 1: the rook takes the 2-HP pawn, which
+    // drops to 1 HP and is pushed north to d6.
+    let out_path = std::env::temp_dir().join(format!(
+        "houserules-state-{}-written.json",
+        std::process::id()
+    ));
+    let o = out_path.to_str().unwrap();
+    let printed = ok(&[
+        "state",
+        "--rules",
+        "piece-hp",
+        "--fen",
+        "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1",
+        "--play",
+        "d1d5",
+    ]);
+    let v: Value = serde_json::from_str(&printed).expect("a JSON document");
+    assert_eq!(v["format"], "houserules-state/1");
+    assert_eq!(v["rules"], "piece-hp");
+    assert_eq!(v["board"], "4k3/8/3p4/3R4/8/8/8/4K3");
+    assert_eq!(v["turn"], "black");
+    let hp = |sq: &str| {
+        v["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["square"] == sq)
+            .map(|p| p["hp"].clone())
+    };
+    assert_eq!(hp("d6"), Some(Value::from(1)));
+    assert_eq!(hp("d5"), Some(Value::from(2)));
+    // Moves by SAN too, from a state file, written to --output; the file
+    // is what stdout would have been.
+    let first = state_file("first.json", &printed);
+    ok(&[
+        "state",
+        "--state",
+        first.to_str().unwrap(),
+        "--play",
+        "1... Ke7 2. Rxd6",
+        "--output",
+        o,
+    ]);
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    // Scenario 2: the pawn on its last hit point is removed.
+    assert_eq!(written["board"], "8/4k3/3R4/8/8/8/8/4K3");
+    assert_eq!(written["fullmove_number"], 2);
+    // Black's 1-HP king on e7 (P6): d7 and d8 are on the rook's file, e6
+    // and f6 on its rank; taking the 2-HP rook on d6 would push it to d7
+    // (N first), next to the king, so that is illegal too.
+    let moves = ok(&["moves", "--state", o]);
+    let mut list: Vec<&str> = moves.lines().map(|l| &l[..4]).collect();
+    list.sort_unstable();
+    assert_eq!(list, ["e7e8", "e7f7", "e7f8"], "{moves}");
+    std::fs::remove_file(&out_path).ok();
+}
+
+#[test]
+fn state_command_errors_name_the_move_and_the_option() {
+    let err = fails(&["state", "--play", "e2e4,e7e5,e1e3"], 2);
+    assert!(err.contains("move 3") && err.contains("e1e3"), "{err}");
+    let err = fails(&["state", "--game", "capablanca"], 2);
+    assert!(err.contains("--game capablanca"), "{err}");
+    let err = fails(&["state", "--rules", "no-such-rule"], 2);
+    assert!(err.contains("no-such-rule"), "{err}");
 }
 
 #[test]

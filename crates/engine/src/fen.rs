@@ -54,6 +54,22 @@ pub enum FenError {
         /// The royal piece type's id.
         piece: String,
     },
+    /// A piece that promotes stands where it cannot: on a rank where its
+    /// promotion is compulsory (it would have promoted), or on a square no
+    /// move of its kind reaches (a pawn on its own first rank). python-chess
+    /// (`Board.status()`, `STATUS_PAWNS_ON_BACKRANK`) and shakmaty refuse
+    /// FIDE pawns on the first or last rank alike.
+    #[error("FEN board field: {piece} `{letter}` on {square}: {reason}")]
+    PieceRank {
+        /// `white pawn`, `black pawn`, ….
+        piece: String,
+        /// Its FEN letter.
+        letter: char,
+        /// The square's name.
+        square: String,
+        /// Why it cannot stand there.
+        reason: &'static str,
+    },
     /// The side not to move is in check.
     #[error("FEN position is illegal: the side not to move ({0}) is in check")]
     OppositeCheck(Color),
@@ -350,6 +366,81 @@ fn parse_inner<B: BitSet>(
     }
     debug_assert_eq!(pos.hash, pos.compute_hash());
     Ok(pos)
+}
+
+/// Checks that no promoting piece stands where play cannot put it (see
+/// [`FenError::PieceRank`]): on a square of its compulsory promotion zone,
+/// or, for kinds that only leap, on a square of its own first rank that
+/// none of its moves reaches and that is not one of its initial squares
+/// (so a rule that lets pawns step back, RULINGS P21, keeps them legal
+/// there). Rule hooks that move pieces by other means
+/// ([`RuleHooks::relocates_pieces`](crate::hooks::RuleHooks::relocates_pieces))
+/// turn the check off.
+///
+/// [`parse`] does not run it, as python-chess's `Board` reads such a FEN
+/// and reports it only through `Board.status()`: rule layers (modifier
+/// spawns and swaps, `piece-hp` pushes) create such positions and read
+/// them back. Front ends run it on positions a user types
+/// ([`Game::check_piece_ranks`](crate::Game::check_piece_ranks)).
+///
+/// # Errors
+/// [`FenError::PieceRank`] naming the first such piece and its square.
+pub fn check_piece_ranks<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+) -> Result<(), FenError> {
+    if t.hooks.as_ref().is_some_and(|h| h.relocates_pieces()) {
+        return Ok(());
+    }
+    let mut kinds = t.promo_kinds;
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        for c in Color::ALL {
+            let ci = c.index();
+            let ours = pos.by_kind[k] & pos.by_color[ci];
+            if ours.is_empty() {
+                continue;
+            }
+            let kt = &t.kinds[ci][k];
+            let first_rank = crate::definition::relative_rank(0, c, t.height);
+            let mut unreachable = B::EMPTY;
+            if kt.rides.is_empty() {
+                for f in 0..t.width {
+                    unreachable |= B::bit(first_rank * t.width + f);
+                }
+                unreachable &= !kt.initial;
+                for from in t.board.iter() {
+                    let i = from as usize;
+                    unreachable &=
+                        !(kt.leap_any[i] | kt.leap_quiet[i] | kt.leap_capture[i] | kt.leap_ep[i]);
+                }
+            }
+            let compulsory = t.promo_zone[ci] & !t.promo_optional[ci];
+            let bad = ours & (compulsory | unreachable);
+            if let Some(sq) = bad.iter().next() {
+                let name = &def.pieces[k].id;
+                let letter = def.pieces[k].symbol;
+                let letter = if c == Color::White {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                return Err(FenError::PieceRank {
+                    piece: format!("{c} {}", name.to_lowercase()),
+                    letter,
+                    square: square_name(sq, t.width),
+                    reason: if compulsory.has(sq) {
+                        "it must have promoted on reaching this rank"
+                    } else {
+                        "no move of this piece reaches its own first rank"
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32, FenError> {

@@ -539,17 +539,26 @@ impl Game {
         with!(self, |p, _t| p.fullmove)
     }
 
-    /// Whether a royal piece of the side to move is attacked.
+    /// Whether the side to move is in check: a royal piece of it is
+    /// attacked, as the rule hooks judge it
+    /// ([`RuleHooks::in_check`](crate::hooks::RuleHooks::in_check); under
+    /// `piece-hp` only a royal on its last hit point, RULINGS P6).
     pub fn is_check(&self) -> bool {
-        with!(self, |p, t| match &t.hooks {
-            Some(h) => {
-                let occ = p.occupied();
-                h.royal_squares(t, p, p.turn)
-                    .iter()
-                    .any(|s| h.is_attacked(t, p, s, occ, p.turn.flip()))
-            }
-            None => p.is_check(t),
-        })
+        with!(self, |p, t| p.in_check_hooked(t))
+    }
+
+    /// Checks that no promoting piece stands where play cannot put it (a
+    /// FIDE pawn on its first or last rank), for positions a user gives;
+    /// see [`fen::check_piece_ranks`](crate::fen::check_piece_ranks).
+    ///
+    /// # Errors
+    /// [`FenError::PieceRank`](crate::fen::FenError::PieceRank).
+    pub fn check_piece_ranks(&self) -> Result<(), crate::fen::FenError> {
+        with!(self, |p, t| crate::fen::check_piece_ranks(
+            &self.variant.def,
+            t,
+            p
+        ))
     }
 
     /// Squares of `by`'s pieces that attack `sq`, with the attacks the

@@ -42,6 +42,18 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
         pos.is_attacked(t, sq, occ, by)
     }
+    /// Whether `color` is in check: one of its royal pieces is attacked
+    /// in a way the rules count as check. Used by
+    /// [`Game::is_check`](crate::Game::is_check), the SAN `+`/`#` suffixes
+    /// and checkmate. Default: a royal piece of `color` is attacked
+    /// ([`RuleHooks::royal_squares`], [`RuleHooks::is_attacked`]). Rules
+    /// where an attacked royal may survive a hit narrow it (RULINGS P6).
+    fn in_check(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> bool {
+        let occ = pos.occupied();
+        self.royal_squares(t, pos, color)
+            .iter()
+            .any(|s| self.is_attacked(t, pos, s, occ, color.flip()))
+    }
     /// The squares of `by`'s pieces that attack `sq` over `occ`, with the
     /// rules' added attacks (as [`RuleHooks::is_attacked`]); used by
     /// [`Game::attackers`](crate::Game::attackers). Default: the engine's.
@@ -54,6 +66,14 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     /// mover's byte to its destination and clears captured pieces' bytes.
     /// Read once when the hooks are installed. Default: no.
     fn uses_piece_attributes(&self) -> bool {
+        false
+    }
+    /// Whether the rules move pieces other than by their own moves (pushes,
+    /// spawns), so that a piece may stand where its moves never lead (a
+    /// pawn on a first or last rank): then
+    /// [`fen::check_piece_ranks`](crate::fen::check_piece_ranks) accepts
+    /// every placement. Default: no.
+    fn relocates_pieces(&self) -> bool {
         false
     }
     /// Checks a position read from FEN (or set up otherwise) against the
@@ -129,6 +149,16 @@ impl<B: BitSet> Position<B> {
         if !hooks.turn_passes(t, &before, self, m) && self.turn != before.turn {
             self.set_turn(before.turn);
             self.fullmove = before.fullmove;
+        }
+    }
+
+    /// Whether the side to move is in check, judged by the table's hooks
+    /// ([`RuleHooks::in_check`]) when there are any, else by
+    /// [`Position::is_check`].
+    pub fn in_check_hooked(&self, t: &Tables<B>) -> bool {
+        match &t.hooks {
+            Some(h) => h.in_check(t, self, self.turn),
+            None => self.is_check(t),
         }
     }
 

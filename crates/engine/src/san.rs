@@ -57,7 +57,8 @@ pub fn write<B: BitSet>(
         Some(h) => after.play_with_hooks(t, h.as_ref(), m),
         None => after.play_unchecked(t, m),
     }
-    if after.is_check(t) {
+    // The hooks decide what check is (added attacks, hit points).
+    if after.in_check_hooked(t) {
         let mut replies = Vec::new();
         after.legal_moves_into(t, &mut replies);
         s.push(if replies.is_empty() { '#' } else { '+' });

@@ -14,6 +14,9 @@ pub struct SuiteEntry {
     pub counts: Vec<(u32, u64)>,
     /// 1-based line of the position in the file.
     pub line: usize,
+    /// 1-based line of each count, parallel to `counts`: its `perft` line
+    /// in `.perft` files, the position's line in `.epd` files.
+    pub count_lines: Vec<usize>,
 }
 
 /// A malformed suite line.
@@ -57,6 +60,7 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 fen: rest.trim().to_string(),
                 counts: Vec::new(),
                 line,
+                count_lines: Vec::new(),
             });
         } else if let Some(rest) = l.strip_prefix("perft ") {
             let entry = out
@@ -72,6 +76,7 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
             entry.counts.push((d, n));
+            entry.count_lines.push(line);
         } else if l.contains(";D") || l.contains("; D") {
             let mut parts = l.split(';');
             let fen = parts.next().unwrap_or("").trim().to_string();
@@ -98,6 +103,7 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             out.push(SuiteEntry {
                 id: pending_id.take().unwrap_or_else(|| format!("line {line}")),
                 fen,
+                count_lines: vec![line; counts.len()],
                 counts,
                 line,
             });
@@ -122,6 +128,9 @@ mod tests {
         assert_eq!(s[0].counts, vec![(1, 3), (2, 9)]);
         assert_eq!(s[1].counts, vec![(1, 15), (2, 66)]);
         assert_eq!(s[1].line, 7);
+        // Each count knows its own line (the `perft` line in `.perft`).
+        assert_eq!(s[0].count_lines, vec![4, 5]);
+        assert_eq!(s[1].count_lines, vec![7, 7]);
         assert!(parse("perft 1 2").is_err());
         assert_eq!(parse("bogus").unwrap_err().line, 1);
     }

@@ -36,7 +36,7 @@ pub use reader::{
     glyph_nag, Reader, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES, MAX_VARIATION_DEPTH, RESULTS,
 };
 pub use replay::{
-    replay, replay_with, result_of, Replay, ReplayError, ReplayErrorKind, ReplayWarning, Rules,
-    VariantResolver,
+    replay, replay_from, replay_with, result_of, Replay, ReplayError, ReplayErrorKind,
+    ReplayWarning, Rules, VariantResolver,
 };
 pub use writer::{ordered_tags, write_game, write_pgn, LINE_WIDTH, SEVEN_TAG_ROSTER};

@@ -411,18 +411,38 @@ pub fn replay(game: &PgnGame) -> Replay {
 /// assert!(houserules_pgn::replay(&game).error.is_some());
 /// ```
 pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
-    let (mut g, rules) = match start_position_with(game, resolve) {
-        Ok(x) => x,
-        Err(e) => {
-            return Replay {
-                rules: None,
-                plies: 0,
-                game: None,
-                error: Some(e),
-                warnings: Vec::new(),
+    match start_position_with(game, resolve) {
+        Ok((g, rules)) => replay_moves(game, g, rules),
+        Err(e) => Replay {
+            rules: None,
+            plies: 0,
+            game: None,
+            error: Some(e),
+            warnings: Vec::new(),
+        },
+    }
+}
+
+/// [`replay_with`], where a game without a `FEN` tag whose `Variant` tag is
+/// absent, standard or Chess960 starts from `start` (a position with state
+/// FEN cannot carry, such as hit points) instead of a start position;
+/// every other game is set up by [`start_position_with`].
+pub fn replay_from(game: &PgnGame, resolve: VariantResolver<'_>, start: &Game) -> Replay {
+    let rules = rules_for_variant(game.tag("Variant"));
+    match rules {
+        Ok(r) if game.tag("FEN").is_none() => {
+            let mut g = start.clone();
+            if r == Rules::Chess960 {
+                g.set_chess960(true);
             }
+            replay_moves(game, g, Rules::Resolved)
         }
-    };
+        _ => replay_with(game, resolve),
+    }
+}
+
+/// Plays the main line of `game` from `g`.
+fn replay_moves(game: &PgnGame, mut g: Game, rules: Rules) -> Replay {
     let n = game.mainline.moves.len();
     let mut warnings = Vec::new();
     let mut ended = false;

@@ -565,6 +565,16 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
     fn attackers(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> B {
         pos.attackers_to(t, sq, occ, by) | self.added_attackers(t, pos, sq, occ, by, false)
     }
+    /// Check is a royal that could be killed (RULINGS P6): under
+    /// `piece-hp` an attacked royal with 2 HP or more is not in check (it
+    /// may stand attacked and cannot be mated); otherwise any attacked
+    /// royal, as the engine's default.
+    fn in_check(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> bool {
+        let occ = pos.occupied();
+        RuleHooks::<B>::royal_squares(self, t, pos, color)
+            .iter()
+            .any(|s| self.threatened(t, pos, s, occ, color.flip()))
+    }
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
         if self.no_royalty() {
             return B::EMPTY;
@@ -584,6 +594,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
     }
 
     fn uses_piece_attributes(&self) -> bool {
+        self.piece_hp
+    }
+
+    /// A `piece-hp` push may put a pawn on either back rank (P6; a pushed
+    /// pawn does not promote).
+    fn relocates_pieces(&self) -> bool {
         self.piece_hp
     }
 

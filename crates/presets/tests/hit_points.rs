@@ -227,6 +227,57 @@ fn piece_hp_p6_checkmate_needs_a_royal_on_its_last_hit_point() {
     assert!(!y.legal_moves().is_empty());
 }
 
+/// SAN of a UCI move in `g`.
+fn san(g: &Game, uci: &str) -> String {
+    g.san(g.parse_uci(uci).unwrap())
+}
+
+#[test]
+fn piece_hp_p6_is_check_counted_an_attacked_king_with_hit_points_to_spare() {
+    // Regression (new-user trial): `is_check` said check for an attacked
+    // king with 2 HP. P6: it may stand attacked and cannot be mated, so it
+    // is not in check; on its last hit point it is.
+    let f = "4r1k1/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert!(!g(HP, f, &[("e1", 2)]).is_check());
+    assert!(!g(HEAL, f, &[("e1", 3)]).is_check());
+    assert!(g(HP, f, &[]).is_check());
+    assert!(g(HEAL, f, &[("e1", 1)]).is_check());
+}
+
+#[test]
+fn piece_hp_p6_san_suffix_counted_an_attacked_king_with_hit_points_to_spare() {
+    // Regression (new-user trial): SAN wrote `+`/`#` for a move that
+    // attacks a 2-HP king. P6: only a royal on its last hit point is in
+    // check, and only such a royal can be mated.
+    let f = "3r2k1/8/8/8/8/8/8/4K3 b - - 0 1";
+    assert_eq!(san(&g(HP, f, &[("e1", 2)]), "d8e8"), "Re8");
+    assert_eq!(san(&g(HP, f, &[]), "d8e8"), "Re8+");
+    // Fool's mate: mate with the default hit points, no check with 2.
+    let f = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
+    assert_eq!(san(&g(HP, f, &[]), "d8h4"), "Qh4#");
+    let mut x = g(HP, f, &[("e1", 2)]);
+    assert_eq!(san(&x, "d8h4"), "Qh4");
+    play(&mut x, &["d8h4"]);
+    assert!(!x.is_check());
+    // Hitting a 2-HP king leaves it on its last hit point, pushed to d2
+    // next to the rook: that is check.
+    let x = g(HP, "3r2k1/8/8/8/8/8/8/3K4 b - - 0 1", &[("d1", 2)]);
+    assert_eq!(san(&x, "d8d1"), "Rxd1+");
+}
+
+#[test]
+fn piece_hp_p1_san_check_counts_the_added_attacks() {
+    // Regression: SAN judged check by the compiled shapes only. Under
+    // knights-leap-twice (P5, P1) Ng1-f3 attacks d7 by the double leap
+    // f3-e5-d7 over the empty e5, so it gives check.
+    let x = g(
+        "piece-hp,knights-leap-twice",
+        "8/3k4/8/8/8/8/8/4K1N1 w - - 0 1",
+        &[],
+    );
+    assert_eq!(san(&x, "g1f3"), "Nf3+");
+}
+
 #[test]
 fn piece_hp_p1_attacks_follow_movement_changes() {
     // RULINGS P1 and P5 with knights-leap-twice: the black knight on b1

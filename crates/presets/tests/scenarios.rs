@@ -52,6 +52,24 @@ fn pawns_move_backward_3_destination_occupied() {
     no(&g(PMB, "4k3/8/8/8/4P3/4N3/8/4K3 w - - 0 1"), &["e4e3"]);
 }
 #[test]
+fn pawns_move_backward_p21_pawn_may_stand_on_its_first_rank() {
+    // P21: a pawn may step back onto its own first rank, so a FEN with one
+    // there is a reachable position (FIDE pawns there are refused, as
+    // python-chess and shakmaty refuse them); from there it steps forward.
+    let f = "4k3/8/8/8/8/8/8/P3K3 w - - 0 1";
+    let x = g(PMB, f);
+    assert_eq!(x.check_piece_ranks(), Ok(()));
+    yes(&x, &["a1a2"]);
+    let err = g("berolina-pawns", f)
+        .check_piece_ranks()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("a1") && err.contains("first rank"), "{err}");
+    // P6: a piece-hp push may put a pawn on a back rank, so the check
+    // accepts every placement there.
+    assert_eq!(g("piece-hp", f).check_piece_ranks(), Ok(()));
+}
+#[test]
 fn pawns_move_backward_edge_no_en_passant_and_clock_reset() {
     let mut x = g(PMB, "4k3/8/8/8/4P3/8/8/4K3 w - - 7 20");
     play(&mut x, &["e4e3"]);

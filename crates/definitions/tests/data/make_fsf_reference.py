@@ -58,9 +58,9 @@ import os
 import random
 import sys
 
-import pyffish as sf
-
-assert sf.version() == (0, 0, 90), f"expected pyffish 0.0.90, got {sf.version()}"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import fsf_playout as fp  # noqa: E402  (shared with the presets generator)
+import pyffish as sf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "fsf_reference.jsonl")
@@ -97,81 +97,26 @@ GAMES = [
 
 # Positions recorded per game (playouts are added until this many).
 POSITIONS_PER_GAME = 5000
-MAX_PLIES = 1000
-
-
-def digest(moves):
-    h = 0x811C9DC5
-    for b in " ".join(moves).encode():
-        h ^= b
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return f"{h:08x}"
-
-
-def chess960_start(n):
-    """Start position number n (0-959) by Scharnagl's numbering."""
-    rank = [None] * 8
-    n, b1 = divmod(n, 4)
-    rank[2 * b1 + 1] = "B"
-    n, b2 = divmod(n, 4)
-    rank[2 * b2] = "B"
-    n, q = divmod(n, 6)
-    free = [i for i in range(8) if rank[i] is None]
-    rank[free[q]] = "Q"
-    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
-    free = [i for i in range(8) if rank[i] is None]
-    for k in knights:
-        rank[free[k]] = "N"
-    free = [i for i in range(8) if rank[i] is None]
-    for i, p in zip(free, "RKR"):
-        rank[i] = p
-    white = "".join(rank)
-    files = "abcdefgh"
-    rooks = [files[i] for i, p in enumerate(rank) if p == "R"]
-    castling = rooks[1].upper() + rooks[0].upper() + rooks[1] + rooks[0]
-    return f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1"
 
 
 def start_fen(game, variant, rng):
     if game == "chess960":
-        return chess960_start(rng.randrange(960))
+        return fp.chess960_start(rng.randrange(960))
     return sf.start_fen(variant)
 
 
 def playout(game, variant, is960, index, dump=False):
     rng = random.Random(f"{game}/{index}")
     start = start_fen(game, variant, rng)
-    # Fairy-Stockfish is asked about `base` + `since`: the position before
-    # the last irreversible move and the moves from there (repetitions
-    # cannot reach further back), which keeps a playout linear in time.
-    base, since = start, []
-    plies = []
-    while True:
-        legal = sorted(sf.legal_moves(variant, base, since, is960))
-        fen = sf.get_fen(variant, base, since, is960)
-        if dump:
-            print(len(plies), fen, " ".join(legal))
-        end, value = None, None
-        if not legal:
-            value = sf.game_result(variant, base, since, is960)
-            in_check = bool(since) and sf.gives_check(variant, base, since, is960)
-            end = "checkmate" if in_check and value < 0 else "stalemate"
-        elif sf.is_optional_game_end(variant, base, since, is960)[0]:
-            end = "fifty-move" if int(fen.split()[-2]) >= 100 else "threefold"
-        elif sf.has_insufficient_material(variant, base, since, is960) == (True, True):
-            end = "insufficient-material"
-        elif len(plies) >= MAX_PLIES:
-            end = "ply-cap"
-        if end is not None:
-            final = {"fen": fen, "count": len(legal), "digest": digest(legal), "end": end, "value": value}
-            break
-        m = rng.choice(legal)
-        plies.append(f"{m} {len(legal)} {digest(legal)}")
-        after = sf.get_fen(variant, base, since + [m], is960)
-        if int(after.split()[-2]) == 0:
-            base, since = fen, [m]
-        else:
-            since.append(m)
+
+    def ends(base, since, legal):
+        if legal:
+            return None, None
+        value = sf.game_result(variant, base, since, is960)
+        mate = fp.in_check(variant, base, since, is960) and value < 0
+        return ("checkmate" if mate else "stalemate"), value
+
+    plies, final = fp.play(variant, start, is960, rng, ends, dump)
     return {
         "game": game,
         "variant": variant,
@@ -194,15 +139,7 @@ def main():
         sys.exit(f"unknown game {game}")
     with open(OUT, "w") as out:
         for game, variant, is960 in GAMES:
-            total, index, ends = 0, 0, {}
-            while total < POSITIONS_PER_GAME:
-                p = playout(game, variant, is960, index)
-                out.write(json.dumps(p, separators=(",", ":")) + "\n")
-                total += len(p["plies"]) + 1
-                ends[p["final"]["end"]] = ends.get(p["final"]["end"], 0) + 1
-                index += 1
-            print(f"{game}: {index} playouts, {total} positions, {ends}", file=sys.stderr)
-
+            fp.write_playouts(out, game, POSITIONS_PER_GAME, lambda i: playout(game, variant, is960, i))
 
 if __name__ == "__main__":
     main()

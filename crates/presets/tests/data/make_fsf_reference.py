@@ -33,9 +33,9 @@ import os
 import random
 import sys
 
-import pyffish as sf
-
-assert sf.version() == (0, 0, 90), f"expected pyffish 0.0.90, got {sf.version()}"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import fsf_playout as fp  # noqa: E402  (shared with the definitions generator)
+import pyffish as sf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "fsf_reference.jsonl")
@@ -114,81 +114,26 @@ PRESETS = [
 ]
 
 POSITIONS_PER_PRESET = 4000
-MAX_PLIES = 1000
 # tsv rows up to this many nodes are re-counted to check each model.
 CHECK_NODES = 20000
-
-
-def digest(moves):
-    h = 0x811C9DC5
-    for b in " ".join(moves).encode():
-        h ^= b
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return f"{h:08x}"
-
-
-def chess960_start(n):
-    """Start position number n (0-959) by Scharnagl's numbering."""
-    rank = [None] * 8
-    n, b1 = divmod(n, 4)
-    rank[2 * b1 + 1] = "B"
-    n, b2 = divmod(n, 4)
-    rank[2 * b2] = "B"
-    n, q = divmod(n, 6)
-    free = [i for i in range(8) if rank[i] is None]
-    rank[free[q]] = "Q"
-    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
-    free = [i for i in range(8) if rank[i] is None]
-    for k in knights:
-        rank[free[k]] = "N"
-    free = [i for i in range(8) if rank[i] is None]
-    for i, p in zip(free, "RKR"):
-        rank[i] = p
-    white = "".join(rank)
-    files = "abcdefgh"
-    rooks = [files[i] for i, p in enumerate(rank) if p == "R"]
-    castling = rooks[1].upper() + rooks[0].upper() + rooks[1] + rooks[0]
-    return f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1"
 
 
 def playout(rules, variant, index, dump=False):
     rng = random.Random(f"{rules}/{index}")
     start = sf.start_fen(variant)
     is960 = False
-    # Fairy-Stockfish is asked about `base` + `since`: the position before
-    # the last irreversible move and the moves from there (repetitions
-    # cannot reach further back), which keeps a playout linear in time.
-    base, since = start, []
-    plies = []
-    while True:
-        legal = sorted(sf.legal_moves(variant, base, since, is960))
-        fen = sf.get_fen(variant, base, since, is960)
-        if dump:
-            print(len(plies), fen, " ".join(legal))
-        end, value = None, None
+
+    def ends(base, since, legal):
         immediate, ivalue = sf.is_immediate_game_end(variant, base, since, is960)
         if immediate:
-            end, value = "variant-end", ivalue
-        elif not legal:
-            value = sf.game_result(variant, base, since, is960)
-            in_check = bool(since) and sf.gives_check(variant, base, since, is960)
-            end = "no-moves-in-check" if in_check else "no-moves"
-        elif sf.is_optional_game_end(variant, base, since, is960)[0]:
-            end = "fifty-move" if int(fen.split()[-2]) >= 100 else "threefold"
-        elif sf.has_insufficient_material(variant, base, since, is960) == (True, True):
-            end = "insufficient-material"
-        elif len(plies) >= MAX_PLIES:
-            end = "ply-cap"
-        if end is not None:
-            final = {"fen": fen, "count": len(legal), "digest": digest(legal), "end": end, "value": value}
-            break
-        m = rng.choice(legal)
-        plies.append(f"{m} {len(legal)} {digest(legal)}")
-        after = sf.get_fen(variant, base, since + [m], is960)
-        if int(after.split()[-2]) == 0:
-            base, since = fen, [m]
-        else:
-            since.append(m)
+            return "variant-end", ivalue
+        if legal:
+            return None, None
+        value = sf.game_result(variant, base, since, is960)
+        check = fp.in_check(variant, base, since, is960)
+        return ("no-moves-in-check" if check else "no-moves"), value
+
+    plies, final = fp.play(variant, start, is960, rng, ends, dump)
     return {
         "rules": rules,
         "variant": variant,
@@ -234,15 +179,7 @@ def main():
         for rules, variant in PRESETS:
             if only is not None and rules != only:
                 continue
-            total, index, ends = 0, 0, {}
-            while total < POSITIONS_PER_PRESET:
-                p = playout(rules, variant, index)
-                out.write(json.dumps(p, separators=(",", ":")) + "\n")
-                total += len(p["plies"]) + 1
-                ends[p["final"]["end"]] = ends.get(p["final"]["end"], 0) + 1
-                index += 1
-            print(f"{rules}: {index} playouts, {total} positions, {ends}", file=sys.stderr)
-
+            fp.write_playouts(out, rules, POSITIONS_PER_PRESET, lambda i: playout(rules, variant, i))
 
 if __name__ == "__main__":
     main()
