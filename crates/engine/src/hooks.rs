@@ -27,8 +27,114 @@ pub struct HookResult {
     pub reason: String,
 }
 
+/// Whose royal pieces the self-check filter protects, and how (see
+/// [`HookProfile::royalty`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Royalty {
+    /// The engine's own: [`RuleHooks::self_check_filter`] is on,
+    /// [`RuleHooks::royal_squares`] and [`RuleHooks::is_attacked`] are the
+    /// defaults, and the move effects never change whether a royal of the
+    /// mover is attacked after the move. The engine's legal generator
+    /// (checkers and pins) then decides legality.
+    Engine,
+    /// No self-check filter ([`RuleHooks::self_check_filter`] is off):
+    /// every pseudo-legal move is legal, castling included without attack
+    /// tests.
+    None,
+    /// Anything else (own royal set, added attacks, effects that matter):
+    /// every move is played and judged through the hooks.
+    Custom,
+}
+
+/// The list-wide rule that [`RuleHooks::filter_moves`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListRule {
+    /// None: `filter_moves` keeps the list (it may still clear it when
+    /// [`RuleHooks::game_over`] says so).
+    Keep,
+    /// Compulsory capture (lichess Antichess, FIDE-style losing chess):
+    /// when some legal move captures (en passant included, castling
+    /// never), only captures are legal.
+    CompulsoryCapture,
+    /// Something else: the engine calls `filter_moves` on the whole list.
+    Custom,
+}
+
+/// What a hooks object uses, declared once by [`RuleHooks::profile`] and
+/// read when the hooks are installed, so that the engine picks the
+/// cheapest correct move-generation path per variant (docs/performance.md,
+/// "Hook profiles"). A flag that says `true` only allows the engine to
+/// call the hook; one that says `false` promises the hook keeps its
+/// default. [`HookProfile::GENERAL`] (the default) promises nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookProfile {
+    /// [`RuleHooks::piece_moves`] may replace a piece's moves.
+    pub piece_moves: bool,
+    /// [`RuleHooks::extra_moves`] may add moves.
+    pub extra_moves: bool,
+    /// [`RuleHooks::filter_move`] may drop moves.
+    pub filter_move: bool,
+    /// What [`RuleHooks::filter_moves`] does besides clearing the list
+    /// when [`RuleHooks::game_over`] is true.
+    pub list_rule: ListRule,
+    /// The self-check filter and the royal set.
+    pub royalty: Royalty,
+    /// [`RuleHooks::before_move`], [`RuleHooks::after_move`] or
+    /// [`RuleHooks::turn_passes`] may change the position beyond
+    /// [`Position::play_unchecked`] (`false`: moves are played without
+    /// them).
+    pub effects: bool,
+    /// [`RuleHooks::game_over`] may be true (the position then has no
+    /// legal moves).
+    pub game_over: bool,
+}
+
+impl HookProfile {
+    /// Promises nothing: every position takes the general path.
+    pub const GENERAL: HookProfile = HookProfile {
+        piece_moves: true,
+        extra_moves: true,
+        filter_move: true,
+        list_rule: ListRule::Custom,
+        royalty: Royalty::Custom,
+        effects: true,
+        game_over: true,
+    };
+
+    /// Whether legal moves can be generated without the general path: no
+    /// per-piece or per-move hook, and a royalty the engine knows.
+    pub fn engine_generates(&self) -> bool {
+        !self.piece_moves
+            && !self.extra_moves
+            && !self.filter_move
+            && self.list_rule != ListRule::Custom
+            && self.royalty != Royalty::Custom
+    }
+}
+
+impl Default for HookProfile {
+    fn default() -> HookProfile {
+        HookProfile::GENERAL
+    }
+}
+
 /// Rule-layer hooks. Every method has a default that keeps FIDE behaviour.
 pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
+    /// What these hooks use (see [`HookProfile`]); read once when the
+    /// hooks are installed. Default: [`HookProfile::GENERAL`] (always
+    /// correct, slowest).
+    fn profile(&self) -> HookProfile {
+        HookProfile::GENERAL
+    }
+    /// Whether the rules have decided the game in `pos` (a locked result,
+    /// a side that lost what it needs): the position then has no legal
+    /// moves. Called by the engine's paths that skip
+    /// [`RuleHooks::filter_moves`] (when [`HookProfile::game_over`] says
+    /// so); `filter_moves` must clear the list in the same positions.
+    /// Default: never.
+    fn game_over(&self, _t: &Tables<B>, _pos: &Position<B>) -> bool {
+        false
+    }
     /// The royal pieces of `color`: leaving one attacked is illegal when
     /// the self-check filter is on. Default: pieces of royal types.
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
@@ -166,33 +272,52 @@ impl<B: BitSet> Position<B> {
         out.retain(|m| hooks.filter_move(t, self, *m));
     }
 
-    /// Legal moves under `hooks` (the general path).
+    /// Legal moves under `hooks` (the general path), appended to `out`.
+    /// Generates into `out` and filters in place: no allocation unless
+    /// the hooks replace some piece's moves.
     pub fn legal_moves_hooked(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
-        let mut pseudo = Vec::with_capacity(64);
+        let profile = hooks.profile();
+        let start = out.len();
         {
             let mut sink = crate::movegen::Collect {
-                out: &mut pseudo,
+                out,
                 choices: self.promotion_choices(t),
             };
             self.gen_pseudo(t, &mut sink, hooks.self_check_filter());
         }
-        let our = self.by_color(self.turn);
-        let mut overridden = B::EMPTY;
-        let mut extra = Vec::new();
-        for sq in our.iter() {
-            if hooks.piece_moves(t, self, sq, &mut extra) {
-                overridden |= B::bit(sq);
+        if profile.piece_moves {
+            let our = self.by_color(self.turn);
+            let mut overridden = B::EMPTY;
+            let mut extra = Vec::new();
+            for sq in our.iter() {
+                if hooks.piece_moves(t, self, sq, &mut extra) {
+                    overridden |= B::bit(sq);
+                }
             }
+            if overridden.any() {
+                let mut w = start;
+                for i in start..out.len() {
+                    if !overridden.has(out[i].from) {
+                        out[w] = out[i];
+                        w += 1;
+                    }
+                }
+                out.truncate(w);
+            }
+            out.extend(extra);
         }
-        pseudo.retain(|m| !overridden.has(m.from));
-        pseudo.extend(extra);
-        hooks.extra_moves(t, self, &mut pseudo);
+        if profile.extra_moves {
+            hooks.extra_moves(t, self, out);
+        }
         let us = self.turn;
-        for m in pseudo {
-            if !hooks.filter_move(t, self, m) {
+        let self_check = hooks.self_check_filter();
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if profile.filter_move && !hooks.filter_move(t, self, m) {
                 continue;
             }
-            if hooks.self_check_filter() {
+            if self_check {
                 let mut after = *self;
                 after.play_with_hooks(t, hooks, m);
                 let occ = after.occupied();
@@ -204,10 +329,12 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            if !out.contains(&m) {
-                out.push(m);
+            if !out[..w].contains(&m) {
+                out[w] = m;
+                w += 1;
             }
         }
+        out.truncate(w);
         hooks.filter_moves(t, self, out);
     }
 }
