@@ -921,6 +921,7 @@ impl<B: BitSet> Position<B> {
     /// Legal moves by the engine's rules (royals of the compiled royal
     /// kinds), appended to `out`: the fast generator, or pseudo-legal
     /// moves of which only those that may expose a royal are played.
+    #[inline(always)]
     fn engine_legal_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
         let choices = self.promotion_choices(t);
         let mut sink = Collect { out, choices };
@@ -950,6 +951,17 @@ impl<B: BitSet> Position<B> {
     /// All legal moves (through the hooks when the tables carry some),
     /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        if t.hooks.is_some() {
+            return self.legal_moves_with_hooks(t, out);
+        }
+        self.engine_legal_into(t, out);
+    }
+
+    /// [`Self::legal_moves_into`] with hooks installed: the path their
+    /// profile allows (kept out of line so that the hookless path's code
+    /// stays as it was).
+    #[inline(never)]
+    fn legal_moves_with_hooks(&self, t: &Tables<B>, out: &mut Vec<Move>) {
         let Some(h) = &t.hooks else {
             return self.engine_legal_into(t, out);
         };
@@ -995,12 +1007,23 @@ impl<B: BitSet> Position<B> {
             t.promo_choices.len()
         } else {
             self.promotion_choices(t).n
-        } as u64;
+        };
+        let mut c = Counter {
+            n: 0,
+            promo: promo as u64,
+        };
+        if t.hooks.is_none() && self.gen_fast(t, &mut c) {
+            c.n
+        } else {
+            self.count_legal_other(t, promo as u64)
+        }
+    }
+
+    /// [`Self::count_legal`] off the hookless fast path (kept out of line
+    /// so that the fast path's code stays as it was).
+    #[inline(never)]
+    fn count_legal_other(&self, t: &Tables<B>, promo: u64) -> u64 {
         let Some(h) = &t.hooks else {
-            let mut c = Counter { n: 0, promo };
-            if self.gen_fast(t, &mut c) {
-                return c.n;
-            }
             let mut tally = Tally::new(self, t, promo);
             self.tally_pseudo(t, &mut tally);
             return tally.n;

@@ -40,13 +40,21 @@ impl<B: BitSet> Position<B> {
         if bulk && depth == 2 {
             // Children counted in place (no call that would only count).
             let mut n = 0;
-            for &m in mine.iter() {
-                let mut next = *self;
-                match hooks {
-                    Some(h) => next.play_with_hooks(t, h, m),
-                    None => next.play_unchecked(t, m),
+            match hooks {
+                None => {
+                    for &m in mine.iter() {
+                        let mut next = *self;
+                        next.play_unchecked(t, m);
+                        n += next.count_legal(t);
+                    }
                 }
-                n += next.count_legal(t);
+                Some(h) => {
+                    for &m in mine.iter() {
+                        let mut next = *self;
+                        next.play_with_hooks(t, h, m);
+                        n += next.count_legal(t);
+                    }
+                }
             }
             return n;
         }
