@@ -16,7 +16,7 @@
 use crate::bitboard::BitSet;
 use crate::position::Position;
 use crate::tables::Tables;
-use crate::types::{Color, Move};
+use crate::types::{Color, Move, MoveKind};
 
 /// How a game ended by a rule hook.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,19 @@ pub struct HookProfile {
     /// [`Position::play_unchecked`] (`false`: moves are played without
     /// them).
     pub effects: bool,
+    /// Those effects may change pieces or their attributes, which the
+    /// self-check filter reads (`false`: the general path judges a move
+    /// on the board after [`Position::play_unchecked`]; the effects may
+    /// still change rule state or castling rights).
+    pub board_effects: bool,
+    /// [`RuleHooks::is_attacked`] is the engine's
+    /// [`Position::is_attacked`], and [`RuleHooks::royal_squares`] depends
+    /// only on where the pieces of each kind stand (a move that does not
+    /// promote keeps the royal set, the mover's square moved). With
+    /// `board_effects` off, the general path then plays only the moves of
+    /// royals and pinned pieces, castling, en passant and promotions to
+    /// judge them (docs/performance.md, "Hook profiles").
+    pub engine_attacks: bool,
     /// [`RuleHooks::game_over`] may be true (the position then has no
     /// legal moves).
     pub game_over: bool,
@@ -98,6 +111,8 @@ impl HookProfile {
         list_rule: ListRule::Custom,
         royalty: Royalty::Custom,
         effects: true,
+        board_effects: true,
+        engine_attacks: false,
         game_over: true,
     };
 
@@ -276,7 +291,16 @@ impl<B: BitSet> Position<B> {
     /// Generates into `out` and filters in place: no allocation unless
     /// the hooks replace some piece's moves.
     pub fn legal_moves_hooked(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
-        let profile = hooks.profile();
+        // The installed hooks' profile was read once; other hooks are asked.
+        let installed = t
+            .hooks
+            .as_deref()
+            .is_some_and(|h| std::ptr::addr_eq(h as *const dyn RuleHooks<B>, hooks));
+        let profile = if installed {
+            t.hook_profile
+        } else {
+            hooks.profile()
+        };
         let start = out.len();
         {
             let mut sink = crate::movegen::Collect {
@@ -306,20 +330,40 @@ impl<B: BitSet> Position<B> {
             }
             out.extend(extra);
         }
+        // The engine's moves are distinct; only added moves may repeat one.
+        let first_added = if profile.piece_moves {
+            start
+        } else {
+            out.len()
+        };
         if profile.extra_moves {
             hooks.extra_moves(t, self, out);
         }
         let us = self.turn;
         let self_check = hooks.self_check_filter();
+        // Movers that may expose a royal, when pins tell (see
+        // HookProfile::engine_attacks); `None`: every move is played.
+        let exposed = if self_check && profile.engine_attacks && !profile.board_effects {
+            self.exposed_movers_of(t, hooks.royal_squares(t, self, us))
+        } else {
+            None
+        };
         let mut w = start;
         for i in start..out.len() {
             let m = out[i];
             if profile.filter_move && !hooks.filter_move(t, self, m) {
                 continue;
             }
-            if self_check {
+            let known = exposed.is_some_and(|e| !e.has(m.from))
+                && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                && m.promotion.is_none();
+            if self_check && !known {
                 let mut after = *self;
-                after.play_with_hooks(t, hooks, m);
+                if profile.board_effects {
+                    after.play_with_hooks(t, hooks, m);
+                } else {
+                    after.play_unchecked(t, m);
+                }
                 let occ = after.occupied();
                 let royals = hooks.royal_squares(t, &after, us);
                 if royals
@@ -329,7 +373,7 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            if !out[..w].contains(&m) {
+            if i < first_added || !out[..w].contains(&m) {
                 out[w] = m;
                 w += 1;
             }

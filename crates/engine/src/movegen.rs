@@ -12,7 +12,7 @@ use crate::definition::ShapeMode;
 use crate::hooks::{ListRule, Royalty};
 use crate::position::Position;
 use crate::tables::{Tables, MAX_KINDS};
-use crate::types::{Color, Move, MoveKind, PieceKind};
+use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 
 /// Receives generated moves: either whole target sets (for bulk counting)
 /// or single moves.
@@ -873,10 +873,15 @@ impl<B: BitSet> Position<B> {
     /// leaves a square too), and so are promotions to a royal kind (the new
     /// royal must be safe too).
     pub(crate) fn exposed_movers(&self, t: &Tables<B>) -> Option<B> {
+        self.exposed_movers_of(t, self.royals(t, self.turn))
+    }
+
+    /// [`Self::exposed_movers`] for the royal set `royals` of the side to
+    /// move (rule layers with their own royal set).
+    pub fn exposed_movers_of(&self, t: &Tables<B>, royals: B) -> Option<B> {
         let us = self.turn;
         let them = us.flip();
         let tc = them.index();
-        let royals = self.royals(t, us);
         if royals.is_empty() {
             return Some(B::EMPTY);
         }
@@ -916,6 +921,32 @@ impl<B: BitSet> Position<B> {
             }
         }
         Some(exposed)
+    }
+
+    /// Whether lifting the piece on `from` may open a line along which
+    /// `by` attacks `target` (a discovered attack). Exact when every attack
+    /// of `by` is a leap or a magic rook or bishop ride; `true` (cannot
+    /// tell) otherwise. Rule layers use it to judge a move without playing
+    /// it.
+    pub fn may_uncover(&self, t: &Tables<B>, target: Square, from: Square, by: Color) -> bool {
+        let c = by.index();
+        if !t.attack_rays[c].is_empty() {
+            return true;
+        }
+        let Some(mg) = t.magic else {
+            return false;
+        };
+        let line = mg.ray(target, from);
+        if line == 0 {
+            return false;
+        }
+        let o = (self.occupied() & !B::bit(from)).to_u64();
+        let (att, snipers) = if t.file(target) == t.file(from) || t.rank(target) == t.rank(from) {
+            (mg.rook(target, o), self.pieces_of(t.rook_like[c], by))
+        } else {
+            (mg.bishop(target, o), self.pieces_of(t.bishop_like[c], by))
+        };
+        att & line & snipers.to_u64() != 0
     }
 
     /// Legal moves by the engine's rules (royals of the compiled royal

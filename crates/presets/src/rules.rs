@@ -514,6 +514,18 @@ impl PresetHooks {
             && !self.weak_dual
     }
 
+    /// Whether the after-move effects may change pieces or hit points
+    /// (what the self-check filter reads): a capture under piece-hp, a
+    /// split, an explosion, early promotion, poison, healing.
+    fn board_effects(&self) -> bool {
+        self.piece_hp
+            || self.queen_splits
+            || self.explosive
+            || self.poison
+            || self.early_promo
+            || self.king_heals
+    }
+
     /// Whether [`Self::verdict`] can ever decide.
     fn can_decide(&self) -> bool {
         self.capture_all
@@ -546,7 +558,7 @@ impl PresetHooks {
         // Effects that change the board after a move may change whether
         // the mover's royals are attacked (an explosion or poison removes
         // a blocker, a push or a split adds pieces).
-        let board_effects = self.piece_hp || self.queen_splits || self.explosive || self.poison;
+        let board_effects = self.board_effects();
         let royalty = if self.no_royalty() {
             Royalty::None
         } else if self.own_filter()
@@ -582,6 +594,8 @@ impl PresetHooks {
             list_rule,
             royalty,
             effects,
+            board_effects: self.board_effects(),
+            engine_attacks: !self.extended_attacks(),
             game_over: self.can_decide(),
         }
     }
@@ -816,8 +830,33 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     return false;
                 }
             }
+            if self.weak_dual
+                && !self.extended_attacks()
+                && !self.piece_hp
+                && !self.board_effects()
+                && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            {
+                // Legal when a king that does not move stays unattacked:
+                // not attacked now, and the move opens no line to it.
+                let occ = pos.occupied();
+                let them = us.flip();
+                let kings = pos.by_kind(PieceKind(KING)) & pos.by_color(us);
+                if kings.iter().any(|k| {
+                    k != m.from
+                        && !pos.is_attacked(t, k, occ, them)
+                        && !pos.may_uncover(t, k, m.from, them)
+                }) {
+                    return true;
+                }
+            }
             let mut after = *pos;
-            after.play_with_hooks(t, self, m);
+            if self.board_effects() {
+                after.play_with_hooks(t, self, m);
+            } else {
+                // The other effects (locks, turn phase, castling rights)
+                // do not change which royals are threatened.
+                after.play_unchecked(t, m);
+            }
             let occ = after.occupied();
             let royals = RuleHooks::<B>::royal_squares(self, t, &after, us);
             if self.weak_dual {

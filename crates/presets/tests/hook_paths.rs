@@ -6,14 +6,15 @@
 //! pseudo-legal moves plus compulsory capture, or with pseudo-legal moves
 //! of which only the pinned pieces' and royals' moves are played. Over
 //! random playouts of every single preset and random compatible sets,
-//! the legal-move set and the bulk count of each path equal those of
-//! `Position::legal_moves_hooked`, which plays every move through the
-//! hooks (the path the oracle tests validated before the profiles
-//! existed).
+//! the legal-move set and the bulk count of each path equal those of a
+//! reference written here that plays every pseudo-legal move through the
+//! hooks and judges it on the hooks' royal set (what the general path did
+//! before the profiles existed, and what the oracle tests validated).
 
 mod common;
 
-use houserules_engine::{Game, Move, Status};
+use houserules_engine::hooks::RuleHooks;
+use houserules_engine::{BitSet, Game, Move, Position, Status, Tables};
 use houserules_presets::registry::PRESETS;
 use houserules_presets::{build, RuleSet};
 
@@ -28,6 +29,32 @@ fn key(m: &Move) -> (u8, u8, u8, u8) {
     )
 }
 
+/// The legal moves by playing every pseudo-legal move through the hooks.
+fn reference(pos: &Position<u64>, t: &Tables<u64>, h: &dyn RuleHooks<u64>) -> Vec<Move> {
+    let mut pseudo = Vec::new();
+    pos.pseudo_legal_moves_hooked(t, Some(h), &mut pseudo);
+    let us = pos.turn();
+    let mut out: Vec<Move> = Vec::new();
+    for m in pseudo {
+        if h.self_check_filter() {
+            let mut after = *pos;
+            after.play_with_hooks(t, h, m);
+            let occ = after.occupied();
+            if h.royal_squares(t, &after, us)
+                .iter()
+                .any(|s| h.is_attacked(t, &after, s, occ, us.flip()))
+            {
+                continue;
+            }
+        }
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    h.filter_moves(t, pos, &mut out);
+    out
+}
+
 /// Plays up to `plies` random moves from the rule set's start and checks
 /// every position on the way.
 fn check_playout(rs: &RuleSet, rng: &mut Rng, plies: usize) -> usize {
@@ -40,7 +67,7 @@ fn check_playout(rs: &RuleSet, rng: &mut Rng, plies: usize) -> usize {
         let (pos, t) = g.small().expect("presets are on 8×8");
         let mut general = Vec::new();
         if let Some(h) = t.hooks() {
-            pos.legal_moves_hooked(t, h, &mut general);
+            general = reference(pos, t, h);
         } else {
             pos.legal_moves_into(t, &mut general);
         }
