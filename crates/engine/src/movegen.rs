@@ -967,9 +967,9 @@ impl<B: BitSet> Position<B> {
         for i in start..out.len() {
             let m = out[i];
             let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-                && !m
+                && m
                     .promotion
-                    .is_some_and(|k| t.royal_kinds & (1u32 << (k.0 as u32 & 31)) != 0);
+                    .is_none_or(|k| t.royal_kinds & (1u32 << (k.0 as u32 & 31)) == 0);
             let known = plain && exposed.is_some_and(|e| !e.has(m.from));
             if known || self.leaves_royals_safe(t, m) {
                 out[w] = m;
