@@ -823,6 +823,94 @@ impl<B: BitSet> Position<B> {
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 
+    /// [`Self::gen_pseudo`] on plain tables ([`Tables::plain`]) where
+    /// possible: pawn-pattern pieces set-wise by shifts, plain movers by
+    /// one leap lookup and magic rides (as the fast path does, without
+    /// pins or check masks). The same moves; other tables fall back to
+    /// [`Self::gen_pseudo`].
+    pub(crate) fn gen_pseudo_fast<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        castle_safe: bool,
+    ) {
+        let Some(mg) = t.magic.filter(|_| t.plain) else {
+            return self.gen_pseudo(t, sink, castle_safe);
+        };
+        let us = self.turn;
+        let ui = us.index();
+        let occ = self.occupied();
+        let o = occ.to_u64();
+        let our = self.by_color[ui];
+        let their = self.by_color[us.flip().index()];
+        let empty = !occ & t.board;
+        for k in 0..t.n_kinds {
+            let mut pcs = self.by_kind[k] & our;
+            if pcs.is_empty() {
+                continue;
+            }
+            if t.plain_movers[ui] & (1 << k) != 0 {
+                let leaps = &t.hot[ui][k & 15].leap_any;
+                let (rk, bk) = (
+                    t.rook_like[ui] & (1 << k) != 0,
+                    t.bishop_like[ui] & (1 << k) != 0,
+                );
+                for sq in pcs.iter() {
+                    let mut a = leaps[sq as usize & 127];
+                    if rk {
+                        a |= B::from_u64(mg.rook(sq, o));
+                    }
+                    if bk {
+                        a |= B::from_u64(mg.bishop(sq, o));
+                    }
+                    sink.targets(sq, a & !our, MoveKind::Normal, false);
+                }
+                continue;
+            }
+            let zones = if t.promo_kinds & (1 << k) != 0 {
+                (t.promo_zone[ui], t.promo_optional[ui])
+            } else {
+                (B::EMPTY, B::EMPTY)
+            };
+            if let Some(pp) = &t.kinds[ui][k].pawn {
+                let free = pcs;
+                pcs = B::EMPTY;
+                let (d, src) = pp.push;
+                let single = (free & src).shift(d) & empty;
+                emit_shifted(sink, single, d, MoveKind::Normal, zones);
+                if pp.double {
+                    let mid = (free & self.unmoved & src).shift(d) & empty;
+                    let dbl = (mid & src).shift(d) & empty;
+                    emit_shifted(sink, dbl, 2 * d, MoveKind::DoubleStep, zones);
+                }
+                for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                    emit_shifted(
+                        sink,
+                        (free & csrc).shift(cd) & their,
+                        cd,
+                        MoveKind::Normal,
+                        zones,
+                    );
+                }
+            }
+            let has_first = t.first_move_kinds & (1 << k) != 0;
+            for sq in pcs.iter() {
+                let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
+                let tg = q | c;
+                emit(sink, sq, tg, MoveKind::Normal, zones);
+                if has_first && self.unmoved.has(sq) {
+                    let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
+                    emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
+                    emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
+                }
+            }
+        }
+        self.gen_en_passant(t, sink, false);
+        let them = us.flip();
+        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+        self.gen_castling(t, sink, castle_safe, false, None, attacked);
+    }
+
     /// Promotion choices open to the side to move (limits applied).
     #[inline(always)]
     pub(crate) fn promotion_choices(&self, t: &Tables<B>) -> Choices {
@@ -967,8 +1055,7 @@ impl<B: BitSet> Position<B> {
         for i in start..out.len() {
             let m = out[i];
             let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-                && m
-                    .promotion
+                && m.promotion
                     .is_none_or(|k| t.royal_kinds & (1u32 << (k.0 as u32 & 31)) == 0);
             let known = plain && exposed.is_some_and(|e| !e.has(m.from));
             if known || self.leaves_royals_safe(t, m) {
@@ -1010,7 +1097,7 @@ impl<B: BitSet> Position<B> {
                 out,
                 choices: self.promotion_choices(t),
             };
-            self.gen_pseudo(t, &mut sink, false);
+            self.gen_pseudo_fast(t, &mut sink, false);
         } else {
             self.engine_legal_into(t, out);
         }
@@ -1077,7 +1164,7 @@ impl<B: BitSet> Position<B> {
         }
         let mut tally = Tally::new(self, t, promo);
         if p.royalty == Royalty::None {
-            self.gen_pseudo(t, &mut tally, false);
+            self.gen_pseudo_fast(t, &mut tally, false);
         } else if !self.gen_fast(t, &mut tally) {
             self.tally_pseudo(t, &mut tally);
         }
