@@ -16,7 +16,7 @@
 use crate::bitboard::BitSet;
 use crate::position::Position;
 use crate::tables::Tables;
-use crate::types::{Color, Move};
+use crate::types::{Color, Move, MoveKind};
 
 /// How a game ended by a rule hook.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +27,129 @@ pub struct HookResult {
     pub reason: String,
 }
 
+/// Whose royal pieces the self-check filter protects, and how (see
+/// [`HookProfile::royalty`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Royalty {
+    /// The engine's own: [`RuleHooks::self_check_filter`] is on,
+    /// [`RuleHooks::royal_squares`] and [`RuleHooks::is_attacked`] are the
+    /// defaults, and the move effects never change whether a royal of the
+    /// mover is attacked after the move. The engine's legal generator
+    /// (checkers and pins) then decides legality.
+    Engine,
+    /// No self-check filter ([`RuleHooks::self_check_filter`] is off):
+    /// every pseudo-legal move is legal, castling included without attack
+    /// tests.
+    None,
+    /// Anything else (own royal set, added attacks, effects that matter):
+    /// every move is played and judged through the hooks.
+    Custom,
+}
+
+/// The list-wide rule that [`RuleHooks::filter_moves`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListRule {
+    /// None: `filter_moves` keeps the list (it may still clear it when
+    /// [`RuleHooks::game_over`] says so).
+    Keep,
+    /// Compulsory capture (lichess Antichess, FIDE-style losing chess):
+    /// when some legal move captures (en passant included, castling
+    /// never), only captures are legal.
+    CompulsoryCapture,
+    /// Something else: the engine calls `filter_moves` on the whole list.
+    Custom,
+}
+
+/// What a hooks object uses, declared once by [`RuleHooks::profile`] and
+/// read when the hooks are installed, so that the engine picks the
+/// cheapest correct move-generation path per variant (docs/performance.md,
+/// "Hook profiles"). A flag that says `true` only allows the engine to
+/// call the hook; one that says `false` promises the hook keeps its
+/// default. [`HookProfile::GENERAL`] (the default) promises nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookProfile {
+    /// [`RuleHooks::piece_moves`] may replace a piece's moves.
+    pub piece_moves: bool,
+    /// [`RuleHooks::extra_moves`] may add moves.
+    pub extra_moves: bool,
+    /// [`RuleHooks::filter_move`] may drop moves.
+    pub filter_move: bool,
+    /// What [`RuleHooks::filter_moves`] does besides clearing the list
+    /// when [`RuleHooks::game_over`] is true.
+    pub list_rule: ListRule,
+    /// The self-check filter and the royal set.
+    pub royalty: Royalty,
+    /// [`RuleHooks::before_move`], [`RuleHooks::after_move`] or
+    /// [`RuleHooks::turn_passes`] may change the position beyond
+    /// [`Position::play_unchecked`] (`false`: moves are played without
+    /// them).
+    pub effects: bool,
+    /// Those effects may change pieces or their attributes, which the
+    /// self-check filter reads (`false`: the general path judges a move
+    /// on the board after [`Position::play_unchecked`]; the effects may
+    /// still change rule state or castling rights).
+    pub board_effects: bool,
+    /// [`RuleHooks::is_attacked`] is the engine's
+    /// [`Position::is_attacked`], and [`RuleHooks::royal_squares`] depends
+    /// only on where the pieces of each kind stand (a move that does not
+    /// promote keeps the royal set, the mover's square moved). With
+    /// `board_effects` off, the general path then plays only the moves of
+    /// royals and pinned pieces, castling, en passant and promotions to
+    /// judge them (docs/performance.md, "Hook profiles").
+    pub engine_attacks: bool,
+    /// [`RuleHooks::game_over`] may be true (the position then has no
+    /// legal moves).
+    pub game_over: bool,
+}
+
+impl HookProfile {
+    /// Promises nothing: every position takes the general path.
+    pub const GENERAL: HookProfile = HookProfile {
+        piece_moves: true,
+        extra_moves: true,
+        filter_move: true,
+        list_rule: ListRule::Custom,
+        royalty: Royalty::Custom,
+        effects: true,
+        board_effects: true,
+        engine_attacks: false,
+        game_over: true,
+    };
+
+    /// Whether legal moves can be generated without the general path: no
+    /// per-piece or per-move hook, and a royalty the engine knows.
+    pub fn engine_generates(&self) -> bool {
+        !self.piece_moves
+            && !self.extra_moves
+            && !self.filter_move
+            && self.list_rule != ListRule::Custom
+            && self.royalty != Royalty::Custom
+    }
+}
+
+impl Default for HookProfile {
+    fn default() -> HookProfile {
+        HookProfile::GENERAL
+    }
+}
+
 /// Rule-layer hooks. Every method has a default that keeps FIDE behaviour.
 pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
+    /// What these hooks use (see [`HookProfile`]); read once when the
+    /// hooks are installed. Default: [`HookProfile::GENERAL`] (always
+    /// correct, slowest).
+    fn profile(&self) -> HookProfile {
+        HookProfile::GENERAL
+    }
+    /// Whether the rules have decided the game in `pos` (a locked result,
+    /// a side that lost what it needs): the position then has no legal
+    /// moves. Called by the engine's paths that skip
+    /// [`RuleHooks::filter_moves`] (when [`HookProfile::game_over`] says
+    /// so); `filter_moves` must clear the list in the same positions.
+    /// Default: never.
+    fn game_over(&self, _t: &Tables<B>, _pos: &Position<B>) -> bool {
+        false
+    }
     /// The royal pieces of `color`: leaving one attacked is illegal when
     /// the self-check filter is on. Default: pieces of royal types.
     fn royal_squares(&self, t: &Tables<B>, pos: &Position<B>, color: Color) -> B {
@@ -196,35 +317,83 @@ impl<B: BitSet> Position<B> {
         out.retain(|m| hooks.filter_move(t, self, *m));
     }
 
-    /// Legal moves under `hooks` (the general path).
+    /// Legal moves under `hooks` (the general path), appended to `out`.
+    /// Generates into `out` and filters in place: no allocation unless
+    /// the hooks replace some piece's moves.
     pub fn legal_moves_hooked(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
-        let mut pseudo = Vec::with_capacity(64);
+        // The installed hooks' profile was read once; other hooks are asked.
+        let installed = t
+            .hooks
+            .as_deref()
+            .is_some_and(|h| std::ptr::addr_eq(h as *const dyn RuleHooks<B>, hooks));
+        let profile = if installed {
+            t.hook_profile
+        } else {
+            hooks.profile()
+        };
+        let start = out.len();
         {
             let mut sink = crate::movegen::Collect {
-                out: &mut pseudo,
+                out,
                 choices: self.promotion_choices(t),
             };
             self.gen_pseudo(t, &mut sink, hooks.self_check_filter());
         }
-        let our = self.by_color(self.turn);
-        let mut overridden = B::EMPTY;
-        let mut extra = Vec::new();
-        for sq in our.iter() {
-            if hooks.piece_moves(t, self, sq, &mut extra) {
-                overridden |= B::bit(sq);
+        if profile.piece_moves {
+            let our = self.by_color(self.turn);
+            let mut overridden = B::EMPTY;
+            let mut extra = Vec::new();
+            for sq in our.iter() {
+                if hooks.piece_moves(t, self, sq, &mut extra) {
+                    overridden |= B::bit(sq);
+                }
             }
+            if overridden.any() {
+                let mut w = start;
+                for i in start..out.len() {
+                    if !overridden.has(out[i].from) {
+                        out[w] = out[i];
+                        w += 1;
+                    }
+                }
+                out.truncate(w);
+            }
+            out.extend(extra);
         }
-        pseudo.retain(|m| !overridden.has(m.from));
-        pseudo.extend(extra);
-        hooks.extra_moves(t, self, &mut pseudo);
+        // The engine's moves are distinct; only added moves may repeat one.
+        let first_added = if profile.piece_moves {
+            start
+        } else {
+            out.len()
+        };
+        if profile.extra_moves {
+            hooks.extra_moves(t, self, out);
+        }
         let us = self.turn;
-        for m in pseudo {
-            if !hooks.filter_move(t, self, m) {
+        let self_check = hooks.self_check_filter();
+        // Movers that may expose a royal, when pins tell (see
+        // HookProfile::engine_attacks); `None`: every move is played.
+        let exposed = if self_check && profile.engine_attacks && !profile.board_effects {
+            self.exposed_movers_of(t, hooks.royal_squares(t, self, us))
+        } else {
+            None
+        };
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if profile.filter_move && !hooks.filter_move(t, self, m) {
                 continue;
             }
-            if hooks.self_check_filter() {
+            let known = exposed.is_some_and(|e| !e.has(m.from))
+                && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                && m.promotion.is_none();
+            if self_check && !known {
                 let mut after = *self;
-                after.play_with_hooks(t, hooks, m);
+                if profile.board_effects {
+                    after.play_with_hooks(t, hooks, m);
+                } else {
+                    after.play_unchecked(t, m);
+                }
                 let occ = after.occupied();
                 let royals = hooks.royal_squares(t, &after, us);
                 if royals
@@ -234,10 +403,12 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            if !out.contains(&m) {
-                out.push(m);
+            if i < first_added || !out[..w].contains(&m) {
+                out[w] = m;
+                w += 1;
             }
         }
+        out.truncate(w);
         hooks.filter_moves(t, self, out);
     }
 }

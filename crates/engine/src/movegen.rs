@@ -9,9 +9,10 @@
 
 use crate::bitboard::BitSet;
 use crate::definition::ShapeMode;
+use crate::hooks::{ListRule, Royalty};
 use crate::position::Position;
 use crate::tables::{Tables, MAX_KINDS};
-use crate::types::{Color, Move, MoveKind, PieceKind};
+use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 
 /// Receives generated moves: either whole target sets (for bulk counting)
 /// or single moves.
@@ -48,6 +49,121 @@ impl<B: BitSet> Sink<B> for Counter {
     #[inline(always)]
     fn single(&mut self, _m: Move) {
         self.n += 1;
+    }
+}
+
+/// Counts moves, and among them captures (for compulsory capture), playing
+/// only the moves of `test` pieces (and, with `test_singles`, castling and
+/// en passant) to judge them with [`Position::leaves_royals_safe`]. The
+/// other moves are legal as generated.
+pub(crate) struct Tally<'a, B: BitSet> {
+    pub n: u64,
+    pub captures: u64,
+    pub promo: u64,
+    pub their: B,
+    pub test: B,
+    pub test_singles: bool,
+    pub pos: &'a Position<B>,
+    pub t: &'a Tables<B>,
+    pub choices: Choices,
+}
+
+impl<'a, B: BitSet> Tally<'a, B> {
+    pub fn new(pos: &'a Position<B>, t: &'a Tables<B>, promo: u64) -> Tally<'a, B> {
+        Tally {
+            n: 0,
+            captures: 0,
+            promo,
+            their: pos.by_color[pos.turn.flip().index()],
+            test: B::EMPTY,
+            test_singles: false,
+            pos,
+            t,
+            choices: pos.promotion_choices(t),
+        }
+    }
+
+    #[inline(always)]
+    fn is_capture(&self, to: u8, kind: MoveKind) -> bool {
+        kind == MoveKind::EnPassant || (kind != MoveKind::Castle && self.their.has(to))
+    }
+
+    #[cold]
+    fn tested(&mut self, m: Move, promote: bool) {
+        let one = |m: Move, s: &mut Self| {
+            if s.pos.leaves_royals_safe(s.t, m) {
+                s.n += 1;
+                s.captures += u64::from(s.is_capture(m.to, m.kind));
+            }
+        };
+        if promote {
+            let choices = self.choices;
+            for &c in choices.as_slice() {
+                one(
+                    Move {
+                        promotion: Some(PieceKind(c)),
+                        ..m
+                    },
+                    self,
+                );
+            }
+        } else {
+            one(m, self);
+        }
+    }
+}
+
+impl<B: BitSet> Sink<B> for Tally<'_, B> {
+    const ORDERED: bool = false;
+    #[inline(always)]
+    fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
+        let singles = self.test_singles
+            && (matches!(kind, MoveKind::EnPassant | MoveKind::Castle)
+                || (promote && self.t.royal_promo));
+        if !self.test.has(from) && !singles {
+            let mult = if promote { self.promo } else { 1 };
+            self.n += targets.count() as u64 * mult;
+            let caps = match kind {
+                MoveKind::EnPassant => targets,
+                MoveKind::Castle => B::EMPTY,
+                _ => targets & self.their,
+            };
+            self.captures += caps.count() as u64 * mult;
+        } else {
+            for to in targets.iter() {
+                self.tested(
+                    Move {
+                        from,
+                        to,
+                        promotion: None,
+                        kind,
+                    },
+                    promote,
+                );
+            }
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool) {
+        if self.test.is_empty() && !(self.test_singles && promote && self.t.royal_promo) {
+            let mult = if promote { self.promo } else { 1 };
+            self.n += targets.count() as u64 * mult;
+            self.captures += (targets & self.their).count() as u64 * mult;
+        } else {
+            for to in targets.iter() {
+                self.targets((to as i32 - delta) as u8, B::bit(to), kind, promote);
+            }
+        }
+    }
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        let singles = self.test_singles && matches!(m.kind, MoveKind::EnPassant | MoveKind::Castle);
+        if singles || self.test.has(m.from) {
+            self.tested(m, false);
+        } else {
+            self.n += 1;
+            self.captures += u64::from(self.is_capture(m.to, m.kind));
+        }
     }
 }
 
@@ -707,6 +823,94 @@ impl<B: BitSet> Position<B> {
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 
+    /// [`Self::gen_pseudo`] on plain tables ([`Tables::plain`]) where
+    /// possible: pawn-pattern pieces set-wise by shifts, plain movers by
+    /// one leap lookup and magic rides (as the fast path does, without
+    /// pins or check masks). The same moves; other tables fall back to
+    /// [`Self::gen_pseudo`].
+    pub(crate) fn gen_pseudo_fast<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        castle_safe: bool,
+    ) {
+        let Some(mg) = t.magic.filter(|_| t.plain) else {
+            return self.gen_pseudo(t, sink, castle_safe);
+        };
+        let us = self.turn;
+        let ui = us.index();
+        let occ = self.occupied();
+        let o = occ.to_u64();
+        let our = self.by_color[ui];
+        let their = self.by_color[us.flip().index()];
+        let empty = !occ & t.board;
+        for k in 0..t.n_kinds {
+            let mut pcs = self.by_kind[k] & our;
+            if pcs.is_empty() {
+                continue;
+            }
+            if t.plain_movers[ui] & (1 << k) != 0 {
+                let leaps = &t.hot[ui][k & 15].leap_any;
+                let (rk, bk) = (
+                    t.rook_like[ui] & (1 << k) != 0,
+                    t.bishop_like[ui] & (1 << k) != 0,
+                );
+                for sq in pcs.iter() {
+                    let mut a = leaps[sq as usize & 127];
+                    if rk {
+                        a |= B::from_u64(mg.rook(sq, o));
+                    }
+                    if bk {
+                        a |= B::from_u64(mg.bishop(sq, o));
+                    }
+                    sink.targets(sq, a & !our, MoveKind::Normal, false);
+                }
+                continue;
+            }
+            let zones = if t.promo_kinds & (1 << k) != 0 {
+                (t.promo_zone[ui], t.promo_optional[ui])
+            } else {
+                (B::EMPTY, B::EMPTY)
+            };
+            if let Some(pp) = &t.kinds[ui][k].pawn {
+                let free = pcs;
+                pcs = B::EMPTY;
+                let (d, src) = pp.push;
+                let single = (free & src).shift(d) & empty;
+                emit_shifted(sink, single, d, MoveKind::Normal, zones);
+                if pp.double {
+                    let mid = (free & self.unmoved & src).shift(d) & empty;
+                    let dbl = (mid & src).shift(d) & empty;
+                    emit_shifted(sink, dbl, 2 * d, MoveKind::DoubleStep, zones);
+                }
+                for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                    emit_shifted(
+                        sink,
+                        (free & csrc).shift(cd) & their,
+                        cd,
+                        MoveKind::Normal,
+                        zones,
+                    );
+                }
+            }
+            let has_first = t.first_move_kinds & (1 << k) != 0;
+            for sq in pcs.iter() {
+                let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
+                let tg = q | c;
+                emit(sink, sq, tg, MoveKind::Normal, zones);
+                if has_first && self.unmoved.has(sq) {
+                    let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
+                    emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
+                    emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
+                }
+            }
+        }
+        self.gen_en_passant(t, sink, false);
+        let them = us.flip();
+        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+        self.gen_castling(t, sink, castle_safe, false, None, attacked);
+    }
+
     /// Promotion choices open to the side to move (limits applied).
     #[inline(always)]
     pub(crate) fn promotion_choices(&self, t: &Tables<B>) -> Choices {
@@ -746,27 +950,176 @@ impl<B: BitSet> Position<B> {
             .all(|s| !after.is_attacked(t, s, occ, us.flip()))
     }
 
-    /// All legal moves (through the hooks when the tables carry some).
+    /// The pieces of the side to move whose moves may leave one of its
+    /// royals attacked, when that can be told without playing the moves:
+    /// no royal is attacked and every enemy attack is a leap or a magic
+    /// rook or bishop ride, so a move exposes a royal only when the royal
+    /// itself moves or the mover is the only piece between a royal and an
+    /// enemy magic rider (a pin). Returns the royals and those pinned
+    /// pieces, or `None` when every move must be played to be judged.
+    /// Castling and en passant are always played (the rook or the victim
+    /// leaves a square too), and so are promotions to a royal kind (the new
+    /// royal must be safe too).
+    pub(crate) fn exposed_movers(&self, t: &Tables<B>) -> Option<B> {
+        self.exposed_movers_of(t, self.royals(t, self.turn))
+    }
+
+    /// [`Self::exposed_movers`] for the royal set `royals` of the side to
+    /// move (rule layers with their own royal set).
+    pub fn exposed_movers_of(&self, t: &Tables<B>, royals: B) -> Option<B> {
+        let us = self.turn;
+        let them = us.flip();
+        let tc = them.index();
+        if royals.is_empty() {
+            return Some(B::EMPTY);
+        }
+        if !t.attack_rays[tc].is_empty() {
+            return None;
+        }
+        let occ = self.occupied();
+        if royals.iter().any(|r| self.is_attacked(t, r, occ, them)) {
+            return None;
+        }
+        let mut exposed = royals;
+        if let Some(mg) = t.magic {
+            let o = occ.to_u64();
+            let th = self.by_color[tc].to_u64();
+            let ours = self.by_color[us.index()].to_u64();
+            let rl = self.pieces_of(t.rook_like[tc], them).to_u64();
+            let bl = self.pieces_of(t.bishop_like[tc], them).to_u64();
+            for r in royals.iter() {
+                for (rookwise, snipers) in [(true, rl), (false, bl)] {
+                    if snipers == 0 {
+                        continue;
+                    }
+                    let mut xray = if rookwise {
+                        mg.rook(r, th)
+                    } else {
+                        mg.bishop(r, th)
+                    } & snipers;
+                    while xray != 0 {
+                        let s = xray.trailing_zeros() as u8;
+                        xray &= xray - 1;
+                        let on = mg.between(r, s) & o;
+                        if on.count_ones() == 1 && on & ours != 0 {
+                            exposed |= B::from_u64(on);
+                        }
+                    }
+                }
+            }
+        }
+        Some(exposed)
+    }
+
+    /// Whether lifting the piece on `from` may open a line along which
+    /// `by` attacks `target` (a discovered attack). Exact when every attack
+    /// of `by` is a leap or a magic rook or bishop ride; `true` (cannot
+    /// tell) otherwise. Rule layers use it to judge a move without playing
+    /// it.
+    pub fn may_uncover(&self, t: &Tables<B>, target: Square, from: Square, by: Color) -> bool {
+        let c = by.index();
+        if !t.attack_rays[c].is_empty() {
+            return true;
+        }
+        let Some(mg) = t.magic else {
+            return false;
+        };
+        let line = mg.ray(target, from);
+        if line == 0 {
+            return false;
+        }
+        let o = (self.occupied() & !B::bit(from)).to_u64();
+        let (att, snipers) = if t.file(target) == t.file(from) || t.rank(target) == t.rank(from) {
+            (mg.rook(target, o), self.pieces_of(t.rook_like[c], by))
+        } else {
+            (mg.bishop(target, o), self.pieces_of(t.bishop_like[c], by))
+        };
+        att & line & snipers.to_u64() != 0
+    }
+
+    /// Legal moves by the engine's rules (royals of the compiled royal
+    /// kinds), appended to `out`: the fast generator, or pseudo-legal
+    /// moves of which only those that may expose a royal are played.
+    #[inline(always)]
+    fn engine_legal_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        let choices = self.promotion_choices(t);
+        let mut sink = Collect { out, choices };
+        if self.gen_fast(t, &mut sink) {
+            return;
+        }
+        let start = out.len();
+        let mut ps = Collect { out, choices };
+        self.gen_pseudo(t, &mut ps, true);
+        let exposed = self.exposed_movers(t);
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                && m.promotion
+                    .is_none_or(|k| t.royal_kinds & (1u32 << (k.0 as u32 & 31)) == 0);
+            let known = plain && exposed.is_some_and(|e| !e.has(m.from));
+            if known || self.leaves_royals_safe(t, m) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// All legal moves (through the hooks when the tables carry some),
+    /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
-        if let Some(h) = &t.hooks {
+        if t.hooks.is_some() {
+            return self.legal_moves_with_hooks(t, out);
+        }
+        self.engine_legal_into(t, out);
+    }
+
+    /// [`Self::legal_moves_into`] with hooks installed: the path their
+    /// profile allows (kept out of line so that the hookless path's code
+    /// stays as it was).
+    #[inline(never)]
+    fn legal_moves_with_hooks(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        let Some(h) = &t.hooks else {
+            return self.engine_legal_into(t, out);
+        };
+        if !t.hook_fast {
             return self.legal_moves_hooked(t, h.as_ref(), out);
         }
-        let mut sink = Collect {
-            out,
-            choices: self.promotion_choices(t),
-        };
-        if !self.gen_fast(t, &mut sink) {
-            let mut all = Vec::with_capacity(64);
-            let mut ps = Collect {
-                out: &mut all,
+        // The hooks' profile lets the engine generate (see HookProfile).
+        let p = &t.hook_profile;
+        if p.game_over && h.game_over(t, self) {
+            return;
+        }
+        let start = out.len();
+        if p.royalty == Royalty::None {
+            let mut sink = Collect {
+                out,
                 choices: self.promotion_choices(t),
             };
-            self.gen_pseudo(t, &mut ps, true);
-            out.extend(all.into_iter().filter(|&m| self.leaves_royals_safe(t, m)));
+            self.gen_pseudo_fast(t, &mut sink, false);
+        } else {
+            self.engine_legal_into(t, out);
+        }
+        if p.list_rule == ListRule::CompulsoryCapture {
+            let their = self.by_color[self.turn.flip().index()];
+            let capture = |m: &Move| {
+                m.kind == MoveKind::EnPassant || (m.kind != MoveKind::Castle && their.has(m.to))
+            };
+            if out[start..].iter().any(capture) {
+                let mut w = start;
+                for i in start..out.len() {
+                    if capture(&out[i]) {
+                        out[w] = out[i];
+                        w += 1;
+                    }
+                }
+                out.truncate(w);
+            }
         }
     }
 
-    /// Number of legal moves (bulk counting).
+    /// Number of legal moves (bulk counting). Allocates nothing.
     pub fn count_legal(&self, t: &Tables<B>) -> u64 {
         let promo = if t.promo_limits.is_none() {
             t.promo_choices.len()
@@ -780,9 +1133,53 @@ impl<B: BitSet> Position<B> {
         if t.hooks.is_none() && self.gen_fast(t, &mut c) {
             c.n
         } else {
-            let mut v = Vec::with_capacity(64);
-            self.legal_moves_into(t, &mut v);
-            v.len() as u64
+            self.count_legal_other(t, promo as u64)
         }
+    }
+
+    /// [`Self::count_legal`] off the hookless fast path (kept out of line
+    /// so that the fast path's code stays as it was).
+    #[inline(never)]
+    fn count_legal_other(&self, t: &Tables<B>, promo: u64) -> u64 {
+        let Some(h) = &t.hooks else {
+            let mut tally = Tally::new(self, t, promo);
+            self.tally_pseudo(t, &mut tally);
+            return tally.n;
+        };
+        if !t.hook_fast {
+            // The general path lists the moves, into a reused buffer.
+            thread_local! {
+                static SCRATCH: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
+            }
+            let mut v = SCRATCH.with(|c| c.take());
+            v.clear();
+            self.legal_moves_hooked(t, h.as_ref(), &mut v);
+            let n = v.len() as u64;
+            SCRATCH.with(|c| c.set(v));
+            return n;
+        }
+        let p = &t.hook_profile;
+        if p.game_over && h.game_over(t, self) {
+            return 0;
+        }
+        let mut tally = Tally::new(self, t, promo);
+        if p.royalty == Royalty::None {
+            self.gen_pseudo_fast(t, &mut tally, false);
+        } else if !self.gen_fast(t, &mut tally) {
+            self.tally_pseudo(t, &mut tally);
+        }
+        if p.list_rule == ListRule::CompulsoryCapture && tally.captures > 0 {
+            tally.captures
+        } else {
+            tally.n
+        }
+    }
+
+    /// Counts the engine-legal moves from the pseudo-legal ones, playing
+    /// only those that may expose a royal ([`Self::exposed_movers`]).
+    fn tally_pseudo(&self, t: &Tables<B>, tally: &mut Tally<'_, B>) {
+        tally.test = self.exposed_movers(t).unwrap_or(t.board);
+        tally.test_singles = true;
+        self.gen_pseudo(t, tally, true);
     }
 }

@@ -24,7 +24,10 @@ impl<B: BitSet> Position<B> {
         let (mine, rest) = bufs.split_first_mut().expect("one buffer per ply");
         mine.clear();
         self.legal_moves_into(t, mine);
-        if depth == 1 && t.hooks.is_none() {
+        // Hooks whose profile declares no move effects play moves as the
+        // engine does (see HookProfile::effects).
+        let hooks = t.hooks.as_deref().filter(|_| t.hook_profile.effects);
+        if depth == 1 && hooks.is_none() {
             // Last ply without bulk counting: every move is still played,
             // without a call that would only return 1.
             for &m in mine.iter() {
@@ -34,21 +37,32 @@ impl<B: BitSet> Position<B> {
             }
             return mine.len() as u64;
         }
-        if bulk && depth == 2 && t.hooks.is_none() {
+        if bulk && depth == 2 {
             // Children counted in place (no call that would only count).
             let mut n = 0;
-            for &m in mine.iter() {
-                let mut next = *self;
-                next.play_unchecked(t, m);
-                n += next.count_legal(t);
+            match hooks {
+                None => {
+                    for &m in mine.iter() {
+                        let mut next = *self;
+                        next.play_unchecked(t, m);
+                        n += next.count_legal(t);
+                    }
+                }
+                Some(h) => {
+                    for &m in mine.iter() {
+                        let mut next = *self;
+                        next.play_with_hooks(t, h, m);
+                        n += next.count_legal(t);
+                    }
+                }
             }
             return n;
         }
         let mut n = 0;
         for &m in mine.iter() {
             let mut next = *self;
-            match &t.hooks {
-                Some(h) => next.play_with_hooks(t, h.as_ref(), m),
+            match hooks {
+                Some(h) => next.play_with_hooks(t, h, m),
                 None => next.play_unchecked(t, m),
             }
             n += next.perft_with(t, depth - 1, bulk, rest);

@@ -306,6 +306,10 @@ pub struct Tables<B> {
     /// and one piece may check along two paths), which sends every position
     /// to the general path without a test on the fast one.
     pub(crate) fast_royal_kinds: u32,
+    /// Whether some promotion choice is a royal kind (coregal: a pawn may
+    /// promote to a royal queen): such promotions are always played to be
+    /// judged, and the fast path is off (`fast_royal_kinds` is 0).
+    pub(crate) royal_promo: bool,
     /// `[color][kind]`.
     pub(crate) kinds: [Vec<KindTables<B>>; 2],
     pub(crate) n_kinds: usize,
@@ -338,6 +342,11 @@ pub struct Tables<B> {
     pub(crate) hooks: Option<std::sync::Arc<dyn crate::hooks::RuleHooks<B>>>,
     /// Whether moves carry per-piece attribute bytes (set from the hooks).
     pub(crate) piece_attrs: bool,
+    /// What the installed hooks use (read once in [`Tables::set_hooks`]).
+    pub(crate) hook_profile: crate::hooks::HookProfile,
+    /// Whether the hooks let the engine generate legal moves itself
+    /// ([`crate::hooks::HookProfile::engine_generates`]).
+    pub(crate) hook_fast: bool,
     /// FIDE roles per kind (for insufficient material and SAN letters).
     pub(crate) roles: Vec<Option<crate::definition::Role>>,
     /// File and rank of every square (avoids a division per lookup).
@@ -954,6 +963,9 @@ impl<B: BitSet> Tables<B> {
             }
             promo_choices = p.choices.iter().map(|&k| k as u8).collect();
         }
+        let royal_promo = promo_choices
+            .iter()
+            .any(|&k| royal_kinds & (1u32 << (k as u32 & 31)) != 0);
         let mut back_rank = [B::EMPTY; 2];
         let mut light_squares = B::EMPTY;
         for f in 0..w as i32 {
@@ -973,7 +985,14 @@ impl<B: BitSet> Tables<B> {
             rays,
             paths,
             wrap_files,
-            fast_royal_kinds: if topology { 0 } else { royal_kinds },
+            // A promotion that creates a royal piece must be judged with the
+            // new royal too, which the fast path does not do.
+            fast_royal_kinds: if topology || royal_promo {
+                0
+            } else {
+                royal_kinds
+            },
+            royal_promo,
             kinds,
             n_kinds: nk,
             attack_rays,
@@ -995,6 +1014,8 @@ impl<B: BitSet> Tables<B> {
             light_squares,
             hooks: None,
             piece_attrs: false,
+            hook_profile: crate::hooks::HookProfile::GENERAL,
+            hook_fast: false,
             roles: def.pieces.iter().map(|p| p.role).collect(),
             files: std::array::from_fn(|i| (i % w as usize) as u8),
             ranks: std::array::from_fn(|i| (i / w as usize) as u8),
@@ -1120,6 +1141,8 @@ impl<B: BitSet> Tables<B> {
     /// Installs rule-layer hooks (see [`crate::hooks`]).
     pub fn set_hooks(&mut self, hooks: std::sync::Arc<dyn crate::hooks::RuleHooks<B>>) {
         self.piece_attrs = hooks.uses_piece_attributes();
+        self.hook_profile = hooks.profile();
+        self.hook_fast = self.hook_profile.engine_generates();
         self.hooks = Some(hooks);
     }
 

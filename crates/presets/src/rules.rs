@@ -71,7 +71,7 @@
 use houserules_engine::definition::{
     Direction, Edge, EnPassantRole, Reach, Role, Shape, ShapeMode,
 };
-use houserules_engine::hooks::{HookResult, RuleHooks};
+use houserules_engine::hooks::{HookProfile, HookResult, ListRule, Royalty, RuleHooks};
 use houserules_engine::{
     BitSet, Color, GameDefinition, Move, MoveKind, Piece, PieceKind, Position, Tables, Variant,
 };
@@ -98,6 +98,19 @@ const LOCK_REASONS: [&str; 2] = ["first-capture", "first-promotion"];
 
 /// Plural names of the six FIDE kinds, for status reasons and messages.
 const KIND_NAMES: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
+
+/// Why the rules decided a game ([`PresetHooks::verdict`]).
+#[derive(Clone, Copy, Debug)]
+enum Why {
+    /// A locked result (its code in [`SLOT_RESULT`]).
+    Lock(u16),
+    AllCaptured,
+    NoKnights,
+    NoKings,
+    RoyalDestroyed,
+    /// The kind (FIDE index) that is gone.
+    Extinct(u8),
+}
 
 /// The extinction target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +147,8 @@ pub struct PresetHooks {
     piece_hp: bool,
     king_heals: bool,
     poison: bool,
+    /// The definition keeps castling (castling rights can exist).
+    castles: bool,
 }
 
 /// Hit points of a king at the start (RULINGS P6).
@@ -415,6 +430,25 @@ impl PresetHooks {
     /// A result the rules have decided from the board alone (or a locked
     /// one), whatever the legal moves.
     fn decided<B: BitSet>(&self, t: &Tables<B>, pos: &Position<B>) -> Option<HookResult> {
+        let (winner, why) = self.verdict(t, pos)?;
+        let reason = match why {
+            Why::Lock(code) => LOCK_REASONS
+                .get(code as usize)
+                .copied()
+                .unwrap_or("locked-result")
+                .to_string(),
+            Why::AllCaptured => "all-pieces-captured".into(),
+            Why::NoKnights => "no-knights-left".into(),
+            Why::NoKings => "no-kings-left".into(),
+            Why::RoyalDestroyed => "royal-destroyed".into(),
+            Why::Extinct(k) => format!("{}-extinct", KIND_NAMES[k as usize]),
+        };
+        Some(HookResult { winner, reason })
+    }
+
+    /// [`Self::decided`] without building the reason (no allocation: the
+    /// move generator asks it at every node).
+    fn verdict<B: BitSet>(&self, t: &Tables<B>, pos: &Position<B>) -> Option<(Option<Color>, Why)> {
         let lock = pos.rule_state(SLOT_RESULT);
         if lock != 0 {
             let winner = match lock & 3 {
@@ -422,23 +456,10 @@ impl PresetHooks {
                 2 => Some(Color::Black),
                 _ => None,
             };
-            let reason = LOCK_REASONS
-                .get((lock >> 2) as usize)
-                .copied()
-                .unwrap_or("locked-result");
-            return Some(HookResult {
-                winner,
-                reason: reason.into(),
-            });
+            return Some((winner, Why::Lock(lock >> 2)));
         }
         let to_move = pos.turn();
         let mover = to_move.flip();
-        let res = |winner: Option<Color>, reason: &str| {
-            Some(HookResult {
-                winner,
-                reason: reason.into(),
-            })
-        };
         // A side that lost something it needs: the mover is judged first
         // (a move that ruins both sides loses for the mover, as P8 says).
         let lost_all = |c: Color, kinds: B| (pos.by_color(c) & kinds).is_empty();
@@ -447,48 +468,136 @@ impl PresetHooks {
         if self.capture_all || self.last_piece {
             for c in order {
                 if pos.by_color(c).is_empty() {
-                    return res(Some(c.flip()), "all-pieces-captured");
+                    return Some((Some(c.flip()), Why::AllCaptured));
                 }
             }
         }
         if self.knightmate {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KNIGHT))) {
-                    return res(Some(c.flip()), "no-knights-left");
+                    return Some((Some(c.flip()), Why::NoKnights));
                 }
             }
         }
         if self.weak_dual {
             for c in order {
                 if lost_all(c, pos.by_kind(PieceKind(KING))) {
-                    return res(Some(c.flip()), "no-kings-left");
+                    return Some((Some(c.flip()), Why::NoKings));
                 }
             }
         }
-        if (self.explosive || self.piece_hp)
-            && !self.no_royalty()
-            && !self.knightmate
-            && !self.weak_dual
-        {
+        if self.royals_can_vanish() {
             // Royals can disappear: blown up (P8), pushed off with nowhere
             // to go, or killed by poison (P6, P13).
             for c in order {
                 if pos.royals(t, c).is_empty() {
-                    return res(Some(c.flip()), "royal-destroyed");
+                    return Some((Some(c.flip()), Why::RoyalDestroyed));
                 }
             }
         }
         if let Some(target) = self.extinction {
             for c in order {
                 if let Some(k) = self.extinct_kind(pos, c, target) {
-                    return res(
-                        Some(c.flip()),
-                        &format!("{}-extinct", KIND_NAMES[k as usize]),
-                    );
+                    return Some((Some(c.flip()), Why::Extinct(k)));
                 }
             }
         }
         None
+    }
+
+    /// Whether engine royals can leave the board (so that a side without
+    /// them has lost).
+    fn royals_can_vanish(&self) -> bool {
+        (self.explosive || self.piece_hp)
+            && !self.no_royalty()
+            && !self.knightmate
+            && !self.weak_dual
+    }
+
+    /// Whether the after-move effects may change pieces or hit points
+    /// (what the self-check filter reads): a capture under piece-hp, a
+    /// split, an explosion, early promotion, poison, healing.
+    fn board_effects(&self) -> bool {
+        self.piece_hp
+            || self.queen_splits
+            || self.explosive
+            || self.poison
+            || self.early_promo
+            || self.king_heals
+    }
+
+    /// Whether [`Self::verdict`] can ever decide.
+    fn can_decide(&self) -> bool {
+        self.capture_all
+            || self.last_piece
+            || self.knightmate
+            || self.weak_dual
+            || self.royals_can_vanish()
+            || self.extinction.is_some()
+            || self.capture_to_win
+            || self.first_promo
+    }
+
+    /// What these hooks use, for the engine to pick its path (see
+    /// [`HookProfile`]; docs/performance.md, "Hook profiles").
+    fn hook_profile(&self) -> HookProfile {
+        let extra_moves =
+            (self.knightmate && !self.no_castling) || self.knights_twice || self.sprint;
+        let filter_move = self.no_castling
+            || self.god_kings
+            || self.knight_immunity
+            || self.multi_move()
+            || self.own_filter();
+        let list_rule = if self.diag_quiet {
+            ListRule::Custom
+        } else if self.suicide {
+            ListRule::CompulsoryCapture
+        } else {
+            ListRule::Keep
+        };
+        // Effects that change the board after a move may change whether
+        // the mover's royals are attacked (an explosion or poison removes
+        // a blocker, a push or a split adds pieces).
+        let board_effects = self.board_effects();
+        let royalty = if self.no_royalty() {
+            Royalty::None
+        } else if self.own_filter()
+            || self.knightmate
+            || self.weak_dual
+            || self.extended_attacks()
+            || board_effects
+        {
+            Royalty::Custom
+        } else {
+            Royalty::Engine
+        };
+        // A king that can leave the board takes its side's castling rights
+        // with it (after_move).
+        let kings_vanish = self.castles
+            && (self.no_royalty()
+                || self.knightmate
+                || self.weak_dual
+                || self.explosive
+                || self.piece_hp
+                || self.poison);
+        let effects = board_effects
+            || self.early_promo
+            || self.capture_to_win
+            || self.first_promo
+            || self.multi_move()
+            || self.king_heals
+            || kings_vanish;
+        HookProfile {
+            piece_moves: false,
+            extra_moves,
+            filter_move,
+            list_rule,
+            royalty,
+            effects,
+            board_effects: self.board_effects(),
+            engine_attacks: !self.extended_attacks(),
+            game_over: self.can_decide(),
+        }
     }
 
     /// The first kind of `target` that `c` has no piece of, if any.
@@ -518,14 +627,12 @@ impl PresetHooks {
             t.height() - 1
         };
         let in_back = |s: u8| s / w == back;
-        let kings: Vec<u8> = (pos.by_kind(PieceKind(KING)) & pos.by_color(us))
+        let mut kings = (pos.by_kind(PieceKind(KING)) & pos.by_color(us))
             .iter()
-            .filter(|&s| in_back(s))
-            .collect();
-        if kings.len() != 1 {
+            .filter(|&s| in_back(s));
+        let (Some(k), None) = (kings.next(), kings.next()) else {
             return;
-        }
-        let k = kings[0];
+        };
         let occ = pos.occupied();
         for r in (pos.castling_rooks() & pos.by_color(us)).iter() {
             if !in_back(r) || pos.piece_at(r).is_none_or(|p| p.kind.0 != ROOK) {
@@ -559,6 +666,12 @@ impl PresetHooks {
 }
 
 impl<B: BitSet> RuleHooks<B> for PresetHooks {
+    fn profile(&self) -> HookProfile {
+        self.hook_profile()
+    }
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        self.verdict(t, pos).is_some()
+    }
     fn is_attacked(&self, t: &Tables<B>, pos: &Position<B>, sq: u8, occ: B, by: Color) -> bool {
         self.attacked(t, pos, sq, occ, by)
     }
@@ -658,7 +771,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             // onto the last rank promotes).
             let dir = if us == Color::White { 1 } else { -1 };
             let last = if us == Color::White { h - 1 } else { 0 };
-            let promos: Vec<PieceKind> = [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind).to_vec();
+            let promos = [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind);
             for p in (pos.by_kind(PieceKind(PAWN)) & ours).iter() {
                 let (f, r) = (p as i32 % w, p as i32 / w);
                 let (r1, r2) = (r + dir, r + 2 * dir);
@@ -733,8 +846,33 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     return false;
                 }
             }
+            if self.weak_dual
+                && !self.extended_attacks()
+                && !self.piece_hp
+                && !self.board_effects()
+                && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            {
+                // Legal when a king that does not move stays unattacked:
+                // not attacked now, and the move opens no line to it.
+                let occ = pos.occupied();
+                let them = us.flip();
+                let kings = pos.by_kind(PieceKind(KING)) & pos.by_color(us);
+                if kings.iter().any(|k| {
+                    k != m.from
+                        && !pos.is_attacked(t, k, occ, them)
+                        && !pos.may_uncover(t, k, m.from, them)
+                }) {
+                    return true;
+                }
+            }
             let mut after = *pos;
-            after.play_with_hooks(t, self, m);
+            if self.board_effects() {
+                after.play_with_hooks(t, self, m);
+            } else {
+                // The other effects (locks, turn phase, castling rights)
+                // do not change which royals are threatened.
+                after.play_unchecked(t, m);
+            }
             let occ = after.occupied();
             let royals = RuleHooks::<B>::royal_squares(self, t, &after, us);
             if self.weak_dual {
@@ -756,7 +894,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
     }
 
     fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
-        if self.decided(t, pos).is_some() {
+        if self.verdict(t, pos).is_some() {
             moves.clear();
             return;
         }
@@ -879,7 +1017,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 let check = RuleHooks::<B>::royal_squares(self, t, pos, them)
                     .iter()
                     .any(|s| self.attacked(t, pos, s, occ, mover));
-                if !check && self.decided(t, pos).is_none() {
+                if !check && self.verdict(t, pos).is_none() {
                     next = 1;
                 }
             }
@@ -1248,6 +1386,7 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
             }
         }
     }
+    h.castles = def.castling.is_some();
     // Topology is a property of the shapes ([`Edge`]), set last so that it
     // reaches the shapes every other preset gave the pieces.
     if h.wrap {
