@@ -140,6 +140,13 @@ pub struct CreateRequest {
     /// Start position (in the letters of the variant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
+    /// A full position state (`docs/state-format.md`, format
+    /// `houserules-state/1`): board, side to move, castling, en passant,
+    /// clocks, piece ids and hit points, preset state, and the rule set.
+    /// It carries the position and the presets, so it excludes `fen`,
+    /// `layout` and `presets` (refused together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<houserules_presets::state::StateDoc>,
     /// A layout id (presets crate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<String>,
@@ -748,26 +755,44 @@ impl Session {
                 })?,
         };
 
-        let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
-            .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
-        let layout = request
-            .layout
-            .as_deref()
-            .map(houserules_presets::Layout::parse)
-            .transpose()
-            .map_err(|e| refuse(codes::BAD_REQUEST, format!("layout: {e}")))?;
-        let (variant, start) = houserules_presets::build(&rules, layout)
-            .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
-        let def = variant.definition();
+        let game = match &request.state {
+            Some(doc) => {
+                if request.fen.is_some() || request.layout.is_some() || !request.presets.is_empty()
+                {
+                    return Err(refuse(
+                        codes::BAD_REQUEST,
+                        "$.state carries the position and the presets: leave out fen, layout \
+                         and presets",
+                    ));
+                }
+                let (_, game) = doc
+                    .to_game()
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("$.state: {e}")))?;
+                game
+            }
+            None => {
+                let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
+                let layout = request
+                    .layout
+                    .as_deref()
+                    .map(houserules_presets::Layout::parse)
+                    .transpose()
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("layout: {e}")))?;
+                let (variant, start) = houserules_presets::build(&rules, layout)
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
+                let fen = request.fen.clone().unwrap_or(start);
+                Game::from_fen(variant, &fen)
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("fen: {e}")))?
+            }
+        };
+        let def = game.variant().definition();
         if def.width != 8 || def.height != 8 {
             return Err(refuse(
                 codes::UNSUPPORTED_BOARD,
                 "the modifier runtime plays 8×8 boards only",
             ));
         }
-        let fen = request.fen.clone().unwrap_or(start);
-        let game = Game::from_fen(variant, &fen)
-            .map_err(|e| refuse(codes::BAD_REQUEST, format!("fen: {e}")))?;
         let st = State {
             rng: Mulberry32::new(seed),
             ply_count: 0,
@@ -938,7 +963,11 @@ impl Session {
             .get("nextPieceId")
             .and_then(Value::as_u64)
             .unwrap_or(1) as u16;
-        let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
+        let presets = match &request.state {
+            Some(doc) => doc.rules.clone(),
+            None => request.presets.join(","),
+        };
+        let rules = houserules_presets::RuleSet::parse(&presets)
             .map_err(|e| bad(format!("presets: {e}")))?;
         let layout = request
             .layout
