@@ -343,3 +343,88 @@ fn too_many_property_combinations_are_refused() {
     );
     assert_eq!(d.line_col().0, at(&t, "self.heat < 9").0, "{}", d.render());
 }
+
+/// An 8×8 game with FIDE kings and rooks (castling as in `chess.yaml`) and
+/// the Charger of `charged-pieces.yaml`, whose charges start at `charges`.
+fn castling_game(charges: u8) -> String {
+    format!(
+        r#"id: charged-castling
+name: Charged castling
+board: {{ width: 8, height: 8 }}
+players:
+  - {{ id: White, facing: North }}
+  - {{ id: Black, facing: South }}
+setup: 4k3/8/8/8/8/8/7c/4K2R w K - 0 1
+royal: [King]
+pieces:
+  - id: King
+    symbol: K
+    role: King
+    properties:
+      has_moved: false
+    movement:
+      - type: Step
+        direction: Omnidirectional
+        condition: $target.is_empty or $target.has_enemy
+    actions:
+      - id: Castle
+        condition: self.has_moved == false and $engine.state.is_in_check(self.owner) == false
+        targets:
+          - entity: Rook
+            condition: >
+              target.has_moved == false and
+              target.owner == self.owner and
+              $path.is_clear(self, target) and
+              $engine.state.is_path_safe(self, target) == true
+        mutations:
+          - move self 2 steps toward target
+          - move target 1 step past self final_position
+  - id: Rook
+    symbol: R
+    role: Rook
+    properties:
+      has_moved: false
+    movement:
+      - type: Slide
+        direction: Orthogonal
+        range: Unlimited
+        condition: $path.is_clear and ($target.is_empty or $target.has_enemy)
+  - id: Charger
+    symbol: C
+    properties:
+      charges: {{ default: {charges}, min: 0, max: 2 }}
+    movement:
+      - type: Step
+        direction: Omnidirectional
+        condition: $target.is_empty
+      - type: Capture
+        direction: Omnidirectional
+        condition: $target.has_enemy and self.charges > 0
+        mutations: [ set self.charges = self.charges - 1 ]
+end:
+  insufficient_material: false
+"#
+    )
+}
+
+/// Regression (castling judged with the engine's attacks instead of the
+/// rules'): a black Charger on h2 reaches g1, the square the king lands on
+/// when castling short. With charges it attacks g1, so `e1g1` is illegal
+/// (FIDE Art. 3.8.2.2 as the file's `is_path_safe` says); without charges
+/// it attacks nothing (a forbidden capture is no attack, RULINGS P1), so
+/// castling is legal.
+#[test]
+fn castling_sees_only_the_attacks_properties_allow() {
+    for (charges, legal) in [(2, false), (0, true)] {
+        let g = Game::new(
+            load_variant_str("charged-castling.yaml", &castling_game(charges))
+                .unwrap_or_else(|e| panic!("does not load:\n{}", e.render())),
+        );
+        let king = dests(&g, "e1");
+        assert_eq!(
+            king.contains(&"g1".to_string()) || king.contains(&"h1".to_string()),
+            legal,
+            "charges {charges}: king moves {king:?}"
+        );
+    }
+}

@@ -298,7 +298,16 @@ impl<B: BitSet> Position<B> {
                 out,
                 choices: self.promotion_choices(t),
             };
-            self.gen_pseudo(t, &mut sink, safe);
+            match hooks {
+                // Castling sees the rules' attacks (RULINGS P1).
+                Some(h) => {
+                    let them = self.turn.flip();
+                    self.gen_pseudo_with(t, &mut sink, safe, |s: u8, o: B| {
+                        h.is_attacked(t, self, s, o, them)
+                    });
+                }
+                None => self.gen_pseudo(t, &mut sink, safe),
+            }
         }
         let Some(hooks) = hooks else {
             return;
@@ -337,7 +346,11 @@ impl<B: BitSet> Position<B> {
                 out,
                 choices: self.promotion_choices(t),
             };
-            self.gen_pseudo(t, &mut sink, hooks.self_check_filter());
+            // Castling sees the rules' attacks (RULINGS P1).
+            let them = self.turn.flip();
+            self.gen_pseudo_with(t, &mut sink, hooks.self_check_filter(), |s: u8, o: B| {
+                hooks.is_attacked(t, self, s, o, them)
+            });
         }
         if profile.piece_moves {
             let our = self.by_color(self.turn);

@@ -794,6 +794,23 @@ impl<B: BitSet> Position<B> {
     /// Pseudo-legal moves (no king-safety filter), castling judged with
     /// attacks when `castle_safe`.
     pub(crate) fn gen_pseudo<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, castle_safe: bool) {
+        let them = self.turn.flip();
+        self.gen_pseudo_with(t, sink, castle_safe, |s: u8, o: B| {
+            self.is_attacked(t, s, o, them)
+        });
+    }
+
+    /// [`Self::gen_pseudo`] with castling judged by `attacked(square, occ)`
+    /// (the enemy attacks `square` over `occ`): rule hooks pass their own
+    /// attack test, so castling through a square sees exactly the attacks
+    /// the rules give (RULINGS P1), no more and no fewer.
+    pub(crate) fn gen_pseudo_with<S: Sink<B>, A: Fn(u8, B) -> bool>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        castle_safe: bool,
+        attacked: A,
+    ) {
         let us = self.turn;
         let occ = self.occupied();
         let our = self.by_color[us.index()];
@@ -818,8 +835,6 @@ impl<B: BitSet> Position<B> {
             }
         }
         self.gen_en_passant(t, sink, false);
-        let them = us.flip();
-        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 
