@@ -219,22 +219,22 @@ impl MoveMask {
     }
 
     /// The targets among `tg` (from `from`, of `kind`) that the filter
-    /// matches; the set form of [`Self::matches`].
-    #[inline]
-    fn matching(&self, pos: &Position<u64>, from: u8, tg: u64, kind: MoveKind) -> u64 {
+    /// matches; the set form of [`Self::matches`]. `them`: the squares of
+    /// the side not to move.
+    #[inline(always)]
+    fn matching(&self, pos: &Position<u64>, them: u64, from: u8, tg: u64, kind: MoveKind) -> u64 {
         if !self.gate || self.from & (1u64 << from) == 0 {
             return 0;
         }
         let mut tg = tg & self.to;
-        if tg == 0 || self.only_squares() {
-            return tg;
+        if tg == 0 {
+            return 0;
         }
-        if matches!(kind, MoveKind::Normal | MoveKind::DoubleStep)
-            && self.progress.is_none()
+        if self.progress.is_none()
             && self.crosses.is_none()
+            && matches!(kind, MoveKind::Normal | MoveKind::DoubleStep)
         {
             // The captured piece is the one on the destination.
-            let them = pos.by_color(pos.turn().flip());
             match self.capture {
                 Some(true) => tg &= them,
                 Some(false) => tg &= !them,
@@ -248,6 +248,18 @@ impl MoveMask {
             }
             return tg;
         }
+        if self.progress.is_none() && self.crosses.is_none() && kind == MoveKind::Castle {
+            // Castling captures nothing.
+            let keep =
+                self.capture != Some(true) && self.target.is_none() && self.castling != Some(false);
+            return if keep { tg } else { 0 };
+        }
+        self.matching_each(pos, from, tg, kind)
+    }
+
+    /// [`Self::matching`] move by move.
+    #[inline(never)]
+    fn matching_each(&self, pos: &Position<u64>, from: u8, mut tg: u64, kind: MoveKind) -> u64 {
         let mut out = 0;
         while tg != 0 {
             let to = tg.trailing_zeros() as u8;
@@ -1286,6 +1298,8 @@ fn by_targets(
     if !pos.move_targets(t, legal, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
         return None;
     }
+    let us = pos.turn();
+    let them = pos.by_color(us.flip());
     // Phase 2.
     if p2.frozen_from != 0 || p2.no_to != 0 || !p2.general.is_empty() {
         for b in bs.iter_mut() {
@@ -1299,13 +1313,12 @@ fn by_targets(
             }
             for f in &p2.general {
                 if b.1 != 0 {
-                    b.1 &= !f.matching(pos, b.0, b.1, b.2);
+                    b.1 &= !f.matching(pos, them, b.0, b.1, b.2);
                 }
             }
         }
     }
     // Phase 4: keep-farthest, per piece and direction, in attach order.
-    let us = pos.turn();
     for pm in &plan.keep_farthest {
         let chosen = pm.on(pos, us, royals[ci(us)]);
         if chosen == 0 {
@@ -1326,9 +1339,9 @@ fn by_targets(
     // Phase 5: must-move-if-able, in attach order.
     for sm in &plan.must_move {
         let f = sm.on(pos, royals);
-        if bs.iter().any(|b| f.matching(pos, b.0, b.1, b.2) != 0) {
+        if bs.iter().any(|b| f.matching(pos, them, b.0, b.1, b.2) != 0) {
             for b in bs.iter_mut() {
-                b.1 = f.matching(pos, b.0, b.1, b.2);
+                b.1 = f.matching(pos, them, b.0, b.1, b.2);
             }
         }
     }
