@@ -1198,3 +1198,63 @@ impl<B: BitSet> Position<B> {
         self.gen_pseudo(t, tally, true);
     }
 }
+
+/// Passes each generated batch on as `(from, targets, kind, promote)`.
+struct ByPiece<F>(F);
+
+impl<B: BitSet, F: FnMut(u8, B, MoveKind, bool)> Sink<B> for ByPiece<F> {
+    #[inline(always)]
+    fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
+        if targets.any() {
+            (self.0)(from, targets, kind, promote);
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool) {
+        for to in targets.iter() {
+            (self.0)((to as i32 - delta) as u8, B::bit(to), kind, promote);
+        }
+    }
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        // Single moves (castling, en passant) never carry a promotion.
+        (self.0)(m.from, B::bit(m.to), m.kind, false);
+    }
+}
+
+impl<B: BitSet> Position<B> {
+    /// The moves of the side to move as target sets, for rule layers that
+    /// filter whole sets before listing moves (the modifier runtime):
+    /// `f(from, targets, kind, promote)` for each batch, where `promote`
+    /// asks for one move per choice of [`Self::for_each_promotion`]. Listing
+    /// the batches in order gives the moves in the order of
+    /// [`Self::legal_moves_into`] (`legal`) or of
+    /// [`Self::pseudo_legal_moves_hooked`] without hooks. One origin may
+    /// have several batches. Returns `false`, without calling `f`, when
+    /// `legal` is asked but the tables carry hooks or the position is not
+    /// on the fast path (not exactly one royal); pseudo-legal batches are
+    /// always given (hooks ignored, castling judged with attacks).
+    pub fn move_targets<F: FnMut(u8, B, MoveKind, bool)>(
+        &self,
+        t: &Tables<B>,
+        legal: bool,
+        f: F,
+    ) -> bool {
+        let mut sink = ByPiece(f);
+        if legal {
+            t.hooks.is_none() && self.gen_fast(t, &mut sink)
+        } else {
+            self.gen_pseudo(t, &mut sink, true);
+            true
+        }
+    }
+
+    /// Calls `f` with each promotion choice open to the side to move (limits
+    /// applied), in the order moves list them.
+    pub fn for_each_promotion(&self, t: &Tables<B>, mut f: impl FnMut(PieceKind)) {
+        let c = self.promotion_choices(t);
+        for &k in c.as_slice() {
+            f(PieceKind(k));
+        }
+    }
+}

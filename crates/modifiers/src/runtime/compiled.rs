@@ -218,6 +218,65 @@ impl MoveMask {
             && self.crosses.is_none()
     }
 
+    /// The targets among `tg` (from `from`, of `kind`) that the filter
+    /// matches; the set form of [`Self::matches`]. `them`: the squares of
+    /// the side not to move.
+    #[inline(always)]
+    fn matching(&self, pos: &Position<u64>, them: u64, from: u8, tg: u64, kind: MoveKind) -> u64 {
+        if !self.gate || self.from & (1u64 << from) == 0 {
+            return 0;
+        }
+        let mut tg = tg & self.to;
+        if tg == 0 {
+            return 0;
+        }
+        if self.progress.is_none()
+            && self.crosses.is_none()
+            && matches!(kind, MoveKind::Normal | MoveKind::DoubleStep)
+        {
+            // The captured piece is the one on the destination.
+            match self.capture {
+                Some(true) => tg &= them,
+                Some(false) => tg &= !them,
+                None => {}
+            }
+            if let Some(t) = self.target {
+                tg &= them & t;
+            }
+            if self.castling == Some(true) {
+                tg = 0;
+            }
+            return tg;
+        }
+        if self.progress.is_none() && self.crosses.is_none() && kind == MoveKind::Castle {
+            // Castling captures nothing.
+            let keep =
+                self.capture != Some(true) && self.target.is_none() && self.castling != Some(false);
+            return if keep { tg } else { 0 };
+        }
+        self.matching_each(pos, from, tg, kind)
+    }
+
+    /// [`Self::matching`] move by move.
+    #[inline(never)]
+    fn matching_each(&self, pos: &Position<u64>, from: u8, mut tg: u64, kind: MoveKind) -> u64 {
+        let mut out = 0;
+        while tg != 0 {
+            let to = tg.trailing_zeros() as u8;
+            tg &= tg - 1;
+            let m = Move {
+                from,
+                to,
+                promotion: None,
+                kind,
+            };
+            if self.matches(pos, m) {
+                out |= 1u64 << to;
+            }
+        }
+        out
+    }
+
     #[inline(always)]
     fn matches(&self, pos: &Position<u64>, m: Move) -> bool {
         if !self.gate || self.from & (1u64 << m.from) == 0 || self.to & (1u64 << m.to) == 0 {
@@ -996,14 +1055,7 @@ impl Session {
                 .disarm
                 .iter()
                 .all(|d| d.pieces.on(pos, them, royals[ci(them)]) == 0);
-        let mut moves = Vec::with_capacity(64);
-        let per_move_check = if attacks_as_fide {
-            pos.legal_moves_into(t, &mut moves);
-            false
-        } else {
-            pos.pseudo_legal_moves_hooked(t, hooks, &mut moves);
-            self_check && !plan.royals_safe
-        };
+        let per_move_check = !attacks_as_fide && self_check && !plan.royals_safe;
         // Phase 2: single-move restrictions and royal captures (C2).
         let mut frozen_from = 0u64;
         // C2: only enemy royals that we attack can be captured (castling
@@ -1047,6 +1099,17 @@ impl Session {
             protected,
             general,
         };
+        if hooks.is_none() && !per_move_check {
+            if let Some(moves) = by_targets(plan, pos, t, royals, &p2, attacks_as_fide) {
+                return moves;
+            }
+        }
+        let mut moves = Vec::with_capacity(64);
+        if attacks_as_fide {
+            pos.legal_moves_into(t, &mut moves);
+        } else {
+            pos.pseudo_legal_moves_hooked(t, hooks, &mut moves);
+        }
         let mut kf = plan
             .keep_farthest
             .iter()
@@ -1218,4 +1281,170 @@ fn note_farthest(best: &mut [u32; 64], chosen: u64, m: Move) {
 #[inline(always)]
 fn is_farthest(best: &[u32; 64], chosen: u64, m: Move) -> bool {
     farthest_key(chosen, m).is_none_or(|(i, sh, n)| (best[i] >> sh) & 15 == n)
+}
+
+/// One batch of moves: `(from, targets, kind, promote)` as
+/// [`Position::move_targets`] gives them.
+type Batch = (u8, u64, MoveKind, bool);
+
+/// The phases of `legal_from_plan` on target sets rather than on a move
+/// list, when no hooks and no per-move check test apply: each restriction
+/// is a set operation per piece, and only the moves kept are listed.
+/// `legal`: the engine's legal moves (FIDE attacks), else its pseudo-legal
+/// ones. `None` when the engine cannot give legal target sets.
+fn by_targets(
+    plan: &Plan,
+    pos: &Position<u64>,
+    t: &Tables<u64>,
+    royals: [u64; 2],
+    p2: &Phase2,
+    legal: bool,
+) -> Option<Vec<Move>> {
+    let mut bs: Vec<Batch> = Vec::with_capacity(48);
+    if !pos.move_targets(t, legal, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
+        return None;
+    }
+    let us = pos.turn();
+    let them = pos.by_color(us.flip());
+    // Phase 2.
+    if p2.frozen_from != 0 || p2.no_to != 0 || !p2.general.is_empty() {
+        for b in bs.iter_mut() {
+            if p2.frozen_from & (1u64 << b.0) != 0 {
+                b.1 = 0;
+                continue;
+            }
+            b.1 &= !p2.no_to;
+            if b.2 == MoveKind::EnPassant {
+                b.1 = single_ep(b.0, b.1, p2.protected);
+            }
+            for f in &p2.general {
+                if b.1 != 0 {
+                    b.1 &= !f.matching(pos, them, b.0, b.1, b.2);
+                }
+            }
+        }
+    }
+    // Phase 4: keep-farthest, per piece and direction, in attach order.
+    for pm in &plan.keep_farthest {
+        let chosen = pm.on(pos, us, royals[ci(us)]);
+        if chosen == 0 {
+            continue;
+        }
+        let mut union = [0u64; 64];
+        for b in &bs {
+            if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
+                union[b.0 as usize] |= b.1;
+            }
+        }
+        for b in bs.iter_mut() {
+            if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
+                b.1 &= farthest(b.0, union[b.0 as usize]);
+            }
+        }
+    }
+    // Phase 5: must-move-if-able, in attach order.
+    for sm in &plan.must_move {
+        let f = sm.on(pos, royals);
+        if bs.iter().any(|b| f.matching(pos, them, b.0, b.1, b.2) != 0) {
+            for b in bs.iter_mut() {
+                b.1 = f.matching(pos, them, b.0, b.1, b.2);
+            }
+        }
+    }
+    let n: u32 = bs.iter().map(|b| b.1.count_ones()).sum();
+    let mut moves = Vec::with_capacity(n as usize + 8);
+    for &(from, mut tg, kind, promote) in &bs {
+        while tg != 0 {
+            let to = tg.trailing_zeros() as u8;
+            tg &= tg - 1;
+            if promote {
+                pos.for_each_promotion(t, |k| {
+                    moves.push(Move {
+                        from,
+                        to,
+                        promotion: Some(k),
+                        kind,
+                    })
+                });
+            } else {
+                moves.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    kind,
+                });
+            }
+        }
+    }
+    Some(moves)
+}
+
+/// An en passant batch without the targets whose victim is protected.
+#[inline]
+fn single_ep(from: u8, mut tg: u64, protected: u64) -> u64 {
+    let mut out = 0;
+    while tg != 0 {
+        let to = tg.trailing_zeros() as u8;
+        tg &= tg - 1;
+        if protected & (1u64 << ((from / 8) * 8 + to % 8)) == 0 {
+            out |= 1u64 << to;
+        }
+    }
+    out
+}
+
+/// The eight rays from each square (queen directions), and whether each
+/// direction runs towards higher square indices.
+const fn ray_table() -> [[u64; 8]; 64] {
+    let dirs = [
+        (1i32, 0i32),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    let mut t = [[0u64; 8]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = dirs[d];
+            let (mut x, mut y) = ((s % 8) as i32 + dx, (s / 8) as i32 + dy);
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                t[s][d] |= 1u64 << (y * 8 + x);
+                x += dx;
+                y += dy;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static RAYS: [[u64; 8]; 64] = ray_table();
+/// Directions of `RAYS` that run towards higher indices.
+const UP: [bool; 8] = [true, false, true, false, true, false, true, false];
+
+/// Of the targets `tg` of the piece on `from`, those off the lines through
+/// `from` and, on each ray, the farthest one (ice_physics' keep-farthest).
+#[inline]
+fn farthest(from: u8, tg: u64) -> u64 {
+    let rays = &RAYS[from as usize];
+    let mut keep = tg;
+    for d in 0..8 {
+        let r = tg & rays[d];
+        if r != 0 {
+            let far = if UP[d] {
+                1u64 << (63 - r.leading_zeros())
+            } else {
+                r & r.wrapping_neg()
+            };
+            keep &= !r | far;
+        }
+    }
+    keep
 }

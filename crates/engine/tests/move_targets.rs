@@ -1,0 +1,65 @@
+//! `Position::move_targets` lists, batch by batch, exactly the moves of
+//! `legal_moves_into` (legal) and of `pseudo_legal_moves_hooked` without
+//! hooks (pseudo-legal), in the same order; both lists are the ones the
+//! perft suites check against reference counts.
+
+use houserules_engine::{Game, Move, Variant};
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+    "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+];
+
+/// The moves of the batches, listed as `Collect` lists them.
+fn listed(g: &Game, legal: bool) -> Option<Vec<Move>> {
+    let (pos, t) = g.small()?;
+    let mut out = Vec::new();
+    let given = pos.move_targets(t, legal, |from, tg: u64, kind, promote| {
+        let mut tg = tg;
+        while tg != 0 {
+            let to = tg.trailing_zeros() as u8;
+            tg &= tg - 1;
+            if promote {
+                pos.for_each_promotion(t, |k| {
+                    out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(k),
+                        kind,
+                    })
+                });
+            } else {
+                out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    kind,
+                });
+            }
+        }
+    });
+    given.then_some(out)
+}
+
+#[test]
+fn move_targets_list_the_engine_moves_in_order() {
+    for fen in FENS {
+        let g = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
+        let (pos, t) = g.small().expect("8x8");
+        let legal = listed(&g, true).expect("one king: the fast path applies");
+        assert_eq!(legal, g.legal_moves(), "legal batches at {fen}");
+        let mut pseudo = Vec::new();
+        pos.pseudo_legal_moves_hooked(t, None, &mut pseudo);
+        assert_eq!(
+            listed(&g, false).expect("always given"),
+            pseudo,
+            "pseudo-legal batches at {fen}"
+        );
+    }
+}
