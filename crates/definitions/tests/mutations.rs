@@ -29,20 +29,17 @@
 //! without the mutation, so the hooks are what the test checks. Squares are
 //! a1–e5.
 
-use houserules_definitions::{load_str, load_variant_str};
-use houserules_engine::{Game, Piece, Variant};
+mod common;
 
+use common::dests;
+use houserules_definitions::{load_str, load_variant_str};
+use houserules_engine::{Game, Piece};
+
+const NAME: &str = "mutations.yaml";
 const GAME: &str = include_str!("data/mutations.yaml");
 
-fn variant() -> Variant {
-    match load_variant_str("mutations.yaml", GAME) {
-        Ok(v) => v,
-        Err(e) => panic!("mutations.yaml does not load:\n{}", e.render()),
-    }
-}
-
 fn game(fen: &str) -> Game {
-    Game::from_fen(variant(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    common::game(NAME, GAME, Some(fen))
 }
 
 fn sq(name: &str) -> u8 {
@@ -71,7 +68,7 @@ fn hook_mutations_need_the_variant_loader_and_others_get_no_hooks() {
         .unwrap()
         + 1;
     assert_eq!(d.line_col(), (line, 22), "points at `destroy self`");
-    assert!(variant().has_hooks());
+    assert!(common::variant(NAME, GAME).has_hooks());
     // Zero cost for definitions without such mutations: no hooks at all.
     let chess = houserules_definitions::builtin_source("chess").unwrap();
     assert!(!load_variant_str("chess.yaml", chess).unwrap().has_hooks());
@@ -165,18 +162,6 @@ fn lancer_advances_one_step_toward_its_target() {
     g.apply_uci("b1c2").unwrap();
     assert_eq!(symbol(&g, "c2"), Some('L'));
     assert_eq!(symbol(&g, "b1"), None);
-}
-
-fn dests(g: &Game, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .map(|m| g.uci(*m))
-        .filter(|u| &u[..2] == from)
-        .map(|u| u[2..].to_string())
-        .collect();
-    v.sort();
-    v
 }
 
 /// c2xc3 pushes the black Rifle from c3 to c4 and the Pusher takes c3.

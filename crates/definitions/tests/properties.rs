@@ -18,51 +18,22 @@
 //! Every expected value is derived by hand in the comment above it.
 //! Squares are a1–e5.
 
-use houserules_definitions::{load_str, load_variant_str, Code, Diagnostic};
-use houserules_engine::{Game, Variant};
+mod common;
 
+use common::{dests, play, set};
+use houserules_definitions::{load_str, load_variant_str, Code, Diagnostic};
+use houserules_engine::Game;
+
+const NAME: &str = "charged-pieces.yaml";
 const GAME: &str = include_str!("../../../docs/examples/charged-pieces.yaml");
 
-fn variant(text: &str) -> Variant {
-    load_variant_str("charged-pieces.yaml", text)
-        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render()))
-}
-
 fn game(fen: Option<&str>) -> Game {
-    match fen {
-        None => Game::new(variant(GAME)),
-        Some(f) => Game::from_fen(variant(GAME), f).unwrap_or_else(|e| panic!("{f}: {e}")),
-    }
-}
-
-fn play(g: &mut Game, moves: &[&str]) {
-    for m in moves {
-        g.apply_uci(m)
-            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.fen()));
-    }
-}
-
-fn dests(g: &Game, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .map(|m| g.uci(*m))
-        .filter(|u| &u[..2] == from)
-        .map(|u| u[2..].to_string())
-        .collect();
-    v.sort();
-    v
-}
-
-fn set(squares: &str) -> Vec<String> {
-    let mut v: Vec<String> = squares.split_whitespace().map(str::to_string).collect();
-    v.sort();
-    v
+    common::game(NAME, GAME, fen)
 }
 
 #[test]
 fn properties_run_as_hooks_that_keep_attribute_bytes() {
-    let v = variant(GAME);
+    let v = common::variant(NAME, GAME);
     assert!(v.has_hooks());
     let err = load_str("charged-pieces.yaml", GAME).unwrap_err();
     assert_eq!(err.iter().next().unwrap().code(), Code::EngineUnsupported);
@@ -416,10 +387,7 @@ end:
 #[test]
 fn castling_sees_only_the_attacks_properties_allow() {
     for (charges, legal) in [(2, false), (0, true)] {
-        let g = Game::new(
-            load_variant_str("charged-castling.yaml", &castling_game(charges))
-                .unwrap_or_else(|e| panic!("does not load:\n{}", e.render())),
-        );
+        let g = common::game("charged-castling.yaml", &castling_game(charges), None);
         let king = dests(&g, "e1");
         assert_eq!(
             king.contains(&"g1".to_string()) || king.contains(&"h1".to_string()),

@@ -8,41 +8,13 @@
 //! `docs/board-topology.md` (RULINGS P4 for the cylinder, P27 for en
 //! passant between the two kinds of pawn).
 
-use houserules_definitions::{load_str, load_variant_str, Code};
-use houserules_engine::{Game, Variant};
+mod common;
+
+use common::{dests, game, set};
+use houserules_definitions::{load_str, Code};
 
 const CYLINDER: &str = include_str!("../../../docs/examples/cylinder-chess.yaml");
 const HALF_BEROLINA: &str = include_str!("../../../docs/examples/half-berolina.yaml");
-
-fn variant(name: &str, text: &str) -> Variant {
-    load_variant_str(name, text).unwrap_or_else(|e| panic!("{name}:\n{}", e.render()))
-}
-
-fn game(name: &str, text: &str, fen: Option<&str>) -> Game {
-    let v = variant(name, text);
-    match fen {
-        None => Game::new(v),
-        Some(f) => Game::from_fen(v, f).unwrap_or_else(|e| panic!("{f}: {e}")),
-    }
-}
-
-fn dests(g: &Game, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .map(|m| g.uci(*m))
-        .filter(|u| &u[..2] == from)
-        .map(|u| u[2..].to_string())
-        .collect();
-    v.sort();
-    v
-}
-
-fn set(squares: &str) -> Vec<String> {
-    let mut v: Vec<String> = squares.split_whitespace().map(str::to_string).collect();
-    v.sort();
-    v
-}
 
 /// White's first moves are FIDE's 20: every leap or pawn capture across
 /// the edge lands on an own piece or on an empty square a pawn may not
