@@ -8,22 +8,11 @@
 //! `set-capture-flag {flag: 0}` at the end of White's turn. Check and
 //! legality values are FIDE's, changed only where the rule says so.
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+mod common;
+
+use common::{mv, session};
+use houserules_modifiers::runtime::{Input, Session};
 use serde_json::{json, Value};
-
-fn session(fen: &str, modifiers: Vec<Value>) -> Session {
-    Session::create(CreateRequest {
-        fen: Some(fen.into()),
-        modifiers,
-        ..CreateRequest::default()
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn mv(s: &mut Session, uci: &str) {
-    s.submit(Input::Move { mv: uci.into() })
-        .unwrap_or_else(|e| panic!("{uci}: {e}"));
-}
 
 fn attr(s: &Session, square: &str, name: &str) -> Value {
     s.to_json()["pieces"]

@@ -5,8 +5,10 @@
 //! hand-made restrictions are played at random (seeded), and at every
 //! input both must list the same legal moves.
 
+mod common;
+
 use houserules_engine::Move;
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_modifiers::runtime::{CreateRequest, Session};
 use houserules_modifiers::{library, Mulberry32};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -192,32 +194,11 @@ fn run(mods: Vec<Value>, fen: &str, seed: u32, plies: usize) -> Option<usize> {
             s.game().fen()
         );
         compiled += usize::from(s.legality_compiles());
-        let input = if let Some(pc) = s.pending_choice() {
-            let opts = pc.prompt["options"].as_array().cloned().unwrap_or_default();
-            if opts.is_empty() {
-                break;
-            }
-            let player = (pc.for_player == "both").then(|| {
-                if pc.collected.contains_key("white") {
-                    "black"
-                } else {
-                    "white"
-                }
-                .to_string()
-            });
-            Input::Choice {
-                choice: opts[pick.below(opts.len() as u32) as usize].clone(),
-                player,
-                auto: None,
-            }
-        } else {
-            let moves = s.legal_moves_uci();
-            if moves.is_empty() || s.is_over() {
-                break;
-            }
-            Input::Move {
-                mv: moves[pick.below(moves.len() as u32) as usize].clone(),
-            }
+        if common::choice_without_options(&s) {
+            break;
+        }
+        let Some(input) = common::random_input(&s, &mut pick) else {
+            break;
         };
         s.submit(input).expect("listed inputs are accepted");
     }

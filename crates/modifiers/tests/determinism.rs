@@ -3,6 +3,8 @@
 //! hashes, and a session restored from its snapshot (even with a choice
 //! pending) continues exactly as the original.
 
+mod common;
+
 use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use houserules_modifiers::Mulberry32;
 use serde_json::{json, Value};
@@ -29,34 +31,8 @@ fn request(set: &[&str], seed: u32) -> CreateRequest {
 fn playout(s: &mut Session, pick: &mut Mulberry32, n: usize) -> Vec<Input> {
     let mut inputs = Vec::new();
     for _ in 0..n {
-        let input = if let Some(pc) = s.pending_choice() {
-            let opts = pc.prompt["options"].as_array().cloned().unwrap_or_default();
-            let v = opts[pick.below(opts.len() as u32) as usize].clone();
-            let player = if pc.for_player == "both" {
-                Some(
-                    if pc.collected.contains_key("white") {
-                        "black"
-                    } else {
-                        "white"
-                    }
-                    .to_string(),
-                )
-            } else {
-                None
-            };
-            Input::Choice {
-                choice: v,
-                player,
-                auto: None,
-            }
-        } else {
-            let moves = s.legal_moves_uci();
-            if moves.is_empty() || s.is_over() {
-                break;
-            }
-            Input::Move {
-                mv: moves[pick.below(moves.len() as u32) as usize].clone(),
-            }
+        let Some(input) = common::random_input(s, pick) else {
+            break;
         };
         s.submit(input.clone()).expect("a listed input is accepted");
         inputs.push(input);

@@ -2,22 +2,11 @@
 //! (short_stop keeps en passant), the repetition history across a restore,
 //! A6 (no on-turn-start at creation) and a modifier parameter given twice.
 
-use houserules_modifiers::runtime::{codes, CreateRequest, Input, Session};
+mod common;
+
+use common::{mv, session};
+use houserules_modifiers::runtime::{codes, CreateRequest, Session};
 use serde_json::{json, Value};
-
-fn session(fen: &str, modifiers: Vec<Value>) -> Session {
-    Session::create(CreateRequest {
-        fen: Some(fen.into()),
-        modifiers,
-        ..CreateRequest::default()
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn mv(s: &mut Session, uci: &str) {
-    s.submit(Input::Move { mv: uci.into() })
-        .unwrap_or_else(|e| panic!("{uci}: {e}"));
-}
 
 fn castling_field(s: &Session) -> String {
     s.game().fen().split(' ').nth(2).unwrap().to_string()

@@ -4,7 +4,9 @@
 //! accepted, and the only runtime code that may appear in the log is
 //! `runtime.cascade-depth-exceeded`.
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+mod common;
+
+use houserules_modifiers::runtime::{CreateRequest, Session};
 use houserules_modifiers::{validate_value, Mulberry32};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -119,29 +121,8 @@ fn play(d: Value, seed: u32) {
     let mut s = Session::create(req).expect("a valid descriptor attaches");
     let mut pick = Mulberry32::new(seed ^ 0xABCD);
     for _ in 0..24 {
-        let input = if let Some(pc) = s.pending_choice() {
-            let opts = pc.prompt["options"].as_array().cloned().unwrap_or_default();
-            let player = (pc.for_player == "both").then(|| {
-                if pc.collected.contains_key("white") {
-                    "black"
-                } else {
-                    "white"
-                }
-                .to_string()
-            });
-            Input::Choice {
-                choice: opts[pick.below(opts.len() as u32) as usize].clone(),
-                player,
-                auto: None,
-            }
-        } else {
-            let moves = s.legal_moves_uci();
-            if moves.is_empty() || s.is_over() {
-                break;
-            }
-            Input::Move {
-                mv: moves[pick.below(moves.len() as u32) as usize].clone(),
-            }
+        let Some(input) = common::random_input(&s, &mut pick) else {
+            break;
         };
         s.submit(input).expect("listed inputs are accepted");
     }
