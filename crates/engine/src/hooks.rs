@@ -306,7 +306,7 @@ impl<B: BitSet> Position<B> {
                         h.is_attacked(t, self, s, o, them)
                     });
                 }
-                None => self.gen_pseudo(t, &mut sink, safe),
+                None => self.gen_pseudo_fast(t, &mut sink, safe),
             }
         }
         let Some(hooks) = hooks else {

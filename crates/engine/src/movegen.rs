@@ -744,6 +744,16 @@ impl<B: BitSet> Position<B> {
         }
         let ksq = kings.lsb();
         let occ = self.occupied();
+        // A king in check may not castle (FIDE Art. 3.8.2.2): test its
+        // square once for every wing, then judge the paths as the fast
+        // path does for a king known not to be in check.
+        let mut not_in_check = not_in_check;
+        if safe && !not_in_check {
+            if attacked(ksq, occ) {
+                return;
+            }
+            not_in_check = true;
+        }
         let paths = &t.castle_paths[us.index()];
         let kfile = (t.file(ksq) as usize & 15) * 16;
         for rsq in rights.iter() {
@@ -791,6 +801,27 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// Pseudo-legal moves of the pieces `pcs` of kind `k` of the side to
+    /// move by their compiled shapes (first-move shapes included), with
+    /// promotion `zones` (compulsory, optional).
+    #[inline(always)]
+    fn gen_shapes<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, k: usize, pcs: B, zones: (B, B)) {
+        let us = self.turn;
+        let occ = self.occupied();
+        let their = self.by_color[us.flip().index()];
+        let has_first = t.first_move_kinds & (1 << k) != 0;
+        for sq in pcs.iter() {
+            let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
+            let tg = q | c;
+            emit(sink, sq, tg, MoveKind::Normal, zones);
+            if has_first && self.unmoved.has(sq) {
+                let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
+                emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
+                emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
+            }
+        }
+    }
+
     /// Pseudo-legal moves (no king-safety filter), castling judged with
     /// attacks when `castle_safe`.
     pub(crate) fn gen_pseudo<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, castle_safe: bool) {
@@ -812,9 +843,7 @@ impl<B: BitSet> Position<B> {
         attacked: A,
     ) {
         let us = self.turn;
-        let occ = self.occupied();
         let our = self.by_color[us.index()];
-        let their = self.by_color[us.flip().index()];
         for k in 0..t.n_kinds {
             let pcs = self.by_kind[k] & our;
             let zones = if t.promo_kinds & (1 << k) != 0 {
@@ -822,17 +851,7 @@ impl<B: BitSet> Position<B> {
             } else {
                 (B::EMPTY, B::EMPTY)
             };
-            let has_first = t.first_move_kinds & (1 << k) != 0;
-            for sq in pcs.iter() {
-                let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
-                let tg = q | c;
-                emit(sink, sq, tg, MoveKind::Normal, zones);
-                if has_first && self.unmoved.has(sq) {
-                    let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
-                    emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
-                    emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
-                }
-            }
+            self.gen_shapes(t, sink, k, pcs, zones);
         }
         self.gen_en_passant(t, sink, false);
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
@@ -908,17 +927,7 @@ impl<B: BitSet> Position<B> {
                     );
                 }
             }
-            let has_first = t.first_move_kinds & (1 << k) != 0;
-            for sq in pcs.iter() {
-                let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
-                let tg = q | c;
-                emit(sink, sq, tg, MoveKind::Normal, zones);
-                if has_first && self.unmoved.has(sq) {
-                    let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
-                    emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
-                    emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
-                }
-            }
+            self.gen_shapes(t, sink, k, pcs, zones);
         }
         self.gen_en_passant(t, sink, false);
         let them = us.flip();
@@ -1244,7 +1253,7 @@ impl<B: BitSet> Position<B> {
         if legal {
             t.hooks.is_none() && self.gen_fast(t, &mut sink)
         } else {
-            self.gen_pseudo(t, &mut sink, true);
+            self.gen_pseudo_fast(t, &mut sink, true);
             true
         }
     }

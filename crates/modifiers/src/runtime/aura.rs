@@ -78,18 +78,36 @@ impl Session {
     /// Whether some aura may add to `attr` (its `targetAttr` is `attr` or
     /// a reference), so that hot paths skip auras that cannot matter.
     fn auras_may_touch(&self, attr: &str) -> bool {
-        let hits = |v: Option<&Value>| {
-            v.and_then(Value::as_str)
-                .is_some_and(|t| t == attr || t.starts_with('$'))
-        };
+        self.granted_auras_may_touch(attr) || self.passive_auras_may_touch(attr)
+    }
+
+    /// [`Self::auras_may_touch`] for the auras triggers added to attached
+    /// instances (no descriptor lookups: cheap enough per position).
+    pub(crate) fn granted_auras_may_touch(&self, attr: &str) -> bool {
+        self.st
+            .modifiers
+            .iter()
+            .any(|m| m.auras.iter().any(|a| aura_hits(a.get("targetAttr"), attr)))
+    }
+
+    /// [`Self::auras_may_touch`] for the passive `add-aura` nodes of the
+    /// attached descriptors: fixed while the same instances are attached.
+    pub(crate) fn passive_auras_may_touch(&self, attr: &str) -> bool {
         self.st.modifiers.iter().any(|m| {
-            m.auras.iter().any(|a| hits(a.get("targetAttr")))
-                || self.st.descriptors.get(&m.descriptor).is_some_and(|d| {
-                    d.passive.iter().any(|n| {
-                        n.kind == PrimitiveKind::AddAura && hits(n.params.get("targetAttr"))
-                    })
+            self.st.descriptors.get(&m.descriptor).is_some_and(|d| {
+                d.passive.iter().any(|n| {
+                    n.kind == PrimitiveKind::AddAura && aura_hits(n.params.get("targetAttr"), attr)
                 })
+            })
         })
+    }
+
+    /// Whether some piece has a capture flag stored (set, not yet re-armed).
+    pub(crate) fn capture_flag_stored(&self) -> bool {
+        self.st
+            .attrs
+            .values()
+            .any(|a| a.get(CAPTURE_FLAG).is_some_and(super::eval::truthy))
     }
 
     /// The auras standing on `pos`, in attach order, passive ones first.
@@ -284,11 +302,7 @@ impl Session {
     /// (not 0, not false, not null): they cannot capture and give no check.
     /// 0 at once when no flag is stored and no aura exists.
     pub(crate) fn capture_disarmed(&self, pos: &Position<u64>) -> u64 {
-        let stored = self
-            .st
-            .attrs
-            .values()
-            .any(|a| a.get(CAPTURE_FLAG).is_some_and(super::eval::truthy));
+        let stored = self.capture_flag_stored();
         let touched = self.auras_may_touch(CAPTURE_FLAG);
         if !stored && !touched {
             return 0;
@@ -319,4 +333,10 @@ impl Session {
         }
         mask
     }
+}
+
+/// Whether an aura's `targetAttr` (a name or a `$` reference) may name `attr`.
+fn aura_hits(v: Option<&Value>, attr: &str) -> bool {
+    v.and_then(Value::as_str)
+        .is_some_and(|t| t == attr || t.starts_with('$'))
 }

@@ -31,6 +31,7 @@ use houserules_engine::definition::Role;
 use houserules_engine::{Color, GameDefinition, Move, MoveKind, PieceKind, Position, Tables};
 use serde_json::Value;
 
+use super::aura;
 use super::eval::{square_of, truthy, Cx};
 use super::legal::immobilising;
 use super::Session;
@@ -379,6 +380,9 @@ pub(crate) struct Plan {
     must_move: Vec<StaticMove>,
     /// Some passive rule is attached.
     any: bool,
+    /// A passive aura of an attached descriptor may set capture flags: the
+    /// interpreter judges (the masks do not model disarmed pieces).
+    capture_auras: bool,
 }
 
 /// The cached [`Plan`] of a session (shared by clones, rebuilt when its
@@ -854,19 +858,21 @@ impl Session {
         // Capture flags and auras on them change who may capture and who
         // gives check (set-capture-flag); the plan's masks do not model
         // them, so the interpreter judges such positions.
-        if self.capture_disarmed(self.pos().0) != 0 {
+        // Checked cheaply per call; the passive auras of the attached
+        // descriptors are read once per plan (`capture_auras`).
+        if self.capture_flag_stored() || self.granted_auras_may_touch(aura::CAPTURE_FLAG) {
             return None;
         }
         if let Some(p) = self.plan_cache.get() {
             if self.key_holds(&p.key) {
-                return Some(p);
+                return (!p.capture_auras).then_some(p);
             }
         }
         let p = std::sync::Arc::new(self.build_plan(depth)?);
         if p.cacheable {
             self.plan_cache.set(p.clone());
         }
-        Some(p)
+        (!p.capture_auras).then_some(p)
     }
 
     /// Compiles the active restrictions for the side to move of the
@@ -894,6 +900,7 @@ impl Session {
             keep_farthest: Vec::new(),
             must_move: Vec::new(),
             any: false,
+            capture_auras: self.passive_auras_may_touch(aura::CAPTURE_FLAG),
         };
         for m in &self.st.modifiers {
             let Some(d) = self.st.descriptors.get(&m.descriptor) else {
@@ -1300,7 +1307,9 @@ fn by_targets(
     p2: &Phase2,
     legal: bool,
 ) -> Option<Vec<Move>> {
-    let mut bs: Vec<Batch> = Vec::with_capacity(48);
+    // On the stack: a position rarely gives more than 96 batches (one per
+    // piece and kind, one per pawn move).
+    let mut bs: smallvec::SmallVec<[Batch; 96]> = smallvec::SmallVec::new();
     if !pos.move_targets(t, legal, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
         return None;
     }
