@@ -92,10 +92,10 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
                 writeln!(out, "{}", json!({"ok": false, "findings": findings}))?;
             } else {
                 for f in &findings {
-                    eprintln!("{shown}: {f}");
+                    reportln!("{shown}: {f}");
                 }
                 let n = findings.len();
-                eprintln!("{shown}: {n} problem{}", if n == 1 { "" } else { "s" });
+                reportln!("{shown}: {n} problem{}", if n == 1 { "" } else { "s" });
             }
             Ok(Outcome::Failed)
         }
@@ -114,9 +114,11 @@ Examples:
   the rule first asks White to pick an enemy piece (b8), then e2e4 is
   played.
 
-The creation request is {\"fen\"?, \"layout\"?, \"presets\"?, \"modifiers\"?,
-\"seed\"?, \"draft\"?, \"choiceTimeout\"?, \"coinFlips\"?} (see
-docs/modifiers.md). Each input line is {\"move\": UCI} or {\"choice\":
+The creation request is {\"fen\"?, \"state\"?, \"layout\"?, \"presets\"?,
+\"modifiers\"?, \"seed\"?, \"draft\"?, \"choiceTimeout\"?, \"coinFlips\"?}
+(see docs/modifiers.md); \"state\" is a full JSON position state as
+`houserules state` writes it (docs/state-format.md) and carries the
+presets, so it excludes fen, layout and presets. Each input line is {\"move\": UCI} or {\"choice\":
 VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
 input is reported with its line number and reason, and the game stays as
 it was.
@@ -143,14 +145,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let shown = args.create.display().to_string();
     let text = read_text_limited(&args.create, 1 << 20)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
-    if !value.is_object() {
-        return Err(CliError::input(format!(
-            "{shown}: not a creation request: a JSON object is expected, such as {{\"modifiers\": [\"mr_freeze\"]}}"
-        )));
-    }
-    let req: CreateRequest = serde_json::from_value(value)
+    let req = CreateRequest::parse(&text)
         .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
     let mut report = Vec::new();

@@ -140,21 +140,30 @@ impl std::fmt::Display for Finding {
 
 /// Validates descriptor JSON text.
 pub fn validate(json_text: &str) -> Result<Descriptor, Vec<Finding>> {
-    // A byte order mark is not JSON but editors write one; skip it.
-    let json_text = json_text.strip_prefix('\u{feff}').unwrap_or(json_text);
-    let syntax = |e: serde_json::Error| {
+    // A byte order mark is skipped and duplicate keys are refused
+    // (nothing in a descriptor is ignored).
+    let v = strict_json(json_text).map_err(|e| {
         vec![Finding {
             code: JSON_SYNTAX,
             path: "$".into(),
             // serde_json's message ends with "at line L column C".
             message: e.to_string(),
         }]
-    };
-    // Duplicate keys are refused rather than letting the last one win
-    // silently (nothing in a descriptor is ignored).
-    serde_json::from_str::<NoDuplicateKeys>(json_text).map_err(syntax)?;
-    let v = serde_json::from_str::<Value>(json_text).map_err(syntax)?;
+    })?;
     validate_value(&v)
+}
+
+/// Reads JSON text strictly, as every JSON input of the runtime is read
+/// (descriptors, creation requests, input lines): a leading byte order mark
+/// is skipped, and an object with a repeated key is refused rather than
+/// letting the last value win silently.
+///
+/// # Errors
+/// serde_json's error, whose message ends with "at line L column C".
+pub fn strict_json(text: &str) -> Result<Value, serde_json::Error> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str::<NoDuplicateKeys>(text)?;
+    serde_json::from_str::<Value>(text)
 }
 
 /// Walks JSON text and fails on the first object with a repeated key.

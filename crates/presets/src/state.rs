@@ -221,6 +221,8 @@ impl StateDoc {
     /// # Errors
     /// [`StateError::Json`] with the path of the offending value.
     pub fn parse(json: &str) -> Result<StateDoc, StateError> {
+        // A byte order mark is not JSON but editors write one.
+        let json = json.strip_prefix('\u{feff}').unwrap_or(json);
         let mut de = serde_json::Deserializer::from_str(json);
         let doc = serde_path_to_error::deserialize(&mut de).map_err(|e| StateError::Json {
             path: e.path().to_string(),

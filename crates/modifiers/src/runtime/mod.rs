@@ -173,6 +173,33 @@ pub struct CreateRequest {
     pub coin_flips: Option<CoinFlips>,
 }
 
+impl CreateRequest {
+    /// Reads a creation request from JSON text: a byte order mark is
+    /// skipped, a repeated key is refused, and an error names the JSON
+    /// path of the offending value (`$.state.pieces[0].hp: invalid type…`).
+    ///
+    /// # Errors
+    /// A message with the line and column of a syntax error, or the path of
+    /// a value of the wrong shape.
+    pub fn parse(text: &str) -> Result<CreateRequest, String> {
+        let v = crate::validate::strict_json(text).map_err(|e| e.to_string())?;
+        if !v.is_object() {
+            return Err(
+                "a JSON object is expected, such as {\"modifiers\": [\"mr_freeze\"]}".into(),
+            );
+        }
+        serde_path_to_error::deserialize(v).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                "$".to_string()
+            } else {
+                format!("$.{path}")
+            };
+            format!("{at}: {}", e.into_inner())
+        })
+    }
+}
+
 /// An input: a move or a choice (one JSON object per line in scripts).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -206,7 +233,7 @@ impl Input {
     /// # Errors
     /// A message naming the offending key or value.
     pub fn parse(text: &str) -> Result<Input, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let v = crate::validate::strict_json(text).map_err(|e| e.to_string())?;
         let Value::Object(o) = v else {
             return Err(
                 "an input is a JSON object: {\"move\": \"e2e4\"} or {\"choice\": VALUE}".into(),
@@ -1104,6 +1131,15 @@ impl Session {
         if let Some(r) = &self.st.result {
             return r.clone();
         }
+        // A result the presets decide (capture-to-win, suicide-chess,
+        // extinction-chess, first-promotion-wins, …) comes before the
+        // standard checks, as in the engine: such a game has no legal
+        // moves left, and reading that as mate or stalemate would name
+        // the wrong result.
+        let status = self.game.status();
+        if let houserules_engine::Status::Variant { winner, reason } = &status {
+            return json!({"status": reason, "winner": winner.map(|c| c.name())});
+        }
         let legal = self.rule_legal_moves();
         let turn = self.game.turn();
         if legal.is_empty() {
@@ -1112,14 +1148,11 @@ impl Session {
             }
             return json!({"status": "stalemate"});
         }
-        match self.game.status() {
+        match status {
             houserules_engine::Status::Checkmate { .. }
             | houserules_engine::Status::Stalemate
             | houserules_engine::Status::Ongoing => {
                 json!({"status": "ongoing"})
-            }
-            houserules_engine::Status::Variant { winner, reason } => {
-                json!({"status": reason, "winner": winner.map(|c| c.name())})
             }
             other => json!({"status": other.name()}),
         }

@@ -1,0 +1,54 @@
+//! Regressions from the new-user trial of session 3: creation requests and
+//! input lines are read as strictly as descriptors (a byte order mark is
+//! skipped, a repeated key is refused instead of the last one winning), and
+//! a value of the wrong shape is reported with its JSON path.
+
+use houserules_modifiers::runtime::{CreateRequest, Input};
+
+#[test]
+fn request_with_a_byte_order_mark_is_read() {
+    let r = CreateRequest::parse("\u{feff}{\"seed\": 7}").expect("read");
+    assert_eq!(r.seed, Some(serde_json::json!(7)));
+}
+
+#[test]
+fn request_with_a_repeated_key_is_refused() {
+    let e = CreateRequest::parse(r#"{"seed": 7, "seed": 8}"#).expect_err("refused");
+    assert!(e.contains("duplicate key `seed`"), "{e}");
+}
+
+#[test]
+fn repeated_key_inside_the_state_is_refused() {
+    let e = CreateRequest::parse(
+        r#"{"state": {"format": "houserules-state/1", "turn": "white", "turn": "black"}}"#,
+    )
+    .expect_err("refused");
+    assert!(e.contains("duplicate key `turn`"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_its_json_path() {
+    let e = CreateRequest::parse(
+        r#"{"state": {"format": "houserules-state/1", "board": "4k3/8/8/8/8/8/8/4K3",
+            "turn": "white", "castling": "-", "halfmove_clock": 0, "fullmove_number": 1,
+            "pieces": [{"square": "e8", "hp": "x"}]}}"#,
+    )
+    .expect_err("refused");
+    assert!(e.starts_with("$.state.pieces[0].hp: "), "{e}");
+    let e = CreateRequest::parse(r#"{"choiceTimeout": {"mode": "timeout-with-default"}}"#)
+        .expect_err("refused");
+    assert!(e.starts_with("$.choiceTimeout"), "{e}");
+}
+
+#[test]
+fn request_that_is_not_an_object_is_refused() {
+    let e = CreateRequest::parse("[1, 2]").expect_err("refused");
+    assert!(e.contains("JSON object"), "{e}");
+}
+
+#[test]
+fn input_with_a_repeated_key_is_refused() {
+    let e = Input::parse(r#"{"move": "e2e4", "move": "d2d4"}"#).expect_err("refused");
+    assert!(e.contains("duplicate key `move`"), "{e}");
+    assert!(Input::parse("\u{feff}{\"move\": \"e2e4\"}").is_ok());
+}
