@@ -6,6 +6,23 @@
 //! [`Outcome`] or a [`CliError`]. To add a subcommand, add a module and a
 //! variant of [`Command`].
 
+/// `eprint!` that ignores a closed or full standard error (`eprint!`
+/// panics then, e.g. under `2>&1 | head`): messages are best effort.
+macro_rules! report {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`report!`] with a line end.
+macro_rules! reportln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod error;
 mod games_cmd;
 mod modifiers_cmd;
@@ -181,7 +198,7 @@ fn main() -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
             if !e.is_broken_pipe() {
-                eprintln!("error: {e}");
+                reportln!("error: {e}");
             }
             ExitCode::from(e.exit_code())
         }

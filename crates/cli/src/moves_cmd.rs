@@ -61,7 +61,7 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         let json = serde_json::to_string(&moves).expect("strings serialise");
         writeln!(out, "{json}")?;
         if status.is_over() {
-            eprintln!("status: {}", describe(&status));
+            reportln!("status: {}", describe(&status));
         }
     } else {
         for m in &moves {

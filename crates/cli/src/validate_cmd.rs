@@ -81,9 +81,9 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             return Ok(Outcome::Failed);
         }
         Err(diags) => {
-            eprint!("{}", diags.render());
+            report!("{}", diags.render());
             let n = diags.len();
-            eprintln!("{shown}: {n} problem{}", if n == 1 { "" } else { "s" });
+            reportln!("{shown}: {n} problem{}", if n == 1 { "" } else { "s" });
             return Ok(Outcome::Failed);
         }
     };
