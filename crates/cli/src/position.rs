@@ -232,10 +232,15 @@ impl PositionArgs {
             fen
         };
         // A typed position is also checked for pieces where play cannot
-        // put them (a pawn on a back rank), which the library reads.
+        // put them (a pawn on a back rank), which the library reads. A
+        // game's own start position is the designer's (Horde-like pawns on
+        // the first rank are a design): it passes `validate` and is played
+        // as written.
         let game = Game::from_fen(chosen.variant, text).and_then(|g| {
-            g.check_piece_ranks()
-                .map_err(houserules_engine::GameError::Fen)?;
+            if !start {
+                g.check_piece_ranks()
+                    .map_err(houserules_engine::GameError::Fen)?;
+            }
             Ok(g)
         });
         game.map_err(|e| {

@@ -386,23 +386,26 @@ pub(crate) struct Plan {
 }
 
 /// The cached [`Plan`] of a session (shared by clones, rebuilt when its
-/// key no longer matches).
+/// key no longer matches). A `RefCell`, not a lock: the cache is read on
+/// every legality call, where a lock's atomic operations cost about as much
+/// as the filtering itself; a session is used from one thread at a time
+/// (it stays `Send`).
 #[derive(Debug, Default)]
-pub(crate) struct PlanCache(std::sync::Mutex<Option<std::sync::Arc<Plan>>>);
+pub(crate) struct PlanCache(std::cell::RefCell<Option<std::sync::Arc<Plan>>>);
 
 impl Clone for PlanCache {
     fn clone(&self) -> PlanCache {
-        PlanCache(std::sync::Mutex::new(self.get()))
+        PlanCache(std::cell::RefCell::new(self.get()))
     }
 }
 
 impl PlanCache {
     fn get(&self) -> Option<std::sync::Arc<Plan>> {
-        self.0.lock().ok().and_then(|g| g.clone())
+        self.0.try_borrow().ok().and_then(|g| g.clone())
     }
 
     fn set(&self, p: std::sync::Arc<Plan>) {
-        if let Ok(mut g) = self.0.lock() {
+        if let Ok(mut g) = self.0.try_borrow_mut() {
             *g = Some(p);
         }
     }
@@ -851,28 +854,34 @@ impl Session {
     /// cached one while its key holds, else a new one (cached when it may
     /// be); `None` when the interpreter must run (see the module
     /// documentation).
-    pub(crate) fn legality_plan(&self, depth: u8) -> Option<std::sync::Arc<Plan>> {
+    pub(crate) fn legality_plan<R>(&self, depth: u8, f: impl FnOnce(&Plan) -> R) -> Option<R> {
         if self.blocked_mask() != 0 {
             return None;
         }
         // Capture flags and auras on them change who may capture and who
         // gives check (set-capture-flag); the plan's masks do not model
-        // them, so the interpreter judges such positions.
-        // Checked cheaply per call; the passive auras of the attached
-        // descriptors are read once per plan (`capture_auras`).
+        // them, so the interpreter judges such positions. Checked cheaply
+        // per call; the passive auras of the attached descriptors are read
+        // once per plan (`capture_auras`).
         if self.capture_flag_stored() || self.granted_auras_may_touch(aura::CAPTURE_FLAG) {
             return None;
         }
-        if let Some(p) = self.plan_cache.get() {
-            if self.key_holds(&p.key) {
-                return (!p.capture_auras).then_some(p);
+        // The cached plan is used in place (no reference count touched);
+        // a nested call meanwhile sees the cache busy and builds its own.
+        if let Ok(g) = self.plan_cache.0.try_borrow() {
+            if let Some(p) = g.as_ref().filter(|p| self.key_holds(&p.key)) {
+                return (!p.capture_auras).then(|| f(p));
             }
         }
-        let p = std::sync::Arc::new(self.build_plan(depth)?);
-        if p.cacheable {
-            self.plan_cache.set(p.clone());
+        let p = self.build_plan(depth)?;
+        if p.capture_auras {
+            return None;
         }
-        (!p.capture_auras).then_some(p)
+        let r = f(&p);
+        if p.cacheable {
+            self.plan_cache.set(std::sync::Arc::new(p));
+        }
+        Some(r)
     }
 
     /// Compiles the active restrictions for the side to move of the

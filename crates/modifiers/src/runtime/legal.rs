@@ -64,10 +64,8 @@ impl Session {
     /// Legal moves at `legal-move-count` nesting `depth`: the compiled
     /// restrictions when they compile, else the interpreter.
     pub(crate) fn rule_legal_moves_depth(&self, depth: u8) -> Vec<Move> {
-        match self.legality_plan(depth) {
-            Some(p) => self.legal_from_plan(&p),
-            None => self.interpreted_legal_moves(depth),
-        }
+        self.legality_plan(depth, |p| self.legal_from_plan(p))
+            .unwrap_or_else(|| self.interpreted_legal_moves(depth))
     }
 
     /// Legal moves by interpreting the descriptors move by move: the

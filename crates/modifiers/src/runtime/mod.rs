@@ -1119,7 +1119,7 @@ impl Session {
     /// (else legality runs the interpreter), for the differential tests.
     #[doc(hidden)]
     pub fn legality_compiles(&self) -> bool {
-        self.legality_plan(0).is_some()
+        self.legality_plan(0, |_| ()).is_some()
     }
 
     /// The status name: `awaiting-choice`, `ongoing`, `checkmate`,
