@@ -73,9 +73,20 @@ pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     if let Some(list) = &args.play {
         let tokens = list
             .split([',', ' ', '\t', '\n'])
-            .filter(|s| !s.is_empty() && !is_move_number(s));
+            .map(strip_move_number)
+            .filter(|s| !s.is_empty() && *s != "e.p.");
         for (i, mv) in tokens.enumerate() {
             let fen = game.fen();
+            // A decided game takes no more moves; say so rather than
+            // calling the move illegal.
+            let status = game.status();
+            if !matches!(status, houserules_engine::Status::Ongoing) {
+                return Err(CliError::input(format!(
+                    "--play: move {} `{mv}`: the game is over ({}) in `{fen}`",
+                    i + 1,
+                    status.name()
+                )));
+            }
             let played = if is_uci_shaped(mv) {
                 game.apply_uci(mv).map(drop).map_err(|e| e.to_string())
             } else {
@@ -100,8 +111,16 @@ pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     Ok(Outcome::Success)
 }
 
-/// `1.`, `12...`: a move number in a pasted move list.
-fn is_move_number(s: &str) -> bool {
-    let digits = s.trim_end_matches('.');
-    digits.len() < s.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+/// A token of a pasted move list without its move number: `1.` and `12...`
+/// become empty, `2.Nf3` becomes `Nf3` (PGN export format writes no space
+/// there, and readers accept both).
+fn strip_move_number(s: &str) -> &str {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &s[digits..];
+    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    if digits > 0 && dots > 0 {
+        &rest[dots..]
+    } else {
+        s
+    }
 }

@@ -675,6 +675,46 @@ fn state_command_errors_name_the_move_and_the_option() {
     assert!(err.contains("no-such-rule"), "{err}");
 }
 
+/// Regression (session-3 trial): `2.Nf3` (PGN export format glues the
+/// number to the move) and `e.p.` were refused by `--play`. The board after
+/// 1.e4 e5 2.Nf3 is the one every chess program gives.
+#[test]
+fn state_play_skips_glued_move_numbers_and_ep_suffixes() {
+    let out = ok(&["state", "--play", "1.e4 e5 2.Nf3"]);
+    assert!(
+        out.contains("\"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R\""),
+        "{out}"
+    );
+    // 1.e4 d5 2.e5 f5 3.exf6 e.p.: the en passant capture leaves no black
+    // pawn on f5 and a white pawn on f6.
+    let out = ok(&["state", "--play", "1.e4 d5 2.e5 f5 3.exf6 e.p."]);
+    assert!(
+        out.contains("\"rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR\""),
+        "{out}"
+    );
+}
+
+/// Regression (session-3 trial): a move after a decided game was called
+/// illegal; the error now says the game is over (capture-to-win: the first
+/// capture wins).
+#[test]
+fn state_play_after_a_decided_game_says_it_is_over() {
+    let err = fails(
+        &[
+            "state",
+            "--rules",
+            "capture-to-win",
+            "--play",
+            "e4 d5 exd5 Qxd5",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("move 4") && err.contains("the game is over"),
+        "{err}"
+    );
+}
+
 #[test]
 fn status_line_names_the_reason_the_game_ended() {
     // P15: in suicide-chess a side with no pieces left wins.

@@ -292,38 +292,69 @@ impl<B: BitSet> Position<B> {
         hooks: Option<&dyn RuleHooks<B>>,
         out: &mut Vec<Move>,
     ) {
-        let safe = hooks.is_none_or(|h| h.self_check_filter());
-        {
+        let start = out.len();
+        let Some(hooks) = hooks else {
             let mut sink = crate::movegen::Collect {
                 out,
                 choices: self.promotion_choices(t),
             };
-            match hooks {
-                // Castling sees the rules' attacks (RULINGS P1).
-                Some(h) => {
-                    let them = self.turn.flip();
-                    self.gen_pseudo_with(t, &mut sink, safe, |s: u8, o: B| {
-                        h.is_attacked(t, self, s, o, them)
-                    });
-                }
-                None => self.gen_pseudo_fast(t, &mut sink, safe),
-            }
-        }
-        let Some(hooks) = hooks else {
+            self.gen_pseudo_fast(t, &mut sink, true);
             return;
         };
-        let our = self.by_color(self.turn);
+        self.gen_pseudo_under(t, hooks, out);
+        self.replace_piece_moves(t, hooks, out, start);
+        hooks.extra_moves(t, self, out);
+        let mut w = start;
+        for i in start..out.len() {
+            if hooks.filter_move(t, self, out[i]) {
+                out[w] = out[i];
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Pseudo-legal moves by the compiled shapes, appended to `out`, with
+    /// castling judged by the hooks' attack test (RULINGS P1) when their
+    /// self-check filter is on.
+    fn gen_pseudo_under(&self, t: &Tables<B>, hooks: &dyn RuleHooks<B>, out: &mut Vec<Move>) {
+        let mut sink = crate::movegen::Collect {
+            out,
+            choices: self.promotion_choices(t),
+        };
+        let them = self.turn.flip();
+        self.gen_pseudo_with(t, &mut sink, hooks.self_check_filter(), |s: u8, o: B| {
+            hooks.is_attacked(t, self, s, o, them)
+        });
+    }
+
+    /// Applies the `piece_moves` hook to `out[start..]`: the moves of every
+    /// piece whose moves the hook replaces are dropped and its moves added.
+    fn replace_piece_moves(
+        &self,
+        t: &Tables<B>,
+        hooks: &dyn RuleHooks<B>,
+        out: &mut Vec<Move>,
+        start: usize,
+    ) {
         let mut overridden = B::EMPTY;
         let mut extra = Vec::new();
-        for sq in our.iter() {
+        for sq in self.by_color(self.turn).iter() {
             if hooks.piece_moves(t, self, sq, &mut extra) {
                 overridden |= B::bit(sq);
             }
         }
-        out.retain(|m| !overridden.has(m.from));
+        if overridden.any() {
+            let mut w = start;
+            for i in start..out.len() {
+                if !overridden.has(out[i].from) {
+                    out[w] = out[i];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
         out.extend(extra);
-        hooks.extra_moves(t, self, out);
-        out.retain(|m| hooks.filter_move(t, self, *m));
     }
 
     /// Legal moves under `hooks` (the general path), appended to `out`.
@@ -341,37 +372,9 @@ impl<B: BitSet> Position<B> {
             hooks.profile()
         };
         let start = out.len();
-        {
-            let mut sink = crate::movegen::Collect {
-                out,
-                choices: self.promotion_choices(t),
-            };
-            // Castling sees the rules' attacks (RULINGS P1).
-            let them = self.turn.flip();
-            self.gen_pseudo_with(t, &mut sink, hooks.self_check_filter(), |s: u8, o: B| {
-                hooks.is_attacked(t, self, s, o, them)
-            });
-        }
+        self.gen_pseudo_under(t, hooks, out);
         if profile.piece_moves {
-            let our = self.by_color(self.turn);
-            let mut overridden = B::EMPTY;
-            let mut extra = Vec::new();
-            for sq in our.iter() {
-                if hooks.piece_moves(t, self, sq, &mut extra) {
-                    overridden |= B::bit(sq);
-                }
-            }
-            if overridden.any() {
-                let mut w = start;
-                for i in start..out.len() {
-                    if !overridden.has(out[i].from) {
-                        out[w] = out[i];
-                        w += 1;
-                    }
-                }
-                out.truncate(w);
-            }
-            out.extend(extra);
+            self.replace_piece_moves(t, hooks, out, start);
         }
         // The engine's moves are distinct; only added moves may repeat one.
         let first_added = if profile.piece_moves {
