@@ -988,8 +988,12 @@ impl<B: BitSet> Position<B> {
         self.exposed_movers_of(t, self.royals(t, self.turn))
     }
 
-    /// [`Self::exposed_movers`] for the royal set `royals` of the side to
-    /// move (rule layers with their own royal set).
+    /// The pieces of the side to move whose moves may leave one of the
+    /// royals `royals` attacked, when that can be told without playing the
+    /// moves (rule layers with their own royal set): the royals and the
+    /// pieces pinned to them. `None` when a royal is already attacked or
+    /// some enemy attack is neither a leap nor a magic rook or bishop ride:
+    /// then every move must be played to be judged.
     pub fn exposed_movers_of(&self, t: &Tables<B>, royals: B) -> Option<B> {
         let us = self.turn;
         let them = us.flip();
