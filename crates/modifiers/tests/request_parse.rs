@@ -52,3 +52,39 @@ fn input_with_a_repeated_key_is_refused() {
     assert!(e.contains("duplicate key `move`"), "{e}");
     assert!(Input::parse("\u{feff}{\"move\": \"e2e4\"}").is_ok());
 }
+
+/// Regression (session-3 trial): `{"choice": …, "auto": "timeout"}` was
+/// accepted without a timeout policy and with any option. A timeout takes
+/// the first option (rulings B4/B7) and exists only under
+/// `timeout-with-default`.
+#[test]
+fn timeout_inputs_take_the_default_and_need_a_timeout_policy() {
+    use houserules_modifiers::runtime::ChoiceTimeout;
+    let session = |timeout: ChoiceTimeout| {
+        let s = houserules_modifiers::Session::create(CreateRequest {
+            modifiers: vec![serde_json::json!("anti_camping")],
+            seed: Some(serde_json::json!(7)),
+            choice_timeout: Some(timeout),
+            ..CreateRequest::default()
+        })
+        .expect("valid");
+        let options = s.pending_choice().expect("a choice is asked").prompt["options"]
+            .as_array()
+            .expect("options")
+            .clone();
+        assert!(options.len() >= 2, "{options:?}");
+        (s, options)
+    };
+    let input = |v: &serde_json::Value| Input::Choice {
+        choice: v.clone(),
+        player: None,
+        auto: Some("timeout".into()),
+    };
+    let (mut s, options) = session(ChoiceTimeout::NoTimeout);
+    let e = s.submit(input(&options[0])).expect_err("no timeout policy");
+    assert_eq!(e.code, "bad-choice");
+    let (mut s, options) = session(ChoiceTimeout::TimeoutWithDefault { seconds: 60 });
+    let e = s.submit(input(&options[1])).expect_err("not the default");
+    assert_eq!(e.code, "bad-choice");
+    s.submit(input(&options[0])).expect("the default");
+}

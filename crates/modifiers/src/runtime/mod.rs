@@ -1548,6 +1548,29 @@ impl Session {
             .as_array()
             .cloned()
             .unwrap_or_default();
+        if auto.is_some() {
+            // A timeout answer is the default (rulings B4/B7: the first
+            // option; rock for rps), and only under a timeout policy: a
+            // replayed input cannot claim a timeout that could not happen.
+            if self.st.choice_timeout == ChoiceTimeout::NoTimeout {
+                return Err(refuse(
+                    codes::BAD_CHOICE,
+                    "\"auto\": \"timeout\" needs a choice timeout, but the game has \
+                     \"choiceTimeout\": {\"mode\": \"no-timeout\"}",
+                ));
+            }
+            let default = if top.kind == "rps" {
+                json!("rock")
+            } else {
+                options.first().cloned().unwrap_or(Value::Null)
+            };
+            if *value != default {
+                return Err(refuse(
+                    codes::BAD_CHOICE,
+                    format!("a timeout takes the default {default}, not {value}"),
+                ));
+            }
+        }
         if !options.contains(value) {
             return Err(refuse(
                 codes::BAD_CHOICE,
