@@ -88,3 +88,20 @@ fn timeout_inputs_take_the_default_and_need_a_timeout_policy() {
     assert_eq!(e.code, "bad-choice");
     s.submit(input(&options[0])).expect("the default");
 }
+
+/// Regression (session-3 trial): a library modifier's bad parameter or
+/// chooser was refused without the entry's JSON path.
+#[test]
+fn modifier_parameter_errors_name_the_entry() {
+    for (mods, path) in [
+        (vec!["anti_camping:foo=1"], "$.modifiers[0]: "),
+        (vec!["frozen-column", "anti_camping:chooser=green"], "$.modifiers[1]: "),
+    ] {
+        let e = houserules_modifiers::Session::create(CreateRequest {
+            modifiers: mods.iter().map(|m| serde_json::json!(m)).collect(),
+            ..CreateRequest::default()
+        })
+        .expect_err("refused");
+        assert!(e.to_string().contains(path), "{e}");
+    }
+}

@@ -876,14 +876,16 @@ impl Session {
         s.st.checked = checked;
         s.st.check_pairs = pairs;
         let turn = s.game.turn();
-        for (desc, over) in attach {
+        for (i, (desc, over)) in attach.into_iter().enumerate() {
+            // Refusals name the entry's JSON path, as resolving it does.
+            let at = |m: String| refuse(codes::BAD_MODIFIER, format!("$.modifiers[{i}]: {m}"));
             let chooser = match over.get("chooser").map(String::as_str) {
                 None => turn,
                 Some(c) => parse_color(c).ok_or_else(|| {
-                    refuse(
-                        codes::BAD_MODIFIER,
-                        format!("`{}`: chooser `{c}` is not white or black", desc.id),
-                    )
+                    at(format!(
+                        "`{}`: chooser `{c}` is not white or black",
+                        desc.id
+                    ))
                 })?,
             };
             let lifetime = match over.get("lifetime").map(String::as_str) {
@@ -891,13 +893,10 @@ impl Session {
                 Some("permanent") => Lifetime::Permanent,
                 Some(n) => {
                     let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        refuse(
-                            codes::BAD_MODIFIER,
-                            format!(
-                                "`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1",
-                                desc.id
-                            ),
-                        )
+                        at(format!(
+                            "`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1",
+                            desc.id
+                        ))
                     })?;
                     Lifetime::Moves { expires_at_move: n }
                 }
@@ -917,16 +916,13 @@ impl Session {
                     continue;
                 }
                 let Some(p) = desc.parameters.iter().find(|p| &p.name == k) else {
-                    return Err(refuse(
-                        codes::BAD_MODIFIER,
-                        format!("`{}` has no parameter `{k}`", desc.id),
-                    ));
+                    return Err(at(format!("`{}` has no parameter `{k}`", desc.id)));
                 };
                 let val = parse_param_value(p.ty, v).ok_or_else(|| {
-                    refuse(
-                        codes::BAD_MODIFIER,
-                        format!("`{}`: `{v}` is not a valid value for `{k}`", desc.id),
-                    )
+                    at(format!(
+                        "`{}`: `{v}` is not a valid value for `{k}`",
+                        desc.id
+                    ))
                 })?;
                 params.insert(k.clone(), val);
             }
