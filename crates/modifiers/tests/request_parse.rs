@@ -95,7 +95,10 @@ fn timeout_inputs_take_the_default_and_need_a_timeout_policy() {
 fn modifier_parameter_errors_name_the_entry() {
     for (mods, path) in [
         (vec!["anti_camping:foo=1"], "$.modifiers[0]: "),
-        (vec!["frozen-column", "anti_camping:chooser=green"], "$.modifiers[1]: "),
+        (
+            vec!["frozen-column", "anti_camping:chooser=green"],
+            "$.modifiers[1]: ",
+        ),
     ] {
         let e = houserules_modifiers::Session::create(CreateRequest {
             modifiers: mods.iter().map(|m| serde_json::json!(m)).collect(),
