@@ -122,6 +122,23 @@ impl C<'_> {
         Diagnostic::new(self.src, code, span, message)
     }
 
+    /// Reports a name that names nothing at `span`: `message`, a short
+    /// `label`, and a suggestion for `name` among the `known` names.
+    fn unknown<'a>(
+        &mut self,
+        span: Range<usize>,
+        message: String,
+        label: &str,
+        name: &str,
+        known: impl IntoIterator<Item = &'a str> + Clone,
+    ) {
+        let d = self
+            .diag(Code::UnknownName, span, message)
+            .label(label)
+            .maybe_help(did_you_mean(name, known));
+        self.push(d);
+    }
+
     /// The byte range of a located value.
     fn span(&self, loc: &Loc) -> Range<usize> {
         let text = self.src.text();
@@ -673,15 +690,13 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             match ids.iter().position(|i| *i == name.value) {
                 Some(k) => royal[k] = true,
                 None => {
-                    let d = c
-                        .diag(
-                            Code::UnknownName,
-                            c.span(&name.loc),
-                            format!("unknown piece `{}` in `royal`", name.value),
-                        )
-                        .label("no such piece")
-                        .maybe_help(did_you_mean(&name.value, ids.iter().map(|s| s.as_str())));
-                    c.push(d);
+                    c.unknown(
+                        c.span(&name.loc),
+                        format!("unknown piece `{}` in `royal`", name.value),
+                        "no such piece",
+                        &name.value,
+                        ids.iter().map(|s| s.as_str()),
+                    );
                 }
             }
         }
@@ -1382,11 +1397,13 @@ fn movement(
             "ForwardDiagonal" => Direction::ForwardDiagonal,
             "BackwardDiagonal" => Direction::BackwardDiagonal,
             _ => {
-                let d = c
-                    .diag(Code::UnknownName, span, format!("unknown direction `{n}`"))
-                    .label("not a direction")
-                    .maybe_help(did_you_mean(n, direction_names().iter().copied()));
-                c.push(d);
+                c.unknown(
+                    span,
+                    format!("unknown direction `{n}`"),
+                    "not a direction",
+                    n,
+                    direction_names().iter().copied(),
+                );
                 return;
             }
         };
@@ -1603,15 +1620,13 @@ fn movement(
             Some(0) => Some(Color::White),
             Some(_) => Some(Color::Black),
             None => {
-                let d = c
-                    .diag(
-                        Code::UnknownName,
-                        c.span(&o.loc),
-                        format!("unknown player `{}` in `only`", o.value),
-                    )
-                    .label("no such player")
-                    .maybe_help(did_you_mean(&o.value, players.iter().map(|s| s.as_str())));
-                c.push(d);
+                c.unknown(
+                    c.span(&o.loc),
+                    format!("unknown player `{}` in `only`", o.value),
+                    "no such player",
+                    &o.value,
+                    players.iter().map(|s| s.as_str()),
+                );
                 None
             }
         },
@@ -2266,15 +2281,13 @@ fn trigger(
     let spec = &t.value;
     let ev = &spec.event;
     if !EVENTS.contains(&ev.value.as_str()) {
-        let d = c
-            .diag(
-                Code::UnknownName,
-                c.span(&ev.loc),
-                format!("unknown event `{}`", ev.value),
-            )
-            .label("not an event")
-            .maybe_help(did_you_mean(&ev.value, EVENTS));
-        c.push(d);
+        c.unknown(
+            c.span(&ev.loc),
+            format!("unknown event `{}`", ev.value),
+            "not an event",
+            &ev.value,
+            EVENTS,
+        );
         return None;
     }
     if ev.value != "AfterMove" {
@@ -2305,15 +2318,13 @@ fn trigger(
         }
     };
     if name != "Promote" {
-        let d = c
-            .diag(
-                Code::UnknownName,
-                c.inner_span(&spec.action.loc, &spec.action.value, name_span),
-                format!("unknown trigger action `{name}`"),
-            )
-            .label("not an action")
-            .maybe_help(did_you_mean(&name, TRIGGER_ACTIONS));
-        c.push(d);
+        c.unknown(
+            c.inner_span(&spec.action.loc, &spec.action.value, name_span),
+            format!("unknown trigger action `{name}`"),
+            "not an action",
+            &name,
+            TRIGGER_ACTIONS,
+        );
         return None;
     }
     if args.is_empty() {
@@ -2333,15 +2344,13 @@ fn trigger(
             Some(k) if !choices.contains(&k) => choices.push(k),
             Some(_) => {}
             None => {
-                let d = c
-                    .diag(
-                        Code::UnknownName,
-                        c.inner_span(&spec.action.loc, &spec.action.value, r.clone()),
-                        format!("unknown piece `{a}` in `Promote`"),
-                    )
-                    .label("no such piece")
-                    .maybe_help(did_you_mean(a, ids.iter().map(|s| s.as_str())));
-                c.push(d);
+                c.unknown(
+                    c.inner_span(&spec.action.loc, &spec.action.value, r.clone()),
+                    format!("unknown piece `{a}` in `Promote`"),
+                    "no such piece",
+                    a,
+                    ids.iter().map(|s| s.as_str()),
+                );
             }
         }
     }
@@ -2468,18 +2477,13 @@ fn action(
     }
     let tgt = &spec.targets[0].value;
     let Some(ti) = ids.iter().position(|i| *i == tgt.entity.value) else {
-        let d = c
-            .diag(
-                Code::UnknownName,
-                c.span(&tgt.entity.loc),
-                format!("unknown piece `{}` as a target", tgt.entity.value),
-            )
-            .label("no such piece")
-            .maybe_help(did_you_mean(
-                &tgt.entity.value,
-                ids.iter().map(|s| s.as_str()),
-            ));
-        c.push(d);
+        c.unknown(
+            c.span(&tgt.entity.loc),
+            format!("unknown piece `{}` as a target", tgt.entity.value),
+            "no such piece",
+            &tgt.entity.value,
+            ids.iter().map(|s| s.as_str()),
+        );
         return None;
     };
     let actx = Ctx {
