@@ -34,28 +34,8 @@ fn yaml(id: &str) -> GameDefinition {
     houserules_definitions::builtin(id).unwrap_or_else(|| panic!("{id}.yaml does not load"))
 }
 
-fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    if bulk && depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-        return nodes;
-    }
-    board.generate_moves(|moves| {
-        for mv in moves {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            nodes += cozy_perft(&child, depth - 1, bulk);
-        }
-        false
-    });
-    nodes
-}
+#[path = "../../engine/benches/common/cozy.rs"]
+mod cozy;
 
 /// Times `f` `runs` times; the best time and the (checked constant) count.
 fn best(runs: usize, label: &str, engine: &str, f: &dyn Fn() -> u64) -> (u64, Duration) {
@@ -202,7 +182,7 @@ fn main() {
             let c = cozy_chess::Board::from_fen(fen, false).expect("cozy FEN");
             let (ny, ty) = best(runs, &label, "chess.yaml", &|| y.perft(depth, bulk));
             let (nb, tb) = best(runs, &label, "builtin", &|| b.perft(depth, bulk));
-            let (nc, tc) = best(runs, &label, "cozy", &|| cozy_perft(&c, depth, bulk));
+            let (nc, tc) = best(runs, &label, "cozy", &|| cozy::perft(&c, depth, bulk));
             assert!(
                 ny == nb && nb == nc,
                 "{label}: yaml {ny}, builtin {nb}, cozy {nc}"

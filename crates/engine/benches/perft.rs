@@ -49,28 +49,8 @@ const CASES: &[Case] = &[
 
 // ---------------------------------------------------------------- cozy-chess
 
-fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    if bulk && depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-        return nodes;
-    }
-    board.generate_moves(|moves| {
-        for mv in moves {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            nodes += cozy_perft(&child, depth - 1, bulk);
-        }
-        false
-    });
-    nodes
-}
+#[path = "common/cozy.rs"]
+mod cozy;
 
 // ------------------------------------------------------------------ shakmaty
 
@@ -111,7 +91,7 @@ fn runners(fen: &str) -> [Runner; 3] {
     });
 
     let board = cozy_chess::Board::from_fen(fen, false).expect("cozy-chess reads the FEN");
-    let cozy: Runner = Box::new(move |depth, bulk| cozy_perft(black_box(&board), depth, bulk));
+    let cozy: Runner = Box::new(move |depth, bulk| cozy::perft(black_box(&board), depth, bulk));
 
     let sk: shakmaty::Chess = fen
         .parse::<shakmaty::fen::Fen>()
