@@ -5,27 +5,9 @@
 
 mod common;
 
-use common::{game, legal};
+use common::{g, game, no, play, yes};
 use houserules_engine::{Color, Game, Status};
 
-fn g(rules: &str, fen: &str) -> Game {
-    game(rules, None, Some(fen))
-}
-fn yes(g: &Game, ms: &[&str]) {
-    for m in ms {
-        assert!(legal(g, m), "{m} should be legal in {}", g.fen());
-    }
-}
-fn no(g: &Game, ms: &[&str]) {
-    for m in ms {
-        assert!(!legal(g, m), "{m} should be illegal in {}", g.fen());
-    }
-}
-fn play(g: &mut Game, ms: &[&str]) {
-    for m in ms {
-        g.apply_uci(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-}
 fn winner(g: &Game) -> Option<Option<Color>> {
     match g.status() {
         Status::Variant { winner, .. } => Some(winner),

@@ -9,28 +9,10 @@
 
 mod common;
 
-use common::{game, legal, sq};
+use common::{g, game, no, play, sq, yes};
 use houserules_engine::{Game, Variant};
 use houserules_presets::{compose, RuleSet};
 
-fn g(rules: &str, fen: &str) -> Game {
-    game(rules, None, Some(fen))
-}
-fn yes(g: &Game, ms: &[&str]) {
-    for m in ms {
-        assert!(legal(g, m), "{m} should be legal in {}", g.fen());
-    }
-}
-fn no(g: &Game, ms: &[&str]) {
-    for m in ms {
-        assert!(!legal(g, m), "{m} should be illegal in {}", g.fen());
-    }
-}
-fn play(g: &mut Game, ms: &[&str]) {
-    for m in ms {
-        g.apply_uci(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-}
 /// The destinations of the legal moves from `from`, sorted, each move once
 /// (a destination listed twice would be a duplicate move).
 fn dests(g: &Game, from: &str) -> Vec<String> {

@@ -23,6 +23,32 @@ pub fn game(rules: &str, layout: Option<&str>, fen: Option<&str>) -> Game {
     Game::from_fen(v, fen.unwrap_or(&start)).unwrap()
 }
 
+/// A game under `rules` from `fen`.
+pub fn g(rules: &str, fen: &str) -> Game {
+    game(rules, None, Some(fen))
+}
+
+/// Asserts that every UCI move of `ms` is legal.
+pub fn yes(g: &Game, ms: &[&str]) {
+    for m in ms {
+        assert!(legal(g, m), "{m} should be legal in {}", g.fen());
+    }
+}
+
+/// Asserts that no UCI move of `ms` is legal.
+pub fn no(g: &Game, ms: &[&str]) {
+    for m in ms {
+        assert!(!legal(g, m), "{m} should be illegal in {}", g.fen());
+    }
+}
+
+/// Plays the UCI moves `ms` (each must be legal).
+pub fn play(g: &mut Game, ms: &[&str]) {
+    for m in ms {
+        g.apply_uci(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
 /// The rule set of a tsv `rules` column.
 pub fn rules(s: &str) -> RuleSet {
     RuleSet::parse(s).unwrap()
