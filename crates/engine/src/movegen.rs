@@ -930,8 +930,33 @@ impl<B: BitSet> Position<B> {
             self.gen_shapes(t, sink, k, pcs, zones);
         }
         self.gen_en_passant(t, sink, false);
+        if (self.castling & our).is_empty() {
+            return;
+        }
+        // Plain tables: every enemy ride is a magic rook or bishop ride, so
+        // the castling squares are judged with the riders gathered once
+        // rather than by `is_attacked`'s per-square kind loops.
         let them = us.flip();
-        let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+        let tc = them.index();
+        let (rl, bl) = (
+            self.pieces_of(t.rook_like[tc], them).to_u64(),
+            self.pieces_of(t.bishop_like[tc], them).to_u64(),
+        );
+        let attacked = |s: u8, o: B| {
+            let th = their & o;
+            let mut m = t.leap_attackers[tc];
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if (t.hot[tc][k & 15].rev_leap_attacks[s as usize & 127] & self.by_kind[k] & th)
+                    .any()
+                {
+                    return true;
+                }
+            }
+            let (o, th) = (o.to_u64(), th.to_u64());
+            mg.rook(s, o) & rl & th != 0 || mg.bishop(s, o) & bl & th != 0
+        };
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
     }
 

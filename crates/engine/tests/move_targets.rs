@@ -63,3 +63,49 @@ fn move_targets_list_the_engine_moves_in_order() {
         );
     }
 }
+
+/// Castling moves (king-takes-rook: `(king square, rook square)`) of a list.
+fn castles(moves: &[Move]) -> Vec<(u8, u8)> {
+    let mut c: Vec<(u8, u8)> = moves
+        .iter()
+        .filter(|m| m.kind == houserules_engine::MoveKind::Castle)
+        .map(|m| (m.from, m.to))
+        .collect();
+    c.sort_unstable();
+    c
+}
+
+/// The pseudo-legal list judges castling as FIDE Art. 3.8.2.2 does (the
+/// king not in check, not crossing or landing on an attacked square); the
+/// squares the rook alone crosses may be attacked. Expected wings worked
+/// out by hand from the enemy piece's attacks; the list must also agree
+/// with the legal list, which the perft suites check.
+#[test]
+fn pseudo_legal_castling_avoids_attacked_king_squares() {
+    const E1: u8 = 4;
+    const A1: u8 = 0;
+    const H1: u8 = 7;
+    let cases: &[(&str, &[(u8, u8)])] = &[
+        // Nothing attacks the first rank: both wings.
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            &[(E1, A1), (E1, H1)],
+        ),
+        // The bishop on c4 sees d3, e2 and f1: the king would cross f1.
+        ("r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1", &[(E1, A1)]),
+        // The knight on b2 attacks d1, which the king crosses going long.
+        ("r3k2r/8/8/8/8/8/1n6/R3K2R w KQkq - 0 1", &[(E1, H1)]),
+        // The pawn on b2 attacks c1, the king's destination going long.
+        ("4k3/8/8/8/8/8/1p6/R3K2R w KQ - 0 1", &[(E1, H1)]),
+        // The rook on e5 gives check: no castling.
+        ("4k3/8/8/4r3/8/8/8/R3K2R w KQ - 0 1", &[]),
+        // The knight on a3 attacks b1, which only the rook crosses.
+        ("4k3/8/8/8/8/n7/8/R3K2R w KQ - 0 1", &[(E1, A1), (E1, H1)]),
+    ];
+    for (fen, want) in cases {
+        let g = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
+        let pseudo = listed(&g, false).expect("always given");
+        assert_eq!(castles(&pseudo), *want, "pseudo-legal castling at {fen}");
+        assert_eq!(castles(&g.legal_moves()), *want, "legal castling at {fen}");
+    }
+}

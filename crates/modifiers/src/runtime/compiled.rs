@@ -88,6 +88,8 @@ pub(crate) struct PieceMask {
     pub royal: u8,
     /// The filter read the board (valid for the compiled position only).
     pub dynamic: bool,
+    /// Every kind of the definition.
+    all_kinds: u64,
 }
 
 impl PieceMask {
@@ -99,6 +101,7 @@ impl PieceMask {
             squares: !0,
             royal: 3,
             dynamic: false,
+            all_kinds: k,
         }
     }
     const NONE: PieceMask = PieceMask {
@@ -106,6 +109,7 @@ impl PieceMask {
         squares: 0,
         royal: 0,
         dynamic: false,
+        all_kinds: 0,
     };
 
     /// Squares of `color`'s pieces on `pos` that match; `royals` are the
@@ -115,12 +119,26 @@ impl PieceMask {
         if kinds == 0 || self.squares == 0 || self.royal == 0 {
             return 0;
         }
-        let mut out = 0u64;
         let ours = pos.by_color(color) & self.squares;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as u8;
-            kinds &= kinds - 1;
-            out |= pos.by_kind(PieceKind(k)) & ours;
+        // Every piece has one kind: OR the boards of the allowed kinds, or
+        // remove those of the others when they are fewer (`notType`).
+        let all = self.all_kinds;
+        let mut out;
+        if (all & !kinds).count_ones() < kinds.count_ones() {
+            let mut rest = all & !kinds;
+            out = ours;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                out &= !pos.by_kind(PieceKind(k));
+            }
+        } else {
+            out = 0;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as u8;
+                kinds &= kinds - 1;
+                out |= pos.by_kind(PieceKind(k)) & ours;
+            }
         }
         match self.royal {
             1 => out & !royals,
@@ -1049,7 +1067,7 @@ impl Session {
                 while r != 0 {
                     let sq = r.trailing_zeros() as u8;
                     r &= r - 1;
-                    if hooks.is_some() || pos.attackers_to(t, sq, occ, us) != 0 {
+                    if hooks.is_some() || pos.is_attacked(t, sq, occ, us) {
                         hit |= 1u64 << sq;
                     }
                 }
@@ -1074,16 +1092,23 @@ impl Session {
         let per_move_check = !attacks_as_fide && self_check && !plan.royals_safe;
         // Phase 2: single-move restrictions and royal captures (C2).
         let mut frozen_from = 0u64;
+        // Protected enemy pieces: castling (onto our rook) and en passant
+        // (onto an empty square) never meet them on the destination.
+        let protected = plan
+            .protect_targets
+            .iter()
+            .fold(0u64, |b, pm| b | pm.on(pos, them, royals[ci(them)]));
+        let mut no_to = protected;
         // C2: only enemy royals that we attack can be captured (castling
         // lands on our own rook).
-        let mut no_to = 0u64;
         if self_check {
             let occ = pos.occupied();
-            let mut r = royals[ci(them)];
+            // Protected royals are off limits already.
+            let mut r = royals[ci(them)] & !protected;
             while r != 0 {
                 let sq = r.trailing_zeros() as u8;
                 r &= r - 1;
-                if hooks.is_some() || pos.attackers_to(t, sq, occ, us) != 0 {
+                if hooks.is_some() || pos.is_attacked(t, sq, occ, us) {
                     no_to |= 1u64 << sq;
                 }
             }
@@ -1102,13 +1127,6 @@ impl Session {
                 general.push(mm);
             }
         }
-        // Enemy pieces only: castling (onto our rook) and en passant (onto
-        // an empty square) never meet them on the destination.
-        let protected = plan
-            .protect_targets
-            .iter()
-            .fold(0u64, |b, pm| b | pm.on(pos, them, royals[ci(them)]));
-        no_to |= protected;
         let p2 = Phase2 {
             frozen_from,
             no_to,
@@ -1263,6 +1281,32 @@ struct Phase2 {
 }
 
 impl Phase2 {
+    /// The targets among `tg` (from `from`, of `kind`) that phase 2 keeps;
+    /// the set form of [`Self::keeps`].
+    #[inline(always)]
+    fn targets(
+        &self,
+        pos: &Position<u64>,
+        them: u64,
+        from: u8,
+        mut tg: u64,
+        kind: MoveKind,
+    ) -> u64 {
+        if self.frozen_from & (1u64 << from) != 0 {
+            return 0;
+        }
+        tg &= !self.no_to;
+        if kind == MoveKind::EnPassant {
+            tg = single_ep(from, tg, self.protected);
+        }
+        for f in &self.general {
+            if tg != 0 {
+                tg &= !f.matching(pos, them, from, tg, kind);
+            }
+        }
+        tg
+    }
+
     #[inline(always)]
     fn keeps(&self, pos: &Position<u64>, m: Move) -> bool {
         self.frozen_from & (1u64 << m.from) == 0
@@ -1303,6 +1347,41 @@ fn is_farthest(best: &[u32; 64], chosen: u64, m: Move) -> bool {
 /// [`Position::move_targets`] gives them.
 type Batch = (u8, u64, MoveKind, bool);
 
+/// Pushes the moves of one batch: `from` to each of `tg`, once per
+/// promotion choice when `promote`.
+#[inline(always)]
+fn push_targets(
+    pos: &Position<u64>,
+    t: &Tables<u64>,
+    from: u8,
+    mut tg: u64,
+    kind: MoveKind,
+    promote: bool,
+    push: &mut impl FnMut(Move),
+) {
+    while tg != 0 {
+        let to = tg.trailing_zeros() as u8;
+        tg &= tg - 1;
+        if promote {
+            pos.for_each_promotion(t, |k| {
+                push(Move {
+                    from,
+                    to,
+                    promotion: Some(k),
+                    kind,
+                })
+            });
+        } else {
+            push(Move {
+                from,
+                to,
+                promotion: None,
+                kind,
+            });
+        }
+    }
+}
+
 /// The phases of `legal_from_plan` on target sets rather than on a move
 /// list, when no hooks and no per-move check test apply: each restriction
 /// is a set operation per piece, and only the moves kept are listed.
@@ -1327,37 +1406,14 @@ fn by_targets(
     // Phase 2.
     if p2.frozen_from != 0 || p2.no_to != 0 || !p2.general.is_empty() {
         for b in bs.iter_mut() {
-            if p2.frozen_from & (1u64 << b.0) != 0 {
-                b.1 = 0;
-                continue;
-            }
-            b.1 &= !p2.no_to;
-            if b.2 == MoveKind::EnPassant {
-                b.1 = single_ep(b.0, b.1, p2.protected);
-            }
-            for f in &p2.general {
-                if b.1 != 0 {
-                    b.1 &= !f.matching(pos, them, b.0, b.1, b.2);
-                }
-            }
+            b.1 = p2.targets(pos, them, b.0, b.1, b.2);
         }
     }
     // Phase 4: keep-farthest, per piece and direction, in attach order.
     for pm in &plan.keep_farthest {
         let chosen = pm.on(pos, us, royals[ci(us)]);
-        if chosen == 0 {
-            continue;
-        }
-        let mut union = [0u64; 64];
-        for b in &bs {
-            if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
-                union[b.0 as usize] |= b.1;
-            }
-        }
-        for b in bs.iter_mut() {
-            if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
-                b.1 &= farthest(b.0, union[b.0 as usize]);
-            }
+        if chosen != 0 {
+            keep_farthest_by_union(&mut bs, chosen);
         }
     }
     // Phase 5: must-move-if-able, in attach order.
@@ -1369,32 +1425,28 @@ fn by_targets(
             }
         }
     }
-    let n: u32 = bs.iter().map(|b| b.1.count_ones()).sum();
-    let mut moves = Vec::with_capacity(n as usize + 8);
-    for &(from, mut tg, kind, promote) in &bs {
-        while tg != 0 {
-            let to = tg.trailing_zeros() as u8;
-            tg &= tg - 1;
-            if promote {
-                pos.for_each_promotion(t, |k| {
-                    moves.push(Move {
-                        from,
-                        to,
-                        promotion: Some(k),
-                        kind,
-                    })
-                });
-            } else {
-                moves.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                    kind,
-                });
-            }
-        }
+    let mut moves = Vec::with_capacity(64);
+    for &(from, tg, kind, promote) in &bs {
+        push_targets(pos, t, from, tg, kind, promote, &mut |m| moves.push(m));
     }
     Some(moves)
+}
+
+/// Phase 4 for one keep-farthest rule: the targets of the `chosen` pieces
+/// (castling aside) reduced to the farthest on each line, judged on the
+/// union of each piece's batches.
+fn keep_farthest_by_union(bs: &mut [Batch], chosen: u64) {
+    let mut union = [0u64; 64];
+    for b in bs.iter() {
+        if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
+            union[b.0 as usize] |= b.1;
+        }
+    }
+    for b in bs.iter_mut() {
+        if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
+            b.1 &= farthest(b.0, union[b.0 as usize]);
+        }
+    }
 }
 
 /// An en passant batch without the targets whose victim is protected.
