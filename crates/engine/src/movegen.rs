@@ -1287,6 +1287,40 @@ impl<B: BitSet> Position<B> {
         }
     }
 
+    /// [`Self::move_targets`] for pseudo-legal moves, with the castling
+    /// batches judged only for rights and empty paths, not yet for attacked
+    /// squares: a caller that drops most moves (rule filters) judges the
+    /// castling moves it keeps with [`Self::castling_is_safe`], and so
+    /// skips the attack tests of the others.
+    pub fn pseudo_move_targets_unjudged_castling<F: FnMut(u8, B, MoveKind, bool)>(
+        &self,
+        t: &Tables<B>,
+        f: F,
+    ) {
+        self.gen_pseudo_fast(t, &mut ByPiece(f), false);
+    }
+
+    /// Whether the castling move `m` (king takes rook, as the move lists
+    /// give it; rights and empty paths already checked) passes the attack
+    /// tests of FIDE Art. 3.8.2.2: the king is not in check and neither
+    /// crosses nor lands on a square the enemy attacks (judged with king
+    /// and rook lifted, so that a rook's own square or a Chess960 king
+    /// that stays in place is judged correctly). Plain attacks, no hooks.
+    pub fn castling_is_safe(&self, t: &Tables<B>, m: Move) -> bool {
+        let us = self.turn;
+        let them = us.flip();
+        let occ = self.occupied();
+        if self.is_attacked(t, m.from, occ, them) {
+            return false;
+        }
+        let kfile = (t.file(m.from) as usize & 15) * 16;
+        let p = &t.castle_paths[us.index()][(kfile + (t.file(m.to) as usize & 15)) & 255];
+        let occ2 = occ ^ B::bit(m.from) ^ B::bit(m.to);
+        !(p.kpath | B::bit(m.from))
+            .iter()
+            .any(|s| self.is_attacked(t, s, occ2, them))
+    }
+
     /// Calls `f` with each promotion choice open to the side to move (limits
     /// applied), in the order moves list them.
     pub fn for_each_promotion(&self, t: &Tables<B>, mut f: impl FnMut(PieceKind)) {

@@ -107,5 +107,27 @@ fn pseudo_legal_castling_avoids_attacked_king_squares() {
         let pseudo = listed(&g, false).expect("always given");
         assert_eq!(castles(&pseudo), *want, "pseudo-legal castling at {fen}");
         assert_eq!(castles(&g.legal_moves()), *want, "legal castling at {fen}");
+        // Listed unjudged, then judged one by one.
+        let (pos, t) = g.small().expect("8x8");
+        let mut unjudged = Vec::new();
+        pos.pseudo_move_targets_unjudged_castling(t, |from, tg, kind, _| {
+            if kind == houserules_engine::MoveKind::Castle {
+                for to in (0..64u8).filter(|s| tg & (1u64 << s) != 0) {
+                    unjudged.push(Move {
+                        from,
+                        to,
+                        promotion: None,
+                        kind,
+                    });
+                }
+            }
+        });
+        assert_eq!(
+            castles(&unjudged).len(),
+            2,
+            "both rights, empty paths at {fen}"
+        );
+        unjudged.retain(|m| pos.castling_is_safe(t, *m));
+        assert_eq!(castles(&unjudged), *want, "judged castling at {fen}");
     }
 }

@@ -15,7 +15,9 @@ use serde_json::{json, Value};
 
 /// Start positions: the initial one, Kiwipete and the other perft
 /// positions of the Chess Programming Wiki (checks, pins, en passant,
-/// castling, promotion), and one with an en passant capture available.
+/// castling, promotion), one with an en passant capture available, and two
+/// where one castling wing crosses an attacked square (the compiled path
+/// judges castling only for the moves the rules keep).
 const FENS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -23,6 +25,8 @@ const FENS: &[&str] = &[
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "r3k2r/pppq1ppp/8/8/2b5/8/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    "r3k2r/ppp2ppp/8/8/8/8/1n3PPP/R3K2R w KQkq - 0 1",
 ];
 
 /// Restrictions written for this test, covering the filter keys the

@@ -188,6 +188,16 @@ pub(crate) struct StaticMove {
 }
 
 impl StaticMove {
+    /// The filter matches no castling move whatever the board (castling
+    /// captures nothing).
+    fn never_castles(&self) -> bool {
+        self.mask.capture == Some(true)
+            || self.mask.target.is_some()
+            || self.target.is_some()
+            || self.mask.castling == Some(false)
+            || !self.mask.gate
+    }
+
     /// The filter on `pos` (`royals`: royal squares by colour index).
     fn on(&self, pos: &Position<u64>, royals: [u64; 2]) -> MoveMask {
         let us = pos.turn();
@@ -1398,9 +1408,18 @@ fn by_targets(
     // On the stack: a position rarely gives more than 96 batches (one per
     // piece and kind, one per pawn move).
     let mut bs: smallvec::SmallVec<[Batch; 96]> = smallvec::SmallVec::new();
-    if !pos.move_targets(t, legal, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
-        return None;
+    // Pseudo-legal castling is judged for attacked squares only if it
+    // survives the rules (`judge_castling`): most plans drop it first.
+    if legal {
+        if !pos.move_targets(t, true, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
+            return None;
+        }
+    } else {
+        pos.pseudo_move_targets_unjudged_castling(t, |f, tg, k, pr| bs.push((f, tg, k, pr)));
     }
+    // Must-move filters that never match castling (it captures nothing)
+    // leave its judgement to the end.
+    let judge_late = !legal && plan.must_move.iter().all(StaticMove::never_castles);
     let us = pos.turn();
     let them = pos.by_color(us.flip());
     // Phase 2.
@@ -1416,6 +1435,9 @@ fn by_targets(
             keep_farthest_by_union(&mut bs, chosen);
         }
     }
+    if !legal && !judge_late {
+        judge_castling(pos, t, &mut bs);
+    }
     // Phase 5: must-move-if-able, in attach order.
     for sm in &plan.must_move {
         let f = sm.on(pos, royals);
@@ -1425,11 +1447,38 @@ fn by_targets(
             }
         }
     }
+    if judge_late {
+        judge_castling(pos, t, &mut bs);
+    }
     let mut moves = Vec::with_capacity(64);
     for &(from, tg, kind, promote) in &bs {
         push_targets(pos, t, from, tg, kind, promote, &mut |m| moves.push(m));
     }
     Some(moves)
+}
+
+/// Drops the castling moves left in `bs` whose king would be in check,
+/// cross or land on an attacked square (the engine's test).
+fn judge_castling(pos: &Position<u64>, t: &Tables<u64>, bs: &mut [Batch]) {
+    for b in bs
+        .iter_mut()
+        .filter(|b| b.2 == MoveKind::Castle && b.1 != 0)
+    {
+        let mut tg = b.1;
+        while tg != 0 {
+            let to = tg.trailing_zeros() as u8;
+            tg &= tg - 1;
+            let m = Move {
+                from: b.0,
+                to,
+                promotion: None,
+                kind: MoveKind::Castle,
+            };
+            if !pos.castling_is_safe(t, m) {
+                b.1 &= !(1u64 << to);
+            }
+        }
+    }
 }
 
 /// Phase 4 for one keep-farthest rule: the targets of the `chosen` pieces
