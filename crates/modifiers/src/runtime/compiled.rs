@@ -1410,12 +1410,18 @@ fn by_targets(
     let mut bs: smallvec::SmallVec<[Batch; 96]> = smallvec::SmallVec::new();
     // Pseudo-legal castling is judged for attacked squares only if it
     // survives the rules (`judge_castling`): most plans drop it first.
+    let mut castles: smallvec::SmallVec<[usize; 4]> = smallvec::SmallVec::new();
     if legal {
         if !pos.move_targets(t, true, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
             return None;
         }
     } else {
-        pos.pseudo_move_targets_unjudged_castling(t, |f, tg, k, pr| bs.push((f, tg, k, pr)));
+        pos.pseudo_move_targets_unjudged_castling(t, |f, tg, k, pr| {
+            if k == MoveKind::Castle {
+                castles.push(bs.len());
+            }
+            bs.push((f, tg, k, pr));
+        });
     }
     // Must-move filters that never match castling (it captures nothing)
     // leave its judgement to the end.
@@ -1436,7 +1442,7 @@ fn by_targets(
         }
     }
     if !legal && !judge_late {
-        judge_castling(pos, t, &mut bs);
+        judge_castling(pos, t, &mut bs, &castles);
     }
     // Phase 5: must-move-if-able, in attach order.
     for sm in &plan.must_move {
@@ -1448,7 +1454,7 @@ fn by_targets(
         }
     }
     if judge_late {
-        judge_castling(pos, t, &mut bs);
+        judge_castling(pos, t, &mut bs, &castles);
     }
     let mut moves = Vec::with_capacity(64);
     for &(from, tg, kind, promote) in &bs {
@@ -1457,13 +1463,12 @@ fn by_targets(
     Some(moves)
 }
 
-/// Drops the castling moves left in `bs` whose king would be in check,
-/// cross or land on an attacked square (the engine's test).
-fn judge_castling(pos: &Position<u64>, t: &Tables<u64>, bs: &mut [Batch]) {
-    for b in bs
-        .iter_mut()
-        .filter(|b| b.2 == MoveKind::Castle && b.1 != 0)
-    {
+/// Drops the castling moves left in the batches `castles` of `bs` whose
+/// king would be in check, cross or land on an attacked square (the
+/// engine's test).
+fn judge_castling(pos: &Position<u64>, t: &Tables<u64>, bs: &mut [Batch], castles: &[usize]) {
+    for &i in castles {
+        let b = &mut bs[i];
         let mut tg = b.1;
         while tg != 0 {
             let to = tg.trailing_zeros() as u8;
