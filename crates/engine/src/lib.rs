@@ -36,6 +36,7 @@ mod zobrist;
 pub use bitboard::BitSet;
 pub use definition::GameDefinition;
 pub use game::{Claim, Game, GameError, Status};
+pub use movegen::TargetBatch;
 pub use position::{Position, RULE_SLOTS};
 pub use tables::{DefinitionError, Tables};
 pub use types::{Color, Move, MoveKind, Piece, PieceKind, Square};

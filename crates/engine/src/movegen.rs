@@ -1260,6 +1260,66 @@ impl<B: BitSet, F: FnMut(u8, B, MoveKind, bool)> Sink<B> for ByPiece<F> {
     }
 }
 
+/// One batch of moves of [`Position::move_target_sets`]: moves of one kind
+/// to each square of `targets`, from `from` when `delta` is 0, else each
+/// from `to - delta` (pawn-pattern pieces moved set-wise; `from` is then
+/// 0). With `promote`, one move per choice of
+/// [`Position::for_each_promotion`] for each target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetBatch<B> {
+    /// The origin square of a batch of one piece (`delta` = 0).
+    pub from: u8,
+    /// The destination squares.
+    pub targets: B,
+    /// 0, or the square difference `to - from` of every move of the batch.
+    pub delta: i8,
+    /// The kind of every move of the batch.
+    pub kind: MoveKind,
+    /// Whether each target stands for one move per promotion choice.
+    pub promote: bool,
+}
+
+/// Hands the batches over whole ([`Position::move_target_sets`]).
+struct BySet<F>(F);
+
+impl<B: BitSet, F: FnMut(TargetBatch<B>)> Sink<B> for BySet<F> {
+    #[inline(always)]
+    fn targets(&mut self, from: u8, targets: B, kind: MoveKind, promote: bool) {
+        if targets.any() {
+            (self.0)(TargetBatch {
+                from,
+                targets,
+                delta: 0,
+                kind,
+                promote,
+            });
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool) {
+        if targets.any() {
+            // Pawn-pattern steps on boards of at most 16 files.
+            (self.0)(TargetBatch {
+                from: 0,
+                targets,
+                delta: delta as i8,
+                kind,
+                promote,
+            });
+        }
+    }
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        (self.0)(TargetBatch {
+            from: m.from,
+            targets: B::bit(m.to),
+            delta: 0,
+            kind: m.kind,
+            promote: false,
+        });
+    }
+}
+
 impl<B: BitSet> Position<B> {
     /// The moves of the side to move as target sets, for rule layers that
     /// filter whole sets before listing moves (the modifier runtime):
@@ -1287,17 +1347,30 @@ impl<B: BitSet> Position<B> {
         }
     }
 
-    /// [`Self::move_targets`] for pseudo-legal moves, with the castling
-    /// batches judged only for rights and empty paths, not yet for attacked
-    /// squares: a caller that drops most moves (rule filters) judges the
-    /// castling moves it keeps with [`Self::castling_is_safe`], and so
-    /// skips the attack tests of the others.
-    pub fn pseudo_move_targets_unjudged_castling<F: FnMut(u8, B, MoveKind, bool)>(
+    /// The moves of the side to move as [`TargetBatch`]es, for rule layers
+    /// that filter whole sets before listing moves (the modifier runtime):
+    /// [`Self::move_targets`], except that the moves of pawn-pattern pieces
+    /// come set-wise (one batch per direction, `delta` ≠ 0) rather than one
+    /// batch per move, and that with `judge_castling` false pseudo-legal
+    /// castling is checked for rights and empty paths only: a caller that
+    /// drops most moves judges the castling moves it keeps with
+    /// [`Self::castling_is_safe`], and skips the attack tests of the others.
+    /// Listing the batches in order gives the moves in the same order as
+    /// [`Self::move_targets`]. Returns `false` as that does.
+    pub fn move_target_sets<F: FnMut(TargetBatch<B>)>(
         &self,
         t: &Tables<B>,
+        legal: bool,
+        judge_castling: bool,
         f: F,
-    ) {
-        self.gen_pseudo_fast(t, &mut ByPiece(f), false);
+    ) -> bool {
+        let mut sink = BySet(f);
+        if legal {
+            t.hooks.is_none() && self.gen_fast(t, &mut sink)
+        } else {
+            self.gen_pseudo_fast(t, &mut sink, judge_castling);
+            true
+        }
     }
 
     /// Whether the castling move `m` (king takes rook, as the move lists

@@ -47,6 +47,38 @@ fn listed(g: &Game, legal: bool) -> Option<Vec<Move>> {
     given.then_some(out)
 }
 
+/// The moves of `move_target_sets` batches, listed in order.
+fn listed_sets(g: &Game, legal: bool) -> Option<Vec<Move>> {
+    let (pos, t) = g.small()?;
+    let mut out = Vec::new();
+    let given = pos.move_target_sets(t, legal, true, |b| {
+        let mut tg: u64 = b.targets;
+        while tg != 0 {
+            let to = tg.trailing_zeros() as u8;
+            tg &= tg - 1;
+            let from = if b.delta == 0 {
+                b.from
+            } else {
+                (i32::from(to) - i32::from(b.delta)) as u8
+            };
+            let mut push = |promotion| {
+                out.push(Move {
+                    from,
+                    to,
+                    promotion,
+                    kind: b.kind,
+                })
+            };
+            if b.promote {
+                pos.for_each_promotion(t, |k| push(Some(k)));
+            } else {
+                push(None);
+            }
+        }
+    });
+    given.then_some(out)
+}
+
 #[test]
 fn move_targets_list_the_engine_moves_in_order() {
     for fen in FENS {
@@ -60,6 +92,13 @@ fn move_targets_list_the_engine_moves_in_order() {
             listed(&g, false).expect("always given"),
             pseudo,
             "pseudo-legal batches at {fen}"
+        );
+        // Set-wise pawn batches: the same moves in the same order.
+        assert_eq!(listed_sets(&g, true), Some(legal), "legal sets at {fen}");
+        assert_eq!(
+            listed_sets(&g, false),
+            Some(pseudo),
+            "pseudo-legal sets at {fen}"
         );
     }
 }
@@ -110,14 +149,14 @@ fn pseudo_legal_castling_avoids_attacked_king_squares() {
         // Listed unjudged, then judged one by one.
         let (pos, t) = g.small().expect("8x8");
         let mut unjudged = Vec::new();
-        pos.pseudo_move_targets_unjudged_castling(t, |from, tg, kind, _| {
-            if kind == houserules_engine::MoveKind::Castle {
-                for to in (0..64u8).filter(|s| tg & (1u64 << s) != 0) {
+        pos.move_target_sets(t, false, false, |b| {
+            if b.kind == houserules_engine::MoveKind::Castle {
+                for to in (0..64u8).filter(|s| b.targets & (1u64 << s) != 0) {
                     unjudged.push(Move {
-                        from,
+                        from: b.from,
                         to,
                         promotion: None,
-                        kind,
+                        kind: b.kind,
                     });
                 }
             }
