@@ -1,6 +1,7 @@
 //! Legal-move generation and make-move throughput of a session with 0, 1
-//! and 5 modifiers attached (issue 5 § Benchmark), on Kiwipete, reported as
-//! ratios to plain FIDE measured in the same run. The five are passive
+//! and 5 modifiers attached (issue 5 § Benchmark), on Kiwipete and on the
+//! initial position, reported as ratios to plain FIDE measured in the same
+//! run. The five are passive
 //! rules (no choices): ice_physics, bloodthirsty, hobbit_slaughter, ice_age
 //! and the frozen-column template.
 //!
@@ -22,12 +23,23 @@ use houserules_engine::{Game, Variant};
 use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use serde_json::json;
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// The positions, by name: Kiwipete (castling both ways, captures, a
+/// pinned piece) and the initial position (no capture, no castling).
+const POSITIONS: [(&str, &str); 2] = [
+    (
+        "Kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        "initial position",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+];
 
-/// A Kiwipete session with `mods` attached.
-fn session(mods: &[&str]) -> Session {
+/// A session on `fen` with `mods` attached.
+fn session(fen: &str, mods: &[&str]) -> Session {
     Session::create(CreateRequest {
-        fen: Some(KIWIPETE.into()),
+        fen: Some(fen.into()),
         modifiers: mods.iter().map(|m| json!(m)).collect(),
         ..CreateRequest::default()
     })
@@ -84,37 +96,39 @@ fn main() {
             ],
         ),
     ];
-    let plain = Game::from_fen(Variant::chess(), KIWIPETE).expect("Kiwipete");
-    let first = plain.legal_moves()[0];
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
-    let legal_engine = time(samples, || plain.legal_moves().len());
-    let make_engine = time(samples, || {
-        let mut g = plain.clone();
-        g.apply(first).expect("legal");
-        g.hash()
-    });
-    println!(
-        "{:<14}{:>14}{:>10}   (Kiwipete, median of {samples} batches)",
-        "case", "ns/call", "× FIDE"
-    );
-    println!("{:<14}{:>14.0}{:>10.2}", "legal/engine", legal_engine, 1.0);
-    println!("{:<14}{:>14.0}{:>10.2}", "make/engine", make_engine, 1.0);
-    for (name, mods) in &sets {
-        let s = session(mods);
-        let legal_name = format!("legal/{name}");
-        if want(&legal_name) {
-            let ns = time(samples, || s.legal_moves().len());
-            println!("{legal_name:<14}{ns:>14.0}{:>10.2}", ns / legal_engine);
-        }
-        let make_name = format!("make/{name}");
-        if want(&make_name) {
-            let m = s.legal_moves_uci()[0].clone();
-            let ns = time(samples, || {
-                let mut t = s.clone();
-                t.submit(Input::Move { mv: m.clone() }).expect("legal");
-                t.state().ply_count
-            });
-            println!("{make_name:<14}{ns:>14.0}{:>10.2}", ns / make_engine);
+    for (label, fen) in POSITIONS {
+        let plain = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
+        let first = plain.legal_moves()[0];
+        let legal_engine = time(samples, || plain.legal_moves().len());
+        let make_engine = time(samples, || {
+            let mut g = plain.clone();
+            g.apply(first).expect("legal");
+            g.hash()
+        });
+        println!(
+            "{:<14}{:>14}{:>10}   ({label}, median of {samples} batches)",
+            "case", "ns/call", "× FIDE"
+        );
+        println!("{:<14}{:>14.0}{:>10.2}", "legal/engine", legal_engine, 1.0);
+        println!("{:<14}{:>14.0}{:>10.2}", "make/engine", make_engine, 1.0);
+        for (name, mods) in &sets {
+            let s = session(fen, mods);
+            let legal_name = format!("legal/{name}");
+            if want(&legal_name) {
+                let ns = time(samples, || s.legal_moves().len());
+                println!("{legal_name:<14}{ns:>14.0}{:>10.2}", ns / legal_engine);
+            }
+            let make_name = format!("make/{name}");
+            if want(&make_name) {
+                let m = s.legal_moves_uci()[0].clone();
+                let ns = time(samples, || {
+                    let mut t = s.clone();
+                    t.submit(Input::Move { mv: m.clone() }).expect("legal");
+                    t.state().ply_count
+                });
+                println!("{make_name:<14}{ns:>14.0}{:>10.2}", ns / make_engine);
+            }
         }
     }
 }

@@ -1,13 +1,16 @@
 //! Runs one case of the runtime benchmark many times, for instruction
 //! counts under callgrind (docs/performance.md § Modifiers):
 //! `legal_profile CASE N` with CASE one of `engine`, `0`, `1`, `5` and
-//! `legal` or `make` as a prefix (`legal/5`, `make/0`, ...).
+//! `legal` or `make` as a prefix (`legal/5`, `make/0`, ...), and an
+//! optional third argument `start` for the initial position instead of
+//! Kiwipete.
 
 use houserules_engine::{Game, Variant};
 use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use serde_json::json;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const FIVE: [&str; 5] = [
     "ice_physics",
     "bloodthirsty",
@@ -20,15 +23,19 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let case = args.next().unwrap_or_else(|| "legal/5".into());
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let fen = match args.next().as_deref() {
+        Some("start") => START,
+        _ => KIWIPETE,
+    };
     let (what, set) = case.split_once('/').unwrap_or(("legal", "5"));
-    let plain = Game::from_fen(Variant::chess(), KIWIPETE).expect("Kiwipete");
+    let plain = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
     let mods: &[&str] = match set {
         "1" => &FIVE[..1],
         "5" => &FIVE,
         _ => &[],
     };
     let s = Session::create(CreateRequest {
-        fen: Some(KIWIPETE.into()),
+        fen: Some(fen.into()),
         modifiers: mods.iter().map(|m| json!(m)).collect(),
         ..CreateRequest::default()
     })

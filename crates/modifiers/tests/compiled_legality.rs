@@ -117,6 +117,18 @@ fn custom() -> Vec<Value> {
             "keep-farthest",
             json!({"pieces": {"type": ["rook", "bishop", "queen", "king"]}}),
         ),
+        // Pawn moves come set-wise (several pieces per batch): keep-farthest
+        // on pawns, a frozen origin among them, a per-move test on them.
+        p("keep-farthest", json!({"pieces": {"type": "pawn"}})),
+        p("forbid-move", json!({"from": {"file": ["c", "f"]}})),
+        p(
+            "forbid-move",
+            json!({"piece": {"type": "pawn"}, "crossesFile": ["e"]}),
+        ),
+        p(
+            "must-move-if-able",
+            json!({"piece": {"type": "pawn"}, "progress": ["forward"], "capture": true}),
+        ),
     ];
     v.into_iter()
         .enumerate()

@@ -28,7 +28,9 @@
 //! number or touches markers or pending choices (dry mode).
 
 use houserules_engine::definition::Role;
-use houserules_engine::{Color, GameDefinition, Move, MoveKind, PieceKind, Position, Tables};
+use houserules_engine::{
+    Color, GameDefinition, Move, MoveKind, PieceKind, Position, Tables, TargetBatch,
+};
 use serde_json::Value;
 
 use super::aura;
@@ -247,21 +249,20 @@ impl MoveMask {
             && self.crosses.is_none()
     }
 
-    /// The targets among `tg` (from `from`, of `kind`) that the filter
-    /// matches; the set form of [`Self::matches`]. `them`: the squares of
-    /// the side not to move.
+    /// The targets of the batch `b` that the filter matches; the set form
+    /// of [`Self::matches`]. `them`: the squares of the side not to move.
     #[inline(always)]
-    fn matching(&self, pos: &Position<u64>, them: u64, from: u8, tg: u64, kind: MoveKind) -> u64 {
-        if !self.gate || self.from & (1u64 << from) == 0 {
+    fn matching(&self, pos: &Position<u64>, them: u64, b: &Batch) -> u64 {
+        if !self.gate {
             return 0;
         }
-        let mut tg = tg & self.to;
+        let mut tg = from_in(b, self.from) & self.to;
         if tg == 0 {
             return 0;
         }
         if self.progress.is_none()
             && self.crosses.is_none()
-            && matches!(kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && matches!(b.kind, MoveKind::Normal | MoveKind::DoubleStep)
         {
             // The captured piece is the one on the destination.
             match self.capture {
@@ -277,27 +278,27 @@ impl MoveMask {
             }
             return tg;
         }
-        if self.progress.is_none() && self.crosses.is_none() && kind == MoveKind::Castle {
+        if self.progress.is_none() && self.crosses.is_none() && b.kind == MoveKind::Castle {
             // Castling captures nothing.
             let keep =
                 self.capture != Some(true) && self.target.is_none() && self.castling != Some(false);
             return if keep { tg } else { 0 };
         }
-        self.matching_each(pos, from, tg, kind)
+        self.matching_each(pos, b, tg)
     }
 
-    /// [`Self::matching`] move by move.
+    /// [`Self::matching`] move by move, on the targets `tg` of `b`.
     #[inline(never)]
-    fn matching_each(&self, pos: &Position<u64>, from: u8, mut tg: u64, kind: MoveKind) -> u64 {
+    fn matching_each(&self, pos: &Position<u64>, b: &Batch, mut tg: u64) -> u64 {
         let mut out = 0;
         while tg != 0 {
             let to = tg.trailing_zeros() as u8;
             tg &= tg - 1;
             let m = Move {
-                from,
+                from: origin(b, to),
                 to,
                 promotion: None,
-                kind,
+                kind: b.kind,
             };
             if self.matches(pos, m) {
                 out |= 1u64 << to;
@@ -1294,24 +1295,14 @@ impl Phase2 {
     /// The targets among `tg` (from `from`, of `kind`) that phase 2 keeps;
     /// the set form of [`Self::keeps`].
     #[inline(always)]
-    fn targets(
-        &self,
-        pos: &Position<u64>,
-        them: u64,
-        from: u8,
-        mut tg: u64,
-        kind: MoveKind,
-    ) -> u64 {
-        if self.frozen_from & (1u64 << from) != 0 {
-            return 0;
-        }
-        tg &= !self.no_to;
-        if kind == MoveKind::EnPassant {
-            tg = single_ep(from, tg, self.protected);
+    fn targets(&self, pos: &Position<u64>, them: u64, b: &Batch) -> u64 {
+        let mut tg = from_in(b, !self.frozen_from) & !self.no_to;
+        if b.kind == MoveKind::EnPassant {
+            tg = single_ep(b, tg, self.protected);
         }
         for f in &self.general {
             if tg != 0 {
-                tg &= !f.matching(pos, them, from, tg, kind);
+                tg &= !f.matching(pos, them, &Batch { targets: tg, ..*b });
             }
         }
         tg
@@ -1353,32 +1344,47 @@ fn is_farthest(best: &[u32; 64], chosen: u64, m: Move) -> bool {
     farthest_key(chosen, m).is_none_or(|(i, sh, n)| (best[i] >> sh) & 15 == n)
 }
 
-/// One batch of moves: `(from, targets, kind, promote)` as
-/// [`Position::move_targets`] gives them.
-type Batch = (u8, u64, MoveKind, bool);
+/// One batch of moves, as [`Position::move_target_sets`] gives them.
+type Batch = TargetBatch<u64>;
 
-/// Pushes the moves of one batch: `from` to each of `tg`, once per
-/// promotion choice when `promote`.
+/// The origin of the move of `b` to `to`.
 #[inline(always)]
-fn push_targets(
-    pos: &Position<u64>,
-    t: &Tables<u64>,
-    from: u8,
-    mut tg: u64,
-    kind: MoveKind,
-    promote: bool,
-    push: &mut impl FnMut(Move),
-) {
+fn origin(b: &Batch, to: u8) -> u8 {
+    if b.delta == 0 {
+        b.from
+    } else {
+        (i32::from(to) - i32::from(b.delta)) as u8
+    }
+}
+
+/// The targets of `b` whose move starts on a square of `mask`.
+#[inline(always)]
+fn from_in(b: &Batch, mask: u64) -> u64 {
+    if b.delta == 0 {
+        b.targets & ((mask >> (b.from & 63)) & 1).wrapping_neg()
+    } else if b.delta > 0 {
+        b.targets & (mask << b.delta)
+    } else {
+        b.targets & (mask >> -b.delta)
+    }
+}
+
+/// Pushes the moves of one batch: to each target, once per promotion
+/// choice when the batch promotes.
+#[inline(always)]
+fn push_targets(pos: &Position<u64>, t: &Tables<u64>, b: &Batch, push: &mut impl FnMut(Move)) {
+    let mut tg = b.targets;
     while tg != 0 {
         let to = tg.trailing_zeros() as u8;
         tg &= tg - 1;
-        if promote {
+        let from = origin(b, to);
+        if b.promote {
             pos.for_each_promotion(t, |k| {
                 push(Move {
                     from,
                     to,
                     promotion: Some(k),
-                    kind,
+                    kind: b.kind,
                 })
             });
         } else {
@@ -1386,7 +1392,7 @@ fn push_targets(
                 from,
                 to,
                 promotion: None,
-                kind,
+                kind: b.kind,
             });
         }
     }
@@ -1394,9 +1400,10 @@ fn push_targets(
 
 /// The phases of `legal_from_plan` on target sets rather than on a move
 /// list, when no hooks and no per-move check test apply: each restriction
-/// is a set operation per piece, and only the moves kept are listed.
-/// `legal`: the engine's legal moves (FIDE attacks), else its pseudo-legal
-/// ones. `None` when the engine cannot give legal target sets.
+/// is a set operation per batch (one piece, or one direction of the
+/// pawn-pattern pieces), and only the moves kept are listed. `legal`: the
+/// engine's legal moves (FIDE attacks), else its pseudo-legal ones. `None`
+/// when the engine cannot give legal target sets.
 fn by_targets(
     plan: &Plan,
     pos: &Position<u64>,
@@ -1405,23 +1412,20 @@ fn by_targets(
     p2: &Phase2,
     legal: bool,
 ) -> Option<Vec<Move>> {
-    // On the stack: a position rarely gives more than 96 batches (one per
-    // piece and kind, one per pawn move).
-    let mut bs: smallvec::SmallVec<[Batch; 96]> = smallvec::SmallVec::new();
+    // On the stack: a position rarely gives more than 64 batches (one per
+    // piece, one per pawn direction and kind, castling and en passant).
+    let mut bs: smallvec::SmallVec<[Batch; 64]> = smallvec::SmallVec::new();
     // Pseudo-legal castling is judged for attacked squares only if it
     // survives the rules (`judge_castling`): most plans drop it first.
     let mut castles: smallvec::SmallVec<[usize; 4]> = smallvec::SmallVec::new();
-    if legal {
-        if !pos.move_targets(t, true, |f, tg, k, pr| bs.push((f, tg, k, pr))) {
-            return None;
+    let given = pos.move_target_sets(t, legal, false, |b| {
+        if b.kind == MoveKind::Castle {
+            castles.push(bs.len());
         }
-    } else {
-        pos.pseudo_move_targets_unjudged_castling(t, |f, tg, k, pr| {
-            if k == MoveKind::Castle {
-                castles.push(bs.len());
-            }
-            bs.push((f, tg, k, pr));
-        });
+        bs.push(b);
+    });
+    if !given {
+        return None;
     }
     // Must-move filters that never match castling (it captures nothing)
     // leave its judgement to the end.
@@ -1431,7 +1435,7 @@ fn by_targets(
     // Phase 2.
     if p2.frozen_from != 0 || p2.no_to != 0 || !p2.general.is_empty() {
         for b in bs.iter_mut() {
-            b.1 = p2.targets(pos, them, b.0, b.1, b.2);
+            b.targets = p2.targets(pos, them, b);
         }
     }
     // Phase 4: keep-farthest, per piece and direction, in attach order.
@@ -1447,9 +1451,9 @@ fn by_targets(
     // Phase 5: must-move-if-able, in attach order.
     for sm in &plan.must_move {
         let f = sm.on(pos, royals);
-        if bs.iter().any(|b| f.matching(pos, them, b.0, b.1, b.2) != 0) {
+        if bs.iter().any(|b| f.matching(pos, them, b) != 0) {
             for b in bs.iter_mut() {
-                b.1 = f.matching(pos, them, b.0, b.1, b.2);
+                b.targets = f.matching(pos, them, b);
             }
         }
     }
@@ -1457,30 +1461,31 @@ fn by_targets(
         judge_castling(pos, t, &mut bs, &castles);
     }
     let mut moves = Vec::with_capacity(64);
-    for &(from, tg, kind, promote) in &bs {
-        push_targets(pos, t, from, tg, kind, promote, &mut |m| moves.push(m));
+    for b in &bs {
+        push_targets(pos, t, b, &mut |m| moves.push(m));
     }
     Some(moves)
 }
 
 /// Drops the castling moves left in the batches `castles` of `bs` whose
 /// king would be in check, cross or land on an attacked square (the
-/// engine's test).
+/// engine's test; castling is judged with rights and paths only when
+/// listed for this module).
 fn judge_castling(pos: &Position<u64>, t: &Tables<u64>, bs: &mut [Batch], castles: &[usize]) {
     for &i in castles {
         let b = &mut bs[i];
-        let mut tg = b.1;
+        let mut tg = b.targets;
         while tg != 0 {
             let to = tg.trailing_zeros() as u8;
             tg &= tg - 1;
             let m = Move {
-                from: b.0,
+                from: b.from,
                 to,
                 promotion: None,
                 kind: MoveKind::Castle,
             };
             if !pos.castling_is_safe(t, m) {
-                b.1 &= !(1u64 << to);
+                b.targets &= !(1u64 << to);
             }
         }
     }
@@ -1488,28 +1493,50 @@ fn judge_castling(pos: &Position<u64>, t: &Tables<u64>, bs: &mut [Batch], castle
 
 /// Phase 4 for one keep-farthest rule: the targets of the `chosen` pieces
 /// (castling aside) reduced to the farthest on each line, judged on the
-/// union of each piece's batches.
+/// union of each piece's moves (a piece may have several batches, and a
+/// set-wise batch holds moves of several pieces).
 fn keep_farthest_by_union(bs: &mut [Batch], chosen: u64) {
     let mut union = [0u64; 64];
-    for b in bs.iter() {
-        if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
-            union[b.0 as usize] |= b.1;
+    for b in bs.iter().filter(|b| b.kind != MoveKind::Castle) {
+        if b.delta == 0 {
+            if chosen & (1u64 << b.from) != 0 {
+                union[b.from as usize & 63] |= b.targets;
+            }
+        } else {
+            let mut m = from_in(b, chosen);
+            while m != 0 {
+                let to = m.trailing_zeros() as u8;
+                m &= m - 1;
+                union[origin(b, to) as usize & 63] |= 1u64 << to;
+            }
         }
     }
-    for b in bs.iter_mut() {
-        if chosen & (1u64 << b.0) != 0 && b.2 != MoveKind::Castle {
-            b.1 &= farthest(b.0, union[b.0 as usize]);
+    for b in bs.iter_mut().filter(|b| b.kind != MoveKind::Castle) {
+        if b.delta == 0 {
+            if chosen & (1u64 << b.from) != 0 {
+                b.targets &= farthest(b.from, union[b.from as usize & 63]);
+            }
+        } else {
+            let mut m = from_in(b, chosen);
+            while m != 0 {
+                let to = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let from = origin(b, to);
+                b.targets &= farthest(from, union[from as usize & 63]) | !(1u64 << to);
+            }
         }
     }
 }
 
-/// An en passant batch without the targets whose victim is protected.
+/// The targets `tg` of an en passant batch without those whose victim is
+/// protected.
 #[inline]
-fn single_ep(from: u8, mut tg: u64, protected: u64) -> u64 {
+fn single_ep(b: &Batch, mut tg: u64, protected: u64) -> u64 {
     let mut out = 0;
     while tg != 0 {
         let to = tg.trailing_zeros() as u8;
         tg &= tg - 1;
+        let from = origin(b, to);
         if protected & (1u64 << ((from / 8) * 8 + to % 8)) == 0 {
             out |= 1u64 << to;
         }
