@@ -2396,7 +2396,6 @@ impl Session {
 }
 
 /// Serde helper: a zero generation is left out.
-#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_zero(g: &u8) -> bool {
     *g == 0
 }
