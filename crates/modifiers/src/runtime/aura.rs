@@ -18,8 +18,10 @@
 //! absent) plus the deltas of the auras that cover the piece. Auras are
 //! derived, never stored on the pieces, so they follow the emitters at
 //! once. Everything that reads attributes reads effective values: the
-//! `.attr.<Name>` references, the output's `attrs`, stage 2 (`on-damaged`
-//! when an aura's `Hp` bonus is lost) and the capture flag.
+//! `.attr.<Name>` references, the output's `attrs`, `on-damaged` when an
+//! aura's `Hp` bonus is lost (by the move at stage 2, by a trigger's
+//! primitives or a detach through the deferred queue: rulings C8, see
+//! `Session::queue_aura_damage`) and the capture flag.
 //!
 //! The **capture flag** (`set-capture-flag {flag, target?}`) is the
 //! attribute `CaptureFlag`: a piece whose effective flag is not 0 is
@@ -296,6 +298,27 @@ impl Session {
             .map(|p| (p.id, self.bonus(pos, &auras, p, "Hp")))
             .filter(|&(_, b)| b != 0.0)
             .collect()
+    }
+
+    /// The standing pieces whose `Hp` bonus from auras is now below the
+    /// one in `before` (an earlier [`Self::hp_aura_bonus`]), by ascending
+    /// square (rulings A10). Nothing is computed when `before` is empty: a
+    /// piece with no bonus cannot lose one.
+    pub(crate) fn hp_aura_losses(&self, before: &[(u16, f64)]) -> Vec<PieceInfo> {
+        if before.is_empty() {
+            return Vec::new();
+        }
+        let now = self.hp_aura_bonus();
+        let mut hurt: Vec<PieceInfo> = before
+            .iter()
+            .filter(|(id, b)| {
+                let n = now.iter().find(|(i, _)| i == id).map_or(0.0, |x| x.1);
+                n < *b
+            })
+            .filter_map(|(id, _)| self.find_piece(*id))
+            .collect();
+        hurt.sort_by_key(|p| p.sq);
+        hurt
     }
 
     /// Squares of the pieces on `pos` whose effective capture flag is set

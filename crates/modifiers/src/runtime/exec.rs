@@ -111,11 +111,31 @@ impl Session {
                 return;
             }
         }
+        // An arm run from the dispatch (not inline inside a kill, whose
+        // attempt hooks belong to the killing arm's frame) opens an Hp frame.
+        let outer = self.kill_depth == 0;
+        if outer {
+            self.st.cursor.hp_frame = self.hp_aura_bonus();
+        }
+        let generation = arm.generation;
         let mut run = ArmRun {
             arm,
             binds: BTreeMap::new(),
         };
-        let _ = self.run_body(&mut run, &effects, 0, &[]);
+        if self.run_body(&mut run, &effects, 0, &[]) == Flow::Done && outer {
+            self.close_hp_frame(generation);
+        }
+    }
+
+    /// The end of an arm's frame: on-damaged for the pieces whose `Hp`
+    /// bonus from auras its primitives lowered, queued with the next
+    /// generation, as `add-to-attribute` queues it for stored `Hp`
+    /// (rulings C8, E1). A bonus lost and regained inside the frame is no
+    /// damage: the arm is atomic (modifier-dsl-decisions § Trigger
+    /// Reentrance) and auras are derived facts, read at its ends.
+    fn close_hp_frame(&mut self, generation: u8) {
+        let before = std::mem::take(&mut self.st.cursor.hp_frame);
+        self.queue_aura_damage(&before, generation.saturating_add(1));
     }
 
     /// Resumes a suspended arm after its choice was bound (rulings B3):
@@ -133,7 +153,10 @@ impl Session {
             arm: arm.clone(),
             binds,
         };
-        let _ = self.resume_body(&mut run, &effects, path, &[]);
+        // The frame opened when the arm started is still in the cursor.
+        if self.resume_body(&mut run, &effects, path, &[]) == Flow::Done {
+            self.close_hp_frame(arm.generation);
+        }
     }
 
     fn resume_body(
@@ -590,10 +613,10 @@ impl Session {
                     for a in arms {
                         self.st.cursor.queue.push_back(Work::Arm(a));
                     }
-                    self.st
-                        .cursor
-                        .queue
-                        .push_back(Work::Step(Step::Detach { instance: inst }));
+                    self.st.cursor.queue.push_back(Work::Step(Step::Detach {
+                        instance: inst,
+                        generation: g,
+                    }));
                 }
             }
             K::RequestChoice => return self.request_choice(run, node, index, prefix),

@@ -489,6 +489,10 @@ pub enum Step {
     Detach {
         /// Instance id.
         instance: u32,
+        /// Generation of the on-damaged arms the detach queues when it
+        /// takes an `Hp` aura away (0 reads as 1: fired by the input).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        generation: u8,
     },
     /// Applies the pending move unless a capture was cancelled.
     ApplyMove,
@@ -524,10 +528,11 @@ pub struct Ply {
     /// The castling rook: `[id, from, to]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rook: Option<(u16, u8, u8)>,
-    /// `Hp` added by auras before the move, per piece id (stage 2 fires
-    /// on-damaged for a piece whose aura bonus went down).
+    /// Ids of the pieces whose `Hp` bonus from auras the move itself
+    /// lowered (compared just before and just after it is applied; stage 2
+    /// fires on-damaged for those still standing, rulings C8).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hp_aura_before: Vec<(u16, f64)>,
+    pub hp_aura_lost: Vec<u16>,
 }
 
 mod color_serde {
@@ -623,6 +628,13 @@ pub struct Cursor {
     /// A skip-turn was requested.
     #[serde(default)]
     pub skip: bool,
+    /// `Hp` bonus from auras per piece id when the running arm started
+    /// (empty when no aura touches `Hp`): the arm is one atomic frame, so
+    /// a bonus lost by its primitives is compared when it ends, across a
+    /// suspension too (rulings C8; modifier-dsl-decisions § Trigger
+    /// Reentrance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hp_frame: Vec<(u16, f64)>,
 }
 
 /// One log entry: what an input (or a step of it) did.
@@ -1397,7 +1409,7 @@ impl Session {
             captured: captured.clone(),
             en_passant,
             rook: None,
-            hp_aura_before: self.hp_aura_bonus(),
+            hp_aura_lost: Vec::new(),
         };
         self.log("move", json!({"uci": uci, "color": mover.name()}));
         let c = &mut self.st.cursor;
@@ -1431,6 +1443,10 @@ impl Session {
         } else {
             None
         };
+        // Hp bonuses around the move alone: losses caused by arms before
+        // it (on-capture-attempt) or after it (marker entries) are queued by
+        // their own frames (rulings C8).
+        let hp_before = self.hp_aura_bonus();
         // The captured piece's attributes go with it (after its snapshot).
         self.game.apply_unchecked(ply.mv);
         self.st.ply_count += 1;
@@ -1438,6 +1454,11 @@ impl Session {
         if let Some(cid) = ply.captured.get("id").and_then(Value::as_u64) {
             self.st.attrs.remove(&(cid as u16));
         }
+        let lost: Vec<u16> = self
+            .hp_aura_losses(&hp_before)
+            .iter()
+            .map(|p| p.id)
+            .collect();
         let mut entries = Vec::new();
         if let Some(p) = self.find_piece(mover_id) {
             entries.push(p);
@@ -1451,6 +1472,7 @@ impl Session {
         }
         if let Some(p) = self.st.cursor.ply.as_mut() {
             p.rook = rook_info;
+            p.hp_aura_lost = lost;
         }
         let c = &mut self.st.cursor;
         for p in entries.iter().rev() {
@@ -1729,16 +1751,24 @@ impl Session {
                         &BTreeMap::new(),
                         &[],
                     );
-                    self.st
-                        .cursor
-                        .items
-                        .push_front(Work::Step(Step::Detach { instance }));
+                    self.st.cursor.items.push_front(Work::Step(Step::Detach {
+                        instance,
+                        generation: 1,
+                    }));
                     for a in arms.into_iter().rev() {
                         self.st.cursor.items.push_front(Work::Arm(a));
                     }
                 }
             }
-            Step::Detach { instance } => self.detach_now(instance),
+            Step::Detach {
+                instance,
+                generation,
+            } => {
+                // A detach that takes an Hp aura away damages (rulings C8).
+                let before = self.hp_aura_bonus();
+                self.detach_now(instance);
+                self.queue_aura_damage(&before, generation.max(1));
+            }
             Step::ApplyMove => self.apply_move_step(),
             Step::Stage { stage } => self.stage(stage),
             Step::DetachExpired => {
@@ -1749,9 +1779,17 @@ impl Session {
                     .filter(|m| m.expiring)
                     .map(|m| m.id)
                     .collect();
+                // One frame for all the expiries: a piece that loses the
+                // bonus of two auras is damaged once.
+                let before = if ids.is_empty() {
+                    Vec::new()
+                } else {
+                    self.hp_aura_bonus()
+                };
                 for id in ids {
                     self.detach_now(id);
                 }
+                self.queue_aura_damage(&before, 1);
             }
             Step::Post => self.post(),
         }
@@ -1921,16 +1959,7 @@ impl Session {
             }
             return;
         };
-        let mut ev = BTreeMap::new();
-        ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
-        let to_sq = match ply.rook {
-            Some(_) => self
-                .find_piece(ply.piece_before["id"].as_u64().unwrap_or(0) as u16)
-                .map_or(ply.mv.to, |p| p.sq),
-            None => ply.mv.to,
-        };
-        ev.insert("to".to_string(), json!(sq_name(to_sq)));
-        ev.insert("enPassant".to_string(), json!(ply.en_passant));
+        let mut ev = self.ply_event(&ply);
         let mover_id = ply.piece_before["id"].as_u64().unwrap_or(0) as u16;
         let mover_now = self.find_piece(mover_id);
         let mover_snap = mover_now.map_or(ply.piece_before.clone(), |p| self.snap(&p));
@@ -1992,28 +2021,16 @@ impl Session {
                 }
                 arms
             }
-            2 if !ply.hp_aura_before.is_empty() => {
+            2 if !ply.hp_aura_lost.is_empty() => {
                 // Damage done by the move itself (rulings C8): an aura's Hp
                 // bonus lost because its emitter moved or was taken.
-                let now = self.hp_aura_bonus();
                 let mut hurt: Vec<PieceInfo> = ply
-                    .hp_aura_before
+                    .hp_aura_lost
                     .iter()
-                    .filter(|(id, b)| {
-                        let n = now.iter().find(|(i, _)| i == id).map_or(0.0, |x| x.1);
-                        n < *b
-                    })
-                    .filter_map(|(id, _)| self.find_piece(*id))
+                    .filter_map(|id| self.find_piece(*id))
                     .collect();
                 hurt.sort_by_key(|p| p.sq);
-                let mut arms = Vec::new();
-                for p in hurt {
-                    let s = self.snap(&p);
-                    let mut e = ev.clone();
-                    e.insert("piece".into(), s.clone());
-                    arms.extend(self.subject_arms(TriggerKind::OnDamaged, &e, &[s]));
-                }
-                arms
+                self.damaged_arms(&hurt, 1)
             }
             8 | 9 => self.check_edge_arms(stage, &ply, &ev),
             10 => self.arms_for(TriggerKind::Conditional, None, &ev, &[]),
@@ -2085,6 +2102,61 @@ impl Session {
             _ => Vec::new(),
         };
         self.push_front_arms(arms);
+    }
+
+    /// The event of a ply's stages: `from`, `to` (where the mover stands
+    /// after castling) and `enPassant`.
+    fn ply_event(&self, ply: &Ply) -> BTreeMap<String, Value> {
+        let mut ev = BTreeMap::new();
+        ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
+        let to_sq = match ply.rook {
+            Some(_) => self
+                .find_piece(ply.piece_before["id"].as_u64().unwrap_or(0) as u16)
+                .map_or(ply.mv.to, |p| p.sq),
+            None => ply.mv.to,
+        };
+        ev.insert("to".to_string(), json!(sq_name(to_sq)));
+        ev.insert("enPassant".to_string(), json!(ply.en_passant));
+        ev
+    }
+
+    /// on-damaged arms of generation `generation` for pieces whose aura
+    /// `Hp` bonus went down, in the order given. The event is stage 2's:
+    /// the ply's `from`, `to`, `enPassant` while a move is dispatched, and
+    /// `piece`, the damaged piece (also `$self`).
+    fn damaged_arms(&mut self, hurt: &[PieceInfo], generation: u8) -> Vec<Arm> {
+        let base = self
+            .st
+            .cursor
+            .ply
+            .clone()
+            .map(|p| self.ply_event(&p))
+            .unwrap_or_default();
+        let mut arms = Vec::new();
+        for p in hurt {
+            let s = self.snap(p);
+            let mut e = base.clone();
+            e.insert("piece".into(), s.clone());
+            arms.extend(self.subject_arms(TriggerKind::OnDamaged, &e, &[s]));
+        }
+        for a in &mut arms {
+            a.generation = generation;
+        }
+        arms
+    }
+
+    /// Queues, in the deferred queue, on-damaged with generation
+    /// `generation` for every standing piece whose `Hp` bonus from auras
+    /// is below `before` (rulings C8: on-damaged whenever Hp goes down).
+    /// `before` is empty, and nothing is computed, when no aura touched
+    /// `Hp` then.
+    pub(crate) fn queue_aura_damage(&mut self, before: &[(u16, f64)], generation: u8) {
+        let hurt = self.hp_aura_losses(before);
+        if hurt.is_empty() {
+            return;
+        }
+        let arms = self.damaged_arms(&hurt, generation);
+        self.st.cursor.queue.extend(arms.into_iter().map(Work::Arm));
     }
 
     fn push_front_arms(&mut self, arms: Vec<Arm>) {
@@ -2321,6 +2393,11 @@ impl Session {
         }
         arms
     }
+}
+
+/// Serde helper: a zero generation is left out.
+fn is_zero(g: &u8) -> bool {
+    *g == 0
 }
 
 pub(crate) fn pieces_of(p: &Position<u64>) -> Vec<PieceInfo> {
