@@ -390,8 +390,13 @@ pub(crate) struct Plan {
     /// Valid for other boards and later calls (no reference to variables,
     /// events or bindings, no `when`/`where`, nothing read from the board).
     cacheable: bool,
-    /// `forbid-move` filters (phase 2).
+    /// `forbid-move` filters with piece conditions or beyond squares
+    /// (phase 2, placed on each position).
     forbid: Vec<StaticMove>,
+    /// Origins that `forbid-move` filters of squares alone freeze.
+    forbid_from: u64,
+    /// Destinations that `forbid-move` filters of squares alone forbid.
+    forbid_to: u64,
     /// Pieces protected against capture (phase 2, the other side's).
     protect_targets: Vec<PieceMask>,
     /// Fully immobilising `forbid-move`s of the other side (rule-aware
@@ -931,6 +936,8 @@ impl Session {
             key: self.plan_key(false),
             cacheable: true,
             forbid: Vec::new(),
+            forbid_from: 0,
+            forbid_to: 0,
             protect_targets: Vec::new(),
             disarm: Vec::new(),
             protect_own: Vec::new(),
@@ -981,7 +988,18 @@ impl Session {
                     PrimitiveKind::ForbidMove => {
                         let (sm, dynamic) = self.move_mask(&cx, params, pos);
                         cacheable &= !dynamic;
-                        p.forbid.push(sm);
+                        // Square-only filters are the same on every
+                        // position: merged once here.
+                        // (A closed gate forbids nothing.)
+                        if sm.piece.is_some() || sm.target.is_some() {
+                            p.forbid.push(sm);
+                        } else if sm.mask.only_from() {
+                            p.forbid_from |= sm.mask.from;
+                        } else if sm.mask.only_to() {
+                            p.forbid_to |= sm.mask.to;
+                        } else if sm.mask.gate {
+                            p.forbid.push(sm);
+                        }
                         if !immobilising(params.keys()) {
                             continue;
                         }
@@ -1102,14 +1120,14 @@ impl Session {
                 .all(|d| d.pieces.on(pos, them, royals[ci(them)]) == 0);
         let per_move_check = !attacks_as_fide && self_check && !plan.royals_safe;
         // Phase 2: single-move restrictions and royal captures (C2).
-        let mut frozen_from = 0u64;
+        let mut frozen_from = plan.forbid_from;
         // Protected enemy pieces: castling (onto our rook) and en passant
         // (onto an empty square) never meet them on the destination.
         let protected = plan
             .protect_targets
             .iter()
             .fold(0u64, |b, pm| b | pm.on(pos, them, royals[ci(them)]));
-        let mut no_to = protected;
+        let mut no_to = protected | plan.forbid_to;
         // C2: only enemy royals that we attack can be captured (castling
         // lands on our own rook).
         if self_check {
