@@ -944,15 +944,8 @@ impl<B: BitSet> Position<B> {
         );
         let attacked = |s: u8, o: B| {
             let th = their & o;
-            let mut m = t.leap_attackers[tc];
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if (t.hot[tc][k & 15].rev_leap_attacks[s as usize & 127] & self.by_kind[k] & th)
-                    .any()
-                {
-                    return true;
-                }
+            if self.leap_attacked(t, s, th, tc) {
+                return true;
             }
             let (o, th) = (o.to_u64(), th.to_u64());
             mg.rook(s, o) & rl & th != 0 || mg.bishop(s, o) & bl & th != 0
@@ -1338,11 +1331,23 @@ impl<B: BitSet> Position<B> {
         legal: bool,
         f: F,
     ) -> bool {
-        let mut sink = ByPiece(f);
+        self.gen_batches(t, legal, true, &mut ByPiece(f))
+    }
+
+    /// The generator behind [`Self::move_targets`] and
+    /// [`Self::move_target_sets`].
+    #[inline(always)]
+    fn gen_batches<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        legal: bool,
+        judge_castling: bool,
+        sink: &mut S,
+    ) -> bool {
         if legal {
-            t.hooks.is_none() && self.gen_fast(t, &mut sink)
+            t.hooks.is_none() && self.gen_fast(t, sink)
         } else {
-            self.gen_pseudo_fast(t, &mut sink, true);
+            self.gen_pseudo_fast(t, sink, judge_castling);
             true
         }
     }
@@ -1364,13 +1369,7 @@ impl<B: BitSet> Position<B> {
         judge_castling: bool,
         f: F,
     ) -> bool {
-        let mut sink = BySet(f);
-        if legal {
-            t.hooks.is_none() && self.gen_fast(t, &mut sink)
-        } else {
-            self.gen_pseudo_fast(t, &mut sink, judge_castling);
-            true
-        }
+        self.gen_batches(t, legal, judge_castling, &mut BySet(f))
     }
 
     /// Whether the castling move `m` (king takes rook, as the move lists

@@ -531,15 +531,8 @@ impl<B: BitSet> Position<B> {
     pub fn is_attacked(&self, t: &Tables<B>, sq: u8, occ: B, by: Color) -> bool {
         let c = by.index();
         let theirs = self.by_color[c] & occ;
-        let mut m = t.leap_attackers[c];
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if (t.hot[c][k & 15].rev_leap_attacks[sq as usize & 127] & self.by_kind[k] & theirs)
-                .any()
-            {
-                return true;
-            }
+        if self.leap_attacked(t, sq, theirs, c) {
+            return true;
         }
         if let Some(mg) = t.magic {
             let o = occ.to_u64();
@@ -563,6 +556,23 @@ impl<B: BitSet> Position<B> {
                 if hit.any() {
                     return true;
                 }
+            }
+        }
+        false
+    }
+
+    /// Whether a leap of one of `theirs` (pieces of colour index `c`)
+    /// reaches `sq`.
+    #[inline(always)]
+    pub(crate) fn leap_attacked(&self, t: &Tables<B>, sq: u8, theirs: B, c: usize) -> bool {
+        let mut m = t.leap_attackers[c];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if (t.hot[c][k & 15].rev_leap_attacks[sq as usize & 127] & self.by_kind[k] & theirs)
+                .any()
+            {
+                return true;
             }
         }
         false
