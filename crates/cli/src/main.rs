@@ -125,8 +125,13 @@ with the suicide-chess preset; one naming a shipped game (Berolina,
 Capablanca, Grand, Los Alamos, Knightmate, ...) with that game. --game/--rules/--layout choose the rules of
 the games without a Variant tag (or with Standard/Chess960 ones).
 
-Exit status: 0 when every game replays, 1 when a game has an error,
-2 when a file cannot be read or a game option is wrong.")]
+A file that holds no game (an empty file, /dev/null) is reported as
+`FILE: no game found`; with --json, as a line whose `game` and `error` are
+null and whose `warnings` say so.
+
+Exit status: 0 when every game replays (also when a file holds no game:
+no game failed), 1 when a game has an error, 2 when a file cannot be read
+or a game option is wrong.")]
     Check(PgnCheckArgs),
 }
 

@@ -400,3 +400,30 @@ fn pgn_check_of_endless_files_and_directories_exits_2() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("directory"), "output: {text}");
 }
+
+/// Regression (new-user trial): `pgn check /dev/null` printed nothing. A
+/// file without any game is reported (`FILE: no game found`; in JSON a
+/// line with `game` and `error` null and the warning), and since no game
+/// failed, the exit status is 0 (`pgn check --help`).
+#[test]
+fn pgn_check_of_a_file_without_games_says_so() {
+    let empty = TempFile::new("empty.pgn", "");
+    let blank = TempFile::new("blank.pgn", "\n\n  \n");
+    for f in [&empty, &blank] {
+        let o = houserules(&["pgn", "check", f.path()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{}: no game found\n", f.path()));
+
+        let o = houserules(&["pgn", "check", "--json", f.path()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON line");
+        assert_eq!(v["file"], f.path());
+        assert!(v["game"].is_null() && v["error"].is_null(), "{v}");
+        assert_eq!(v["warnings"], serde_json::json!(["no game found"]));
+    }
+    if Path::new("/dev/null").exists() {
+        let o = houserules(&["pgn", "check", "/dev/null"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stdout(&o), "/dev/null: no game found\n");
+    }
+}
