@@ -220,6 +220,29 @@ fn type_name(ty: &str) -> &str {
     }
 }
 
+/// What a budget breach means, in the words of a game file's author (the
+/// limits are those of [`yaml_options`]).
+fn breach_words(b: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match b {
+        B::Events { .. } | B::Nodes { .. } => "far more values than a game file needs".into(),
+        B::Aliases { .. } => "more than 1000 aliases (`*name`)".into(),
+        B::Anchors { .. } => "more than 1000 anchors (`&name`)".into(),
+        B::Depth { .. } => "lists and mappings nested more than 48 deep".into(),
+        B::ScalarBytes { .. } => "more than 1 MiB of text".into(),
+        B::MergeKeys { .. } => "more than 100 merge keys (`<<`)".into(),
+        B::AliasAnchorRatio { .. }
+        | B::RecordedAnchorEvents { .. }
+        | B::RecordedAnchorBytes { .. } => {
+            "aliases that expand too far: aliases may not expand without bound (an alias bomb?)"
+                .into()
+        }
+        B::InputBytes { .. } => "more than 1 MiB".into(),
+        B::SequenceUnbalanced => "lists and mappings that do not close".into(),
+        other => format!("a parser limit ({other:?})"),
+    }
+}
+
 fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
     use serde_saphyr::Error as E;
     let e = e.without_snippet();
@@ -264,8 +287,20 @@ fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
         E::DuplicateMappingKey { key, .. } => {
             d(Code::Duplicate, format!("duplicate key `{}`", key.as_deref().unwrap_or("?"))).label("already given above")
         }
-        E::Budget { .. }
-        | E::AliasReplayLimitExceeded { .. }
+        E::Budget { breach: serde_saphyr::budget::BudgetBreach::Documents { .. }, .. } | E::MultipleDocuments { .. } => {
+            let (line, column) = src.line_col(span.start);
+            d(
+                Code::Syntax,
+                format!("a game file holds one YAML document, but a second one starts at line {line}, column {column} (remove the `---` line and what follows, or put the second game in its own file)"),
+            )
+            .label("a second document starts here")
+        }
+        E::Budget { breach, .. } => d(
+            Code::Budget,
+            format!("input budget exceeded: {}; game files must stay small", breach_words(breach)),
+        )
+        .label("budget exceeded here"),
+        E::AliasReplayLimitExceeded { .. }
         | E::AliasExpansionLimitExceeded { .. }
         | E::AliasReplayStackDepthExceeded { .. }
         | E::AliasReplayCounterOverflow { .. } => d(

@@ -508,6 +508,66 @@ fn alias_bomb() {
     );
 }
 
+/// Regression (new-user trial): `edge: [WrapFiles]` was reported as
+/// "externally tagged enum expected scalar or mapping", serde's words. The
+/// game format (docs/game-format.md, Board topology) calls `edge` a board
+/// topology: Stop, WrapFiles, Warp or `Bounce: { max: N, ends: B }`.
+#[test]
+fn edge_of_the_wrong_shape_is_named_in_game_format_words() {
+    let knight = "      - type: Leap\n        direction: [2, 1]\n";
+    for (edge, found) in [
+        ("[WrapFiles]", "found a list"),
+        ("3", "found a number"),
+        ("{WrapFiles: 1}", "`WrapFiles` with settings"),
+        ("Bounce", "`Bounce` without its settings"),
+    ] {
+        let t = chess_with(
+            knight,
+            &format!("      - type: Leap\n        edge: {edge}\n        direction: [2, 1]\n"),
+        );
+        let d = one("bad.yaml", &t);
+        let m = d.message();
+        assert!(m.contains(found), "{edge}: {m}");
+        assert!(!m.contains("enum") && !m.contains("variant"), "{edge}: {m}");
+        // The diagnostic points at the `edge` entry (8 spaces, then `edge`
+        // at column 9, or its value).
+        let line = line_of(&t, "edge:");
+        assert_eq!(d.line_col().0, line, "{}", d.render());
+    }
+    let t = chess_with(
+        knight,
+        "      - type: Leap\n        edge: [WrapFiles]\n        direction: [2, 1]\n",
+    );
+    expect(
+        &one("bad.yaml", &t),
+        Code::WrongType,
+        line_of(&t, "edge:"),
+        9,
+        "edge: [WrapFiles]",
+        None,
+    );
+}
+
+/// Regression (new-user trial): a file with a second YAML document was
+/// reported as an exceeded budget and a possible alias bomb. A game file
+/// holds one document; the diagnostic names the line and column where the
+/// second one starts (the `---` line after chess.yaml's last line, column
+/// 1).
+#[test]
+fn second_yaml_document_is_named_as_such() {
+    let t = format!("{}---\nid: second\n", chess());
+    let second = chess().lines().count() + 1;
+    let d = one("two.yaml", &t);
+    expect(&d, Code::Syntax, second, 1, "---", None);
+    assert!(
+        d.message().contains("one YAML document")
+            && d.message().contains(&format!("line {second}, column 1")),
+        "{}",
+        d.message()
+    );
+    assert!(!d.message().contains("alias"), "{}", d.message());
+}
+
 #[test]
 fn not_supported_by_the_engine_yet() {
     let t = chess_with("  stalemate: Draw", "  stalemate: Loss");
