@@ -77,18 +77,21 @@ impl CliError {
 }
 
 /// Reads a text file of at most `limit` bytes, so that `/dev/zero` or a
-/// huge file cannot exhaust memory.
+/// huge file cannot exhaust memory. Text that is not UTF-8 is an
+/// [`io::ErrorKind::InvalidData`] error naming the byte offset, line and
+/// column of the first invalid byte.
 pub(crate) fn read_text_limited(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
     use std::io::Read;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(limit + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > limit {
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("larger than {limit} bytes"),
         ));
     }
-    Ok(text)
+    houserules_definitions::diag::decode_utf8(bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }

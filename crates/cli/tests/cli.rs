@@ -427,3 +427,35 @@ fn pgn_check_of_a_file_without_games_says_so() {
         assert_eq!(stdout(&o), "/dev/null: no game found\n");
     }
 }
+
+/// Regression (new-user trial): a file that is not UTF-8 was reported as
+/// "stream did not contain valid UTF-8", without a place. The bytes
+/// `id: x\n` (6) and `name: caf` (9) come before the Latin-1 `é` (0xE9),
+/// so the first invalid byte is at offset 15, line 2, column 10.
+#[test]
+fn non_utf8_files_are_reported_with_the_place_of_the_first_bad_byte() {
+    let path =
+        std::env::temp_dir().join(format!("houserules-cli-{}-latin1.yaml", std::process::id()));
+    std::fs::write(&path, b"id: x\nname: caf\xe9\n").expect("written");
+    let p = path.to_str().expect("utf-8 path");
+    let json = path.with_extension("json");
+    std::fs::write(&json, b"id: x\nname: caf\xe9\n").expect("written");
+    let j = json.to_str().expect("utf-8 path");
+    for args in [
+        vec!["validate", p],
+        vec!["perft", "--game", p, "--depth", "1"],
+        vec!["perft", "--suite", p],
+        vec!["play", "--create", j],
+        vec!["moves", "--state", j],
+    ] {
+        let o = houserules(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("offset 15") && err.contains("line 2, column 10"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&json);
+}

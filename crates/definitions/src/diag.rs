@@ -18,6 +18,54 @@ pub struct Source {
     text: Arc<str>,
 }
 
+/// Text that is not UTF-8: where its first invalid byte is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidUtf8 {
+    /// 0-based byte offset of the first invalid byte.
+    pub offset: usize,
+    /// Its 1-based line.
+    pub line: usize,
+    /// Its 1-based column, in characters (the valid ones before it, plus
+    /// one).
+    pub column: usize,
+}
+
+impl fmt::Display for InvalidUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not UTF-8 text: invalid byte at offset {} (line {}, column {})",
+            self.offset, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for InvalidUtf8 {}
+
+/// `bytes` as a string, or the place of the first byte that is not UTF-8
+/// (front ends read files as bytes and decode them here, so that every
+/// file-reading error has a position).
+///
+/// # Errors
+/// [`InvalidUtf8`] with the byte offset, line and column.
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, InvalidUtf8> {
+    String::from_utf8(bytes).map_err(|e| InvalidUtf8::of(&e))
+}
+
+impl InvalidUtf8 {
+    /// The place of the error of [`String::from_utf8`].
+    pub fn of(e: &std::string::FromUtf8Error) -> InvalidUtf8 {
+        let offset = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
+        let (line, column) = Source::new("", valid).line_col(offset);
+        InvalidUtf8 {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
 impl Source {
     /// A source named `name` (shown in diagnostics) with `text`.
     pub fn new(name: &str, text: &str) -> Source {
@@ -443,5 +491,27 @@ pub(crate) fn did_you_mean<'a>(
         ))
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `é` (two bytes) and a line end, then `ab` and the byte 0xFF, which
+    /// UTF-8 never uses: offset 2 + 1 + 2 = 5, line 2, column 3 (the
+    /// column counts characters, not bytes).
+    #[test]
+    fn decode_utf8_names_the_first_invalid_byte() {
+        let bad = decode_utf8(b"\xc3\xa9\nab\xffc".to_vec()).expect_err("not UTF-8");
+        assert_eq!(
+            bad,
+            InvalidUtf8 {
+                offset: 5,
+                line: 2,
+                column: 3
+            }
+        );
+        assert_eq!(decode_utf8("é\nabc".into()).as_deref(), Ok("é\nabc"));
     }
 }

@@ -181,13 +181,27 @@ fn read_file(path: &std::path::Path) -> Result<(String, String), Diagnostics> {
     // reports length 0 but never ends.
     let read = std::fs::File::open(path).and_then(|f| {
         use std::io::Read;
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         f.take(MAX_INPUT_BYTES as u64 + 1)
-            .read_to_string(&mut text)
-            .map(|_| text)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
     });
-    match read {
-        Ok(text) => Ok((name, text)),
+    match read.map(String::from_utf8) {
+        Ok(Ok(text)) => Ok((name, text)),
+        Ok(Err(e)) => {
+            // The snippet shows the text with the bad bytes replaced (U+FFFD
+            // at the same offset), the caret under the first.
+            let bad = diag::InvalidUtf8::of(&e);
+            let src = Source::new(&name, &String::from_utf8_lossy(e.as_bytes()));
+            let span = bad.offset..bad.offset + char::REPLACEMENT_CHARACTER.len_utf8();
+            Err(Diagnostics::new(vec![Diagnostic::new(
+                &src,
+                Code::Syntax,
+                span,
+                bad.to_string(),
+            )
+            .label("not UTF-8")]))
+        }
         Err(e) => {
             let src = Source::new(&name, "");
             Err(Diagnostics::new(vec![Diagnostic::new(

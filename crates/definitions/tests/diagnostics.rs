@@ -680,3 +680,21 @@ fn destroy_self_on_a_royal_piece() {
         d.message()
     );
 }
+
+/// Regression (new-user trial): a game file that is not UTF-8 got no
+/// position. `id: x\n` (6 bytes) and `name: caf` (9) come before the
+/// Latin-1 `é` (0xE9): offset 15, line 2, column 10.
+#[test]
+fn non_utf8_game_file_names_the_bad_byte() {
+    let path = std::env::temp_dir().join(format!(
+        "houserules-diag-{}-latin1.yaml",
+        std::process::id()
+    ));
+    std::fs::write(&path, b"id: x\nname: caf\xe9\n").expect("written");
+    let ds = houserules_definitions::load_file(&path).expect_err("not UTF-8");
+    let _ = std::fs::remove_file(&path);
+    let d = ds.iter().next().expect("one diagnostic");
+    assert_eq!(d.line_col(), (2, 10), "{}", d.render());
+    assert!(d.message().contains("offset 15"), "{}", d.message());
+    assert!(d.render().contains("name: caf"), "{}", d.render());
+}
