@@ -6,11 +6,11 @@ use std::io;
 /// Exit status of a run that finished and found every check passing.
 pub const EXIT_SUCCESS: u8 = 0;
 /// Exit status of a run that finished but found a failure (a perft
-/// mismatch, a PGN game with an error), or whose output could not be
-/// written.
+/// mismatch, a PGN game with an error).
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status of bad input: a bad FEN, a missing file, a malformed suite
-/// line, a bad command line (clap uses 2 as well).
+/// line, a bad command line (clap uses 2 as well); also of output that
+/// cannot be written, except a closed pipe (ripgrep's convention).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// The result of a command that ran to the end.
@@ -61,16 +61,17 @@ impl CliError {
         CliError::Input(message.into())
     }
 
-    /// The process exit status.
+    /// The process exit status: 2, or 0 for a closed output pipe (the
+    /// reader has all it wanted, as `| head` does).
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Input(_) => EXIT_BAD_INPUT,
-            CliError::Output(_) => EXIT_FAILURE,
+            _ if self.is_broken_pipe() => EXIT_SUCCESS,
+            CliError::Input(_) | CliError::Output(_) => EXIT_BAD_INPUT,
         }
     }
 
     /// Whether the error is a closed output pipe (`houserules … | head`),
-    /// which ends the run without a message.
+    /// which ends the run quietly with status 0.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, CliError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }

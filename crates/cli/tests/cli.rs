@@ -459,3 +459,39 @@ fn non_utf8_files_are_reported_with_the_place_of_the_first_bad_byte() {
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(&json);
 }
+
+/// Regression (new-user trial): a closed standard output exited with 1,
+/// which the help reserves for a failed check. ripgrep's convention: a
+/// closed pipe (the reader has all it wants, `| head -c1`) ends quietly
+/// with status 0; any other write error (`> /dev/full`: no space left on
+/// the device) is reported on stderr with status 2.
+#[test]
+fn closed_or_full_standard_output_follows_ripgrep() {
+    use std::process::Stdio;
+    // The reading end is closed before the child writes anything
+    // (perft of depth 4 with --divide only prints once it has counted).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["perft", "--depth", "4", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("it ends");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "a closed pipe ends quietly");
+
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let o = Command::new(env!("CARGO_BIN_EXE_houserules"))
+            .args(["perft", "--depth", "2"])
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
+    }
+}
