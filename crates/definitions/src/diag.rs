@@ -289,12 +289,27 @@ impl Diagnostic {
         let line_text = &text[line_start..line_end];
         let gutter = line.to_string();
         let pad = " ".repeat(gutter.len());
-        out.push_str(&format!("{pad} |\n{gutter} | {line_text}\n"));
-        let lead: String = text[line_start..start]
-            .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let end = self.span.end.min(line_end).max(start);
+        // A long line (a whole file on one line) is cut to a window of
+        // EXCERPT_CHARS characters around the caret, `...` marking each cut.
+        let (from, to) = excerpt_window(line_text, start - line_start);
+        let (cut_before, cut_after) = (from > 0, to < line_text.len());
+        out.push_str(&format!(
+            "{pad} |\n{gutter} | {}{}{}\n",
+            if cut_before { ELLIPSIS } else { "" },
+            &line_text[from..to],
+            if cut_after { ELLIPSIS } else { "" }
+        ));
+        let mut lead = if cut_before {
+            " ".repeat(ELLIPSIS.len())
+        } else {
+            String::new()
+        };
+        lead.extend(
+            text[line_start + from..start]
+                .chars()
+                .map(|c| if c == '\t' { '\t' } else { ' ' }),
+        );
+        let end = self.span.end.min(line_start + to).max(start);
         let width = text[start..end].chars().count().max(1);
         out.push_str(&format!("{pad} | {lead}{}", "^".repeat(width)));
         if !self.label.is_empty() {
@@ -307,6 +322,36 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// The most characters of a source line an excerpt shows (lines of
+/// ordinary files fit whole).
+const EXCERPT_CHARS: usize = 120;
+
+/// How many characters a cut excerpt shows before the caret (the rest is
+/// for the span after it).
+const EXCERPT_BEFORE: usize = 40;
+
+/// The mark of a cut in an excerpt.
+const ELLIPSIS: &str = "...";
+
+/// The byte range of `line` that an excerpt shows: all of it when it has at
+/// most [`EXCERPT_CHARS`] characters, else that many characters from
+/// [`EXCERPT_BEFORE`] before the caret (byte `caret`), or as near as the
+/// line's ends allow.
+fn excerpt_window(line: &str, caret: usize) -> (usize, usize) {
+    let bounds: Vec<usize> = line
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(line.len()))
+        .collect();
+    let chars = bounds.len() - 1;
+    if chars <= EXCERPT_CHARS {
+        return (0, line.len());
+    }
+    let at = bounds.partition_point(|&b| b < caret);
+    let first = at.saturating_sub(EXCERPT_BEFORE).min(chars - EXCERPT_CHARS);
+    (bounds[first], bounds[first + EXCERPT_CHARS])
 }
 
 impl fmt::Display for Diagnostic {

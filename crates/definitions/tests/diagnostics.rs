@@ -698,3 +698,38 @@ fn non_utf8_game_file_names_the_bad_byte() {
     assert!(d.message().contains("offset 15"), "{}", d.message());
     assert!(d.render().contains("name: caf"), "{}", d.render());
 }
+
+/// Regression (new-user trial): an error in a long single-line file (a
+/// game written as one JSON/flow mapping) printed the whole line in its
+/// excerpt. The excerpt is cut to a window of at most 120 characters
+/// around the column, `...` marking the cuts, and the caret stays under
+/// the offending key.
+#[test]
+fn long_line_excerpt_is_a_window_around_the_column() {
+    let t = format!(
+        "{{id: x, name: \"{}\", bord: 1, setup: \"{}\"}}\n",
+        "a".repeat(300),
+        "b".repeat(300)
+    );
+    let d = one("long.yaml", &t);
+    assert_eq!(d.code(), Code::UnknownKey, "{}", d.render());
+    let r = d.render();
+    let lines: Vec<&str> = r.lines().collect();
+    // Header, empty gutter, the excerpt, the caret line.
+    let excerpt = lines[2].strip_prefix("1 | ").expect("the excerpt line");
+    let carets = lines[3].strip_prefix("  | ").expect("the caret line");
+    assert!(
+        excerpt.starts_with("...") && excerpt.ends_with("..."),
+        "{r}"
+    );
+    assert!(
+        excerpt.chars().count() <= 120 + 6,
+        "{} characters:\n{r}",
+        excerpt.chars().count()
+    );
+    let key = excerpt.find("bord").expect("the key is in the window");
+    assert_eq!(carets.find('^'), Some(key), "{r}");
+    assert!(carets[key..].starts_with("^^^^ "), "{r}");
+    // The column is still the one of the whole line.
+    assert_eq!(d.line_col(), (1, t.find("bord").expect("bord") + 1));
+}
