@@ -495,3 +495,48 @@ fn closed_or_full_standard_output_follows_ripgrep() {
         assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
     }
 }
+
+/// Regression (new-user trial): `validate --json` on a file that cannot be
+/// read printed text only. It prints the report shape of `validate --json`
+/// (`validate --help`): `{"ok": false, "findings": [...]}` with one
+/// finding of code `file.unreadable`, in the game-file shape (`file`,
+/// `line`, `column`, `help`) or the descriptor shape (`path`), and keeps
+/// the exit status 2 of an unreadable file.
+#[test]
+fn validate_json_of_an_unreadable_file_prints_the_json_report() {
+    for (file, descriptor) in [
+        ("/nonexistent/houserules-game.yaml", false),
+        ("/nonexistent/houserules-rule.json", true),
+    ] {
+        let o = houserules(&["validate", "--json", file]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+        assert_eq!(v["ok"], false);
+        let f = &v["findings"][0];
+        assert_eq!(v["findings"].as_array().map(Vec::len), Some(1), "{v}");
+        assert_eq!(f["code"], "file.unreadable");
+        assert!(
+            f["message"].as_str().is_some_and(|m| m.contains(file)),
+            "{v}"
+        );
+        if descriptor {
+            assert_eq!(f["path"], "$");
+        } else {
+            assert_eq!(f["file"], file);
+            assert!(f["line"].is_null() && f["column"].is_null(), "{v}");
+        }
+    }
+    // A file that is not UTF-8 has a place: `id: x\n` (6 bytes) and
+    // `name: caf` (9) come before the Latin-1 `é`, at line 2, column 10.
+    let latin1 = TempFile::new("latin1-json.yaml", "");
+    std::fs::write(&latin1.0, b"id: x\nname: caf\xe9\n").expect("written");
+    let o = houserules(&["validate", "--json", latin1.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    let f = &v["findings"][0];
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(2), Some(10)),
+        "{v}"
+    );
+}
