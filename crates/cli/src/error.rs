@@ -6,11 +6,11 @@ use std::io;
 /// Exit status of a run that finished and found every check passing.
 pub const EXIT_SUCCESS: u8 = 0;
 /// Exit status of a run that finished but found a failure (a perft
-/// mismatch, a PGN game with an error), or whose output could not be
-/// written.
+/// mismatch, a PGN game with an error).
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status of bad input: a bad FEN, a missing file, a malformed suite
-/// line, a bad command line (clap uses 2 as well).
+/// line, a bad command line (clap uses 2 as well); also of output that
+/// cannot be written, except a closed pipe (ripgrep's convention).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// The result of a command that ran to the end.
@@ -61,34 +61,38 @@ impl CliError {
         CliError::Input(message.into())
     }
 
-    /// The process exit status.
+    /// The process exit status: 2, or 0 for a closed output pipe (the
+    /// reader has all it wanted, as `| head` does).
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Input(_) => EXIT_BAD_INPUT,
-            CliError::Output(_) => EXIT_FAILURE,
+            _ if self.is_broken_pipe() => EXIT_SUCCESS,
+            CliError::Input(_) | CliError::Output(_) => EXIT_BAD_INPUT,
         }
     }
 
     /// Whether the error is a closed output pipe (`houserules … | head`),
-    /// which ends the run without a message.
+    /// which ends the run quietly with status 0.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, CliError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
 
 /// Reads a text file of at most `limit` bytes, so that `/dev/zero` or a
-/// huge file cannot exhaust memory.
+/// huge file cannot exhaust memory. Text that is not UTF-8 is an
+/// [`io::ErrorKind::InvalidData`] error naming the byte offset, line and
+/// column of the first invalid byte.
 pub(crate) fn read_text_limited(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
     use std::io::Read;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(limit + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > limit {
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("larger than {limit} bytes"),
         ));
     }
-    Ok(text)
+    houserules_definitions::diag::decode_utf8(bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }

@@ -65,7 +65,9 @@ Examples:
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
-line). `houserules <COMMAND> --help` shows each command's options.";
+line) or when the output cannot be written (a full disk). A closed output
+pipe (`houserules ... | head`) ends the run quietly with status 0.
+`houserules <COMMAND> --help` shows each command's options.";
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -125,8 +127,13 @@ with the suicide-chess preset; one naming a shipped game (Berolina,
 Capablanca, Grand, Los Alamos, Knightmate, ...) with that game. --game/--rules/--layout choose the rules of
 the games without a Variant tag (or with Standard/Chess960 ones).
 
-Exit status: 0 when every game replays, 1 when a game has an error,
-2 when a file cannot be read or a game option is wrong.")]
+A file that holds no game (an empty file, /dev/null) is reported as
+`FILE: no game found`; with --json, as a line whose `game` and `error` are
+null and whose `warnings` say so.
+
+Exit status: 0 when every game replays (also when a file holds no game:
+no game failed), 1 when a game has an error, 2 when a file cannot be read
+or a game option is wrong.")]
     Check(PgnCheckArgs),
 }
 
@@ -170,8 +177,8 @@ fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
     match pgn_cmd::run(&args.files, args.json, &resolver, out) {
         Ok(c) if c.unreadable => Ok(Outcome::Unreadable),
         Ok(c) => Ok(Outcome::failed_if(c.game_errors)),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        Err(e) => Err(CliError::input(format!("pgn check: {e}"))),
+        // Only writing the report can fail.
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -191,10 +198,54 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     Ok(outcome)
 }
 
+/// Standard output that remembers its first write error. Every command
+/// writes through it, so [`main`] decides the end of every failed write in
+/// one place, whatever the command made of the error (ripgrep's
+/// convention): a closed pipe (`houserules … | head`) ends the program
+/// quietly with status 0, any other write error (a full disk,
+/// `> /dev/full`) with a message and status 2.
+struct Stdout<W: Write> {
+    inner: W,
+    failed: Option<std::io::Error>,
+}
+
+impl<W: Write> Stdout<W> {
+    fn note<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &r {
+            if self.failed.is_none() {
+                self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        }
+        r
+    }
+}
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.inner.write(buf);
+        self.note(r)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.inner.flush();
+        self.note(r)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut stdout = std::io::stdout().lock();
-    match run(&cli, &mut stdout) {
+    let mut stdout = Stdout {
+        inner: std::io::stdout().lock(),
+        failed: None,
+    };
+    let result = run(&cli, &mut stdout);
+    if let Some(e) = stdout.failed {
+        let e = CliError::Output(e);
+        if !e.is_broken_pipe() {
+            reportln!("error: {e}");
+        }
+        return ExitCode::from(e.exit_code());
+    }
+    match result {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
             if !e.is_broken_pipe() {

@@ -69,11 +69,13 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
 /// `{"ok", "findings"}` on stdout.
 ///
 /// # Errors
-/// [`CliError::Input`] when the file cannot be read.
+/// [`CliError::Input`] when the file cannot be read (without `--json`).
 pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let shown = path.display().to_string();
-    let text = read_text_limited(path, 1 << 20)
-        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+    let text = match read_text_limited(path, 1 << 20) {
+        Ok(text) => text,
+        Err(e) => return crate::validate_cmd::unreadable(&shown, &e, as_json, true, out),
+    };
     match houserules_modifiers::validate(&text) {
         Ok(d) => {
             if as_json {

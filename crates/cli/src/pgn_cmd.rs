@@ -106,7 +106,7 @@ struct GameReport<'a> {
     /// The file as given on the command line.
     file: &'a str,
     /// 1-based game number in the file (`null` when the file could not be
-    /// opened).
+    /// opened or holds no game).
     game: Option<usize>,
     /// Half-moves played.
     plies: usize,
@@ -190,6 +190,13 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
     if json {
         let line = serde_json::to_string(r).map_err(std::io::Error::other)?;
         return writeln!(out, "{line}");
+    }
+    if r.game.is_none() && r.error.is_none() {
+        // A file without games: `FILE: no game found`.
+        for w in &r.warnings {
+            writeln!(out, "{}: {w}", r.file)?;
+        }
+        return Ok(());
     }
     write!(out, "{}", r.file)?;
     if let Some(game) = r.game {
@@ -301,8 +308,26 @@ fn check_file(
         checked.game_errors |= r.error.is_some();
         emit(out, json, &r)?;
     }
+    if reader.games_started() == 0 {
+        // An empty file (or one of blank lines) holds no game. Nothing
+        // failed, so it is a warning, not an error: the exit status stays
+        // 0, but the run does not end silently.
+        let r = GameReport {
+            file: &name,
+            game: None,
+            plies: 0,
+            final_fen: None,
+            status: None,
+            error: None,
+            warnings: vec![NO_GAME.to_string()],
+        };
+        emit(out, json, &r)?;
+    }
     Ok(checked)
 }
+
+/// The warning of a file that holds no game.
+const NO_GAME: &str = "no game found";
 
 /// Replays every game of every file and writes one report per game.
 /// Returns `Ok(true)` when any game had an error.
@@ -313,7 +338,9 @@ fn check_file(
 /// `final_fen`, `status` and `error` (`null`, or an object with `kind`,
 /// `ply`, `move`, `message`, `line`, `column`). A file that cannot be
 /// opened gets one line with `game` `null` and an `open` error; the other
-/// files are still checked.
+/// files are still checked. A file without any game gets one line
+/// `FILE: no game found` (JSON: `game` and `error` `null`, the warning in
+/// `warnings`), which is not an error.
 ///
 /// # Errors
 /// Only errors writing to `out`.

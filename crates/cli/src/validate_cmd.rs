@@ -24,7 +24,9 @@ its stable code and JSON path.
 With --json the report is one JSON object on stdout: {\"ok\": true, \"id\",
 \"name\", \"findings\": []} or {\"ok\": false, \"findings\": [...]}; a YAML
 file's findings are {\"code\", \"message\", \"file\", \"line\", \"column\",
-\"help\"} (line and column 1-based).
+\"help\"} (line and column 1-based), a descriptor's {\"code\", \"path\",
+\"message\"}. A file that cannot be read is reported the same way, with one
+finding of code \"file.unreadable\" (and exit status 2).
 
 Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
 cannot be read.";
@@ -41,10 +43,54 @@ pub struct ValidateArgs {
     json: bool,
 }
 
+/// The code of the finding of a file that cannot be read (`--json`).
+pub const UNREADABLE: &str = "file.unreadable";
+
+/// A file that cannot be read: `error: cannot read FILE: WHY` on stderr,
+/// or with `--json` the report `{"ok": false, "findings": [F]}` on stdout,
+/// F in the shape of the file's other findings with the code
+/// [`UNREADABLE`]: a game file's `{code, message, file, line, column,
+/// help}` (line and column of the first byte that is not UTF-8, else
+/// null), a descriptor's `{code, path: "$", message}`. Exit status 2
+/// either way.
+///
+/// # Errors
+/// [`CliError::Input`] without `--json`; [`CliError::Output`] when the
+/// report cannot be written.
+pub fn unreadable(
+    shown: &str,
+    e: &std::io::Error,
+    as_json: bool,
+    descriptor: bool,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let message = format!("cannot read {shown}: {e}");
+    if !as_json {
+        return Err(CliError::input(message));
+    }
+    let finding = if descriptor {
+        json!({"code": UNREADABLE, "path": "$", "message": message})
+    } else {
+        let at = e
+            .get_ref()
+            .and_then(|i| i.downcast_ref::<houserules_definitions::diag::InvalidUtf8>());
+        json!({
+            "code": UNREADABLE,
+            "message": message,
+            "file": shown,
+            "line": at.map(|a| a.line),
+            "column": at.map(|a| a.column),
+            "help": null,
+        })
+    };
+    writeln!(out, "{}", json!({"ok": false, "findings": [finding]}))?;
+    Ok(Outcome::Unreadable)
+}
+
 /// Runs `houserules validate`.
 ///
 /// # Errors
-/// [`CliError::Input`] for a file that cannot be read;
+/// [`CliError::Input`] for a file that cannot be read (without `--json`);
 /// [`CliError::Output`] when the output cannot be written.
 pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let path = &args.file;
@@ -56,8 +102,10 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         return crate::modifiers_cmd::validate(path, args.json, out);
     }
     // Game files may be at most 1 MiB (the loader's budget); read no more.
-    let text = crate::error::read_text_limited(path, 1 << 20)
-        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+    let text = match crate::error::read_text_limited(path, 1 << 20) {
+        Ok(text) => text,
+        Err(e) => return unreadable(&shown, &e, args.json, false, out),
+    };
     // Loaded as a playable variant: mutations that run as rule hooks are
     // part of a valid game.
     let variant = match houserules_definitions::load_variant_str(&shown, &text) {

@@ -400,3 +400,143 @@ fn pgn_check_of_endless_files_and_directories_exits_2() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("directory"), "output: {text}");
 }
+
+/// Regression (new-user trial): `pgn check /dev/null` printed nothing. A
+/// file without any game is reported (`FILE: no game found`; in JSON a
+/// line with `game` and `error` null and the warning), and since no game
+/// failed, the exit status is 0 (`pgn check --help`).
+#[test]
+fn pgn_check_of_a_file_without_games_says_so() {
+    let empty = TempFile::new("empty.pgn", "");
+    let blank = TempFile::new("blank.pgn", "\n\n  \n");
+    for f in [&empty, &blank] {
+        let o = houserules(&["pgn", "check", f.path()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{}: no game found\n", f.path()));
+
+        let o = houserules(&["pgn", "check", "--json", f.path()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON line");
+        assert_eq!(v["file"], f.path());
+        assert!(v["game"].is_null() && v["error"].is_null(), "{v}");
+        assert_eq!(v["warnings"], serde_json::json!(["no game found"]));
+    }
+    if Path::new("/dev/null").exists() {
+        let o = houserules(&["pgn", "check", "/dev/null"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stdout(&o), "/dev/null: no game found\n");
+    }
+}
+
+/// Regression (new-user trial): a file that is not UTF-8 was reported as
+/// "stream did not contain valid UTF-8", without a place. The bytes
+/// `id: x\n` (6) and `name: caf` (9) come before the Latin-1 `é` (0xE9),
+/// so the first invalid byte is at offset 15, line 2, column 10.
+#[test]
+fn non_utf8_files_are_reported_with_the_place_of_the_first_bad_byte() {
+    let path =
+        std::env::temp_dir().join(format!("houserules-cli-{}-latin1.yaml", std::process::id()));
+    std::fs::write(&path, b"id: x\nname: caf\xe9\n").expect("written");
+    let p = path.to_str().expect("utf-8 path");
+    let json = path.with_extension("json");
+    std::fs::write(&json, b"id: x\nname: caf\xe9\n").expect("written");
+    let j = json.to_str().expect("utf-8 path");
+    for args in [
+        vec!["validate", p],
+        vec!["perft", "--game", p, "--depth", "1"],
+        vec!["perft", "--suite", p],
+        vec!["play", "--create", j],
+        vec!["moves", "--state", j],
+    ] {
+        let o = houserules(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("offset 15") && err.contains("line 2, column 10"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&json);
+}
+
+/// Regression (new-user trial): a closed standard output exited with 1,
+/// which the help reserves for a failed check. ripgrep's convention: a
+/// closed pipe (the reader has all it wants, `| head -c1`) ends quietly
+/// with status 0; any other write error (`> /dev/full`: no space left on
+/// the device) is reported on stderr with status 2.
+#[test]
+fn closed_or_full_standard_output_follows_ripgrep() {
+    use std::process::Stdio;
+    // The reading end is closed before the child writes anything
+    // (perft of depth 4 with --divide only prints once it has counted).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["perft", "--depth", "4", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("it ends");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "a closed pipe ends quietly");
+
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let o = Command::new(env!("CARGO_BIN_EXE_houserules"))
+            .args(["perft", "--depth", "2"])
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
+    }
+}
+
+/// Regression (new-user trial): `validate --json` on a file that cannot be
+/// read printed text only. It prints the report shape of `validate --json`
+/// (`validate --help`): `{"ok": false, "findings": [...]}` with one
+/// finding of code `file.unreadable`, in the game-file shape (`file`,
+/// `line`, `column`, `help`) or the descriptor shape (`path`), and keeps
+/// the exit status 2 of an unreadable file.
+#[test]
+fn validate_json_of_an_unreadable_file_prints_the_json_report() {
+    for (file, descriptor) in [
+        ("/nonexistent/houserules-game.yaml", false),
+        ("/nonexistent/houserules-rule.json", true),
+    ] {
+        let o = houserules(&["validate", "--json", file]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+        assert_eq!(v["ok"], false);
+        let f = &v["findings"][0];
+        assert_eq!(v["findings"].as_array().map(Vec::len), Some(1), "{v}");
+        assert_eq!(f["code"], "file.unreadable");
+        assert!(
+            f["message"].as_str().is_some_and(|m| m.contains(file)),
+            "{v}"
+        );
+        if descriptor {
+            assert_eq!(f["path"], "$");
+        } else {
+            assert_eq!(f["file"], file);
+            assert!(f["line"].is_null() && f["column"].is_null(), "{v}");
+        }
+    }
+    // A file that is not UTF-8 has a place: `id: x\n` (6 bytes) and
+    // `name: caf` (9) come before the Latin-1 `é`, at line 2, column 10.
+    let latin1 = TempFile::new("latin1-json.yaml", "");
+    std::fs::write(&latin1.0, b"id: x\nname: caf\xe9\n").expect("written");
+    let o = houserules(&["validate", "--json", latin1.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    let f = &v["findings"][0];
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(2), Some(10)),
+        "{v}"
+    );
+}

@@ -440,6 +440,23 @@ fn bad_rules_exit_2_with_the_preset_message() {
     );
 }
 
+/// Regression (new-user trial): `--rules 'extinction-chess:'` was
+/// accepted. The colon announces KEY=VALUE parameters and none follow:
+/// bad input (exit 2), naming the preset and the empty list.
+#[test]
+fn rules_with_an_empty_parameter_list_exit_2() {
+    let err = fails(
+        &["perft", "--rules", "extinction-chess:", "--depth", "1"],
+        2,
+    );
+    assert!(
+        err.contains("`extinction-chess`")
+            && err.contains("parameter list")
+            && err.contains("empty"),
+        "{err}"
+    );
+}
+
 // --- pgn check with variants ----------------------------------------------------
 
 #[test]

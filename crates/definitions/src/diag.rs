@@ -18,6 +18,54 @@ pub struct Source {
     text: Arc<str>,
 }
 
+/// Text that is not UTF-8: where its first invalid byte is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidUtf8 {
+    /// 0-based byte offset of the first invalid byte.
+    pub offset: usize,
+    /// Its 1-based line.
+    pub line: usize,
+    /// Its 1-based column, in characters (the valid ones before it, plus
+    /// one).
+    pub column: usize,
+}
+
+impl fmt::Display for InvalidUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not UTF-8 text: invalid byte at offset {} (line {}, column {})",
+            self.offset, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for InvalidUtf8 {}
+
+/// `bytes` as a string, or the place of the first byte that is not UTF-8
+/// (front ends read files as bytes and decode them here, so that every
+/// file-reading error has a position).
+///
+/// # Errors
+/// [`InvalidUtf8`] with the byte offset, line and column.
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, InvalidUtf8> {
+    String::from_utf8(bytes).map_err(|e| InvalidUtf8::of(&e))
+}
+
+impl InvalidUtf8 {
+    /// The place of the error of [`String::from_utf8`].
+    pub fn of(e: &std::string::FromUtf8Error) -> InvalidUtf8 {
+        let offset = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
+        let (line, column) = Source::new("", valid).line_col(offset);
+        InvalidUtf8 {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
 impl Source {
     /// A source named `name` (shown in diagnostics) with `text`.
     pub fn new(name: &str, text: &str) -> Source {
@@ -241,12 +289,27 @@ impl Diagnostic {
         let line_text = &text[line_start..line_end];
         let gutter = line.to_string();
         let pad = " ".repeat(gutter.len());
-        out.push_str(&format!("{pad} |\n{gutter} | {line_text}\n"));
-        let lead: String = text[line_start..start]
-            .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let end = self.span.end.min(line_end).max(start);
+        // A long line (a whole file on one line) is cut to a window of
+        // EXCERPT_CHARS characters around the caret, `...` marking each cut.
+        let (from, to) = excerpt_window(line_text, start - line_start);
+        let (cut_before, cut_after) = (from > 0, to < line_text.len());
+        out.push_str(&format!(
+            "{pad} |\n{gutter} | {}{}{}\n",
+            if cut_before { ELLIPSIS } else { "" },
+            &line_text[from..to],
+            if cut_after { ELLIPSIS } else { "" }
+        ));
+        let mut lead = if cut_before {
+            " ".repeat(ELLIPSIS.len())
+        } else {
+            String::new()
+        };
+        lead.extend(
+            text[line_start + from..start]
+                .chars()
+                .map(|c| if c == '\t' { '\t' } else { ' ' }),
+        );
+        let end = self.span.end.min(line_start + to).max(start);
         let width = text[start..end].chars().count().max(1);
         out.push_str(&format!("{pad} | {lead}{}", "^".repeat(width)));
         if !self.label.is_empty() {
@@ -259,6 +322,36 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// The most characters of a source line an excerpt shows (lines of
+/// ordinary files fit whole).
+const EXCERPT_CHARS: usize = 120;
+
+/// How many characters a cut excerpt shows before the caret (the rest is
+/// for the span after it).
+const EXCERPT_BEFORE: usize = 40;
+
+/// The mark of a cut in an excerpt.
+const ELLIPSIS: &str = "...";
+
+/// The byte range of `line` that an excerpt shows: all of it when it has at
+/// most [`EXCERPT_CHARS`] characters, else that many characters from
+/// [`EXCERPT_BEFORE`] before the caret (byte `caret`), or as near as the
+/// line's ends allow.
+fn excerpt_window(line: &str, caret: usize) -> (usize, usize) {
+    let bounds: Vec<usize> = line
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(line.len()))
+        .collect();
+    let chars = bounds.len() - 1;
+    if chars <= EXCERPT_CHARS {
+        return (0, line.len());
+    }
+    let at = bounds.partition_point(|&b| b < caret);
+    let first = at.saturating_sub(EXCERPT_BEFORE).min(chars - EXCERPT_CHARS);
+    (bounds[first], bounds[first + EXCERPT_CHARS])
 }
 
 impl fmt::Display for Diagnostic {
@@ -443,5 +536,27 @@ pub(crate) fn did_you_mean<'a>(
         ))
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `é` (two bytes) and a line end, then `ab` and the byte 0xFF, which
+    /// UTF-8 never uses: offset 2 + 1 + 2 = 5, line 2, column 3 (the
+    /// column counts characters, not bytes).
+    #[test]
+    fn decode_utf8_names_the_first_invalid_byte() {
+        let bad = decode_utf8(b"\xc3\xa9\nab\xffc".to_vec()).expect_err("not UTF-8");
+        assert_eq!(
+            bad,
+            InvalidUtf8 {
+                offset: 5,
+                line: 2,
+                column: 3
+            }
+        );
+        assert_eq!(decode_utf8("é\nabc".into()).as_deref(), Ok("é\nabc"));
     }
 }

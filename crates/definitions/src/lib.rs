@@ -181,13 +181,27 @@ fn read_file(path: &std::path::Path) -> Result<(String, String), Diagnostics> {
     // reports length 0 but never ends.
     let read = std::fs::File::open(path).and_then(|f| {
         use std::io::Read;
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         f.take(MAX_INPUT_BYTES as u64 + 1)
-            .read_to_string(&mut text)
-            .map(|_| text)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
     });
-    match read {
-        Ok(text) => Ok((name, text)),
+    match read.map(String::from_utf8) {
+        Ok(Ok(text)) => Ok((name, text)),
+        Ok(Err(e)) => {
+            // The snippet shows the text with the bad bytes replaced (U+FFFD
+            // at the same offset), the caret under the first.
+            let bad = diag::InvalidUtf8::of(&e);
+            let src = Source::new(&name, &String::from_utf8_lossy(e.as_bytes()));
+            let span = bad.offset..bad.offset + char::REPLACEMENT_CHARACTER.len_utf8();
+            Err(Diagnostics::new(vec![Diagnostic::new(
+                &src,
+                Code::Syntax,
+                span,
+                bad.to_string(),
+            )
+            .label("not UTF-8")]))
+        }
         Err(e) => {
             let src = Source::new(&name, "");
             Err(Diagnostics::new(vec![Diagnostic::new(
@@ -217,6 +231,29 @@ fn type_name(ty: &str) -> &str {
         "f32" | "f64" => "a number",
         "string" | "str" | "char" => "text",
         other => other,
+    }
+}
+
+/// What a budget breach means, in the words of a game file's author (the
+/// limits are those of [`yaml_options`]).
+fn breach_words(b: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match b {
+        B::Events { .. } | B::Nodes { .. } => "far more values than a game file needs".into(),
+        B::Aliases { .. } => "more than 1000 aliases (`*name`)".into(),
+        B::Anchors { .. } => "more than 1000 anchors (`&name`)".into(),
+        B::Depth { .. } => "lists and mappings nested more than 48 deep".into(),
+        B::ScalarBytes { .. } => "more than 1 MiB of text".into(),
+        B::MergeKeys { .. } => "more than 100 merge keys (`<<`)".into(),
+        B::AliasAnchorRatio { .. }
+        | B::RecordedAnchorEvents { .. }
+        | B::RecordedAnchorBytes { .. } => {
+            "aliases that expand too far: aliases may not expand without bound (an alias bomb?)"
+                .into()
+        }
+        B::InputBytes { .. } => "more than 1 MiB".into(),
+        B::SequenceUnbalanced => "lists and mappings that do not close".into(),
+        other => format!("a parser limit ({other:?})"),
     }
 }
 
@@ -264,8 +301,20 @@ fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
         E::DuplicateMappingKey { key, .. } => {
             d(Code::Duplicate, format!("duplicate key `{}`", key.as_deref().unwrap_or("?"))).label("already given above")
         }
-        E::Budget { .. }
-        | E::AliasReplayLimitExceeded { .. }
+        E::Budget { breach: serde_saphyr::budget::BudgetBreach::Documents { .. }, .. } | E::MultipleDocuments { .. } => {
+            let (line, column) = src.line_col(span.start);
+            d(
+                Code::Syntax,
+                format!("a game file holds one YAML document, but a second one starts at line {line}, column {column} (remove the `---` line and what follows, or put the second game in its own file)"),
+            )
+            .label("a second document starts here")
+        }
+        E::Budget { breach, .. } => d(
+            Code::Budget,
+            format!("input budget exceeded: {}; game files must stay small", breach_words(breach)),
+        )
+        .label("budget exceeded here"),
+        E::AliasReplayLimitExceeded { .. }
         | E::AliasExpansionLimitExceeded { .. }
         | E::AliasReplayStackDepthExceeded { .. }
         | E::AliasReplayCounterOverflow { .. } => d(

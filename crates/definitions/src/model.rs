@@ -302,7 +302,9 @@ pub struct MovementSpec {
 
 /// Board topology of one shape: what a move does at the edge of the board
 /// (`docs/board-topology.md`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+// Read by hand (`EdgeVisitor`) so that a wrong `edge` is reported in the
+// words of the game format rather than serde's (`externally tagged enum`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum EdgeSpec {
     /// The edge ends the move (standard chess).
@@ -323,6 +325,109 @@ pub enum EdgeSpec {
         #[serde(default)]
         ends: bool,
     },
+}
+
+/// What `edge` may be, in the words of the game format (every edge error
+/// says it).
+const EDGE_FORMS: &str =
+    "a board topology (Stop, WrapFiles, Warp or `Bounce: { max: N, ends: true/false }`)";
+
+/// The names an `edge` may have.
+const EDGE_NAMES: &[&str] = &["Stop", "WrapFiles", "Warp", "Bounce"];
+
+/// The settings of `Bounce`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BounceArgs {
+    max: i64,
+    #[serde(default)]
+    ends: bool,
+}
+
+/// Reads an `edge`: a name (`WrapFiles`) or the one-key mapping
+/// `Bounce: { max: N, ends: B }`. Errors are serde's `invalid_type` and
+/// `invalid_value` (so they keep their codes) with game-format words.
+struct EdgeVisitor;
+
+/// An edge written as something other than a name or a mapping.
+fn edge_type<E: de::Error>(found: &str) -> E {
+    E::invalid_type(de::Unexpected::Other(found), &EDGE_FORMS)
+}
+
+impl<'de> Visitor<'de> for EdgeVisitor {
+    type Value = EdgeSpec;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(EDGE_FORMS)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<EdgeSpec, E> {
+        match v {
+            "Stop" => Ok(EdgeSpec::Stop),
+            "WrapFiles" => Ok(EdgeSpec::WrapFiles),
+            "Warp" => Ok(EdgeSpec::Warp),
+            "Bounce" => Err(E::invalid_value(
+                de::Unexpected::Other("`Bounce` without its settings"),
+                &"`Bounce: { max: N }` (N from 1 to 15; with `ends: true` the first and last ranks reflect too)",
+            )),
+            other => Err(E::unknown_variant(other, EDGE_NAMES)),
+        }
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<EdgeSpec, A::Error> {
+        let Some(key) = map.next_key::<String>()? else {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Other("an empty mapping"),
+                &EDGE_FORMS,
+            ));
+        };
+        let edge = match key.as_str() {
+            "Bounce" => {
+                let b: BounceArgs = map.next_value()?;
+                EdgeSpec::Bounce {
+                    max: b.max,
+                    ends: b.ends,
+                }
+            }
+            "Stop" | "WrapFiles" | "Warp" => {
+                let alone = format!("`edge: {key}` alone (it takes no settings)");
+                let found = format!("`{key}` with settings");
+                return Err(de::Error::invalid_value(
+                    de::Unexpected::Other(&found),
+                    &alone.as_str(),
+                ));
+            }
+            other => return Err(de::Error::unknown_variant(other, EDGE_NAMES)),
+        };
+        if map.next_key::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Other("a mapping with more than one key"),
+                &EDGE_FORMS,
+            ));
+        }
+        Ok(edge)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<EdgeSpec, A::Error> {
+        Err(edge_type("a list"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<EdgeSpec, E> {
+        Err(edge_type("a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<EdgeSpec, E> {
+        Err(edge_type("a number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<EdgeSpec, E> {
+        Err(edge_type("a number"))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<EdgeSpec, E> {
+        Err(edge_type("true or false"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<EdgeSpec, E> {
+        Err(edge_type("nothing"))
+    }
+}
+
+impl<'de> Deserialize<'de> for EdgeSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(EdgeVisitor)
+    }
 }
 
 /// A direction field: one item or a list.

@@ -508,6 +508,66 @@ fn alias_bomb() {
     );
 }
 
+/// Regression (new-user trial): `edge: [WrapFiles]` was reported as
+/// "externally tagged enum expected scalar or mapping", serde's words. The
+/// game format (docs/game-format.md, Board topology) calls `edge` a board
+/// topology: Stop, WrapFiles, Warp or `Bounce: { max: N, ends: B }`.
+#[test]
+fn edge_of_the_wrong_shape_is_named_in_game_format_words() {
+    let knight = "      - type: Leap\n        direction: [2, 1]\n";
+    for (edge, found) in [
+        ("[WrapFiles]", "found a list"),
+        ("3", "found a number"),
+        ("{WrapFiles: 1}", "`WrapFiles` with settings"),
+        ("Bounce", "`Bounce` without its settings"),
+    ] {
+        let t = chess_with(
+            knight,
+            &format!("      - type: Leap\n        edge: {edge}\n        direction: [2, 1]\n"),
+        );
+        let d = one("bad.yaml", &t);
+        let m = d.message();
+        assert!(m.contains(found), "{edge}: {m}");
+        assert!(!m.contains("enum") && !m.contains("variant"), "{edge}: {m}");
+        // The diagnostic points at the `edge` entry (8 spaces, then `edge`
+        // at column 9, or its value).
+        let line = line_of(&t, "edge:");
+        assert_eq!(d.line_col().0, line, "{}", d.render());
+    }
+    let t = chess_with(
+        knight,
+        "      - type: Leap\n        edge: [WrapFiles]\n        direction: [2, 1]\n",
+    );
+    expect(
+        &one("bad.yaml", &t),
+        Code::WrongType,
+        line_of(&t, "edge:"),
+        9,
+        "edge: [WrapFiles]",
+        None,
+    );
+}
+
+/// Regression (new-user trial): a file with a second YAML document was
+/// reported as an exceeded budget and a possible alias bomb. A game file
+/// holds one document; the diagnostic names the line and column where the
+/// second one starts (the `---` line after chess.yaml's last line, column
+/// 1).
+#[test]
+fn second_yaml_document_is_named_as_such() {
+    let t = format!("{}---\nid: second\n", chess());
+    let second = chess().lines().count() + 1;
+    let d = one("two.yaml", &t);
+    expect(&d, Code::Syntax, second, 1, "---", None);
+    assert!(
+        d.message().contains("one YAML document")
+            && d.message().contains(&format!("line {second}, column 1")),
+        "{}",
+        d.message()
+    );
+    assert!(!d.message().contains("alias"), "{}", d.message());
+}
+
 #[test]
 fn not_supported_by_the_engine_yet() {
     let t = chess_with("  stalemate: Draw", "  stalemate: Loss");
@@ -619,4 +679,57 @@ fn destroy_self_on_a_royal_piece() {
         "{}",
         d.message()
     );
+}
+
+/// Regression (new-user trial): a game file that is not UTF-8 got no
+/// position. `id: x\n` (6 bytes) and `name: caf` (9) come before the
+/// Latin-1 `é` (0xE9): offset 15, line 2, column 10.
+#[test]
+fn non_utf8_game_file_names_the_bad_byte() {
+    let path = std::env::temp_dir().join(format!(
+        "houserules-diag-{}-latin1.yaml",
+        std::process::id()
+    ));
+    std::fs::write(&path, b"id: x\nname: caf\xe9\n").expect("written");
+    let ds = houserules_definitions::load_file(&path).expect_err("not UTF-8");
+    let _ = std::fs::remove_file(&path);
+    let d = ds.iter().next().expect("one diagnostic");
+    assert_eq!(d.line_col(), (2, 10), "{}", d.render());
+    assert!(d.message().contains("offset 15"), "{}", d.message());
+    assert!(d.render().contains("name: caf"), "{}", d.render());
+}
+
+/// Regression (new-user trial): an error in a long single-line file (a
+/// game written as one JSON/flow mapping) printed the whole line in its
+/// excerpt. The excerpt is cut to a window of at most 120 characters
+/// around the column, `...` marking the cuts, and the caret stays under
+/// the offending key.
+#[test]
+fn long_line_excerpt_is_a_window_around_the_column() {
+    let t = format!(
+        "{{id: x, name: \"{}\", bord: 1, setup: \"{}\"}}\n",
+        "a".repeat(300),
+        "b".repeat(300)
+    );
+    let d = one("long.yaml", &t);
+    assert_eq!(d.code(), Code::UnknownKey, "{}", d.render());
+    let r = d.render();
+    let lines: Vec<&str> = r.lines().collect();
+    // Header, empty gutter, the excerpt, the caret line.
+    let excerpt = lines[2].strip_prefix("1 | ").expect("the excerpt line");
+    let carets = lines[3].strip_prefix("  | ").expect("the caret line");
+    assert!(
+        excerpt.starts_with("...") && excerpt.ends_with("..."),
+        "{r}"
+    );
+    assert!(
+        excerpt.chars().count() <= 120 + 6,
+        "{} characters:\n{r}",
+        excerpt.chars().count()
+    );
+    let key = excerpt.find("bord").expect("the key is in the window");
+    assert_eq!(carets.find('^'), Some(key), "{r}");
+    assert!(carets[key..].starts_with("^^^^ "), "{r}");
+    // The column is still the one of the whole line.
+    assert_eq!(d.line_col(), (1, t.find("bord").expect("bord") + 1));
 }

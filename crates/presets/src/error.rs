@@ -33,6 +33,12 @@ pub enum PresetError {
         /// The text.
         text: String,
     },
+    /// `ID:` with nothing (or only `;`) after the colon.
+    #[error("preset `{preset}`: the parameter list after `:` is empty (write `{preset}` alone for the defaults, or KEY=VALUE after the colon)")]
+    EmptyParameters {
+        /// The preset.
+        preset: String,
+    },
     /// The preset has no such parameter.
     #[error("preset `{preset}` has no parameter `{key}` (it takes: {known})")]
     UnknownParameter {

@@ -64,6 +64,13 @@ impl RuleSet {
             };
             let mut params = Vec::new();
             if let Some(rest) = rest {
+                // `id:` (or `id:;`) promises parameters and gives none: a
+                // forgotten KEY=VALUE rather than a wish for the defaults.
+                if rest.split(';').all(|p| p.trim().is_empty()) {
+                    return Err(PresetError::EmptyParameters {
+                        preset: id.to_string(),
+                    });
+                }
                 for p in rest.split(';') {
                     let p = p.trim();
                     if p.is_empty() {

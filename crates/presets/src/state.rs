@@ -339,12 +339,18 @@ impl StateDoc {
                 ));
             }
         }
+        // An empty `en_passant` is no en passant square, written `-` as in
+        // FEN: left empty, the FEN's fields would shift and the reader
+        // would take the half-move clock for the en passant field.
         let fen_text = format!(
             "{} {} {} {} {} {}",
             self.board,
             if self.turn == Side::White { "w" } else { "b" },
             self.castling,
-            self.en_passant.as_deref().unwrap_or("-"),
+            self.en_passant
+                .as_deref()
+                .filter(|ep| !ep.is_empty())
+                .unwrap_or("-"),
             self.halfmove_clock,
             self.fullmove_number
         );

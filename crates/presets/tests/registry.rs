@@ -98,6 +98,33 @@ fn parse_errors_are_specific() {
     assert!(RuleSet::parse("").unwrap().is_empty());
 }
 
+/// Regression (new-user trial): `extinction-chess:` was accepted as if
+/// the colon were not there. A colon announces `KEY=VALUE` parameters
+/// (the CLI form `ID[:KEY=VALUE[;KEY=VALUE...]]`), so an empty list after
+/// it is refused, naming the preset; `extinction-chess` alone is the way
+/// to ask for the defaults.
+#[test]
+fn empty_parameter_list_after_the_colon_is_refused() {
+    for input in [
+        "extinction-chess:",
+        "extinction-chess: ",
+        "extinction-chess:;",
+        "coregal,extinction-chess:",
+    ] {
+        match RuleSet::parse(input) {
+            Err(e @ PresetError::EmptyParameters { .. }) => {
+                let text = e.to_string();
+                assert!(
+                    text.contains("`extinction-chess`") && text.contains("empty"),
+                    "{input}: {text}"
+                );
+            }
+            other => panic!("{input}: {other:?}"),
+        }
+    }
+    assert!(RuleSet::parse("extinction-chess").is_ok());
+}
+
 /// Every preset of the spec (the 29 of presets-and-triggers.md and the
 /// five ThressGame ones, issue 4) is implemented and builds, alone with
 /// what it requires, from its preferred layout.

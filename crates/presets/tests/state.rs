@@ -75,6 +75,21 @@ fn state_minimal_document_equals_plain_fen() {
     same_position(&g, &f);
 }
 
+/// Regression (new-user trial): `"en_passant": ""` was refused as "FEN en
+/// passant field `0`": the empty field shifted the FEN's fields and the
+/// half-move clock was read in its place. An empty en passant field is no
+/// en passant square, FEN's `-`, so the document is the start position.
+#[test]
+fn state_empty_en_passant_is_no_square() {
+    let json = START.replace('}', r#", "en_passant": "", "halfmove_clock": 0}"#);
+    let (_, g) = state::from_json(&json).unwrap_or_else(|e| panic!("{e}"));
+    same_position(&g, &Game::chess());
+    assert_eq!(
+        g.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+}
+
 #[test]
 fn state_round_trip_fide_after_moves_keeps_ids() {
     let mut g = game("", None, None);

@@ -137,7 +137,9 @@ pub enum CoinFlips {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateRequest {
-    /// Start position (in the letters of the variant).
+    /// Start position (in the letters of the variant). It replaces the
+    /// layout's start position; the rules of `presets` and `layout` apply
+    /// to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
     /// A full position state (`docs/state-format.md`, format
@@ -147,7 +149,13 @@ pub struct CreateRequest {
     /// `layout` and `presets` (refused together).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<houserules_presets::state::StateDoc>,
-    /// A layout id (presets crate).
+    /// A layout id (presets crate: `standard`, `chess960:N`,
+    /// `chess960:random:SEED`, `dual-classic`, `knightmate`, `monster`,
+    /// `pawns-only`). It gives the start position and, for `chess960:…`,
+    /// Chess960 castling, written king-takes-rook in UCI. With `fen`, the
+    /// FEN replaces the start position and the layout's rules still apply
+    /// (a Chess960 FEN with `chess960:N` castles as Chess960); the layout
+    /// is still checked against the presets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<String>,
     /// Presets, `ID[:K=V]`.
@@ -771,6 +779,52 @@ pub(crate) fn kind_by_name(
         .find(|&k| kind_name(def, k) == name)
 }
 
+/// The game a request's `presets` and `layout` choose (both copies of the
+/// building, [`Session::create`] and [`Session::restore`], go through it).
+struct PresetGame {
+    variant: houserules_engine::Variant,
+    /// The layout's start FEN (used when the request has no `fen`).
+    start: String,
+    /// The layout is Chess960: castling is written king-takes-rook in UCI
+    /// even when king and rooks stand on the standard squares.
+    chess960: bool,
+}
+
+impl PresetGame {
+    /// Parses the rule set and layout and builds the variant.
+    ///
+    /// # Errors
+    /// A message starting with the request field (`presets: …`,
+    /// `layout: …`).
+    fn build(presets: &str, layout: Option<&str>) -> Result<PresetGame, String> {
+        let rules =
+            houserules_presets::RuleSet::parse(presets).map_err(|e| format!("presets: {e}"))?;
+        let layout = layout
+            .map(houserules_presets::Layout::parse)
+            .transpose()
+            .map_err(|e| format!("layout: {e}"))?;
+        let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
+        let (variant, start) =
+            houserules_presets::build(&rules, layout).map_err(|e| format!("presets: {e}"))?;
+        Ok(PresetGame {
+            variant,
+            start,
+            chess960,
+        })
+    }
+
+    /// The game at `fen` (the layout's start position when `None`) under
+    /// these rules: a given FEN replaces the layout's start position, and
+    /// the layout's rules (its castling notation) still apply to it.
+    fn game(self, fen: Option<&str>) -> Result<Game, houserules_engine::GameError> {
+        let mut game = Game::from_fen(self.variant, fen.unwrap_or(&self.start))?;
+        if self.chess960 {
+            game.set_chess960(true);
+        }
+        Ok(game)
+    }
+}
+
 impl Session {
     /// Creates a session from a creation request: builds the variant from
     /// the presets and layout, sets the position, attaches the modifiers in
@@ -810,18 +864,11 @@ impl Session {
                 game
             }
             None => {
-                let rules = houserules_presets::RuleSet::parse(&request.presets.join(","))
-                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
-                let layout = request
-                    .layout
-                    .as_deref()
-                    .map(houserules_presets::Layout::parse)
-                    .transpose()
-                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("layout: {e}")))?;
-                let (variant, start) = houserules_presets::build(&rules, layout)
-                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("presets: {e}")))?;
-                let fen = request.fen.clone().unwrap_or(start);
-                Game::from_fen(variant, &fen)
+                let built =
+                    PresetGame::build(&request.presets.join(","), request.layout.as_deref())
+                        .map_err(|e| refuse(codes::BAD_REQUEST, e))?;
+                built
+                    .game(request.fen.as_deref())
                     .map_err(|e| refuse(codes::BAD_REQUEST, format!("fen: {e}")))?
             }
         };
@@ -1002,17 +1049,10 @@ impl Session {
             Some(doc) => doc.rules.clone(),
             None => request.presets.join(","),
         };
-        let rules = houserules_presets::RuleSet::parse(&presets)
-            .map_err(|e| bad(format!("presets: {e}")))?;
-        let layout = request
-            .layout
-            .as_deref()
-            .map(houserules_presets::Layout::parse)
-            .transpose()
-            .map_err(|e| bad(format!("layout: {e}")))?;
-        let (variant, _) =
-            houserules_presets::build(&rules, layout).map_err(|e| bad(format!("presets: {e}")))?;
-        let mut game = Game::from_fen(variant, fen).map_err(|e| bad(format!("fen: {e}")))?;
+        let mut game = PresetGame::build(&presets, request.layout.as_deref())
+            .map_err(bad)?
+            .game(Some(fen))
+            .map_err(|e| bad(format!("fen: {e}")))?;
         game.edit_small(|p, _| {
             for &(sq, id) in &ids {
                 p.set_piece_id(sq, id);
