@@ -44,6 +44,10 @@ pub struct Chosen {
     /// What was chosen, for messages (`chess`, `game capablanca`,
     /// `rules suicide-chess`, ...).
     pub label: String,
+    /// A `chess960:…` layout: castling is written king-takes-rook in UCI
+    /// even when king and rooks stand on the standard squares (as engines
+    /// in Chess960 mode write it).
+    pub chess960: bool,
 }
 
 impl VariantArgs {
@@ -80,6 +84,7 @@ impl VariantArgs {
                     variant,
                     start_fen,
                     label,
+                    chess960: false,
                 });
             }
         }
@@ -95,10 +100,17 @@ impl VariantArgs {
             if let Some(l) = &self.layout {
                 label.push(format!("layout {l}"));
             }
+            let chess960 = self.layout.as_deref().is_some_and(|l| {
+                matches!(
+                    houserules_presets::Layout::parse(l),
+                    Ok(houserules_presets::Layout::Chess960(_))
+                )
+            });
             return Ok(Chosen {
                 variant,
                 start_fen,
                 label: label.join(", "),
+                chess960,
             });
         }
         let variant = Variant::chess();
@@ -107,6 +119,7 @@ impl VariantArgs {
             variant,
             start_fen,
             label: "chess".into(),
+            chess960: false,
         })
     }
 }
@@ -209,6 +222,7 @@ impl PositionArgs {
                 variant: game.variant().clone(),
                 start_fen: game.fen(),
                 label: format!("state {}", path.display()),
+                chess960: game.is_chess960(),
             });
         }
         self.variant.choose()
@@ -236,10 +250,14 @@ impl PositionArgs {
         // game's own start position is the designer's (Horde-like pawns on
         // the first rank are a design): it passes `validate` and is played
         // as written.
-        let game = Game::from_fen(chosen.variant, text).and_then(|g| {
+        let chess960 = chosen.chess960;
+        let game = Game::from_fen(chosen.variant, text).and_then(|mut g| {
             if !start {
                 g.check_piece_ranks()
                     .map_err(houserules_engine::GameError::Fen)?;
+            }
+            if chess960 {
+                g.set_chess960(true);
             }
             Ok(g)
         });

@@ -759,3 +759,28 @@ fn knightmate_fen_without_knights_is_refused() {
     );
     assert!(err.contains("knight"), "{err}");
 }
+
+/// Under a `chess960:N` layout, UCI castling is king-takes-rook even with
+/// king and rooks on the standard squares, as engines in Chess960 mode
+/// write it (the UCI protocol's `UCI_Chess960` option); without the layout
+/// the same position castles `e1g1`/`e1c1`.
+#[test]
+fn chess960_layout_writes_castling_king_takes_rook() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let uci = |out: String| -> Vec<String> {
+        out.lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect()
+    };
+    let c960 = uci(ok(&["moves", "--layout", "chess960:518", "--fen", fen]));
+    for m in ["e1h1", "e1a1"] {
+        assert!(c960.contains(&m.to_owned()), "{m} under chess960:518");
+    }
+    for m in ["e1g1", "e1c1"] {
+        assert!(!c960.contains(&m.to_owned()), "no {m} under chess960:518");
+    }
+    let fide = uci(ok(&["moves", "--fen", fen]));
+    for m in ["e1g1", "e1c1"] {
+        assert!(fide.contains(&m.to_owned()), "{m} in standard chess");
+    }
+}
