@@ -384,3 +384,38 @@ fn no_aura_on_hp_fires_nothing_and_keeps_the_frame_empty() {
     assert!(s.state().cursor.hp_frame.is_empty());
     assert!(!s.snapshot().to_string().contains("hpFrame"));
 }
+
+/// A primitive lowering the stored `Hp` (rulings C8) fires on-damaged with
+/// the same event as a lost aura bonus: the damaged piece and, during a
+/// move, the ply's `from`/`to`. Here Black's a8b8 makes the on-move arm
+/// seed d2 with Hp 3 and take 1 away: one on-damaged, for d2, from a8 to
+/// b8 (no aura is attached, so nothing else fires).
+#[test]
+fn a_primitive_lowering_stored_hp_gives_the_move_in_the_event() {
+    let pawn = json!({"type": ["pawn"], "color": "white"});
+    let mut s = session(
+        BOARD,
+        vec![descriptor(
+            "wound",
+            json!([]),
+            json!([
+                on_black_move(json!([
+                    {"kind": "seed-attribute", "params": {"target": pawn, "attr": "Hp", "value": 3}},
+                    {"kind": "add-to-attribute", "params": {"target": pawn, "attr": "Hp", "delta": -1}}
+                ])),
+                recorder_with(true)
+            ]),
+        )],
+    );
+    let d2 = id_on(&s, "d2");
+    mv(&mut s, "a8b8");
+    assert_eq!(hp(&s, "d2"), json!(2));
+    assert_eq!(var(&s, "damaged"), json!(1));
+    assert_eq!(
+        var(&s, "piece"),
+        json!({"id": d2, "type": "pawn", "color": "white", "square": "d2"})
+    );
+    assert_eq!(var(&s, "from"), json!("a8"));
+    assert_eq!(var(&s, "to"), json!("b8"));
+    assert_eq!(var(&s, "seenDone"), json!(1), "queued after the arm");
+}

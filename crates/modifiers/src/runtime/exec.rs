@@ -1149,33 +1149,8 @@ impl Session {
     }
 
     fn enqueue_damaged(&mut self, run: &ArmRun, t: &PieceInfo) {
-        let snap = self.snap(t);
-        let mut ev = BTreeMap::new();
-        ev.insert("piece".to_string(), snap.clone());
-        let mut arms = Vec::new();
-        for m in &self.st.modifiers {
-            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
-                continue;
-            };
-            for (ti, tr) in d.triggers.iter().enumerate() {
-                if tr.kind == TriggerKind::OnDamaged {
-                    if let Some(f) = tr.params.get("subject") {
-                        if !self.snap_matches(m.id, f, &snap, &ev) {
-                            continue;
-                        }
-                    }
-                    arms.push(Arm {
-                        instance: m.id,
-                        trigger: ti,
-                        event: ev.clone(),
-                        subject: snap.clone(),
-                        generation: run.arm.generation + 1,
-                    });
-                }
-            }
-        }
-        for a in arms {
-            self.st.cursor.queue.push_back(Work::Arm(a));
-        }
+        // The same event as for a lost aura bonus (stage 2's payload).
+        let arms = self.damaged_arms(std::slice::from_ref(t), run.arm.generation + 1);
+        self.st.cursor.queue.extend(arms.into_iter().map(Work::Arm));
     }
 }
