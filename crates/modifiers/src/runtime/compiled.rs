@@ -1436,14 +1436,18 @@ fn by_targets(
     // Pseudo-legal castling is judged for attacked squares only if it
     // survives the rules (`judge_castling`): most plans drop it first.
     let mut castles: smallvec::SmallVec<[usize; 4]> = smallvec::SmallVec::new();
-    let given = pos.move_target_sets(t, legal, false, |b| {
-        if b.kind == MoveKind::Castle {
-            castles.push(bs.len());
+    if legal {
+        // Castling comes judged.
+        if !pos.move_target_sets(t, true, true, |b| bs.push(b)) {
+            return None;
         }
-        bs.push(b);
-    });
-    if !given {
-        return None;
+    } else {
+        pos.move_target_sets(t, false, false, |b| {
+            if b.kind == MoveKind::Castle {
+                castles.push(bs.len());
+            }
+            bs.push(b);
+        });
     }
     // Must-move filters that never match castling (it captures nothing)
     // leave its judgement to the end.
