@@ -125,6 +125,22 @@ struct GameReport<'a> {
     warnings: Vec<String>,
 }
 
+impl<'a> GameReport<'a> {
+    /// A report on the file rather than on one of its games (it could not
+    /// be opened, or holds no game): no game number, no position.
+    fn of_file(file: &'a str, error: Option<ErrorReport>, warnings: Vec<String>) -> Self {
+        GameReport {
+            file,
+            game: None,
+            plies: 0,
+            final_fen: None,
+            status: None,
+            error,
+            warnings,
+        }
+    }
+}
+
 /// The first error of a game.
 #[derive(Debug, Serialize)]
 struct ErrorReport {
@@ -254,15 +270,7 @@ fn check_file(
                 candidates: None,
                 located: false,
             };
-            let r = GameReport {
-                file: &name,
-                game: None,
-                plies: 0,
-                final_fen: None,
-                status: None,
-                error: Some(error),
-                warnings: Vec::new(),
-            };
+            let r = GameReport::of_file(&name, Some(error), Vec::new());
             emit(out, json, &r)?;
             return Ok(Checked {
                 game_errors: false,
@@ -312,15 +320,7 @@ fn check_file(
         // An empty file (or one of blank lines) holds no game. Nothing
         // failed, so it is a warning, not an error: the exit status stays
         // 0, but the run does not end silently.
-        let r = GameReport {
-            file: &name,
-            game: None,
-            plies: 0,
-            final_fen: None,
-            status: None,
-            error: None,
-            warnings: vec![NO_GAME.to_string()],
-        };
+        let r = GameReport::of_file(&name, None, vec![NO_GAME.to_string()]);
         emit(out, json, &r)?;
     }
     Ok(checked)
