@@ -419,3 +419,27 @@ fn a_primitive_lowering_stored_hp_gives_the_move_in_the_event() {
     assert_eq!(var(&s, "to"), json!("b8"));
     assert_eq!(var(&s, "seenDone"), json!(1), "queued after the arm");
 }
+
+/// An absent `Hp` is 0 (docs/modifiers.md § Auras: the stored value, 0
+/// when absent), so taking 1 from a piece that never had `Hp` lowers it
+/// from 0 to -1: one on-damaged (rulings C8: whenever `Hp` goes down).
+#[test]
+fn lowering_an_absent_hp_is_damage() {
+    let pawn = json!({"type": ["pawn"], "color": "white"});
+    let mut s = session(
+        BOARD,
+        vec![descriptor(
+            "scratch",
+            json!([]),
+            json!([
+                on_black_move(json!([
+                    {"kind": "add-to-attribute", "params": {"target": pawn, "attr": "Hp", "delta": -1}}
+                ])),
+                recorder_with(true)
+            ]),
+        )],
+    );
+    mv(&mut s, "a8b8");
+    assert_eq!(hp(&s, "d2"), json!(-1));
+    assert_eq!(var(&s, "damaged"), json!(1));
+}

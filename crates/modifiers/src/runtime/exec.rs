@@ -306,8 +306,9 @@ impl Session {
                     };
                     let newf = new.as_f64();
                     entry.insert(attr.clone(), new);
-                    // on-damaged is queued whenever Hp goes down (rulings C8).
-                    if attr == "Hp" && matches!((old, newf), (Some(a), Some(b)) if b < a) {
+                    // on-damaged is queued whenever Hp goes down (rulings C8);
+                    // an absent value is 0, as in the effective attribute.
+                    if attr == "Hp" && newf.is_some_and(|b| b < old.unwrap_or(0.0)) {
                         self.enqueue_damaged(run, &t);
                     }
                 }
