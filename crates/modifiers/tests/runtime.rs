@@ -205,6 +205,40 @@ fn parry_defender_wins_cancels_the_capture_and_skips() {
     assert_eq!(s.state().ply_count, 0);
 }
 
+/// Rulings B5: rps answers stay hidden until both slots are filled. The
+/// session output (what a server forwards to players) shows the first
+/// answer as `"hidden"`, in the pending choice and in the log; the second
+/// answer's log entry reveals both.
+#[test]
+fn parry_first_rps_answer_is_hidden_in_the_output() {
+    let mut s = parry_session();
+    choose_as(&mut s, "scissors", "white");
+    let out = s.to_json();
+    assert_eq!(
+        out["pendingChoice"]["collected"],
+        json!({"white": "hidden"})
+    );
+    let log = out["log"].as_array().expect("log");
+    let first = log.last().expect("the choice entry");
+    assert_eq!(first["event"], "choice");
+    assert_eq!(
+        first["detail"]["value"], "hidden",
+        "the throw leaks: {first}"
+    );
+    choose_as(&mut s, "rock", "black");
+    let out = s.to_json();
+    let log = out["log"].as_array().expect("log");
+    let last = log
+        .iter()
+        .rev()
+        .find(|e| e.to_string().contains("\"choiceId\""))
+        .expect("choice entries");
+    assert!(
+        last.to_string().contains("\"white\":\"scissors\""),
+        "revealed once both are in: {last}"
+    );
+}
+
 #[test]
 fn parry_attacker_win_or_tie_lets_the_capture_through() {
     for (w, b) in [("rock", "scissors"), ("rock", "rock")] {

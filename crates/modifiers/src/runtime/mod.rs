@@ -441,12 +441,30 @@ pub struct PendingChoice {
     /// The bind name.
     pub bind: String,
     /// Answers collected so far: colour slots for rps, coins for a manual
-    /// multi-coin flip.
+    /// multi-coin flip. In the session output the answers of an rps frame
+    /// for both players read `"hidden"`: they stay secret until both are
+    /// in (rulings B5).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub collected: BTreeMap<String, Value>,
     /// Coins still to ask (manual flip-coin).
     #[serde(default)]
     pub count: u32,
+}
+
+impl PendingChoice {
+    /// The frame as the session output shows it: the answers already given
+    /// to an rps prompt for both players are `"hidden"` until the other
+    /// player's arrives (rulings B5), so that output forwarded to a player
+    /// does not reveal the opponent's throw.
+    pub fn public(&self) -> PendingChoice {
+        let mut p = self.clone();
+        if p.for_player == "both" {
+            for v in p.collected.values_mut() {
+                *v = Value::String("hidden".into());
+            }
+        }
+        p
+    }
 }
 
 /// A unit of pending dispatch work (part of the serialisable cursor).
@@ -1670,16 +1688,25 @@ impl Session {
             player: player.map(str::to_string),
             auto: auto.map(str::to_string),
         });
-        self.log(
-            "choice",
-            json!({"choiceId": frame.choice_id, "value": value, "player": player, "auto": auto}),
-        );
-        self.st.pending.pop();
         let complete = if frame.for_player == "both" {
             frame.collected.len() == 2
         } else {
             frame.collected.len() as u32 >= frame.count.max(1)
         };
+        // An rps answer for both players stays secret until the other one
+        // is in (rulings B5); the second answer's entry reveals both.
+        let shown = if frame.for_player == "both" && !complete {
+            Value::String("hidden".into())
+        } else {
+            value.clone()
+        };
+        let mut entry =
+            json!({"choiceId": frame.choice_id, "value": shown, "player": player, "auto": auto});
+        if frame.for_player == "both" && complete {
+            entry["answers"] = Value::Object(frame.collected.clone().into_iter().collect());
+        }
+        self.log("choice", entry);
+        self.st.pending.pop();
         if !complete {
             self.st.pending.push(frame);
             return Ok(());

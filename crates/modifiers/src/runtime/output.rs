@@ -307,7 +307,7 @@ impl Session {
             side_to_move: self.game.turn().into(),
             status: self.status(),
             legal_moves: self.legal_moves_uci(),
-            pending_choice: self.pending_choice().cloned(),
+            pending_choice: self.pending_choice().map(PendingChoice::public),
             markers,
             active_modifiers,
             pieces,
