@@ -210,6 +210,22 @@ impl Session {
             .sum()
     }
 
+    /// The stored attributes of `p` on `pos`, with `Hp` read from the
+    /// `piece-hp` preset when it is active.
+    pub(crate) fn stored_attrs(
+        &self,
+        pos: &Position<u64>,
+        p: &PieceInfo,
+    ) -> BTreeMap<String, Value> {
+        let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
+        if self.hp_preset() {
+            if let Some(h) = Self::preset_hp(pos, p.sq) {
+                out.insert("Hp".into(), json!(h));
+            }
+        }
+        out
+    }
+
     /// Effective attributes of `p` given the auras on `pos`: the stored
     /// ones, plus every attribute an aura reaching it adds to (from 0 when
     /// absent; a stored value that is not a number is left as it is).
@@ -219,7 +235,7 @@ impl Session {
         auras: &[ActiveAura],
         p: &PieceInfo,
     ) -> BTreeMap<String, Value> {
-        let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
+        let mut out = self.stored_attrs(pos, p);
         let mut bonus: BTreeMap<&str, f64> = BTreeMap::new();
         for a in auras.iter().filter(|a| self.covers(pos, a, p)) {
             *bonus.entry(a.attr.as_str()).or_insert(0.0) += a.delta;
@@ -256,10 +272,8 @@ impl Session {
             return Value::Null;
         };
         let base = self
-            .st
-            .attrs
-            .get(&id)
-            .and_then(|a| a.get(attr))
+            .stored_attrs(pos, &p)
+            .get(attr)
             .cloned()
             .unwrap_or(Value::Null);
         if !self.has_auras() {
@@ -280,6 +294,57 @@ impl Session {
             Value::Number(n) => number(n.as_f64().unwrap_or(0.0) + d),
             other => other,
         }
+    }
+
+    /// Whether the `piece-hp` preset is active. Its hit points are then
+    /// the pieces' `Hp` fact (presets-and-triggers § `piece-hp`: the single
+    /// source of truth for hit points): modifiers read and write them as
+    /// `Hp`, and a drop fires `on-damaged` (rulings C8).
+    pub(crate) fn hp_preset(&self) -> bool {
+        let has = |spec: &str| {
+            spec.split(',')
+                .any(|p| p.split(':').next().map(str::trim) == Some("piece-hp"))
+        };
+        match &self.request.state {
+            Some(doc) => has(&doc.rules),
+            None => self.request.presets.iter().any(|p| has(p)),
+        }
+    }
+
+    /// The `piece-hp` hit points of the piece on `sq` of `pos`, when the
+    /// preset is active (`hp_preset`, given by the caller).
+    pub(crate) fn preset_hp(pos: &Position<u64>, sq: u8) -> Option<u8> {
+        houserules_presets::rules::hit_points(pos, sq)
+    }
+
+    /// The `piece-hp` hit points of every piece on the game's position, by
+    /// id; empty when the preset is not active.
+    pub(crate) fn preset_hp_all(&self) -> Vec<(u16, u8)> {
+        if !self.hp_preset() {
+            return Vec::new();
+        }
+        let (pos, _) = self.pos();
+        pieces_of(pos)
+            .iter()
+            .filter_map(|p| Self::preset_hp(pos, p.sq).map(|h| (p.id, h)))
+            .collect()
+    }
+
+    /// The pieces still standing whose `piece-hp` hit points are below
+    /// those in `before` (an earlier [`Self::preset_hp_all`]).
+    pub(crate) fn preset_hp_losses(&self, before: &[(u16, u8)]) -> Vec<u16> {
+        if before.is_empty() {
+            return Vec::new();
+        }
+        let (pos, _) = self.pos();
+        pieces_of(pos)
+            .iter()
+            .filter(|p| {
+                let was = before.iter().find(|(i, _)| *i == p.id).map(|x| x.1);
+                matches!((was, Self::preset_hp(pos, p.sq)), (Some(a), Some(b)) if b < a)
+            })
+            .map(|p| p.id)
+            .collect()
     }
 
     /// `Hp` bonus from auras per piece id on the game's position (for

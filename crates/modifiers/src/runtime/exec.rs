@@ -291,6 +291,10 @@ impl Session {
                         self.convert(&t, ty, co);
                         continue;
                     }
+                    if attr == "Hp" && self.hp_preset() {
+                        self.write_preset_hp(run, &t, node.kind == K::AddToAttribute, &value);
+                        continue;
+                    }
                     let entry = self.st.attrs.entry(t.id).or_default();
                     let old = entry.get(&attr).and_then(Value::as_f64);
                     let new = if node.kind == K::AddToAttribute {
@@ -1146,6 +1150,38 @@ impl Session {
                 after: (0, 0),
                 before: 0,
             });
+        }
+    }
+
+    /// A write of `Hp` under the `piece-hp` preset, whose hit points are
+    /// the `Hp` fact (presets-and-triggers § `piece-hp`): the new value
+    /// (`value` added when `add`, else set; whole hit points, at most 255)
+    /// is stored in the position. At 0 or below the piece is killed as by
+    /// `kill` (royal and protected pieces are spared and keep their hit
+    /// points, rulings C1), as the preset retracts a piece at 0; a piece
+    /// left standing with fewer hit points gets `on-damaged` (rulings C8).
+    fn write_preset_hp(&mut self, run: &ArmRun, t: &PieceInfo, add: bool, value: &Value) {
+        let Some(cur) = self.find_piece(t.id) else {
+            return;
+        };
+        let (pos, _) = self.pos();
+        let Some(old) = Self::preset_hp(pos, cur.sq) else {
+            return;
+        };
+        let Some(v) = value.as_f64() else {
+            return;
+        };
+        let new = if add { f64::from(old) + v } else { v }.floor();
+        if new < 1.0 {
+            self.kill(&cur);
+            return;
+        }
+        let hp = new.min(255.0) as u8;
+        self.game.edit_small(|p, _| {
+            houserules_presets::rules::set_hit_points(p, cur.sq, hp);
+        });
+        if hp < old {
+            self.enqueue_damaged(run, &cur);
         }
     }
 

@@ -1505,6 +1505,9 @@ impl Session {
         // it (on-capture-attempt) or after it (marker entries) are queued by
         // their own frames (rulings C8).
         let hp_before = self.hp_aura_bonus();
+        // Under `piece-hp`, the move's own damage (a capture that leaves
+        // the target standing) lowers its `Hp` fact: stage 2 too.
+        let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
         self.game.apply_unchecked(ply.mv);
         self.st.ply_count += 1;
@@ -1512,11 +1515,16 @@ impl Session {
         if let Some(cid) = ply.captured.get("id").and_then(Value::as_u64) {
             self.st.attrs.remove(&(cid as u16));
         }
-        let lost: Vec<u16> = self
+        let mut lost: Vec<u16> = self
             .hp_aura_losses(&hp_before)
             .iter()
             .map(|p| p.id)
             .collect();
+        for id in self.preset_hp_losses(&preset_before) {
+            if !lost.contains(&id) {
+                lost.push(id);
+            }
+        }
         let mut entries = Vec::new();
         if let Some(p) = self.find_piece(mover_id) {
             entries.push(p);

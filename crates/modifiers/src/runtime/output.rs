@@ -263,6 +263,7 @@ impl Session {
     pub fn output(&self) -> SessionOutput {
         let def = self.game.variant().definition();
         let mut effective = self.all_effective_attrs();
+        let (pos, _) = self.pos();
         let pieces = self
             .pieces()
             .iter()
@@ -272,7 +273,7 @@ impl Session {
                 ty: kind_name(def, p.piece.kind),
                 color: p.piece.color.into(),
                 attrs: effective.remove(&p.id).unwrap_or_default(),
-                base_attrs: self.st.attrs.get(&p.id).cloned().unwrap_or_default(),
+                base_attrs: self.stored_attrs(pos, p),
             })
             .collect();
         let markers = self
