@@ -20,6 +20,14 @@ pub enum FenError {
         /// What is wrong.
         reason: String,
     },
+    /// The board field has the wrong number of ranks.
+    #[error("FEN board field has {found} rank{s}, expected {expected} (ranks are separated by `/`)", s = if *found == 1 { "" } else { "s" })]
+    RankCount {
+        /// Ranks found (`/`-separated parts).
+        found: usize,
+        /// The board's height.
+        expected: u8,
+    },
     /// A letter that is no piece of this game.
     #[error("FEN board field: `{0}` is not a piece letter of this game")]
     UnknownPiece(char),
@@ -151,9 +159,9 @@ fn parse_inner<B: BitSet>(
     }
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != t.height as usize {
-        return Err(FenError::Board {
-            rank: ranks.len(),
-            reason: format!("{} ranks, expected {}", ranks.len(), t.height),
+        return Err(FenError::RankCount {
+            found: ranks.len(),
+            expected: t.height,
         });
     }
     for (i, row) in ranks.iter().enumerate() {

@@ -68,3 +68,24 @@ fn full_move_number_zero_reads_as_one() {
     assert_eq!(g.fullmove_number(), 1);
     assert_eq!(g.fen(), shakmaty(fen).unwrap());
 }
+
+/// A board field with the wrong number of ranks says how many it has and
+/// how many the board needs, not "rank 1: 1 ranks" (new-user trial).
+#[test]
+fn wrong_rank_count_names_both_counts() {
+    let e = Game::from_fen(Variant::chess(), "garbage").expect_err("one rank");
+    assert!(
+        matches!(
+            e,
+            houserules_engine::GameError::Fen(FenError::RankCount {
+                found: 1,
+                expected: 8
+            })
+        ),
+        "{e:?}"
+    );
+    let seven = Game::from_fen(Variant::chess(), "8/8/8/8/8/8/8 w - - 0 1")
+        .expect_err("seven ranks")
+        .to_string();
+    assert!(seven.contains("has 7 ranks, expected 8"), "{seven}");
+}

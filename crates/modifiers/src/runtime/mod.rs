@@ -812,18 +812,18 @@ impl PresetGame {
     /// Parses the rule set and layout and builds the variant.
     ///
     /// # Errors
-    /// A message starting with the request field (`presets: …`,
-    /// `layout: …`).
+    /// A message starting with the request field's JSON path (`$.presets: …`,
+    /// `$.layout: …`).
     fn build(presets: &str, layout: Option<&str>) -> Result<PresetGame, String> {
         let rules =
-            houserules_presets::RuleSet::parse(presets).map_err(|e| format!("presets: {e}"))?;
+            houserules_presets::RuleSet::parse(presets).map_err(|e| format!("$.presets: {e}"))?;
         let layout = layout
             .map(houserules_presets::Layout::parse)
             .transpose()
-            .map_err(|e| format!("layout: {e}"))?;
+            .map_err(|e| format!("$.layout: {e}"))?;
         let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
         let (variant, start) =
-            houserules_presets::build(&rules, layout).map_err(|e| format!("presets: {e}"))?;
+            houserules_presets::build(&rules, layout).map_err(|e| format!("$.presets: {e}"))?;
         Ok(PresetGame {
             variant,
             start,
@@ -887,7 +887,7 @@ impl Session {
                         .map_err(|e| refuse(codes::BAD_REQUEST, e))?;
                 built
                     .game(request.fen.as_deref())
-                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("fen: {e}")))?
+                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("$.fen: {e}")))?
             }
         };
         let def = game.variant().definition();
@@ -1070,7 +1070,7 @@ impl Session {
         let mut game = PresetGame::build(&presets, request.layout.as_deref())
             .map_err(bad)?
             .game(Some(fen))
-            .map_err(|e| bad(format!("fen: {e}")))?;
+            .map_err(|e| bad(format!("$.fen: {e}")))?;
         game.edit_small(|p, _| {
             for &(sq, id) in &ids {
                 p.set_piece_id(sq, id);
