@@ -461,9 +461,9 @@ fn non_utf8_files_are_reported_with_the_place_of_the_first_bad_byte() {
 }
 
 /// Regression (new-user trial): a closed standard output exited with 1,
-/// which the help reserves for a failed check. ripgrep's convention: a
-/// closed pipe (the reader has all it wants, `| head -c1`) ends quietly
-/// with status 0; any other write error (`> /dev/full`: no space left on
+/// which the help reserves for a failed check. A closed pipe (the reader
+/// has all it wants, `| head -c1`) discards the output quietly and a
+/// passing run keeps its status 0; any other write error (`> /dev/full`: no space left on
 /// the device) is reported on stderr with status 2.
 #[test]
 fn closed_or_full_standard_output_follows_ripgrep() {
@@ -494,6 +494,40 @@ fn closed_or_full_standard_output_follows_ripgrep() {
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
     }
+}
+
+/// Runs the binary with its standard output on a pipe whose reading end is
+/// closed before the program starts, so every write meets a closed pipe.
+fn into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Regression (new-user trial): `pgn check BAD | head -c1` exited 0 where
+/// `pgn check BAD` exits 1, and `play` with a refused input piped to
+/// `head` sometimes did too, hiding the failure from `set -o pipefail`. A
+/// closed pipe only discards the output: the exit status stays the one
+/// `pgn check --help` and `play --help` give, 1 for a game with an error
+/// (`Ke3` in this game: no white king can reach e3 after 1. e4 e5, it
+/// stands on e1) and 1 for a refused input (`d7d5` when White is to move
+/// in the initial position), with nothing on stderr.
+#[test]
+fn closed_pipe_keeps_the_status_of_a_failed_check() {
+    let pgn = TempFile::new("bad-game.pgn", "1. e4 e5 2. Ke3 *\n");
+    let o = into_closed_pipe(&["pgn", "check", pgn.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+
+    let req = TempFile::new("pipe-request.json", "{}");
+    let inputs = TempFile::new("pipe-inputs.jsonl", "{\"move\": \"d7d5\"}\n");
+    let o = into_closed_pipe(&["play", "--create", req.path(), "--inputs", inputs.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
 }
 
 /// Regression (new-user trial): `validate --json` on a file that cannot be
