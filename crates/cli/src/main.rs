@@ -252,8 +252,28 @@ impl<W: Write> Write for Stdout<W> {
     }
 }
 
+/// Parses the command line. Clap prints help, version and usage errors
+/// itself; its print result is checked here, so that `--help >/dev/full`
+/// exits 2 with a message like any output that cannot be written (a
+/// closed pipe only discards the text, as for the commands).
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        let printed = e.print().and_then(|()| std::io::stdout().flush());
+        match printed {
+            Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                reportln!("error: {}", CliError::Output(w));
+                ExitCode::from(error::EXIT_BAD_INPUT)
+            }
+            _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(error::EXIT_BAD_INPUT)),
+        }
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let mut stdout = Stdout {
         inner: std::io::stdout().lock(),
         closed: false,

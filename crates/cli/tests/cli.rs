@@ -530,6 +530,33 @@ fn closed_pipe_keeps_the_status_of_a_failed_check() {
     assert_eq!(stderr(&o), "");
 }
 
+/// Regression (new-user trial): `houserules --help >/dev/full` exited 0
+/// silently, though the README says output that cannot be written (a full
+/// device) is an error with status 2. Clap prints help and version itself.
+#[test]
+fn help_and_version_into_a_full_device_exit_2() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [&["--help"][..], &["--version"], &["pgn", "check", "--help"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let o = Command::new(env!("CARGO_BIN_EXE_houserules"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
+    }
+    // Into a closed pipe the help is only discarded: status 0, as clap
+    // gives for help.
+    let o = into_closed_pipe(&["--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 /// Regression (new-user trial): `validate --json` on a file that cannot be
 /// read printed text only. It prints the report shape of `validate --json`
 /// (`validate --help`): `{"ok": false, "findings": [...]}` with one
