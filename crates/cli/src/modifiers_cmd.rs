@@ -104,6 +104,22 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
     }
 }
 
+/// Reads one input line. A JSON syntax error gives its column apart
+/// (serde_json counts lines within the one line it reads, so its "line 1"
+/// would contradict the file's line number), with the message without
+/// serde_json's "at line L column C".
+fn parse_input(line: &str) -> Result<Input, (Option<usize>, String)> {
+    if let Err(e) = houserules_modifiers::validate::strict_json(line) {
+        if e.line() > 0 {
+            let msg = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let msg = msg.strip_suffix(&suffix).unwrap_or(&msg).to_string();
+            return Err((Some(e.column()), msg));
+        }
+    }
+    Input::parse(line).map_err(|e| (None, e))
+}
+
 /// Options of `houserules play`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -160,8 +176,10 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             if line.trim().is_empty() {
                 continue;
             }
-            let input = Input::parse(line)
-                .map_err(|e| CliError::input(format!("{shown}:{}: not an input: {e}", i + 1)))?;
+            let input = parse_input(line).map_err(|(column, e)| {
+                let at = column.map(|c| format!(":{c}")).unwrap_or_default();
+                CliError::input(format!("{shown}:{}{at}: not an input: {e}", i + 1))
+            })?;
             match s.submit(input) {
                 Ok(()) => report.push(json!({"line": i + 1, "ok": true})),
                 Err(r) => {

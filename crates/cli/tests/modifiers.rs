@@ -168,3 +168,43 @@ fn play_json_has_the_published_output_shape() {
     }
     assert_eq!(v["pendingChoice"]["kind"], "rps");
 }
+
+/// Runs `play` without `--json` on a request and input lines; returns the
+/// output.
+fn play_text(name: &str, request: &str, inputs: &str) -> Output {
+    let d = dir(name);
+    let req = d.join("request.json");
+    let inp = d.join("i.jsonl");
+    std::fs::write(&req, request).expect("write");
+    std::fs::write(&inp, inputs).expect("write");
+    let o = houserules(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inp.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&d);
+    o
+}
+
+/// Regression (new-user trial): a syntax error on line 2 of an inputs file
+/// read `i.jsonl:2: not an input: … at line 1 column 9`, two positions that
+/// disagree. `{"move" "e7e5"}` misses the `:` after the key: the 9th
+/// character (`{`, the 7 of `"move"`, a space, then `"`) is where the
+/// colon should be, so the place is `i.jsonl:2:9`, written once.
+#[test]
+fn input_syntax_error_names_file_line_and_column() {
+    let o = play_text(
+        "syntax",
+        "{}",
+        "{\"move\": \"e2e4\"}\n{\"move\" \"e7e5\"}\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("i.jsonl:2:9: not an input: expected `:`"),
+        "{err}"
+    );
+    assert!(!err.contains("line 1"), "{err}");
+}
