@@ -108,3 +108,17 @@ fn modifier_parameter_errors_name_the_entry() {
         assert!(e.to_string().contains(path), "{e}");
     }
 }
+
+/// Regression (new-user trial): `{"state": "hp.json"}` was refused with
+/// "expected struct StateDoc", a Rust type name. The request format
+/// (docs/modifiers.md, `play --help`) says `state` is a JSON position
+/// state (docs/state-format.md), so the message says that, at `$.state`.
+#[test]
+fn state_that_is_not_an_object_names_the_state_format() {
+    for request in [r#"{"state": "hp.json"}"#, r#"{"state": [1]}"#] {
+        let e = CreateRequest::parse(request).expect_err("refused");
+        assert!(e.starts_with("$.state: "), "{e}");
+        assert!(e.contains("state object (docs/state-format.md"), "{e}");
+        assert!(!e.contains("StateDoc"), "{e}");
+    }
+}

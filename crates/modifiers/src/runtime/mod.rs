@@ -196,6 +196,19 @@ impl CreateRequest {
                 "a JSON object is expected, such as {\"modifiers\": [\"mr_freeze\"]}".into(),
             );
         }
+        // A state that is not an object would otherwise be reported with
+        // serde's Rust type name ("expected struct StateDoc").
+        if let Some(st) = v.get("state").filter(|st| !st.is_object() && !st.is_null()) {
+            let hint = if st.is_string() {
+                " (a file name is not read here: put the state JSON itself)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "$.state: a state object (docs/state-format.md, as `houserules state` writes it) is expected, not {}{hint}",
+                json_kind(st)
+            ));
+        }
         serde_path_to_error::deserialize(v).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." {
@@ -205,6 +218,18 @@ impl CreateRequest {
             };
             format!("{at}: {}", e.into_inner())
         })
+    }
+}
+
+/// The JSON kind of a value, for messages ("a string", "an array").
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
