@@ -1400,6 +1400,55 @@ impl Session {
 
     // --------------------------------------------------------------- moves
 
+    /// Why a UCI-shaped move that matches no legal move is refused, when it
+    /// can be told cheaply from the board (rulings E3: squares are 8×8,
+    /// a1 = 0): no piece on the origin, the other side's piece, a missing
+    /// promotion letter (with the choices), else a rule forbids it.
+    fn refusal_reason(&self, uci: &str, legal: &[Move]) -> String {
+        let b = uci.as_bytes();
+        let square = |f: u8, r: u8| {
+            ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
+                .then(|| (r - b'1') * 8 + (f - b'a'))
+        };
+        let (Some(from), Some(to)) = (
+            b.get(..2).and_then(|s| square(s[0], s[1])),
+            b.get(2..4).and_then(|s| square(s[0], s[1])),
+        ) else {
+            return ": forbidden by the active rules".into();
+        };
+        // The first four bytes are ASCII, so these are character bounds.
+        let origin = &uci[..2];
+        let (pos, _) = self.pos();
+        let mover = pos.turn();
+        let side = |c: Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match pos.piece_at(from) {
+            None => format!(": there is no piece on {origin}"),
+            Some(p) if p.color != mover => format!(
+                ": the piece on {origin} is {}'s, and it is {}'s move",
+                side(p.color),
+                side(mover)
+            ),
+            Some(_) => {
+                let promotions: Vec<String> = legal
+                    .iter()
+                    .filter(|l| l.from == from && l.to == to && l.promotion.is_some())
+                    .map(|l| format!("`{}`", self.write_uci(*l, legal)))
+                    .collect();
+                if b.len() == 4 && !promotions.is_empty() {
+                    format!(
+                        ": a promotion piece letter is needed ({})",
+                        promotions.join(", ")
+                    )
+                } else {
+                    ": forbidden by the active rules".into()
+                }
+            }
+        }
+    }
+
     fn submit_move(&mut self, uci: &str) -> Result<(), Refusal> {
         if !self.st.pending.is_empty() {
             return Err(refuse(
@@ -1427,9 +1476,9 @@ impl Session {
         let Some(m) = m else {
             // A SAN move (`Nf3`) is the likeliest mistake: say what is read.
             let hint = if !houserules_engine::uci::is_uci_shaped(uci) {
-                " (moves are written in UCI, such as `e2e4` or `e7e8q`)"
+                " (moves are written in UCI, such as `e2e4` or `e7e8q`)".to_string()
             } else {
-                ""
+                self.refusal_reason(uci, &legal)
             };
             return Err(refuse(
                 codes::ILLEGAL_MOVE,
