@@ -557,6 +557,44 @@ fn help_and_version_into_a_full_device_exit_2() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// Regression (new-user trial): a 20 KB FEN was echoed in full in its
+/// error, and a game file's source excerpt printed raw ESC/BEL/backspace
+/// bytes. Echoed input is cut to 80 characters plus `… (N bytes)` (N the
+/// whole length), and control characters are escaped (`\u{1b}`).
+#[test]
+fn errors_echo_bounded_input_without_control_bytes() {
+    let fen = format!(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {}",
+        "x".repeat(20_000)
+    );
+    let o = houserules(&["perft", "--fen", &fen, "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.len() < 1000, "{} bytes of error", err.len());
+    assert!(
+        err.contains(&format!("`{}… ({} bytes)`", &fen[..80], fen.len())),
+        "{err}"
+    );
+
+    let yaml = TempFile::new("control.yaml", "");
+    std::fs::write(&yaml.0, b"id: x\nbogus: a\x1b[2J\x07\x08b\n").expect("written");
+    let o = houserules(&["validate", yaml.path()]);
+    let all = [o.stdout.clone(), o.stderr.clone()].concat();
+    for byte in [0x1b, 0x07, 0x08] {
+        assert!(
+            !all.contains(&byte),
+            "raw byte {byte:#x}: {}",
+            String::from_utf8_lossy(&all)
+        );
+    }
+    // The excerpt shows the line, escaped.
+    assert!(
+        String::from_utf8_lossy(&all).contains("\\u{1b}[2J\\u{7}\\u{8}b"),
+        "{}",
+        String::from_utf8_lossy(&all)
+    );
+}
+
 /// Regression (new-user trial): `validate --json` on a file that cannot be
 /// read printed text only. It prints the report shape of `validate --json`
 /// (`validate --help`): `{"ok": false, "findings": [...]}` with one

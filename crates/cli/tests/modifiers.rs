@@ -208,3 +208,30 @@ fn input_syntax_error_names_file_line_and_column() {
     );
     assert!(!err.contains("line 1"), "{err}");
 }
+
+/// Regression (new-user trial): a 5 MB move string was echoed whole in its
+/// refusal line, and control characters in it raw. Echoed input is cut to
+/// 80 characters plus `… (N bytes)`, N the whole length, and ESC (U+001B)
+/// is shown as `\u{1b}`.
+#[test]
+fn refused_moves_echo_a_bounded_escaped_excerpt() {
+    let long = "a".repeat(5_000_000);
+    let o = play_text("long-move", "{}", &format!("{{\"move\": \"{long}\"}}\n"));
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = out.lines().next().expect("the refusal line");
+    assert!(line.len() < 400, "{} bytes", line.len());
+    assert!(
+        line.contains(&format!("`{}… (5000000 bytes)`", "a".repeat(80))),
+        "{line}"
+    );
+
+    let o = play_text("esc-move", "{}", "{\"move\": \"e2\\u001b[2Je4\"}\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!o.stdout.contains(&0x1b), "a raw ESC is printed");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("`e2\\u{1b}[2Je4`"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

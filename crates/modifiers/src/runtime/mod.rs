@@ -1482,7 +1482,10 @@ impl Session {
             };
             return Err(refuse(
                 codes::ILLEGAL_MOVE,
-                format!("`{uci}` is not legal under the active rules{hint}"),
+                format!(
+                    "`{}` is not legal under the active rules{hint}",
+                    houserules_engine::echo::echo(uci)
+                ),
             ));
         };
         self.inputs.push(Input::Move {
