@@ -76,7 +76,21 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
         Ok(text) => text,
         Err(e) => return crate::validate_cmd::unreadable(&shown, &e, as_json, true, out),
     };
-    match houserules_modifiers::validate(&text) {
+    validate_text(&shown, &text, as_json, out)
+}
+
+/// Validates the text of a JSON modifier descriptor read from `shown`, as
+/// [`validate`] does.
+///
+/// # Errors
+/// [`CliError::Output`] when the report cannot be written.
+pub fn validate_text(
+    shown: &str,
+    text: &str,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    match houserules_modifiers::validate(text) {
         Ok(d) => {
             if as_json {
                 writeln!(

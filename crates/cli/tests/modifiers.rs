@@ -235,3 +235,27 @@ fn refused_moves_echo_a_bounded_escaped_excerpt() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+/// Regression (new-user trial): a descriptor saved without the `.json`
+/// extension was read as a YAML game file ("unknown key `version`"). A
+/// file that is not named .yaml/.yml and whose text is a JSON object is a
+/// descriptor: the shipped kamikaze descriptor (ok under its own name, see
+/// `validate_json_descriptor_codes_and_paths`) is ok under any name.
+#[test]
+fn descriptor_without_the_json_extension_is_sniffed() {
+    let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../modifiers/library/kamikaze.json");
+    let d = dir("sniff");
+    for name in ["kamikaze", "kamikaze.txt"] {
+        let f = d.join(name);
+        std::fs::copy(&lib, &f).expect("copied");
+        let o = houserules(&["validate", f.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stdout).contains("ok: kamikaze (Kamikaze)"));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
