@@ -20,7 +20,8 @@ Examples:
 
 Lists the shipped modifier library: id, name, file under
 crates/modifiers/library/, kind (parity, template, catalog) and the
-thressgame catalog rule it implements.")]
+thressgame catalog rule it implements. The text columns are id, kind,
+name, file and catalog rule (`-` for none).")]
 pub struct ModifiersArgs {
     /// Print JSON instead of text
     #[arg(long)]
@@ -48,7 +49,10 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
             serde_json::to_string_pretty(&v).unwrap_or_default()
         )?;
     } else {
-        for e in library::list() {
+        let list = library::list();
+        // The file column is as wide as its longest name.
+        let file_width = list.iter().map(|e| e.file.len()).max().unwrap_or(0);
+        for e in list {
             let kind = match e.kind {
                 EntryKind::Parity => "parity",
                 EntryKind::Template => "template",
@@ -58,7 +62,11 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
                 .catalog
                 .map(|c| format!("#{} {}", c.number, c.id))
                 .unwrap_or_else(|| "-".into());
-            writeln!(out, "{:<32} {:<9} {:<34} {}", e.id, kind, e.name, cat)?;
+            writeln!(
+                out,
+                "{:<32} {:<9} {:<34} {:<file_width$} {}",
+                e.id, kind, e.name, e.file, cat
+            )?;
         }
     }
     Ok(Outcome::Success)

@@ -259,3 +259,22 @@ fn descriptor_without_the_json_extension_is_sniffed() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Regression (new-user trial): `modifiers --help` and docs/modifiers.md
+/// say the list includes each entry's file, but the text showed id, kind,
+/// name and catalog only. Kamikaze is catalog rule #38 in
+/// crates/modifiers/library/kamikaze.json (the JSON listing says so too).
+#[test]
+fn modifiers_text_has_the_file_column() {
+    let o = houserules(&["modifiers"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("kamikaze"))
+        .expect("a kamikaze line");
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(cols[0], "kamikaze");
+    assert!(cols.contains(&"kamikaze.json"), "{line}");
+    assert!(line.contains("#38"), "{line}");
+}
