@@ -83,9 +83,18 @@ pub(crate) fn read_text_limited(path: &std::path::Path, limit: u64) -> std::io::
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("larger than {limit} bytes"),
+            format!("larger than {}", size_text(limit)),
         ));
     }
     houserules_definitions::diag::decode_utf8(bytes)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// A size as written in messages: whole MiB as `16 MiB`, else bytes.
+pub(crate) fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
 }

@@ -163,6 +163,8 @@ VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
 input is reported with its line number and reason, and the game stays as
 it was.
 
+Size limits: the request is at most 1 MiB, the inputs file at most 16 MiB.
+
 Exit status: 0 when every input was accepted, 1 when one was refused, 2
 when the request or an input line cannot be read.")]
 pub struct PlayArgs {

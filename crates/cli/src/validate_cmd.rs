@@ -30,6 +30,8 @@ file's findings are {\"code\", \"message\", \"file\", \"line\", \"column\",
 \"message\"}. A file that cannot be read is reported the same way, with one
 finding of code \"file.unreadable\" (and exit status 2).
 
+A game file or a descriptor is at most 1 MiB.
+
 Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
 cannot be read.";
 

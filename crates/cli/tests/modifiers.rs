@@ -278,3 +278,24 @@ fn modifiers_text_has_the_file_column() {
     assert!(cols.contains(&"kamikaze.json"), "{line}");
     assert!(line.contains("#38"), "{line}");
 }
+
+/// Regression (new-user trial): the size limits were undocumented and the
+/// inputs limit read "larger than 16777216 bytes". `play --help` documents
+/// 1 MiB for the request and 16 MiB for the inputs (16777216 = 16 × 2^20),
+/// and the message says so in MiB: a request of 1 MiB + 1 byte is refused.
+#[test]
+fn size_limits_are_documented_and_written_in_mib() {
+    let help = String::from_utf8_lossy(&houserules(&["play", "--help"]).stdout).to_string();
+    assert!(help.contains("1 MiB") && help.contains("16 MiB"), "{help}");
+    let help = String::from_utf8_lossy(&houserules(&["validate", "--help"]).stdout).to_string();
+    assert!(help.contains("1 MiB"), "{help}");
+
+    let d = dir("limits");
+    let req = d.join("big.json");
+    std::fs::write(&req, format!("{{}}{}", " ".repeat((1 << 20) - 1))).expect("write");
+    let o = houserules(&["play", "--create", req.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&d);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("larger than 1 MiB"), "{err}");
+}
