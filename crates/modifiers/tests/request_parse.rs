@@ -176,3 +176,22 @@ fn refused_moves_say_why() {
         r.message
     );
 }
+
+/// Regression (new-user trial): `"frozen-column:"` (a `:` and no
+/// parameter) was accepted in a request while `--rules 'extinction-chess:'`
+/// is refused. It is refused too, with the entry's path (the second entry
+/// here, `$.modifiers[1]`).
+#[test]
+fn empty_parameter_list_is_refused_with_its_path() {
+    let e = houserules_modifiers::Session::create(CreateRequest {
+        modifiers: vec![
+            serde_json::json!("kamikaze"),
+            serde_json::json!("frozen-column:"),
+        ],
+        ..CreateRequest::default()
+    })
+    .expect_err("refused");
+    let e = e.to_string();
+    assert!(e.contains("$.modifiers[1]: "), "{e}");
+    assert!(e.contains("empty parameter list"), "{e}");
+}

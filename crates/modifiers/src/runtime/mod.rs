@@ -2549,6 +2549,15 @@ fn resolve_modifier(
         Value::String(s) => {
             let (id, rest) = s.split_once(':').unwrap_or((s.as_str(), ""));
             let d = crate::library::get(id).map_err(|e| (None, e.to_string()))?;
+            // As `--rules 'ID:'` is refused: a `:` promises parameters.
+            if s.contains(':') && rest.is_empty() {
+                return Err((
+                    None,
+                    format!(
+                        "`{s}` has an empty parameter list: write `{id}`, or `{id}:KEY=VALUE;…`"
+                    ),
+                ));
+            }
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
                 let (k, val) = kv
