@@ -120,6 +120,7 @@ enum PgnCommand {
 Examples:
   houserules pgn check games.pgn
   houserules pgn check a.pgn b.pgn --json
+  zcat games.pgn.gz | houserules pgn check -
   houserules pgn check --game capablanca capablanca-games.pgn
   houserules pgn check --rules coregal coregal-games.pgn
   houserules pgn check --state position.json games.pgn
@@ -142,7 +143,7 @@ or a game option is wrong.")]
 /// Options of `houserules pgn check`.
 #[derive(Debug, Args)]
 struct PgnCheckArgs {
-    /// PGN files to check
+    /// PGN files to check (`-` is standard input)
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
 

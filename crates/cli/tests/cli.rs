@@ -595,6 +595,32 @@ fn errors_echo_bounded_input_without_control_bytes() {
     );
 }
 
+/// Regression (new-user trial): `pgn check -` did not read standard input,
+/// the usual CLI convention. The game `1. e4 e5 2. Ke3` has an error
+/// (no white king can reach e3 from e1), so `pgn check -` fed it on stdin
+/// exits 1 (`pgn check --help`) and names `<stdin>` as its file.
+#[test]
+fn pgn_check_dash_reads_standard_input() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["pgn", "check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"1. e4 e5 2. Ke3 *\n")
+        .expect("written");
+    let o = child.wait_with_output().expect("it ends");
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).starts_with("<stdin>: game 1"), "{}", stdout(&o));
+}
+
 /// Regression (new-user trial): `validate --json` on a file that cannot be
 /// read printed text only. It prints the report shape of `validate --json`
 /// (`validate --help`): `{"ok": false, "findings": [...]}` with one
