@@ -10,7 +10,8 @@ pub const EXIT_SUCCESS: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status of bad input: a bad FEN, a missing file, a malformed suite
 /// line, a bad command line (clap uses 2 as well); also of output that
-/// cannot be written, except a closed pipe (ripgrep's convention).
+/// cannot be written. A closed pipe is no write error: the output is then
+/// discarded and the command keeps its own status.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// The result of a command that ran to the end.
@@ -61,19 +62,11 @@ impl CliError {
         CliError::Input(message.into())
     }
 
-    /// The process exit status: 2, or 0 for a closed output pipe (the
-    /// reader has all it wanted, as `| head` does).
+    /// The process exit status: 2.
     pub fn exit_code(&self) -> u8 {
         match self {
-            _ if self.is_broken_pipe() => EXIT_SUCCESS,
             CliError::Input(_) | CliError::Output(_) => EXIT_BAD_INPUT,
         }
-    }
-
-    /// Whether the error is a closed output pipe (`houserules … | head`),
-    /// which ends the run quietly with status 0.
-    pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, CliError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -90,9 +83,18 @@ pub(crate) fn read_text_limited(path: &std::path::Path, limit: u64) -> std::io::
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("larger than {limit} bytes"),
+            format!("larger than {}", size_text(limit)),
         ));
     }
     houserules_definitions::diag::decode_utf8(bytes)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// A size as written in messages: whole MiB as `16 MiB`, else bytes.
+pub(crate) fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
 }

@@ -65,8 +65,10 @@ Examples:
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
-line) or when the output cannot be written (a full disk). A closed output
-pipe (`houserules ... | head`) ends the run quietly with status 0.
+line) or when the output cannot be written (a full disk). After the
+reader closes an output pipe (`houserules ... | head`), the rest of the
+output is discarded quietly and the command still ends with its own
+status (so `set -o pipefail` sees a failed check).
 `houserules <COMMAND> --help` shows each command's options.";
 
 /// The command line.
@@ -118,6 +120,7 @@ enum PgnCommand {
 Examples:
   houserules pgn check games.pgn
   houserules pgn check a.pgn b.pgn --json
+  zcat games.pgn.gz | houserules pgn check -
   houserules pgn check --game capablanca capablanca-games.pgn
   houserules pgn check --rules coregal coregal-games.pgn
   houserules pgn check --state position.json games.pgn
@@ -140,7 +143,7 @@ or a game option is wrong.")]
 /// Options of `houserules pgn check`.
 #[derive(Debug, Args)]
 struct PgnCheckArgs {
-    /// PGN files to check
+    /// PGN files to check (`-` is standard input)
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
 
@@ -200,57 +203,93 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
 
 /// Standard output that remembers its first write error. Every command
 /// writes through it, so [`main`] decides the end of every failed write in
-/// one place, whatever the command made of the error (ripgrep's
-/// convention): a closed pipe (`houserules … | head`) ends the program
-/// quietly with status 0, any other write error (a full disk,
-/// `> /dev/full`) with a message and status 2.
+/// one place, whatever the command made of the error. A closed pipe
+/// (`houserules … | head`) is not an error of the command: from then on
+/// the output is discarded silently and the command runs to its end, so
+/// its exit status stays that of its checks (`set -o pipefail` users see a
+/// failed check). Any other write error (a full disk, `> /dev/full`) ends
+/// the program with a message and status 2.
 struct Stdout<W: Write> {
     inner: W,
+    /// The reader closed the pipe: further output is discarded.
+    closed: bool,
     failed: Option<std::io::Error>,
 }
 
 impl<W: Write> Stdout<W> {
-    fn note<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
-        if let Err(e) = &r {
-            if self.failed.is_none() {
-                self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+    /// Notes the first write error other than a closed pipe, and turns a
+    /// closed pipe into a discarded write.
+    fn note(&mut self, r: std::io::Result<usize>, len: usize) -> std::io::Result<usize> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(len)
             }
+            Err(e) => {
+                if self.failed.is_none() {
+                    self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+                }
+                Err(e)
+            }
+            ok => ok,
         }
-        r
     }
 }
 
 impl<W: Write> Write for Stdout<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
         let r = self.inner.write(buf);
-        self.note(r)
+        self.note(r, buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
         let r = self.inner.flush();
-        self.note(r)
+        self.note(r.map(|()| 0), 0).map(|_| ())
     }
 }
 
+/// Parses the command line. Clap prints help, version and usage errors
+/// itself; its print result is checked here, so that `--help >/dev/full`
+/// exits 2 with a message like any output that cannot be written (a
+/// closed pipe only discards the text, as for the commands).
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        let printed = e.print().and_then(|()| std::io::stdout().flush());
+        match printed {
+            Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                reportln!("error: {}", CliError::Output(w));
+                ExitCode::from(error::EXIT_BAD_INPUT)
+            }
+            _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(error::EXIT_BAD_INPUT)),
+        }
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let mut stdout = Stdout {
         inner: std::io::stdout().lock(),
+        closed: false,
         failed: None,
     };
     let result = run(&cli, &mut stdout);
     if let Some(e) = stdout.failed {
         let e = CliError::Output(e);
-        if !e.is_broken_pipe() {
-            reportln!("error: {e}");
-        }
+        reportln!("error: {e}");
         return ExitCode::from(e.exit_code());
     }
     match result {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
-            if !e.is_broken_pipe() {
-                reportln!("error: {e}");
-            }
+            reportln!("error: {e}");
             ExitCode::from(e.exit_code())
         }
     }

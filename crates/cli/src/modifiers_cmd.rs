@@ -20,7 +20,8 @@ Examples:
 
 Lists the shipped modifier library: id, name, file under
 crates/modifiers/library/, kind (parity, template, catalog) and the
-thressgame catalog rule it implements.")]
+thressgame catalog rule it implements. The text columns are id, kind,
+name, file and catalog rule (`-` for none).")]
 pub struct ModifiersArgs {
     /// Print JSON instead of text
     #[arg(long)]
@@ -48,7 +49,10 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
             serde_json::to_string_pretty(&v).unwrap_or_default()
         )?;
     } else {
-        for e in library::list() {
+        let list = library::list();
+        // The file column is as wide as its longest name.
+        let file_width = list.iter().map(|e| e.file.len()).max().unwrap_or(0);
+        for e in list {
             let kind = match e.kind {
                 EntryKind::Parity => "parity",
                 EntryKind::Template => "template",
@@ -58,7 +62,11 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
                 .catalog
                 .map(|c| format!("#{} {}", c.number, c.id))
                 .unwrap_or_else(|| "-".into());
-            writeln!(out, "{:<32} {:<9} {:<34} {}", e.id, kind, e.name, cat)?;
+            writeln!(
+                out,
+                "{:<32} {:<9} {:<34} {:<file_width$} {}",
+                e.id, kind, e.name, e.file, cat
+            )?;
         }
     }
     Ok(Outcome::Success)
@@ -76,7 +84,21 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
         Ok(text) => text,
         Err(e) => return crate::validate_cmd::unreadable(&shown, &e, as_json, true, out),
     };
-    match houserules_modifiers::validate(&text) {
+    validate_text(&shown, &text, as_json, out)
+}
+
+/// Validates the text of a JSON modifier descriptor read from `shown`, as
+/// [`validate`] does.
+///
+/// # Errors
+/// [`CliError::Output`] when the report cannot be written.
+pub fn validate_text(
+    shown: &str,
+    text: &str,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    match houserules_modifiers::validate(text) {
         Ok(d) => {
             if as_json {
                 writeln!(
@@ -104,6 +126,22 @@ pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outco
     }
 }
 
+/// Reads one input line. A JSON syntax error gives its column apart
+/// (serde_json counts lines within the one line it reads, so its "line 1"
+/// would contradict the file's line number), with the message without
+/// serde_json's "at line L column C".
+fn parse_input(line: &str) -> Result<Input, (Option<usize>, String)> {
+    if let Err(e) = houserules_modifiers::validate::strict_json(line) {
+        if e.line() > 0 {
+            let msg = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let msg = msg.strip_suffix(&suffix).unwrap_or(&msg).to_string();
+            return Err((Some(e.column()), msg));
+        }
+    }
+    Input::parse(line).map_err(|e| (None, e))
+}
+
 /// Options of `houserules play`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -124,6 +162,8 @@ presets, so it excludes fen, layout and presets. Each input line is {\"move\": U
 VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
 input is reported with its line number and reason, and the game stays as
 it was.
+
+Size limits: the request is at most 1 MiB, the inputs file at most 16 MiB.
 
 Exit status: 0 when every input was accepted, 1 when one was refused, 2
 when the request or an input line cannot be read.")]
@@ -160,8 +200,10 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             if line.trim().is_empty() {
                 continue;
             }
-            let input = Input::parse(line)
-                .map_err(|e| CliError::input(format!("{shown}:{}: not an input: {e}", i + 1)))?;
+            let input = parse_input(line).map_err(|(column, e)| {
+                let at = column.map(|c| format!(":{c}")).unwrap_or_default();
+                CliError::input(format!("{shown}:{}{at}: not an input: {e}", i + 1))
+            })?;
             match s.submit(input) {
                 Ok(()) => report.push(json!({"line": i + 1, "ok": true})),
                 Err(r) => {

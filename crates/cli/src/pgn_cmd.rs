@@ -251,11 +251,19 @@ fn check_file(
     resolver: &Resolver,
     out: &mut dyn Write,
 ) -> std::io::Result<Checked> {
-    let name = path.display().to_string();
-    let opened = if path.is_dir() {
+    // `-` is standard input, the usual CLI convention.
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let opened: std::io::Result<Box<dyn std::io::BufRead>> = if stdin {
+        Ok(Box::new(std::io::stdin().lock()))
+    } else if path.is_dir() {
         Err(std::io::Error::other("it is a directory"))
     } else {
-        File::open(path)
+        File::open(path).map(|f| Box::new(BufReader::new(f)) as Box<dyn std::io::BufRead>)
     };
     let file = match opened {
         Ok(f) => f,
@@ -279,7 +287,7 @@ fn check_file(
         }
     };
     let mut checked = Checked::default();
-    let mut reader = Reader::new(BufReader::new(file));
+    let mut reader = Reader::new(file);
     while let Some(item) = reader.read_game() {
         // The game just read is the last one started.
         let number = reader.games_started();

@@ -262,6 +262,7 @@ impl PositionArgs {
             Ok(g)
         });
         game.map_err(|e| {
+            let fen = houserules_engine::echo::echo(fen);
             if start {
                 CliError::input(format!(
                     "the start position of {} is not valid: {e}",

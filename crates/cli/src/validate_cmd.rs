@@ -19,7 +19,9 @@ to stderr with its file, line:column, the source line and, for a misspelt
 name, a suggestion.
 
 A `.json` file is a modifier descriptor: every finding is printed with
-its stable code and JSON path.
+its stable code and JSON path. A file named neither `.yaml`/`.yml` nor
+`.json` is a descriptor when its text starts with `{` (a JSON object),
+else a YAML game file.
 
 With --json the report is one JSON object on stdout: {\"ok\": true, \"id\",
 \"name\", \"findings\": []} or {\"ok\": false, \"findings\": [...]}; a YAML
@@ -27,6 +29,8 @@ file's findings are {\"code\", \"message\", \"file\", \"line\", \"column\",
 \"help\"} (line and column 1-based), a descriptor's {\"code\", \"path\",
 \"message\"}. A file that cannot be read is reported the same way, with one
 finding of code \"file.unreadable\" (and exit status 2).
+
+A game file or a descriptor is at most 1 MiB.
 
 Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
 cannot be read.";
@@ -95,10 +99,8 @@ pub fn unreadable(
 pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let path = &args.file;
     let shown = path.display().to_string();
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-    {
+    let ext = path.extension().map(|e| e.to_ascii_lowercase());
+    if ext.as_ref().is_some_and(|e| e == "json") {
         return crate::modifiers_cmd::validate(path, args.json, out);
     }
     // Game files may be at most 1 MiB (the loader's budget); read no more.
@@ -106,6 +108,18 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         Ok(text) => text,
         Err(e) => return unreadable(&shown, &e, args.json, false, out),
     };
+    // A file named neither .yaml/.yml nor .json is sniffed: a JSON object
+    // (`{` first) is a modifier descriptor. Game files are YAML, which
+    // seldom starts with a flow mapping; a .yaml name keeps them YAML.
+    let yaml_named = ext.as_ref().is_some_and(|e| e == "yaml" || e == "yml");
+    if !yaml_named
+        && text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+    {
+        return crate::modifiers_cmd::validate_text(&shown, &text, args.json, out);
+    }
     // Loaded as a playable variant: mutations that run as rule hooks are
     // part of a valid game.
     let variant = match houserules_definitions::load_variant_str(&shown, &text) {

@@ -461,9 +461,9 @@ fn non_utf8_files_are_reported_with_the_place_of_the_first_bad_byte() {
 }
 
 /// Regression (new-user trial): a closed standard output exited with 1,
-/// which the help reserves for a failed check. ripgrep's convention: a
-/// closed pipe (the reader has all it wants, `| head -c1`) ends quietly
-/// with status 0; any other write error (`> /dev/full`: no space left on
+/// which the help reserves for a failed check. A closed pipe (the reader
+/// has all it wants, `| head -c1`) discards the output quietly and a
+/// passing run keeps its status 0; any other write error (`> /dev/full`: no space left on
 /// the device) is reported on stderr with status 2.
 #[test]
 fn closed_or_full_standard_output_follows_ripgrep() {
@@ -494,6 +494,131 @@ fn closed_or_full_standard_output_follows_ripgrep() {
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
     }
+}
+
+/// Runs the binary with its standard output on a pipe whose reading end is
+/// closed before the program starts, so every write meets a closed pipe.
+fn into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Regression (new-user trial): `pgn check BAD | head -c1` exited 0 where
+/// `pgn check BAD` exits 1, and `play` with a refused input piped to
+/// `head` sometimes did too, hiding the failure from `set -o pipefail`. A
+/// closed pipe only discards the output: the exit status stays the one
+/// `pgn check --help` and `play --help` give, 1 for a game with an error
+/// (`Ke3` in this game: no white king can reach e3 after 1. e4 e5, it
+/// stands on e1) and 1 for a refused input (`d7d5` when White is to move
+/// in the initial position), with nothing on stderr.
+#[test]
+fn closed_pipe_keeps_the_status_of_a_failed_check() {
+    let pgn = TempFile::new("bad-game.pgn", "1. e4 e5 2. Ke3 *\n");
+    let o = into_closed_pipe(&["pgn", "check", pgn.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+
+    let req = TempFile::new("pipe-request.json", "{}");
+    let inputs = TempFile::new("pipe-inputs.jsonl", "{\"move\": \"d7d5\"}\n");
+    let o = into_closed_pipe(&["play", "--create", req.path(), "--inputs", inputs.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+/// Regression (new-user trial): `houserules --help >/dev/full` exited 0
+/// silently, though the README says output that cannot be written (a full
+/// device) is an error with status 2. Clap prints help and version itself.
+#[test]
+fn help_and_version_into_a_full_device_exit_2() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [&["--help"][..], &["--version"], &["pgn", "check", "--help"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let o = Command::new(env!("CARGO_BIN_EXE_houserules"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
+    }
+    // Into a closed pipe the help is only discarded: status 0, as clap
+    // gives for help.
+    let o = into_closed_pipe(&["--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Regression (new-user trial): a 20 KB FEN was echoed in full in its
+/// error, and a game file's source excerpt printed raw ESC/BEL/backspace
+/// bytes. Echoed input is cut to 80 characters plus `… (N bytes)` (N the
+/// whole length), and control characters are escaped (`\u{1b}`).
+#[test]
+fn errors_echo_bounded_input_without_control_bytes() {
+    let fen = format!(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {}",
+        "x".repeat(20_000)
+    );
+    let o = houserules(&["perft", "--fen", &fen, "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.len() < 1000, "{} bytes of error", err.len());
+    assert!(
+        err.contains(&format!("`{}… ({} bytes)`", &fen[..80], fen.len())),
+        "{err}"
+    );
+
+    let yaml = TempFile::new("control.yaml", "");
+    std::fs::write(&yaml.0, b"id: x\nbogus: a\x1b[2J\x07\x08b\n").expect("written");
+    let o = houserules(&["validate", yaml.path()]);
+    let all = [o.stdout.clone(), o.stderr.clone()].concat();
+    for byte in [0x1b, 0x07, 0x08] {
+        assert!(
+            !all.contains(&byte),
+            "raw byte {byte:#x}: {}",
+            String::from_utf8_lossy(&all)
+        );
+    }
+    // The excerpt shows the line, escaped.
+    assert!(
+        String::from_utf8_lossy(&all).contains("\\u{1b}[2J\\u{7}\\u{8}b"),
+        "{}",
+        String::from_utf8_lossy(&all)
+    );
+}
+
+/// Regression (new-user trial): `pgn check -` did not read standard input,
+/// the usual CLI convention. The game `1. e4 e5 2. Ke3` has an error
+/// (no white king can reach e3 from e1), so `pgn check -` fed it on stdin
+/// exits 1 (`pgn check --help`) and names `<stdin>` as its file.
+#[test]
+fn pgn_check_dash_reads_standard_input() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["pgn", "check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"1. e4 e5 2. Ke3 *\n")
+        .expect("written");
+    let o = child.wait_with_output().expect("it ends");
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).starts_with("<stdin>: game 1"), "{}", stdout(&o));
 }
 
 /// Regression (new-user trial): `validate --json` on a file that cannot be

@@ -168,3 +168,134 @@ fn play_json_has_the_published_output_shape() {
     }
     assert_eq!(v["pendingChoice"]["kind"], "rps");
 }
+
+/// Runs `play` without `--json` on a request and input lines; returns the
+/// output.
+fn play_text(name: &str, request: &str, inputs: &str) -> Output {
+    let d = dir(name);
+    let req = d.join("request.json");
+    let inp = d.join("i.jsonl");
+    std::fs::write(&req, request).expect("write");
+    std::fs::write(&inp, inputs).expect("write");
+    let o = houserules(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inp.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&d);
+    o
+}
+
+/// Regression (new-user trial): a syntax error on line 2 of an inputs file
+/// read `i.jsonl:2: not an input: … at line 1 column 9`, two positions that
+/// disagree. `{"move" "e7e5"}` misses the `:` after the key: the 9th
+/// character (`{`, the 7 of `"move"`, a space, then `"`) is where the
+/// colon should be, so the place is `i.jsonl:2:9`, written once.
+#[test]
+fn input_syntax_error_names_file_line_and_column() {
+    let o = play_text(
+        "syntax",
+        "{}",
+        "{\"move\": \"e2e4\"}\n{\"move\" \"e7e5\"}\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("i.jsonl:2:9: not an input: expected `:`"),
+        "{err}"
+    );
+    assert!(!err.contains("line 1"), "{err}");
+}
+
+/// Regression (new-user trial): a 5 MB move string was echoed whole in its
+/// refusal line, and control characters in it raw. Echoed input is cut to
+/// 80 characters plus `… (N bytes)`, N the whole length, and ESC (U+001B)
+/// is shown as `\u{1b}`.
+#[test]
+fn refused_moves_echo_a_bounded_escaped_excerpt() {
+    let long = "a".repeat(5_000_000);
+    let o = play_text("long-move", "{}", &format!("{{\"move\": \"{long}\"}}\n"));
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = out.lines().next().expect("the refusal line");
+    assert!(line.len() < 400, "{} bytes", line.len());
+    assert!(
+        line.contains(&format!("`{}… (5000000 bytes)`", "a".repeat(80))),
+        "{line}"
+    );
+
+    let o = play_text("esc-move", "{}", "{\"move\": \"e2\\u001b[2Je4\"}\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!o.stdout.contains(&0x1b), "a raw ESC is printed");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("`e2\\u{1b}[2Je4`"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+/// Regression (new-user trial): a descriptor saved without the `.json`
+/// extension was read as a YAML game file ("unknown key `version`"). A
+/// file that is not named .yaml/.yml and whose text is a JSON object is a
+/// descriptor: the shipped kamikaze descriptor (ok under its own name, see
+/// `validate_json_descriptor_codes_and_paths`) is ok under any name.
+#[test]
+fn descriptor_without_the_json_extension_is_sniffed() {
+    let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../modifiers/library/kamikaze.json");
+    let d = dir("sniff");
+    for name in ["kamikaze", "kamikaze.txt"] {
+        let f = d.join(name);
+        std::fs::copy(&lib, &f).expect("copied");
+        let o = houserules(&["validate", f.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stdout).contains("ok: kamikaze (Kamikaze)"));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Regression (new-user trial): `modifiers --help` and docs/modifiers.md
+/// say the list includes each entry's file, but the text showed id, kind,
+/// name and catalog only. Kamikaze is catalog rule #38 in
+/// crates/modifiers/library/kamikaze.json (the JSON listing says so too).
+#[test]
+fn modifiers_text_has_the_file_column() {
+    let o = houserules(&["modifiers"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("kamikaze"))
+        .expect("a kamikaze line");
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(cols[0], "kamikaze");
+    assert!(cols.contains(&"kamikaze.json"), "{line}");
+    assert!(line.contains("#38"), "{line}");
+}
+
+/// Regression (new-user trial): the size limits were undocumented and the
+/// inputs limit read "larger than 16777216 bytes". `play --help` documents
+/// 1 MiB for the request and 16 MiB for the inputs (16777216 = 16 × 2^20),
+/// and the message says so in MiB: a request of 1 MiB + 1 byte is refused.
+#[test]
+fn size_limits_are_documented_and_written_in_mib() {
+    let help = String::from_utf8_lossy(&houserules(&["play", "--help"]).stdout).to_string();
+    assert!(help.contains("1 MiB") && help.contains("16 MiB"), "{help}");
+    let help = String::from_utf8_lossy(&houserules(&["validate", "--help"]).stdout).to_string();
+    assert!(help.contains("1 MiB"), "{help}");
+
+    let d = dir("limits");
+    let req = d.join("big.json");
+    std::fs::write(&req, format!("{{}}{}", " ".repeat((1 << 20) - 1))).expect("write");
+    let o = houserules(&["play", "--create", req.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&d);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("larger than 1 MiB"), "{err}");
+}

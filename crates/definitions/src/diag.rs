@@ -296,7 +296,9 @@ impl Diagnostic {
         out.push_str(&format!(
             "{pad} |\n{gutter} | {}{}{}\n",
             if cut_before { ELLIPSIS } else { "" },
-            &line_text[from..to],
+            // Control characters (ESC, BEL, backspace) are shown escaped,
+            // so that a source line cannot drive the terminal.
+            houserules_engine::echo::escape_controls(&line_text[from..to]),
             if cut_after { ELLIPSIS } else { "" }
         ));
         let mut lead = if cut_before {
@@ -304,13 +306,20 @@ impl Diagnostic {
         } else {
             String::new()
         };
-        lead.extend(
-            text[line_start + from..start]
-                .chars()
-                .map(|c| if c == '\t' { '\t' } else { ' ' }),
-        );
+        for c in text[line_start + from..start].chars() {
+            if c == '\t' {
+                lead.push('\t');
+            } else {
+                let w = houserules_engine::echo::shown_width(c);
+                lead.extend(std::iter::repeat_n(' ', w));
+            }
+        }
         let end = self.span.end.min(line_start + to).max(start);
-        let width = text[start..end].chars().count().max(1);
+        let width = text[start..end]
+            .chars()
+            .map(houserules_engine::echo::shown_width)
+            .sum::<usize>()
+            .max(1);
         out.push_str(&format!("{pad} | {lead}{}", "^".repeat(width)));
         if !self.label.is_empty() {
             out.push(' ');

@@ -29,22 +29,22 @@ pub enum FenError {
         expected: u8,
     },
     /// A letter that is no piece of this game.
-    #[error("FEN board field: `{0}` is not a piece letter of this game")]
+    #[error("FEN board field: `{}` is not a piece letter of this game", crate::echo::escape_controls(&.0.to_string()))]
     UnknownPiece(char),
     /// The side-to-move field is not `w` or `b`.
-    #[error("FEN side to move `{0}`: expected `w` or `b`")]
+    #[error("FEN side to move `{}`: expected `w` or `b`", crate::echo::echo(.0))]
     Turn(String),
     /// The castling field is malformed.
-    #[error("FEN castling field `{0}`: expected `-`, KQkq letters or rook files (Shredder-FEN)")]
+    #[error("FEN castling field `{}`: expected `-`, KQkq letters or rook files (Shredder-FEN)", crate::echo::echo(.0))]
     Castling(String),
     /// Castling rights in a game without castling.
-    #[error("FEN castling field `{0}`: this game has no castling, so the field must be `-`")]
+    #[error("FEN castling field `{}`: this game has no castling, so the field must be `-`", crate::echo::echo(.0))]
     NoCastling(String),
     /// The en passant field is malformed.
-    #[error("FEN en passant field `{0}`: expected `-` or a square")]
+    #[error("FEN en passant field `{}`: expected `-` or a square", crate::echo::echo(.0))]
     EnPassant(String),
     /// A clock field is not a number.
-    #[error("FEN {field} `{value}`: expected a non-negative number")]
+    #[error("FEN {field} `{}`: expected a non-negative number", crate::echo::echo(.value))]
     Clock {
         /// `half-move clock` or `full-move number`.
         field: &'static str,
@@ -52,7 +52,7 @@ pub enum FenError {
         value: String,
     },
     /// Extra fields after the six of FEN.
-    #[error("FEN has unexpected extra text `{0}`")]
+    #[error("FEN has unexpected extra text `{}`", crate::echo::echo(.0))]
     Extra(String),
     /// A side has no royal piece in a game that needs one.
     #[error("FEN position has no royal piece ({piece}) for {color}")]
@@ -87,7 +87,7 @@ pub enum FenError {
     Rules(String),
     /// Pockets, promoted markers and check counters belong to variants this
     /// build does not support.
-    #[error("FEN uses `{0}`, which belongs to a variant that is not supported")]
+    #[error("FEN uses `{}`, which belongs to a variant that is not supported", crate::echo::echo(.0))]
     Unsupported(String),
 }
 

@@ -18,6 +18,7 @@
 
 pub mod bitboard;
 pub mod definition;
+pub mod echo;
 pub mod fen;
 mod game;
 pub mod hooks;

@@ -27,13 +27,13 @@ pub fn is_uci_shaped(s: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UciError {
     /// Not UCI notation.
-    #[error("`{0}` is not a UCI move (expected from-square, to-square and an optional promotion letter, like e7e8q)")]
+    #[error("`{}` is not a UCI move (expected from-square, to-square and an optional promotion letter, like e7e8q)", crate::echo::echo(.0))]
     Syntax(String),
     /// Well-formed, but not a legal move.
-    #[error("`{0}` is not a legal move here")]
+    #[error("`{}` is not a legal move here", crate::echo::echo(.0))]
     Illegal(String),
     /// The null move.
-    #[error("null move `{0}` is not supported")]
+    #[error("null move `{}` is not supported", crate::echo::echo(.0))]
     NullMove(String),
 }
 

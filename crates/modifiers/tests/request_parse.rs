@@ -108,3 +108,90 @@ fn modifier_parameter_errors_name_the_entry() {
         assert!(e.to_string().contains(path), "{e}");
     }
 }
+
+/// Regression (new-user trial): `{"state": "hp.json"}` was refused with
+/// "expected struct StateDoc", a Rust type name. The request format
+/// (docs/modifiers.md, `play --help`) says `state` is a JSON position
+/// state (docs/state-format.md), so the message says that, at `$.state`.
+#[test]
+fn state_that_is_not_an_object_names_the_state_format() {
+    for request in [r#"{"state": "hp.json"}"#, r#"{"state": [1]}"#] {
+        let e = CreateRequest::parse(request).expect_err("refused");
+        assert!(e.starts_with("$.state: "), "{e}");
+        assert!(e.contains("state object (docs/state-format.md"), "{e}");
+        assert!(!e.contains("StateDoc"), "{e}");
+    }
+}
+
+/// The refusal of `uci` in a session created from `request`.
+fn refusal(request: &str, uci: &str) -> houserules_modifiers::Refusal {
+    let mut s = houserules_modifiers::Session::create(CreateRequest::parse(request).expect("read"))
+        .expect("created");
+    s.submit(Input::Move { mv: uci.into() })
+        .expect_err("refused")
+}
+
+/// Regression (new-user trial): every refused move only said "`X` is not
+/// legal under the active rules". The reason is added when the board
+/// tells it, and the code stays `illegal-move`:
+/// - initial position, White to move: d7 holds a black pawn, e3 is empty;
+/// - `4k3/P7/8/8/8/8/8/4K3 w`: the pawn on a7 reaches a8 only by
+///   promoting, to one of the FIDE pieces q, r, b, n;
+/// - frozen-column on file e (its descriptor: pieces on the frozen file
+///   cannot move): e2e4, legal in FIDE chess, is forbidden by the rule.
+#[test]
+fn refused_moves_say_why() {
+    let r = refusal("{}", "d7d5");
+    assert_eq!(r.code, "illegal-move");
+    assert!(
+        r.message
+            .contains("the piece on d7 is Black's, and it is White's move"),
+        "{}",
+        r.message
+    );
+    let r = refusal("{}", "e3e4");
+    assert_eq!(r.code, "illegal-move");
+    assert!(
+        r.message.contains("there is no piece on e3"),
+        "{}",
+        r.message
+    );
+
+    let r = refusal(r#"{"fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"}"#, "a7a8");
+    assert_eq!(r.code, "illegal-move");
+    assert!(
+        r.message.contains("a promotion piece letter is needed"),
+        "{}",
+        r.message
+    );
+    for choice in ["`a7a8q`", "`a7a8r`", "`a7a8b`", "`a7a8n`"] {
+        assert!(r.message.contains(choice), "{choice}: {}", r.message);
+    }
+
+    let r = refusal(r#"{"modifiers": ["frozen-column:file=e"]}"#, "e2e4");
+    assert_eq!(r.code, "illegal-move");
+    assert!(
+        r.message.contains("forbidden by the active rules"),
+        "{}",
+        r.message
+    );
+}
+
+/// Regression (new-user trial): `"frozen-column:"` (a `:` and no
+/// parameter) was accepted in a request while `--rules 'extinction-chess:'`
+/// is refused. It is refused too, with the entry's path (the second entry
+/// here, `$.modifiers[1]`).
+#[test]
+fn empty_parameter_list_is_refused_with_its_path() {
+    let e = houserules_modifiers::Session::create(CreateRequest {
+        modifiers: vec![
+            serde_json::json!("kamikaze"),
+            serde_json::json!("frozen-column:"),
+        ],
+        ..CreateRequest::default()
+    })
+    .expect_err("refused");
+    let e = e.to_string();
+    assert!(e.contains("$.modifiers[1]: "), "{e}");
+    assert!(e.contains("empty parameter list"), "{e}");
+}

@@ -196,6 +196,19 @@ impl CreateRequest {
                 "a JSON object is expected, such as {\"modifiers\": [\"mr_freeze\"]}".into(),
             );
         }
+        // A state that is not an object would otherwise be reported with
+        // serde's Rust type name ("expected struct StateDoc").
+        if let Some(st) = v.get("state").filter(|st| !st.is_object() && !st.is_null()) {
+            let hint = if st.is_string() {
+                " (a file name is not read here: put the state JSON itself)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "$.state: a state object (docs/state-format.md, as `houserules state` writes it) is expected, not {}{hint}",
+                json_kind(st)
+            ));
+        }
         serde_path_to_error::deserialize(v).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." {
@@ -205,6 +218,18 @@ impl CreateRequest {
             };
             format!("{at}: {}", e.into_inner())
         })
+    }
+}
+
+/// The JSON kind of a value, for messages ("a string", "an array").
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -1393,6 +1418,55 @@ impl Session {
 
     // --------------------------------------------------------------- moves
 
+    /// Why a UCI-shaped move that matches no legal move is refused, when it
+    /// can be told cheaply from the board (rulings E3: squares are 8×8,
+    /// a1 = 0): no piece on the origin, the other side's piece, a missing
+    /// promotion letter (with the choices), else a rule forbids it.
+    fn refusal_reason(&self, uci: &str, legal: &[Move]) -> String {
+        let b = uci.as_bytes();
+        let square = |f: u8, r: u8| {
+            ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
+                .then(|| (r - b'1') * 8 + (f - b'a'))
+        };
+        let (Some(from), Some(to)) = (
+            b.get(..2).and_then(|s| square(s[0], s[1])),
+            b.get(2..4).and_then(|s| square(s[0], s[1])),
+        ) else {
+            return ": forbidden by the active rules".into();
+        };
+        // The first four bytes are ASCII, so these are character bounds.
+        let origin = &uci[..2];
+        let (pos, _) = self.pos();
+        let mover = pos.turn();
+        let side = |c: Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match pos.piece_at(from) {
+            None => format!(": there is no piece on {origin}"),
+            Some(p) if p.color != mover => format!(
+                ": the piece on {origin} is {}'s, and it is {}'s move",
+                side(p.color),
+                side(mover)
+            ),
+            Some(_) => {
+                let promotions: Vec<String> = legal
+                    .iter()
+                    .filter(|l| l.from == from && l.to == to && l.promotion.is_some())
+                    .map(|l| format!("`{}`", self.write_uci(*l, legal)))
+                    .collect();
+                if b.len() == 4 && !promotions.is_empty() {
+                    format!(
+                        ": a promotion piece letter is needed ({})",
+                        promotions.join(", ")
+                    )
+                } else {
+                    ": forbidden by the active rules".into()
+                }
+            }
+        }
+    }
+
     fn submit_move(&mut self, uci: &str) -> Result<(), Refusal> {
         if !self.st.pending.is_empty() {
             return Err(refuse(
@@ -1420,13 +1494,16 @@ impl Session {
         let Some(m) = m else {
             // A SAN move (`Nf3`) is the likeliest mistake: say what is read.
             let hint = if !houserules_engine::uci::is_uci_shaped(uci) {
-                " (moves are written in UCI, such as `e2e4` or `e7e8q`)"
+                " (moves are written in UCI, such as `e2e4` or `e7e8q`)".to_string()
             } else {
-                ""
+                self.refusal_reason(uci, &legal)
             };
             return Err(refuse(
                 codes::ILLEGAL_MOVE,
-                format!("`{uci}` is not legal under the active rules{hint}"),
+                format!(
+                    "`{}` is not legal under the active rules{hint}",
+                    houserules_engine::echo::echo(uci)
+                ),
             ));
         };
         self.inputs.push(Input::Move {
@@ -2507,6 +2584,15 @@ fn resolve_modifier(
         Value::String(s) => {
             let (id, rest) = s.split_once(':').unwrap_or((s.as_str(), ""));
             let d = crate::library::get(id).map_err(|e| (None, e.to_string()))?;
+            // As `--rules 'ID:'` is refused: a `:` promises parameters.
+            if s.contains(':') && rest.is_empty() {
+                return Err((
+                    None,
+                    format!(
+                        "`{s}` has an empty parameter list: write `{id}`, or `{id}:KEY=VALUE;…`"
+                    ),
+                ));
+            }
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
                 let (k, val) = kv
