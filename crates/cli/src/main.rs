@@ -98,7 +98,7 @@ enum Command {
     Pgn(PgnCommand),
     /// List the shipped game definitions (for --game)
     Games(games_cmd::GamesArgs),
-    /// Check a YAML game file or a JSON modifier descriptor and report every problem in it
+    /// Check a YAML game file or a JSON modifier descriptor and report its problems
     Validate(validate_cmd::ValidateArgs),
     /// List the preset house rules (for --rules) and starting layouts (for
     /// --layout)

@@ -14,9 +14,10 @@ Examples:
   houserules validate my-game.yaml
   houserules perft --game my-game.yaml --depth 3
 
-Prints `ok: ID (NAME)` for a good file. For a bad one, every problem goes
-to stderr with its file, line:column, the source line and, for a misspelt
-name, a suggestion.
+Prints `ok: ID (NAME)` for a good file. For a bad one, its problems go
+to stderr with their file, line:column, the source line and, for a misspelt
+name, a suggestion: every unknown name and rule problem, while a structural
+error (a wrong type, an unknown key) stops at the first.
 
 A `.json` file is a modifier descriptor: every finding is printed with
 its stable code and JSON path. A file named neither `.yaml`/`.yml` nor
