@@ -1422,7 +1422,8 @@ fn movement(
             return None;
         }
         let (x, y) = (v[0], v[1]);
-        if x.abs() >= w as i64 || y.abs() >= h as i64 {
+        // `unsigned_abs`: |i64::MIN| does not fit an i64.
+        if x.unsigned_abs() >= u64::from(w) || y.unsigned_abs() >= u64::from(h) {
             let d = c
                 .diag(
                     Code::VectorOffBoard,
@@ -2603,8 +2604,10 @@ fn action(
                     c.push(d);
                     return None;
                 };
-                let (q, k) = (kf as i64 - steps, kf as i64 + steps);
-                if *steps < 1 || q < 0 || k >= w as i64 {
+                // Checked: `steps` is any i64 the user wrote.
+                let q = i64::from(kf).checked_sub(*steps).unwrap_or(-1);
+                let k = i64::from(kf).checked_add(*steps).unwrap_or(i64::MAX);
+                if *steps < 1 || q < 0 || k >= i64::from(w) {
                     let d = c
                         .diag(
                             Code::InvalidValue,
@@ -2673,8 +2676,10 @@ fn action(
         Mutation::MovePast {
             steps, steps_span, ..
         } => {
-            let (q, k) = (kf[0] as i64 + steps, kf[1] as i64 - steps);
-            if steps < 1 || q >= w as i64 || k < 0 {
+            // Checked: `steps` is any i64 the user wrote.
+            let q = i64::from(kf[0]).checked_add(steps).unwrap_or(i64::MAX);
+            let k = i64::from(kf[1]).checked_sub(steps).unwrap_or(-1);
+            if steps < 1 || q >= i64::from(w) || k < 0 {
                 let d = c
                     .diag(
                         Code::InvalidValue,

@@ -225,6 +225,48 @@ fn vector_off_the_board() {
     );
 }
 
+/// Regression: `[i64::MIN, 1]` passed validation in release (|i64::MIN|
+/// wrapped to a negative number, below the board's width) and panicked in
+/// debug with "attempt to negate with overflow". |-2^63| is far beyond the
+/// 8x8 board's |x| <= 7, so it is off the board like -2^63 + 1.
+#[test]
+fn vector_of_i64_min_is_off_the_board_not_an_overflow() {
+    for v in ["[-9223372036854775808, 1]", "[1, -9223372036854775808]"] {
+        let t = chess_with("direction: [2, 1]", &format!("direction: {v}"));
+        let d = one("bad.yaml", &t);
+        expect(
+            &d,
+            Code::VectorOffBoard,
+            line_of(&t, v),
+            20,
+            &format!("direction: {v}"),
+            Some("|x| is at most 7 and |y| at most 7"),
+        );
+    }
+}
+
+/// Regression: castling's `steps` were added to the king's file unchecked,
+/// so `i64::MAX` steps overflowed (a panic in debug). From the e file any
+/// step count above 4 (toward a) or 3 (toward h) leaves the 8-file board,
+/// and so does a rook moved i64::MAX steps past the king.
+#[test]
+fn castling_steps_of_i64_max_leave_the_board_not_an_overflow() {
+    let t = chess_with(
+        "move self 2 steps toward target",
+        "move self 9223372036854775807 steps toward target",
+    );
+    let d = one("bad.yaml", &t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert!(d.render().contains("leave the board"), "{}", d.render());
+    let t = chess_with(
+        "move target 1 step past self",
+        "move target 9223372036854775807 step past self",
+    );
+    let d = one("bad.yaml", &t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert!(d.render().contains("leaves the board"), "{}", d.render());
+}
+
 #[test]
 fn step_range_off_the_board() {
     let t = chess_with("        range: 2\n", "        range: 8\n");
