@@ -1952,7 +1952,7 @@ fn movement(
                         // A constant out of a number property's range is a
                         // mistake; computed values are clamped into it.
                         if let (check::TKind::Const(Val::Int(n)), Some(f)) = (vk, layout.field(p)) {
-                            let max = f.min + i64::from(f.count) - 1;
+                            let max = f.max();
                             if !(f.min..=max).contains(n) {
                                 let d = c
                                     .diag(
