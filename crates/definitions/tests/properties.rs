@@ -91,8 +91,8 @@ fn charges_allow_captures_and_attacks_until_used_up() {
 
 /// Regression: a range ending at `i64::MAX` panicked in debug with
 /// "attempt to add with overflow" (`min + count` before `- 1`). With
-/// charges MAX-1..=MAX (default MAX) the Charger never runs out: `charges
-/// - 1` is clamped to MAX-1, still above 0. So in the position of
+/// charges MAX-1..=MAX (default MAX) the Charger never runs out: using a
+/// charge from MAX-1 is clamped back to MAX-1, still above 0. So in the position of
 /// `charges_allow_captures_and_attacks_until_used_up`, after c2xb3, e5e4,
 /// b3xc3 the Charger on c3 still attacks d4 and d3 and the black king on
 /// e4 has d5, e5 and e3 only (with 2 charges it had all five).
