@@ -267,6 +267,47 @@ fn castling_steps_of_i64_max_leave_the_board_not_an_overflow() {
     assert!(d.render().contains("leaves the board"), "{}", d.render());
 }
 
+/// Regression: numbers beyond i64 were "expected a whole number" (width)
+/// or "found floating point `18446744073709552000.0`" with the caret on the
+/// key (range). Both are whole numbers, only too large: the message says so
+/// and the caret is under the number (column 10 after `  width: `, column
+/// 16 after `        range: `).
+#[test]
+fn too_large_numbers_are_said_to_be_too_large() {
+    let t = chess_with("width: 8", "width: 99999999999999999999999999");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "width: 9999"),
+        10,
+        "width: 99999999999999999999999999",
+        None,
+    );
+    assert!(d.message().contains("too large"), "{}", d.render());
+    assert!(
+        d.message().contains("9223372036854775807"),
+        "{}",
+        d.render()
+    );
+
+    let t = chess_with(
+        "        range: 2\n",
+        "        range: 18446744073709551617\n",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "range: 1844"),
+        16,
+        "range: 18446744073709551617",
+        None,
+    );
+    assert!(d.message().contains("too large"), "{}", d.render());
+    assert!(!d.message().contains("floating point"), "{}", d.render());
+}
+
 #[test]
 fn step_range_off_the_board() {
     let t = chess_with("        range: 2\n", "        range: 8\n");
