@@ -76,7 +76,8 @@ pub struct PerftArgs {
     suite: Option<PathBuf>,
 
     /// With --suite: check only the depths whose expected count is at most
-    /// N nodes [default: no limit]
+    /// N nodes; 0 means no limit, as for HOUSERULES_PERFT_MAX_NODES
+    /// [default: no limit]
     // `conflicts_with`: clap lets `requires = "suite"` pass when --depth
     // (which --suite conflicts with) is given, so --max-nodes was ignored.
     #[arg(long, value_name = "N", requires = "suite", conflicts_with = "depth")]
@@ -265,7 +266,8 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
                     e.id, e.line, e.counts[i].0
                 )));
             }
-            let max = args.max_nodes.unwrap_or(u64::MAX);
+            // 0 is no limit, as for HOUSERULES_PERFT_MAX_NODES (README).
+            let max = args.max_nodes.filter(|&m| m > 0).unwrap_or(u64::MAX);
             let checks = e
                 .counts
                 .iter()
@@ -385,8 +387,8 @@ fn run_suite(
         write!(out, "{passed} passed, {failed_positions} failed")?;
         if skipped > 0 {
             let why = match args.max_nodes {
-                Some(max) => format!("no count within --max-nodes {max}"),
-                None => "no counts".to_string(),
+                Some(max) if max > 0 => format!("no count within --max-nodes {max}"),
+                _ => "no counts".to_string(),
             };
             write!(out, ", {skipped} skipped ({why})")?;
         }

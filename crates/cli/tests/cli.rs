@@ -417,6 +417,21 @@ fn max_nodes_without_suite_is_refused() {
     assert!(stderr(&o).contains("--max-nodes"), "{}", stderr(&o));
 }
 
+/// Regression (new-user trial): `--max-nodes 0` checked no count while
+/// `HOUSERULES_PERFT_MAX_NODES=0` checks every count (README, "0 checks
+/// all"). Now 0 is no limit for both: the wrong `;D2 401` (the start
+/// position has 400, chessprogramming.org) is checked and fails.
+#[test]
+fn max_nodes_0_checks_every_count() {
+    let suite = TempFile::new(
+        "zero.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path(), "--max-nodes", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
+}
+
 #[test]
 fn max_nodes_skips_the_deep_counts() {
     // Only the wrong count is above the cap, so the run passes.
