@@ -613,3 +613,13 @@ fn validate_json_of_an_unreadable_file_prints_the_json_report() {
         "{v}"
     );
 }
+
+/// Regression (new-user trial): a one-move game was "1 plies". One half-move
+/// is one ply; 0 and 2 stay "plies" (plural in English for all but one).
+#[test]
+fn pgn_check_says_1_ply_not_1_plies() {
+    let pgn = TempFile::new("one.pgn", "1. e4 *\n\n1. e4 e5 *\n");
+    let out = ok(&["pgn", "check", pgn.path()]);
+    assert!(out.contains("game 1: 1 ply,"), "{out}");
+    assert!(out.contains("game 2: 2 plies,"), "{out}");
+}

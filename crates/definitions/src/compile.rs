@@ -1584,7 +1584,7 @@ fn movement(
             let (sx, sy) = (x as i64 * n as i64, y as i64 * n as i64);
             if sx.abs() >= w as i64 || sy.abs() >= h as i64 {
                 let d = c
-                    .diag(Code::VectorOffBoard, range_span.clone(), format!("{n} steps of [{x}, {y}] make [{sx}, {sy}], which cannot fit on the {w}x{h} board"))
+                    .diag(Code::VectorOffBoard, range_span.clone(), format!("{n} {} of [{x}, {y}] {} [{sx}, {sy}], which cannot fit on the {w}x{h} board", if n == 1 { "step" } else { "steps" }, if n == 1 { "makes" } else { "make" }))
                     .label("off the board");
                 c.push(d);
                 break;
@@ -2613,8 +2613,10 @@ fn action(
                             Code::InvalidValue,
                             c.inner_span(&mu.loc, &mu.value, steps_span.clone()),
                             format!(
-                                "{steps} steps from the {} file leave the board",
-                                (b'a' + kf) as char
+                                "{steps} {} from the {} file {} the board",
+                                if *steps == 1 { "step" } else { "steps" },
+                                (b'a' + kf) as char,
+                                if *steps == 1 { "leaves" } else { "leave" }
                             ),
                         )
                         .label("off the board");

@@ -308,6 +308,21 @@ fn too_large_numbers_are_said_to_be_too_large() {
     assert!(!d.message().contains("floating point"), "{}", d.render());
 }
 
+/// Regression (new-user trial): on a 2x1 board a one-square step up, [0, 1],
+/// cannot fit (one rank), and the message read "1 steps of [0, 1] make".
+#[test]
+fn one_step_off_the_board_is_singular() {
+    let t = "id: tiny\nname: Tiny\nboard:\n  width: 2\n  height: 1\nsetup: Kk w - - 0 1\nroyal: [King]\npieces:\n  - id: King\n    symbol: K\n    movement:\n      - type: Step\n        direction: Omnidirectional\n";
+    match load_str("tiny.yaml", t) {
+        Ok(_) => panic!("loaded"),
+        Err(ds) => {
+            let r = ds.render();
+            assert!(r.contains("1 step of [0, 1] makes [0, 1]"), "{r}");
+            assert!(!r.contains("1 steps"), "{r}");
+        }
+    }
+}
+
 #[test]
 fn step_range_off_the_board() {
     let t = chess_with("        range: 2\n", "        range: 8\n");
