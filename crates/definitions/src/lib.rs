@@ -346,7 +346,9 @@ fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
         E::SerdeMissingField { field, .. } => {
             d(Code::MissingKey, format!("missing key `{field}`")).label(format!("`{field}` is required in this mapping"))
         }
-        E::SerdeInvalidType { .. } | E::InvalidScalar { .. } if too_large(src, &span).is_some() => {
+        E::SerdeInvalidType { .. } | E::SerdeInvalidValue { .. } | E::InvalidScalar { .. }
+            if too_large(src, &span).is_some() =>
+        {
             too_large(src, &span).expect("checked just above")
         }
         E::SerdeInvalidType { unexpected, expected, .. } => {

@@ -323,6 +323,31 @@ fn one_step_off_the_board_is_singular() {
     }
 }
 
+/// Regression: a range between i64::MAX and u64::MAX (here u64::MAX) was
+/// read as i64::MAX and reported as "range 9223372036854775807 is out of
+/// range", a number the file does not hold. It is too large to read.
+#[test]
+fn range_above_i64_is_too_large_not_i64_max() {
+    let t = chess_with(
+        "        range: 2\n",
+        "        range: 18446744073709551615\n",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "range: 1844"),
+        16,
+        "range: 18446744073709551615",
+        None,
+    );
+    assert!(
+        d.message().contains("`18446744073709551615` is too large"),
+        "{}",
+        d.render()
+    );
+}
+
 #[test]
 fn step_range_off_the_board() {
     let t = chess_with("        range: 2\n", "        range: 8\n");
