@@ -76,8 +76,11 @@ pub struct PerftArgs {
     suite: Option<PathBuf>,
 
     /// With --suite: check only the depths whose expected count is at most
-    /// N nodes [default: no limit]
-    #[arg(long, value_name = "N", requires = "suite")]
+    /// N nodes; 0 means no limit, as for HOUSERULES_PERFT_MAX_NODES
+    /// [default: no limit]
+    // `conflicts_with`: clap lets `requires = "suite"` pass when --depth
+    // (which --suite conflicts with) is given, so --max-nodes was ignored.
+    #[arg(long, value_name = "N", requires = "suite", conflicts_with = "depth")]
     max_nodes: Option<u64>,
 
     /// Worker threads, 1 to 256 [default: the number of CPUs]
@@ -199,15 +202,20 @@ struct Job {
     line: usize,
     fen: String,
     game: Game,
-    /// The `(depth, expected)` pairs to check (within `--max-nodes`).
-    checks: Vec<(u32, u64)>,
+    /// The `(depth, expected, line)` triples to check (within
+    /// `--max-nodes`); `line` is the count's own line (its `perft` line in
+    /// a `.perft` file).
+    checks: Vec<(u32, u64, usize)>,
 }
 
 /// A count that differs from the suite's.
 #[derive(Serialize)]
 struct Mismatch<'a> {
     id: &'a str,
+    /// The wrong count's line (its `perft` line in a `.perft` file).
     line: usize,
+    /// The position's line (its `epd` line).
+    position_line: usize,
     fen: &'a str,
     depth: u32,
     expected: u64,
@@ -258,11 +266,14 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
                     e.id, e.line, e.counts[i].0
                 )));
             }
+            // 0 is no limit, as for HOUSERULES_PERFT_MAX_NODES (README).
+            let max = args.max_nodes.filter(|&m| m > 0).unwrap_or(u64::MAX);
             let checks = e
                 .counts
                 .iter()
-                .copied()
-                .filter(|&(_, n)| args.max_nodes.is_none_or(|max| n <= max))
+                .zip(&e.count_lines)
+                .map(|(&(d, n), &l)| (d, n, l))
+                .filter(|&(_, n, _)| n <= max)
                 .collect();
             Ok(Job {
                 id: e.id,
@@ -294,7 +305,7 @@ fn run_suite(
         let work = |job: &Job| {
             job.checks
                 .iter()
-                .map(|&(d, _)| job.game.perft(d, bulk))
+                .map(|&(d, _, _)| job.game.perft(d, bulk))
                 .collect::<Vec<u64>>()
         };
         parallel::for_each(&jobs, threads, work, |i, got| {
@@ -303,11 +314,12 @@ fn run_suite(
             while let Some(Some(got)) = results.get(reported) {
                 let job = &jobs[reported];
                 let before = mismatches.len();
-                for (&(depth, expected), &got) in job.checks.iter().zip(got) {
+                for (&(depth, expected, line), &got) in job.checks.iter().zip(got) {
                     if got != expected {
                         mismatches.push(Mismatch {
                             id: &job.id,
-                            line: job.line,
+                            line,
+                            position_line: job.line,
                             fen: &job.fen,
                             depth,
                             expected,
@@ -322,10 +334,17 @@ fn run_suite(
                         let shown = path.display();
                         let r = bar.suspend(|| {
                             mismatches[before..].iter().try_for_each(|m| {
+                                // A position without an `id` is named by
+                                // its line, which `file:line` already says.
+                                let id = if m.id == format!("line {}", m.position_line) {
+                                    String::new()
+                                } else {
+                                    format!("{}: ", m.id)
+                                };
                                 writeln!(
                                     out,
-                                    "{shown}:{}: {}: depth {}: expected {}, got {} (FEN {})",
-                                    m.line, m.id, m.depth, m.expected, m.got, m.fen
+                                    "{shown}:{}: {id}depth {}: expected {}, got {} (FEN {})",
+                                    m.line, m.depth, m.expected, m.got, m.fen
                                 )
                             })
                         });
@@ -368,8 +387,8 @@ fn run_suite(
         write!(out, "{passed} passed, {failed_positions} failed")?;
         if skipped > 0 {
             let why = match args.max_nodes {
-                Some(max) => format!("no count within --max-nodes {max}"),
-                None => "no counts".to_string(),
+                Some(max) if max > 0 => format!("no count within --max-nodes {max}"),
+                _ => "no counts".to_string(),
             };
             write!(out, ", {skipped} skipped ({why})")?;
         }

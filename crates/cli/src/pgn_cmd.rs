@@ -216,7 +216,8 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
     }
     write!(out, "{}", r.file)?;
     if let Some(game) = r.game {
-        write!(out, ": game {game}: {} plies", r.plies)?;
+        let unit = if r.plies == 1 { "ply" } else { "plies" };
+        write!(out, ": game {game}: {} {unit}", r.plies)?;
         if let (Some(status), Some(fen)) = (&r.status, &r.final_fen) {
             write!(out, ", {status}, {fen}")?;
         }

@@ -329,8 +329,9 @@ fn suite_reports_a_wrong_count() {
         .lines()
         .find(|l| l.contains("start-wrong"))
         .unwrap_or_else(|| panic!("no mismatch line in {out}"));
+    // The wrong count is `perft 3 8903`, on line 5 (the position is on 2).
     assert!(
-        mismatch.contains(":2:") && mismatch.contains("depth 3"),
+        mismatch.contains(":5:") && mismatch.contains("depth 3"),
         "{mismatch}"
     );
     assert!(
@@ -351,12 +352,84 @@ fn suite_reports_a_wrong_count() {
     let m = &v["mismatches"][0];
     assert_eq!(
         (m["id"].as_str(), m["line"].as_u64(), m["depth"].as_u64()),
-        (Some("start-wrong"), Some(2), Some(3))
+        (Some("start-wrong"), Some(5), Some(3))
     );
+    assert_eq!(m["position_line"].as_u64(), Some(2));
     assert_eq!(
         (m["expected"].as_u64(), m["got"].as_u64()),
         (Some(8903), Some(8902))
     );
+}
+
+/// Regression (new-user trial): a mismatch was reported at the position's
+/// `epd` line (2) rather than at the wrong `perft 2 401` (line 4; the start
+/// position has 400 at depth 2, chessprogramming.org).
+#[test]
+fn suite_mismatch_names_the_wrong_perft_line_not_the_epd_line() {
+    let suite = TempFile::new(
+        "wrong.perft",
+        "id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\nperft 2 401\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let want = format!("{}:4: start: depth 2: expected 401, got 400", suite.path());
+    assert!(out.contains(&want), "{out}");
+}
+
+/// Regression (new-user trial): `.epd` mismatches read `q.epd:1: line 1:
+/// …`, the line said twice (a position without `id` is named by its line).
+#[test]
+fn epd_mismatch_says_the_line_once() {
+    let suite = TempFile::new(
+        "q.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let want = format!("{}:1: depth 1: expected 21, got 20", suite.path());
+    assert!(out.contains(&want), "{out}");
+}
+
+/// Regression (new-user trial): `perft 1 3 extra` was read as `perft 1 3`.
+#[test]
+fn suite_perft_line_with_trailing_text_is_refused() {
+    let suite = TempFile::new(
+        "extra.perft",
+        "epd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3 extra\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(suite.path()) && err.contains("line 2") && err.contains("`extra`"),
+        "{err}"
+    );
+}
+
+/// Regression (new-user trial): `--max-nodes` without `--suite` was
+/// ignored silently when `--depth` was given.
+#[test]
+fn max_nodes_without_suite_is_refused() {
+    let o = houserules(&["perft", "--depth", "1", "--max-nodes", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--max-nodes"), "{}", stderr(&o));
+}
+
+/// Regression (new-user trial): `--max-nodes 0` checked no count while
+/// `HOUSERULES_PERFT_MAX_NODES=0` checks every count (README, "0 checks
+/// all"). Now 0 is no limit for both: the wrong `;D2 401` (the start
+/// position has 400, chessprogramming.org) is checked and fails.
+#[test]
+fn max_nodes_0_checks_every_count() {
+    let suite = TempFile::new(
+        "zero.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
+    );
+    let o = houserules(&["perft", "--suite", suite.path(), "--max-nodes", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
 }
 
 #[test]
@@ -664,4 +737,14 @@ fn validate_json_of_an_unreadable_file_prints_the_json_report() {
         (Some(2), Some(10)),
         "{v}"
     );
+}
+
+/// Regression (new-user trial): a one-move game was "1 plies". One half-move
+/// is one ply; 0 and 2 stay "plies" (plural in English for all but one).
+#[test]
+fn pgn_check_says_1_ply_not_1_plies() {
+    let pgn = TempFile::new("one.pgn", "1. e4 *\n\n1. e4 e5 *\n");
+    let out = ok(&["pgn", "check", pgn.path()]);
+    assert!(out.contains("game 1: 1 ply,"), "{out}");
+    assert!(out.contains("game 2: 2 plies,"), "{out}");
 }

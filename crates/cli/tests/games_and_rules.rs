@@ -178,7 +178,7 @@ fn moves_and_pgn_check_take_a_game() {
         "gardner",
         pgn.to_str().expect("utf-8"),
     ]);
-    assert!(out.contains("game 1: 1 plies"), "{out}");
+    assert!(out.contains("game 1: 1 ply,"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

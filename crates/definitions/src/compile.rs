@@ -1422,7 +1422,8 @@ fn movement(
             return None;
         }
         let (x, y) = (v[0], v[1]);
-        if x.abs() >= w as i64 || y.abs() >= h as i64 {
+        // `unsigned_abs`: |i64::MIN| does not fit an i64.
+        if x.unsigned_abs() >= u64::from(w) || y.unsigned_abs() >= u64::from(h) {
             let d = c
                 .diag(
                     Code::VectorOffBoard,
@@ -1583,7 +1584,7 @@ fn movement(
             let (sx, sy) = (x as i64 * n as i64, y as i64 * n as i64);
             if sx.abs() >= w as i64 || sy.abs() >= h as i64 {
                 let d = c
-                    .diag(Code::VectorOffBoard, range_span.clone(), format!("{n} steps of [{x}, {y}] make [{sx}, {sy}], which cannot fit on the {w}x{h} board"))
+                    .diag(Code::VectorOffBoard, range_span.clone(), format!("{n} {} of [{x}, {y}] {} [{sx}, {sy}], which cannot fit on the {w}x{h} board", if n == 1 { "step" } else { "steps" }, if n == 1 { "makes" } else { "make" }))
                     .label("off the board");
                 c.push(d);
                 break;
@@ -1951,7 +1952,7 @@ fn movement(
                         // A constant out of a number property's range is a
                         // mistake; computed values are clamped into it.
                         if let (check::TKind::Const(Val::Int(n)), Some(f)) = (vk, layout.field(p)) {
-                            let max = f.min + i64::from(f.count) - 1;
+                            let max = f.max();
                             if !(f.min..=max).contains(n) {
                                 let d = c
                                     .diag(
@@ -2603,15 +2604,19 @@ fn action(
                     c.push(d);
                     return None;
                 };
-                let (q, k) = (kf as i64 - steps, kf as i64 + steps);
-                if *steps < 1 || q < 0 || k >= w as i64 {
+                // Checked: `steps` is any i64 the user wrote.
+                let q = i64::from(kf).checked_sub(*steps).unwrap_or(-1);
+                let k = i64::from(kf).checked_add(*steps).unwrap_or(i64::MAX);
+                if *steps < 1 || q < 0 || k >= i64::from(w) {
                     let d = c
                         .diag(
                             Code::InvalidValue,
                             c.inner_span(&mu.loc, &mu.value, steps_span.clone()),
                             format!(
-                                "{steps} steps from the {} file leave the board",
-                                (b'a' + kf) as char
+                                "{steps} {} from the {} file {} the board",
+                                if *steps == 1 { "step" } else { "steps" },
+                                (b'a' + kf) as char,
+                                if *steps == 1 { "leaves" } else { "leave" }
                             ),
                         )
                         .label("off the board");
@@ -2673,8 +2678,10 @@ fn action(
         Mutation::MovePast {
             steps, steps_span, ..
         } => {
-            let (q, k) = (kf[0] as i64 + steps, kf[1] as i64 - steps);
-            if steps < 1 || q >= w as i64 || k < 0 {
+            // Checked: `steps` is any i64 the user wrote.
+            let q = i64::from(kf[0]).checked_add(steps).unwrap_or(i64::MAX);
+            let k = i64::from(kf[1]).checked_sub(steps).unwrap_or(-1);
+            if steps < 1 || q >= i64::from(w) || k < 0 {
                 let d = c
                     .diag(
                         Code::InvalidValue,

@@ -257,6 +257,60 @@ fn breach_words(b: &serde_saphyr::budget::BudgetBreach) -> String {
     }
 }
 
+/// The whole-number literal at `span`, or the value after the key at
+/// `span` (`key: 123`), with its own span: YAML reads a number too large
+/// for a whole number as a float, and serde-saphyr may point at the key.
+fn int_literal(src: &Source, span: &std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let text = src.text();
+    let start = span.start.min(text.len());
+    let rest = &text[start..];
+    let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let is_int = |t: &str| {
+        let d = t.strip_prefix(['-', '+']).unwrap_or(t);
+        !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    };
+    let token = |from: usize| {
+        let t = &rest[from..];
+        let lead = t.len() - t.trim_start().len();
+        let t = t.trim_start();
+        let len = t
+            .find(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '#'))
+            .unwrap_or(t.len());
+        (from + lead, &t[..len])
+    };
+    let (at, t) = token(0);
+    if is_int(t) {
+        return Some(start + at..start + at + t.len());
+    }
+    let colon = rest.find(':')?;
+    let (at, t) = token(colon + 1);
+    is_int(t).then(|| start + at..start + at + t.len())
+}
+
+/// The diagnostic for a whole number too large to read, if `span` holds
+/// one: the message says so, with the largest number read, and the caret
+/// is on the number.
+fn too_large(src: &Source, span: &std::ops::Range<usize>) -> Option<Diagnostic> {
+    let at = int_literal(src, span)?;
+    let lit = &src.text()[at.clone()];
+    // Only numbers beyond i64 get here: smaller ones are read as such.
+    lit.trim_start_matches(['-', '+'])
+        .parse::<i64>()
+        .is_err()
+        .then(|| {
+            Diagnostic::new(
+                src,
+                Code::InvalidValue,
+                at,
+                format!(
+                    "number `{lit}` is too large: whole numbers here are at most {} in size",
+                    i64::MAX
+                ),
+            )
+            .label("too large")
+        })
+}
+
 fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
     use serde_saphyr::Error as E;
     let e = e.without_snippet();
@@ -291,6 +345,11 @@ fn yaml_error(src: &Source, e: &serde_saphyr::Error) -> Diagnostic {
             .maybe_help(diag::did_you_mean(variant, expected.iter().copied())),
         E::SerdeMissingField { field, .. } => {
             d(Code::MissingKey, format!("missing key `{field}`")).label(format!("`{field}` is required in this mapping"))
+        }
+        E::SerdeInvalidType { .. } | E::SerdeInvalidValue { .. } | E::InvalidScalar { .. }
+            if too_large(src, &span).is_some() =>
+        {
+            too_large(src, &span).expect("checked just above")
         }
         E::SerdeInvalidType { unexpected, expected, .. } => {
             d(Code::WrongType, format!("wrong type: expected {}, found {unexpected}", type_name(expected))).label("wrong type")

@@ -492,7 +492,11 @@ impl<'de> Visitor<'de> for DirItemVisitor {
         Ok(DirItem::Int(v))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(DirItem::Int(i64::try_from(v).unwrap_or(i64::MAX)))
+        // Beyond i64: refused (and reported as too large) rather than read
+        // as i64::MAX, which the message would then show.
+        i64::try_from(v)
+            .map(DirItem::Int)
+            .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         Ok(DirItem::Name(v.to_string()))
@@ -570,7 +574,10 @@ impl Visitor<'_> for RangeVisitor {
         Ok(RangeSpec::Num(v))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(RangeSpec::Num(i64::try_from(v).unwrap_or(i64::MAX)))
+        // As for directions: beyond i64 is too large, not i64::MAX.
+        i64::try_from(v)
+            .map(RangeSpec::Num)
+            .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         Ok(RangeSpec::Word(v.to_string()))

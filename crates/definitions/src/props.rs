@@ -43,6 +43,12 @@ impl Field {
         (i < self.count).then_some(i)
     }
 
+    /// The largest number. `min + (count - 1)` in that order: `min +
+    /// count` alone can overflow when the range ends at `i64::MAX`.
+    pub fn max(&self) -> i64 {
+        self.min.saturating_add(i64::from(self.count) - 1)
+    }
+
     fn value(&self, i: u16) -> Val {
         match self.ty {
             Ty::Bool => Val::Bool(i == 1),
@@ -56,7 +62,8 @@ impl Field {
     fn index_of(&self, v: Val) -> u16 {
         let i = match v {
             Val::Bool(b) => i64::from(b),
-            Val::Int(n) => n.clamp(self.min, self.min + i64::from(self.count) - 1) - self.min,
+            // In `min..=max`, so the offset is 0..count and cannot overflow.
+            Val::Int(n) => n.clamp(self.min, self.max()).abs_diff(self.min) as i64,
             Val::Piece(k) | Val::Color(k) => k as i64,
         };
         i.clamp(0, i64::from(self.count) - 1) as u16

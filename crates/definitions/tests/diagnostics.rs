@@ -225,6 +225,129 @@ fn vector_off_the_board() {
     );
 }
 
+/// Regression: `[i64::MIN, 1]` passed validation in release (|i64::MIN|
+/// wrapped to a negative number, below the board's width) and panicked in
+/// debug with "attempt to negate with overflow". |-2^63| is far beyond the
+/// 8x8 board's |x| <= 7, so it is off the board like -2^63 + 1.
+#[test]
+fn vector_of_i64_min_is_off_the_board_not_an_overflow() {
+    for v in ["[-9223372036854775808, 1]", "[1, -9223372036854775808]"] {
+        let t = chess_with("direction: [2, 1]", &format!("direction: {v}"));
+        let d = one("bad.yaml", &t);
+        expect(
+            &d,
+            Code::VectorOffBoard,
+            line_of(&t, v),
+            20,
+            &format!("direction: {v}"),
+            Some("|x| is at most 7 and |y| at most 7"),
+        );
+    }
+}
+
+/// Regression: castling's `steps` were added to the king's file unchecked,
+/// so `i64::MAX` steps overflowed (a panic in debug). From the e file any
+/// step count above 4 (toward a) or 3 (toward h) leaves the 8-file board,
+/// and so does a rook moved i64::MAX steps past the king.
+#[test]
+fn castling_steps_of_i64_max_leave_the_board_not_an_overflow() {
+    let t = chess_with(
+        "move self 2 steps toward target",
+        "move self 9223372036854775807 steps toward target",
+    );
+    let d = one("bad.yaml", &t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert!(d.render().contains("leave the board"), "{}", d.render());
+    let t = chess_with(
+        "move target 1 step past self",
+        "move target 9223372036854775807 step past self",
+    );
+    let d = one("bad.yaml", &t);
+    assert_eq!(d.code(), Code::InvalidValue, "{}", d.render());
+    assert!(d.render().contains("leaves the board"), "{}", d.render());
+}
+
+/// Regression: numbers beyond i64 were "expected a whole number" (width)
+/// or "found floating point `18446744073709552000.0`" with the caret on the
+/// key (range). Both are whole numbers, only too large: the message says so
+/// and the caret is under the number (column 10 after `  width: `, column
+/// 16 after `        range: `).
+#[test]
+fn too_large_numbers_are_said_to_be_too_large() {
+    let t = chess_with("width: 8", "width: 99999999999999999999999999");
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "width: 9999"),
+        10,
+        "width: 99999999999999999999999999",
+        None,
+    );
+    assert!(d.message().contains("too large"), "{}", d.render());
+    assert!(
+        d.message().contains("9223372036854775807"),
+        "{}",
+        d.render()
+    );
+
+    let t = chess_with(
+        "        range: 2\n",
+        "        range: 18446744073709551617\n",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "range: 1844"),
+        16,
+        "range: 18446744073709551617",
+        None,
+    );
+    assert!(d.message().contains("too large"), "{}", d.render());
+    assert!(!d.message().contains("floating point"), "{}", d.render());
+}
+
+/// Regression (new-user trial): on a 2x1 board a one-square step up, [0, 1],
+/// cannot fit (one rank), and the message read "1 steps of [0, 1] make".
+#[test]
+fn one_step_off_the_board_is_singular() {
+    let t = "id: tiny\nname: Tiny\nboard:\n  width: 2\n  height: 1\nsetup: Kk w - - 0 1\nroyal: [King]\npieces:\n  - id: King\n    symbol: K\n    movement:\n      - type: Step\n        direction: Omnidirectional\n";
+    match load_str("tiny.yaml", t) {
+        Ok(_) => panic!("loaded"),
+        Err(ds) => {
+            let r = ds.render();
+            assert!(r.contains("1 step of [0, 1] makes [0, 1]"), "{r}");
+            assert!(!r.contains("1 steps"), "{r}");
+        }
+    }
+}
+
+/// Regression: a range between i64::MAX and u64::MAX (here u64::MAX) was
+/// read as i64::MAX and reported as "range 9223372036854775807 is out of
+/// range", a number the file does not hold. It is too large to read.
+#[test]
+fn range_above_i64_is_too_large_not_i64_max() {
+    let t = chess_with(
+        "        range: 2\n",
+        "        range: 18446744073709551615\n",
+    );
+    let d = one("bad.yaml", &t);
+    expect(
+        &d,
+        Code::InvalidValue,
+        line_of(&t, "range: 1844"),
+        16,
+        "range: 18446744073709551615",
+        None,
+    );
+    assert!(
+        d.message().contains("`18446744073709551615` is too large"),
+        "{}",
+        d.render()
+    );
+}
+
 #[test]
 fn step_range_off_the_board() {
     let t = chess_with("        range: 2\n", "        range: 8\n");

@@ -89,6 +89,24 @@ fn charges_allow_captures_and_attacks_until_used_up() {
     assert_eq!(dests(&none_left, "c3"), set("b2 c2 d2 b3 d3 b4 c4"));
 }
 
+/// Regression: a range ending at `i64::MAX` panicked in debug with
+/// "attempt to add with overflow" (`min + count` before `- 1`). With
+/// charges MAX-1..=MAX (default MAX) the Charger never runs out: using a
+/// charge from MAX-1 is clamped back to MAX-1, still above 0. So in the position of
+/// `charges_allow_captures_and_attacks_until_used_up`, after c2xb3, e5e4,
+/// b3xc3 the Charger on c3 still attacks d4 and d3 and the black king on
+/// e4 has d5, e5 and e3 only (with 2 charges it had all five).
+#[test]
+fn charges_up_to_i64_max_do_not_overflow() {
+    let text = with(
+        "{ default: 2, min: 0, max: 2 }",
+        "{ default: 9223372036854775807, min: 9223372036854775806, max: 9223372036854775807 }",
+    );
+    let mut g = common::game(NAME, &text, Some("4k/5/1ss2/2C2/K4 w - - 0 1"));
+    play(&mut g, &["c2b3", "e5e4", "b3c3"]);
+    assert_eq!(dests(&g, "e4"), set("d5 e5 e3"));
+}
+
 /// The Charger's charges travel with it, are part of the position's hash
 /// and come back on undo. After c2xb3 the board is that of the FEN below,
 /// but a game read from that FEN has a Charger with its default 2 charges:

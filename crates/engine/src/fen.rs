@@ -43,13 +43,16 @@ pub enum FenError {
     /// The en passant field is malformed.
     #[error("FEN en passant field `{}`: expected `-` or a square", crate::echo::echo(.0))]
     EnPassant(String),
-    /// A clock field is not a number.
-    #[error("FEN {field} `{}`: expected a non-negative number", crate::echo::echo(.value))]
+    /// A clock field is not a number, or too large a one.
+    #[error("FEN {field} `{}`: {reason}", crate::echo::echo(.value))]
     Clock {
         /// `half-move clock` or `full-move number`.
         field: &'static str,
         /// The text.
         value: String,
+        /// What is wrong: not a non-negative number, or above the largest
+        /// count stored (`u32::MAX`).
+        reason: String,
     },
     /// Extra fields after the six of FEN.
     #[error("FEN has unexpected extra text `{}`", crate::echo::echo(.0))]
@@ -454,9 +457,15 @@ pub fn check_piece_ranks<B: BitSet>(
 fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32, FenError> {
     match s {
         None => Ok(default),
-        Some(v) => v.parse::<u32>().map_err(|_| FenError::Clock {
+        Some(v) => v.parse::<u32>().map_err(|e| FenError::Clock {
             field,
             value: v.into(),
+            // All digits but no u32: the number is valid, only too large.
+            reason: if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                format!("too large (at most {})", u32::MAX)
+            } else {
+                "expected a non-negative number".into()
+            },
         }),
     }
 }

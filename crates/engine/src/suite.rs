@@ -66,15 +66,7 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             let entry = out
                 .last_mut()
                 .ok_or_else(|| err("`perft` line before any `epd` line"))?;
-            let mut it = rest.split_ascii_whitespace();
-            let d = it
-                .next()
-                .and_then(|x| x.parse().ok())
-                .ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
-            let n = it
-                .next()
-                .and_then(|x| x.parse().ok())
-                .ok_or_else(|| err("expected `perft DEPTH NODES`"))?;
+            let (d, n) = depth_and_nodes(rest, "`perft DEPTH NODES`").map_err(|r| err(&r))?;
             entry.counts.push((d, n));
             entry.count_lines.push(line);
         } else if l.contains(";D") || l.contains("; D") {
@@ -89,15 +81,7 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 let p = p
                     .strip_prefix('D')
                     .ok_or_else(|| err("expected `;Dn nodes`"))?;
-                let mut it = p.split_ascii_whitespace();
-                let d = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or_else(|| err("expected `;Dn nodes`"))?;
-                let n = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or_else(|| err("expected `;Dn nodes`"))?;
+                let (d, n) = depth_and_nodes(p, "`;Dn nodes`").map_err(|r| err(&r))?;
                 counts.push((d, n));
             }
             out.push(SuiteEntry {
@@ -114,6 +98,35 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
         }
     }
     Ok(out)
+}
+
+/// The depth and node count of `DEPTH NODES` (the text after `perft ` or
+/// `;D`); `form` names the expected form in errors. A number too large
+/// for its type is said to be so (with the maximum), and text after the
+/// count is refused rather than ignored.
+fn depth_and_nodes(text: &str, form: &str) -> Result<(u32, u64), String> {
+    fn number<T: std::str::FromStr<Err = std::num::ParseIntError>>(
+        x: Option<&str>,
+        what: &str,
+        max: u64,
+        form: &str,
+    ) -> Result<T, String> {
+        let x = x.ok_or_else(|| format!("expected {form}"))?;
+        x.parse().map_err(|e: std::num::ParseIntError| {
+            if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                format!("{what} `{x}` is too large (at most {max})")
+            } else {
+                format!("expected {form}")
+            }
+        })
+    }
+    let mut it = text.split_ascii_whitespace();
+    let d = number(it.next(), "depth", u64::from(u32::MAX), form)?;
+    let n = number(it.next(), "node count", u64::MAX, form)?;
+    if let Some(extra) = it.next() {
+        return Err(format!("unexpected `{extra}` after {form}"));
+    }
+    Ok((d, n))
 }
 
 #[cfg(test)]
@@ -133,5 +146,37 @@ mod tests {
         assert_eq!(s[1].count_lines, vec![7, 7]);
         assert!(parse("perft 1 2").is_err());
         assert_eq!(parse("bogus").unwrap_err().line, 1);
+    }
+
+    /// Regression: a count above u64::MAX (18446744073709551615) got
+    /// "expected `;Dn nodes`", as if it were not a number.
+    #[test]
+    fn too_large_count_is_said_to_be_too_large() {
+        let e = parse("8/8/8/8/8/8/8/K6k w - - ;D1 99999999999999999999999").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("too large"), "{e}");
+        assert!(e.reason.contains("18446744073709551615"), "{e}");
+        let e = parse("epd 8/8/8/8/8/8/8/K6k w - -\nperft 1 99999999999999999999999").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(
+            e.reason
+                .contains("too large (at most 18446744073709551615)"),
+            "{e}"
+        );
+        // The largest count itself is fine.
+        let s = parse("8/8/8/8/8/8/8/K6k w - - ;D1 18446744073709551615").unwrap();
+        assert_eq!(s[0].counts, vec![(1, u64::MAX)]);
+    }
+
+    /// Regression: `perft 1 3 extra` was read as `perft 1 3`, the rest
+    /// ignored silently.
+    #[test]
+    fn trailing_text_after_a_count_is_refused() {
+        let e = parse("epd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3 extra").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.reason.contains("`extra`"), "{e}");
+        let e = parse("8/8/8/8/8/8/8/K6k w - - ;D1 3 extra ;D2 9").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("`extra`"), "{e}");
     }
 }

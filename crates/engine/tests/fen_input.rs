@@ -89,3 +89,20 @@ fn wrong_rank_count_names_both_counts() {
         .to_string();
     assert!(seven.contains("has 7 ranks, expected 8"), "{seven}");
 }
+
+/// Regression: a half-move clock of 20 digits was "expected a non-negative
+/// number"; it is one, only above the largest clock stored (u32::MAX,
+/// 4294967295). A non-number keeps the old message.
+#[test]
+fn too_large_clock_is_said_to_be_too_large() {
+    let fen = "4k3/8/8/8/8/8/8/4K3 w - - 99999999999999999999 1";
+    let msg = Game::from_fen(Variant::chess(), fen)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("half-move clock"), "{msg}");
+    assert!(msg.contains("too large (at most 4294967295)"), "{msg}");
+    let msg = Game::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K3 w - - -1 1")
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("expected a non-negative number"), "{msg}");
+}

@@ -128,10 +128,12 @@ fn check_entry(suite: &str, e: &SuiteEntry, cap: u64) -> Outcome {
         }
     };
     let shallowest = e.counts.iter().map(|&(d, _)| d).min().unwrap_or(0);
-    for &(depth, expected) in &e.counts {
+    for (&(depth, expected), &line) in e.counts.iter().zip(&e.count_lines) {
         if depth > shallowest && cap != 0 && expected > cap {
             continue;
         }
+        // The count's own line (its `perft` line), not the position's.
+        let where_ = format!("{suite}:{line} (id {}, position on line {})", e.id, e.line);
         let got = game.perft(depth, true);
         out.depths += 1;
         out.nodes += expected;

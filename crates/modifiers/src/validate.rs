@@ -1610,8 +1610,10 @@ impl Checker {
                 Some(items) if !items.is_empty() => {
                     for (i, x) in items.iter().enumerate() {
                         // The shapes the runtime runs (runtime::shapes).
-                        if let Err(m) = crate::runtime::shape_ok(x) {
-                            self.push(PARAM_INVALID, idx(path, i), format!("bad shape: {m}"));
+                        if let Err((at, m)) = crate::runtime::shape_ok(x) {
+                            let p = idx(path, i);
+                            let p = at.map_or(p.clone(), |k| key(&p, k));
+                            self.push(PARAM_INVALID, p, format!("bad shape: {m}"));
                         }
                     }
                 }

@@ -563,3 +563,65 @@ fn every_code_is_documented() {
         );
     }
 }
+
+/// A passive `add-moves` for kings with one shape.
+fn add_moves(shape: Value) -> Value {
+    with(
+        json!([{"kind": "add-moves", "params": {"pieces": {"type": ["king"]}, "shapes": [shape]}}]),
+        json!([]),
+    )
+}
+
+const SHAPE_DIRECTION: &str = "$.passive[0].params.shapes[0].direction";
+
+/// Regression: `[i64::MIN, 1]` validated (the runtime cast it `as i32`,
+/// which wraps i64::MIN to 0, making it [0, 1]). A vector's |x| and |y|
+/// are at most 7 (an 8-square board), so it is a bad parameter at the
+/// shape's `direction`, and the message says the range.
+#[test]
+fn leap_vector_of_i64_min_is_refused() {
+    for d in [json!([i64::MIN, 1]), json!([1, i64::MIN])] {
+        let f = expect(
+            add_moves(json!({"kind": "leap", "direction": d})),
+            codes::PARAM_INVALID,
+            SHAPE_DIRECTION,
+        );
+        assert!(f.message.contains("out of range"), "{}", f.message);
+        assert!(f.message.contains("-7 to 7"), "{}", f.message);
+    }
+}
+
+/// Regression: `[100, 1]` and `[0, 0]` got the generic "is a named
+/// direction, [x, y] or a list of them". 100 is beyond |x| <= 7; [0, 0]
+/// does not move. The same holds for one bad vector in a list (it was
+/// dropped silently).
+#[test]
+fn out_of_range_and_zero_vectors_are_named() {
+    for d in [
+        json!([100, 1]),
+        json!([[2, 1], [100, 1]]),
+        json!([1, 18446744073709551615u64]),
+    ] {
+        let f = expect(
+            add_moves(json!({"kind": "leap", "direction": d})),
+            codes::PARAM_INVALID,
+            SHAPE_DIRECTION,
+        );
+        assert!(
+            f.message
+                .contains("out of range: x and y are whole numbers from -7 to 7"),
+            "{}",
+            f.message
+        );
+    }
+    for d in [json!([0, 0]), json!([[2, 1], [0, 0]])] {
+        let f = expect(
+            add_moves(json!({"kind": "leap", "direction": d})),
+            codes::PARAM_INVALID,
+            SHAPE_DIRECTION,
+        );
+        assert!(f.message.contains("[0, 0] does not move"), "{}", f.message);
+    }
+    // The limits themselves are fine.
+    assert!(check(add_moves(json!({"kind": "leap", "direction": [-7, 7]}))).is_empty());
+}

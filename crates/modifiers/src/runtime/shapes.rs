@@ -38,29 +38,40 @@ fn norm(s: &str) -> String {
 }
 
 /// Whether a shape object is one the runtime can run (used by the
-/// validator).
-pub fn shape_ok(v: &Value) -> Result<(), String> {
+/// validator). The error names the shape's key at fault, if one, and what
+/// is wrong.
+pub fn shape_ok(v: &Value) -> Result<(), (Option<&'static str>, String)> {
     let Some(o) = v.as_object() else {
-        return Err("a shape is an object".into());
+        return Err((None, "a shape is an object".into()));
     };
     for k in o.keys() {
         if !["kind", "direction", "range", "symmetry", "mode"].contains(&k.as_str()) {
-            return Err(format!("unknown shape key `{k}`"));
+            return Err((None, format!("unknown shape key `{k}`")));
         }
     }
     match o.get("kind").and_then(Value::as_str).map(norm).as_deref() {
         Some("step" | "slide" | "leap" | "capture") => {}
-        _ => return Err("`kind` is step, slide, leap or capture".into()),
+        _ => {
+            return Err((
+                Some("kind"),
+                "`kind` is step, slide, leap or capture".into(),
+            ))
+        }
     }
-    let d = o.get("direction").ok_or("a shape needs `direction`")?;
+    let d = o
+        .get("direction")
+        .ok_or((None, "a shape needs `direction`".to_string()))?;
+    if let Some(m) = direction_error(d) {
+        return Err((Some("direction"), m));
+    }
     if vectors(d, Color::White, false).is_empty() {
-        return Err("`direction` is a named direction, [x, y] or a list of them".into());
+        return Err((Some("direction"), DIRECTION_FORMS.into()));
     }
     if let Some(r) = o.get("range") {
         let ok = r.as_str().is_some_and(|s| norm(s) == "unlimited")
             || r.as_u64().is_some_and(|n| (1..=16).contains(&n));
         if !ok {
-            return Err("`range` is 1–16 or \"unlimited\"".into());
+            return Err((Some("range"), "`range` is 1–16 or \"unlimited\"".into()));
         }
     }
     if let Some(s) = o.get("symmetry") {
@@ -68,7 +79,10 @@ pub fn shape_ok(v: &Value) -> Result<(), String> {
             s.as_str().map(norm).as_deref(),
             Some("none" | "full" | "horizontal")
         ) {
-            return Err("`symmetry` is none, full or horizontal".into());
+            return Err((
+                Some("symmetry"),
+                "`symmetry` is none, full or horizontal".into(),
+            ));
         }
     }
     if let Some(m) = o.get("mode") {
@@ -76,10 +90,55 @@ pub fn shape_ok(v: &Value) -> Result<(), String> {
             m.as_str().map(norm).as_deref(),
             Some("both" | "moveonly" | "captureonly")
         ) {
-            return Err("`mode` is both, move-only or capture-only".into());
+            return Err((
+                Some("mode"),
+                "`mode` is both, move-only or capture-only".into(),
+            ));
         }
     }
     Ok(())
+}
+
+const DIRECTION_FORMS: &str = "`direction` is a named direction, [x, y] or a list of them";
+
+/// The largest |x| or |y| of a vector (boards are at most 8 squares a
+/// side here, so a longer one cannot move).
+const MAX_COMPONENT: i64 = 7;
+
+/// What is wrong with a direction, for the one vector or name at fault
+/// (a list is checked item by item, so a bad vector is not dropped
+/// silently).
+fn direction_error(d: &Value) -> Option<String> {
+    match d {
+        Value::String(s) => (!DIRECTIONS.contains(&norm(s).as_str()))
+            .then(|| format!("unknown direction `{s}`: {DIRECTION_FORMS}")),
+        Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_number) => {
+            // Any JSON number, so that a huge one is reported out of range
+            // rather than as the wrong kind of value.
+            let xy: Vec<Option<i64>> = a.iter().map(Value::as_i64).collect();
+            let range =
+                format!("x and y are whole numbers from -{MAX_COMPONENT} to {MAX_COMPONENT}");
+            match (xy[0], xy[1]) {
+                (Some(0), Some(0)) => Some("vector [0, 0] does not move".into()),
+                (Some(x), Some(y))
+                    if x.unsigned_abs() <= MAX_COMPONENT as u64
+                        && y.unsigned_abs() <= MAX_COMPONENT as u64 =>
+                {
+                    None
+                }
+                _ if a.iter().all(|n| n.is_i64() || n.is_u64()) => Some(format!(
+                    "vector [{}, {}] is out of range: {range}",
+                    a[0], a[1]
+                )),
+                _ => Some(format!("vector [{}, {}]: {range}", a[0], a[1])),
+            }
+        }
+        Value::Array(a) if !a.is_empty() => a.iter().find_map(|x| match x {
+            Value::Array(_) | Value::String(_) => direction_error(x),
+            _ => Some(DIRECTION_FORMS.into()),
+        }),
+        _ => Some(DIRECTION_FORMS.into()),
+    }
 }
 
 fn expand(x: i32, y: i32, sym: &str) -> Vec<(i32, i32)> {
@@ -128,10 +187,14 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
             _ => Vec::new(),
         },
         Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_i64) => {
-            let (x, y) = (
-                a[0].as_i64().unwrap_or(0) as i32,
-                a[1].as_i64().unwrap_or(0) as i32,
-            );
+            // Checked: `as i32` would wrap i64::MIN to 0 and make
+            // [i64::MIN, 1] the vector [0, 1].
+            let (Ok(x), Ok(y)) = (
+                i32::try_from(a[0].as_i64().unwrap_or(i64::MAX)),
+                i32::try_from(a[1].as_i64().unwrap_or(i64::MAX)),
+            ) else {
+                return Vec::new();
+            };
             if x.abs() > 7 || y.abs() > 7 {
                 return Vec::new();
             }
