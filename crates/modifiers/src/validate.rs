@@ -331,8 +331,8 @@ fn is_ref(v: &Value) -> bool {
     matches!(v, Value::String(s) if s.starts_with('$'))
 }
 
-/// The JSON type name of a value, for messages.
-fn type_name(v: &Value) -> &'static str {
+/// The JSON type name of a value, for messages ("a string", "an array").
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -206,7 +206,7 @@ impl CreateRequest {
             };
             return Err(format!(
                 "$.state: a state object (docs/state-format.md, as `houserules state` writes it) is expected, not {}{hint}",
-                json_kind(st)
+                crate::validate::type_name(st)
             ));
         }
         serde_path_to_error::deserialize(v).map_err(|e| {
@@ -218,18 +218,6 @@ impl CreateRequest {
             };
             format!("{at}: {}", e.into_inner())
         })
-    }
-}
-
-/// The JSON kind of a value, for messages ("a string", "an array").
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
