@@ -250,15 +250,23 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         writeln!(out, "fen: {}", state["fen"].as_str().unwrap_or(""))?;
         let st = &state["status"];
         let name = st["status"].as_str().unwrap_or("unknown");
-        let mut line = name.to_string();
-        if let Some(r) = st["reason"].as_str() {
-            line.push_str(&format!(" ({r})"));
-        }
+        // As `moves` writes a result: `checkmate (black wins)`,
+        // `stalemate (draw)`, with a rule's reason first when it has one.
+        let mut parts: Vec<String> = st["reason"]
+            .as_str()
+            .map(str::to_string)
+            .into_iter()
+            .collect();
         match st["winner"].as_str() {
-            Some(w) => line.push_str(&format!(", {w} wins")),
-            None if st.get("winner").is_some() => line.push_str(", a draw"),
+            Some(w) => parts.push(format!("{w} wins")),
+            None if st.get("winner").is_some() => parts.push("draw".into()),
             None => {}
         }
+        let line = if parts.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} ({})", parts.join(", "))
+        };
         writeln!(out, "status: {line}")?;
         if !state["pendingChoice"].is_null() {
             writeln!(

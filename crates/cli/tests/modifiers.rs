@@ -299,3 +299,29 @@ fn size_limits_are_documented_and_written_in_mib() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("larger than 1 MiB"), "{err}");
 }
+
+/// `play` writes a result as `moves` does: `checkmate (black wins)`. The
+/// position is mate by hand: the rook on d1 checks the king on g1 along
+/// the first rank, f1 and h1 are on that rank, and f2, g2, h2 hold White's
+/// own pawns (new-user trial: `play` wrote "checkmate, black wins").
+#[test]
+fn play_writes_the_result_as_moves_does() {
+    let d = dir("result-text");
+    let req = d.join("request.json");
+    let inp = d.join("inputs.jsonl");
+    std::fs::write(&req, r#"{"fen": "7k/8/8/8/8/8/5PPP/3r2K1 w - - 0 1"}"#).expect("write");
+    std::fs::write(&inp, "").expect("write");
+    let o = houserules(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inp.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&d);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.lines().any(|l| l == "status: checkmate (black wins)"),
+        "{text}"
+    );
+}
