@@ -96,3 +96,31 @@ fn a_modifier_writing_hp_changes_the_preset_hit_points() {
         .all(|p| p["square"] != "d5");
     assert!(gone, "at 0 hit points the pawn is removed");
 }
+
+/// A capture that lowers the stored hit points and pushes the target out
+/// of an `Hp` aura is two causes in one move: two on-damaged, as for the
+/// two causes inside one arm (docs/modifiers.md § Auras). Board by hand:
+/// White K a1, R e1; Black K f6, P e7. The black king gives its own pieces
+/// +1 `Hp` within 1 (e7 is next to f6). Re1xe7 takes the pawn from 2 to 1
+/// stored and pushes it north to e8, two ranks from f6: out of the aura.
+#[test]
+fn stored_and_aura_losses_in_one_move_fire_twice() {
+    let aura = json!({"kind": "add-aura", "params": {
+        "source": {"type": ["king"], "color": "black"}, "radius": 1,
+        "targetAttr": "Hp", "delta": 1, "filter": {"color": "black"}}});
+    let d = json!({"version": 1, "id": "rec", "name": "rec", "passive": [aura],
+        "triggers": [{"kind": "on-damaged", "effects": [
+            {"kind": "add-to-var", "params": {"name": "damaged", "delta": 1, "scope": "game"}}
+        ]}]});
+    let mut s = Session::create(CreateRequest {
+        fen: Some("8/4p3/5k2/8/8/8/8/K3R3 w - - 0 1".into()),
+        presets: vec!["piece-hp".into()],
+        modifiers: vec![d],
+        ..CreateRequest::default()
+    })
+    .expect("valid request");
+    assert_eq!(hp_on(&s, "e7"), json!(3), "2 stored + 1 from the aura");
+    mv(&mut s, "e1e7");
+    assert_eq!(hp_on(&s, "e8"), json!(1), "1 stored, out of the aura");
+    assert_eq!(var(&s, "damaged"), json!(2));
+}

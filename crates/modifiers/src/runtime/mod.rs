@@ -1585,11 +1585,9 @@ impl Session {
             .iter()
             .map(|p| p.id)
             .collect();
-        for id in self.preset_hp_losses(&preset_before) {
-            if !lost.contains(&id) {
-                lost.push(id);
-            }
-        }
+        // A piece that loses stored hit points and an aura bonus in the
+        // same move gets one on-damaged per cause, as inside an arm.
+        lost.extend(self.preset_hp_losses(&preset_before));
         let mut entries = Vec::new();
         if let Some(p) = self.find_piece(mover_id) {
             entries.push(p);
@@ -1773,8 +1771,13 @@ impl Session {
         } else {
             value.clone()
         };
-        let mut entry =
-            json!({"choiceId": frame.choice_id, "value": shown, "player": player, "auto": auto});
+        // `auto: timeout` would give the hidden throw away (the default).
+        let shown_auto = if frame.for_player == "both" && !complete {
+            None
+        } else {
+            auto
+        };
+        let mut entry = json!({"choiceId": frame.choice_id, "value": shown, "player": player, "auto": shown_auto});
         if frame.for_player == "both" && complete {
             entry["answers"] = Value::Object(frame.collected.clone().into_iter().collect());
         }
