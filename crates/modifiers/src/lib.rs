@@ -26,3 +26,9 @@ pub use descriptor::{
 pub use rng::Mulberry32;
 pub use runtime::{CreateRequest, Input, Refusal, Session};
 pub use validate::{codes, validate, validate_value, Finding};
+
+/// Input as echoed in a message: cut and with control characters escaped
+/// (`houserules_engine::echo`).
+pub(crate) fn echo_input(s: &str) -> String {
+    houserules_engine::echo::echo(s)
+}

@@ -372,7 +372,7 @@ pub fn entry(id: &str) -> Option<&'static Entry> {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// No entry has this id.
-    #[error("no modifier `{0}` in the library")]
+    #[error("no modifier `{}` in the library", crate::echo_input(.0))]
     UnknownId(String),
     /// The shipped file does not validate (a build defect, caught by tests).
     #[error("library modifier `{id}` is invalid: {}", findings.first().map(ToString::to_string).unwrap_or_default())]

@@ -639,7 +639,7 @@ impl Checker {
                 self.push(
                     FIELD_UNKNOWN,
                     key("$", k),
-                    format!("unknown field `{k}`{hint}"),
+                    format!("unknown field `{}`{hint}", crate::echo_input(k)),
                 );
             }
         }
@@ -773,7 +773,7 @@ impl Checker {
                     self.push(
                         FIELD_UNKNOWN,
                         key(&path, k),
-                        format!("unknown field `{k}`{hint}"),
+                        format!("unknown field `{}`{hint}", crate::echo_input(k)),
                     );
                 }
             }
@@ -804,7 +804,7 @@ impl Checker {
                     self.push(
                         PARAMETER_INVALID,
                         key(&path, "type"),
-                        format!("unknown parameter type `{t}`{hint}"),
+                        format!("unknown parameter type `{}`{hint}", crate::echo_input(t)),
                     );
                 }
                 None => self.push(
@@ -845,7 +845,7 @@ impl Checker {
                 self.push(
                     FIELD_UNKNOWN,
                     key("$.draft", k),
-                    format!("unknown field `{k}`{hint}"),
+                    format!("unknown field `{}`{hint}", crate::echo_input(k)),
                 );
             }
         }
@@ -897,7 +897,7 @@ impl Checker {
                 self.push(
                     FIELD_UNKNOWN,
                     key(path, k),
-                    format!("unknown field `{k}`{hint}"),
+                    format!("unknown field `{}`{hint}", crate::echo_input(k)),
                 );
             }
         }
@@ -914,7 +914,7 @@ impl Checker {
                     self.push(
                         TRIGGER_UNKNOWN_KIND,
                         key(path, "kind"),
-                        format!("unknown trigger kind `{s}`{extra}"),
+                        format!("unknown trigger kind `{}`{extra}", crate::echo_input(s)),
                     );
                     None
                 }
@@ -986,7 +986,7 @@ impl Checker {
                 self.push(
                     FIELD_UNKNOWN,
                     key(path, k),
-                    format!("unknown field `{k}`{hint}"),
+                    format!("unknown field `{}`{hint}", crate::echo_input(k)),
                 );
             }
         }
@@ -1004,7 +1004,7 @@ impl Checker {
                     self.push(
                         PRIMITIVE_UNKNOWN_KIND,
                         kp,
-                        format!("unknown primitive kind `{s}`{extra}"),
+                        format!("unknown primitive kind `{}`{extra}", crate::echo_input(s)),
                     );
                     return;
                 }
@@ -1182,7 +1182,11 @@ impl Checker {
                 self.push(
                     PARAM_UNKNOWN,
                     key(&pp, k),
-                    format!("unknown parameter `{k}` for `{what}`{hint}"),
+                    format!(
+                        "unknown parameter `{}` for `{}`{hint}",
+                        crate::echo_input(k),
+                        crate::echo_input(what)
+                    ),
                 );
             }
         }
@@ -1309,7 +1313,7 @@ impl Checker {
                 self.push(
                     FILTER_INVALID,
                     key(path, k),
-                    format!("unknown {what} key `{k}`{hint}"),
+                    format!("unknown {what} key `{}`{hint}", crate::echo_input(k)),
                 );
             }
         }
@@ -1466,7 +1470,7 @@ impl Checker {
                 };
                 for k in o.keys() {
                     if k != "of" && k != "ring" {
-                        self.push(FILTER_INVALID, key(path, k), format!("unknown `adjacentTo` key `{k}`"));
+                        self.push(FILTER_INVALID, key(path, k), format!("unknown `adjacentTo` key `{}`", crate::echo_input(k)));
                     }
                 }
                 match o.get("of") {
@@ -1501,7 +1505,7 @@ impl Checker {
                             self.push(FILTER_INVALID, path, "a `predicate` filter needs `file`, `rank` or both")
                         }
                         Some("squares" | "predicate") | None => {}
-                        Some(k) => self.push(FILTER_INVALID, key(path, "kind"), format!("unknown square filter kind `{k}`")),
+                        Some(k) => self.push(FILTER_INVALID, key(path, "kind"), format!("unknown square filter kind `{}`", crate::echo_input(k))),
                     }
                 }
             }
@@ -1523,7 +1527,7 @@ impl Checker {
                 Some(s) if MarkerKind::parse(s).is_some() => {}
                 Some(s) => {
                     let hint = did_you_mean(s, MarkerKind::ALL.iter().map(|k| k.as_str()));
-                    self.push(MARKER_UNKNOWN_KIND, path, format!("unknown marker kind `{s}`{hint}"));
+                    self.push(MARKER_UNKNOWN_KIND, path, format!("unknown marker kind `{}`{hint}", crate::echo_input(s)));
                 }
                 None => self.push(MARKER_UNKNOWN_KIND, path, format!("a marker kind is a string, not {}", type_name(v))),
             },
@@ -1534,7 +1538,7 @@ impl Checker {
                 };
                 for k in o.keys() {
                     if k != "kind" && k != "own" {
-                        self.push(FILTER_INVALID, key(path, k), format!("unknown key `{k}`"));
+                        self.push(FILTER_INVALID, key(path, k), format!("unknown key `{}`", crate::echo_input(k)));
                     }
                 }
                 match o.get("kind") {
@@ -1647,7 +1651,7 @@ impl Checker {
                         match k.as_str() {
                             "relation" => {}
                             "filter" => self.filter_obj(x, &key(path, k), PIECE_FILTER, "piece filter", env, bound),
-                            _ => self.push(PARAM_UNKNOWN, key(path, k), format!("unknown target key `{k}`")),
+                            _ => self.push(PARAM_UNKNOWN, key(path, k), format!("unknown target key `{}`", crate::echo_input(k))),
                         }
                     }
                 }
@@ -1672,7 +1676,7 @@ impl Checker {
                         }
                         _ => {
                             let hint = did_you_mean(k, ["pieces", "squares", "markers", "values"]);
-                            self.push(FILTER_INVALID, kp, format!("unknown source `{k}`{hint}"));
+                            self.push(FILTER_INVALID, kp, format!("unknown source `{}`{hint}", crate::echo_input(k)));
                         }
                     }
                 }
@@ -1697,7 +1701,7 @@ impl Checker {
                                     self.push(PARAM_INVALID, kp, "`then` is square-asc, advanced-first or rearmost-first");
                                 }
                             }
-                            _ => self.push(PARAM_INVALID, kp, format!("unknown order key `{k}`")),
+                            _ => self.push(PARAM_INVALID, kp, format!("unknown order key `{}`", crate::echo_input(k))),
                         }
                     }
                 }
@@ -1798,7 +1802,7 @@ impl Checker {
                             self.push(
                                 EXPRESSION_INVALID,
                                 ap,
-                                format!("unknown operator `{op}`{hint}"),
+                                format!("unknown operator `{}`{hint}", crate::echo_input(op)),
                             );
                         }
                     }

@@ -109,9 +109,9 @@ fn stored_and_aura_losses_in_one_move_fire_twice() {
         "source": {"type": ["king"], "color": "black"}, "radius": 1,
         "targetAttr": "Hp", "delta": 1, "filter": {"color": "black"}}});
     let d = json!({"version": 1, "id": "rec", "name": "rec", "passive": [aura],
-        "triggers": [{"kind": "on-damaged", "effects": [
-            {"kind": "add-to-var", "params": {"name": "damaged", "delta": 1, "scope": "game"}}
-        ]}]});
+    "triggers": [{"kind": "on-damaged", "effects": [
+        {"kind": "add-to-var", "params": {"name": "damaged", "delta": 1, "scope": "game"}}
+    ]}]});
     let mut s = Session::create(CreateRequest {
         fen: Some("8/4p3/5k2/8/8/8/8/K3R3 w - - 0 1".into()),
         presets: vec!["piece-hp".into()],

@@ -625,3 +625,17 @@ fn out_of_range_and_zero_vectors_are_named() {
     // The limits themselves are fine.
     assert!(check(add_moves(json!({"kind": "leap", "direction": [-7, 7]}))).is_empty());
 }
+
+/// Echoed input is cut and its control characters escaped (re-trial: an
+/// unknown trigger kind of 5,000 characters with an ESC was printed whole,
+/// raw escape sequence included).
+#[test]
+fn unknown_kinds_are_echoed_cut_and_escaped() {
+    let kind = format!("on-capt\u{1b}[2J{}", "r".repeat(5000));
+    let v = with(json!([]), json!([{"kind": kind, "effects": []}]));
+    let f = expect(v, codes::TRIGGER_UNKNOWN_KIND, "$.triggers[0].kind");
+    let m = f.to_string();
+    assert!(!m.contains('\u{1b}'), "raw ESC in {m:?}");
+    assert!(m.contains("\\u{1b}"), "{m}");
+    assert!(m.len() < 400, "{} bytes", m.len());
+}

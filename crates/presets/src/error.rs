@@ -12,7 +12,7 @@ pub enum PresetError {
         input: String,
     },
     /// No preset has this id.
-    #[error("unknown preset `{id}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
+    #[error("unknown preset `{}`{}", houserules_engine::echo::echo(id), suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownPreset {
         /// The id given.
         id: String,

@@ -187,3 +187,15 @@ fn chess960_known_indices() {
     assert_eq!(s(518), "RNBQKBNR");
     assert_eq!(s(959), "RKRNNQBB");
 }
+
+/// An unknown preset id is echoed cut and escaped (re-trial: a 5,000-byte
+/// id with a BEL was printed whole and raw).
+#[test]
+fn unknown_preset_ids_are_echoed_cut_and_escaped() {
+    let id = format!("x\u{7}{}", "k".repeat(5000));
+    let m = houserules_presets::RuleSet::parse(&id)
+        .unwrap_err()
+        .to_string();
+    assert!(!m.contains('\u{7}'), "raw BEL in {m:?}");
+    assert!(m.len() < 400, "{} bytes", m.len());
+}

@@ -2580,19 +2580,27 @@ fn resolve_modifier(
                 return Err((
                     None,
                     format!(
-                        "`{s}` has an empty parameter list: write `{id}`, or `{id}:KEY=VALUE;…`"
+                        "`{}` has an empty parameter list: write `{id}`, or `{id}:KEY=VALUE;…`",
+                        crate::echo_input(s)
                     ),
                 ));
             }
             let mut over = BTreeMap::new();
             for kv in rest.split(';').filter(|x| !x.is_empty()) {
-                let (k, val) = kv
-                    .split_once('=')
-                    .ok_or_else(|| (None, format!("`{kv}` is not KEY=VALUE")))?;
+                let (k, val) = kv.split_once('=').ok_or_else(|| {
+                    (
+                        None,
+                        format!("`{}` is not KEY=VALUE", crate::echo_input(kv)),
+                    )
+                })?;
                 if over.insert(k.to_string(), val.to_string()).is_some() {
                     return Err((
                         Some(codes::DUPLICATE_PARAMETER),
-                        format!("parameter `{k}` is given twice in `{s}`"),
+                        format!(
+                            "parameter `{}` is given twice in `{}`",
+                            crate::echo_input(k),
+                            crate::echo_input(s)
+                        ),
                     ));
                 }
             }
