@@ -20,21 +20,29 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn play(name: &str, request: &str, inputs: &[&str]) -> (Option<i32>, Value) {
+/// Runs `play` on a request and input lines written to a fresh directory,
+/// with `extra` arguments.
+fn play_output(name: &str, request: &str, inputs: &[&str], extra: &[&str]) -> Output {
     let d = dir(name);
     let req = d.join("request.json");
     let inp = d.join("inputs.jsonl");
     std::fs::write(&req, request).expect("write");
     std::fs::write(&inp, inputs.join("\n")).expect("write");
-    let o = houserules(&[
+    let mut args = vec![
         "play",
         "--create",
         req.to_str().unwrap(),
         "--inputs",
         inp.to_str().unwrap(),
-        "--json",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let o = houserules(&args);
     let _ = std::fs::remove_dir_all(&d);
+    o
+}
+
+fn play(name: &str, request: &str, inputs: &[&str]) -> (Option<i32>, Value) {
+    let o = play_output(name, request, inputs, &["--json"]);
     let v: Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
     (o.status.code(), v)
@@ -306,19 +314,12 @@ fn size_limits_are_documented_and_written_in_mib() {
 /// own pawns (new-user trial: `play` wrote "checkmate, black wins").
 #[test]
 fn play_writes_the_result_as_moves_does() {
-    let d = dir("result-text");
-    let req = d.join("request.json");
-    let inp = d.join("inputs.jsonl");
-    std::fs::write(&req, r#"{"fen": "7k/8/8/8/8/8/5PPP/3r2K1 w - - 0 1"}"#).expect("write");
-    std::fs::write(&inp, "").expect("write");
-    let o = houserules(&[
-        "play",
-        "--create",
-        req.to_str().unwrap(),
-        "--inputs",
-        inp.to_str().unwrap(),
-    ]);
-    let _ = std::fs::remove_dir_all(&d);
+    let o = play_output(
+        "result-text",
+        r#"{"fen": "7k/8/8/8/8/8/5PPP/3r2K1 w - - 0 1"}"#,
+        &[],
+        &[],
+    );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.lines().any(|l| l == "status: checkmate (black wins)"),
