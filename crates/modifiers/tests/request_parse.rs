@@ -168,10 +168,20 @@ fn refused_moves_say_why() {
         assert!(r.message.contains(choice), "{choice}: {}", r.message);
     }
 
+    // e2e4 is legal in chess; frozen-column on the e file freezes e2.
     let r = refusal(r#"{"modifiers": ["frozen-column:file=e"]}"#, "e2e4");
     assert_eq!(r.code, "illegal-move");
     assert!(
-        r.message.contains("forbidden by the active rules"),
+        r.message.contains("forbidden by an attached modifier"),
+        "{}",
+        r.message
+    );
+    // A pawn never moves three squares (re-trial: this read "forbidden by
+    // the active rules", as if a rule were to blame).
+    let r = refusal("{}", "e2e5");
+    assert_eq!(r.code, "illegal-move");
+    assert!(
+        r.message.contains("not a legal move in this position"),
         "{}",
         r.message
     );

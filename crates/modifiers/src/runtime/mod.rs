@@ -1448,8 +1448,16 @@ impl Session {
                         ": a promotion piece letter is needed ({})",
                         promotions.join(", ")
                     )
+                } else if self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .any(|m| self.game.uci(*m) == uci)
+                {
+                    // Legal in the game and its presets: a modifier says no.
+                    ": forbidden by an attached modifier".into()
                 } else {
-                    ": forbidden by the active rules".into()
+                    ": not a legal move in this position".into()
                 }
             }
         }
