@@ -7,19 +7,33 @@
 pub const ECHO_CHARS: usize = 80;
 
 /// Appends `c` as shown in a message: a control character other than a
-/// tab escaped the Rust way (`\u{1b}`, `\n`), any other as it is.
+/// tab, or an invisible character that reorders or breaks a line (see
+/// `escaped`), escaped the Rust way (`\u{1b}`, `\n`, `\u{202e}`), any
+/// other as it is.
 pub fn push_shown(out: &mut String, c: char) {
-    if c.is_control() && c != '\t' {
+    if escaped(c) {
         out.extend(c.escape_default());
     } else {
         out.push(c);
     }
 }
 
+/// Whether `c` is shown escaped: control characters but tab, and the
+/// invisible characters that reorder or break a terminal line (bidi marks
+/// and overrides, line and paragraph separators, zero-width characters,
+/// the byte order mark), which could disguise a message.
+fn escaped(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
+        )
+}
+
 /// How many characters `c` takes once shown (see [`push_shown`]), to keep
 /// a caret under its column.
 pub fn shown_width(c: char) -> usize {
-    if c.is_control() && c != '\t' {
+    if escaped(c) {
         c.escape_default().count()
     } else {
         1
@@ -73,6 +87,17 @@ mod tests {
             echo(&"é".repeat(100)),
             format!("{}… (200 bytes)", "é".repeat(80))
         );
+    }
+
+    /// The right-to-left override U+202E, the line separator U+2028 and the
+    /// zero-width space U+200B could disguise a message (re-trial).
+    #[test]
+    fn bidi_and_separator_characters_are_escaped() {
+        assert_eq!(
+            echo("e2\u{202e}x\u{2028}y\u{200b}"),
+            "e2\\u{202e}x\\u{2028}y\\u{200b}"
+        );
+        assert_eq!(echo("é"), "é", "other non-ASCII characters stay");
     }
 
     /// ESC is U+001B, BEL U+0007, backspace U+0008; a tab stays.

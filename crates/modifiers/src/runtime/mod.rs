@@ -1722,7 +1722,10 @@ impl Session {
             if *value != default {
                 return Err(refuse(
                     codes::BAD_CHOICE,
-                    format!("a timeout takes the default {default}, not {value}"),
+                    format!(
+                        "a timeout takes the default {default}, not {}",
+                        crate::echo_input(&value.to_string())
+                    ),
                 ));
             }
         }
@@ -1730,7 +1733,8 @@ impl Session {
             return Err(refuse(
                 codes::BAD_CHOICE,
                 format!(
-                    "{value} is not one of the options {}",
+                    "{} is not one of the options {}",
+                    crate::echo_input(&value.to_string()),
                     Value::Array(options)
                 ),
             ));
