@@ -117,22 +117,9 @@ fn every_preset_alone_generates_as_the_general_path() {
 #[test]
 fn random_preset_sets_generate_as_the_general_path() {
     let mut rng = Rng(42);
-    let implemented: Vec<&str> = PRESETS
-        .iter()
-        .filter(|p| p.implemented)
-        .map(|p| p.id)
-        .collect();
     let mut sets = 0;
     for _ in 0..150 {
-        let k = 2 + (rng.next() % 2) as usize;
-        let mut ids: Vec<&str> = Vec::new();
-        for _ in 0..k {
-            let id = implemented[(rng.next() % implemented.len() as u64) as usize];
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-        let Ok(rs) = RuleSet::parse(&ids.join(",")) else {
+        let Some(rs) = common::random_rule_set(&mut rng, 2, 2) else {
             continue;
         };
         if check_playout(&rs, &mut rng, 80) > 0 {

@@ -7,30 +7,16 @@
 mod common;
 
 use houserules_engine::{Game, Status};
-use houserules_presets::registry::PRESETS;
-use houserules_presets::{build, RuleSet};
+use houserules_presets::build;
 
 use common::Rng;
 
 #[test]
 fn random_compatible_preset_sets_play_out_safely() {
     let mut rng = Rng(4);
-    let implemented: Vec<&str> = PRESETS
-        .iter()
-        .filter(|p| p.implemented)
-        .map(|p| p.id)
-        .collect();
     let (mut ended, mut capped, mut sets) = (0, 0, 0);
     for _ in 0..120 {
-        let k = 1 + (rng.next() % 3) as usize;
-        let mut ids: Vec<&str> = Vec::new();
-        for _ in 0..k {
-            let id = implemented[(rng.next() % implemented.len() as u64) as usize];
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-        let Ok(rs) = RuleSet::parse(&ids.join(",")) else {
+        let Some(rs) = common::random_rule_set(&mut rng, 1, 3) else {
             continue;
         };
         let Ok((v, fen)) = build(&rs, None) else {

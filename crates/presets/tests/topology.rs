@@ -9,23 +9,10 @@
 
 mod common;
 
-use common::{g, game, no, play, sq, yes};
+use common::{dests, g, game, no, play, sq, yes};
 use houserules_engine::{Game, Variant};
 use houserules_presets::{compose, RuleSet};
 
-/// The destinations of the legal moves from `from`, sorted, each move once
-/// (a destination listed twice would be a duplicate move).
-fn dests(g: &Game, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .map(|m| g.uci(*m))
-        .filter(|u| &u[..2] == from)
-        .map(|u| u[2..].to_string())
-        .collect();
-    v.sort();
-    v
-}
 fn set(squares: &str) -> Vec<String> {
     let mut v: Vec<String> = squares.split_whitespace().map(str::to_string).collect();
     v.sort();

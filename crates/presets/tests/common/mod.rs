@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use houserules_engine::Game;
-use houserules_presets::{build_from_str, Layout, RuleSet};
+use houserules_presets::{build_from_str, Layout, RuleSet, PRESETS};
 
 /// The shared data directory; fails with a plain message when absent.
 pub fn data(rel: &str) -> String {
@@ -87,4 +87,38 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+}
+
+/// A random preset combination: `min + rng % spread` draws among the
+/// implemented presets (a repeated draw is dropped), parsed as a rule set;
+/// `None` when the drawn presets cannot be combined.
+pub fn random_rule_set(rng: &mut Rng, min: usize, spread: u64) -> Option<RuleSet> {
+    let implemented: Vec<&str> = PRESETS
+        .iter()
+        .filter(|p| p.implemented)
+        .map(|p| p.id)
+        .collect();
+    let k = min + (rng.next() % spread) as usize;
+    let mut ids: Vec<&str> = Vec::new();
+    for _ in 0..k {
+        let id = implemented[(rng.next() % implemented.len() as u64) as usize];
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    RuleSet::parse(&ids.join(",")).ok()
+}
+
+/// The destinations of the legal moves from `from` (e.g. `"c2"`), sorted,
+/// each move once (a destination listed twice would be a duplicate move).
+pub fn dests(g: &Game, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .legal_moves()
+        .iter()
+        .map(|m| g.uci(*m))
+        .filter(|u| &u[..2] == from)
+        .map(|u| u[2..].to_string())
+        .collect();
+    v.sort();
+    v
 }
