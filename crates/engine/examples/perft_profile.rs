@@ -18,30 +18,9 @@ use houserules_engine::{Position, Variant};
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    // The same shape as in benches/perft.rs: the bulk leaf count is its
-    // own call, which cozy-chess inlines much better.
-    let mut nodes = 0;
-    if bulk && depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-        return nodes;
-    }
-    board.generate_moves(|moves| {
-        for mv in moves {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            nodes += cozy_perft(&child, depth - 1, bulk);
-        }
-        false
-    });
-    nodes
-}
+// The benchmarks' cozy-chess perft, so that profiles compare the same shape.
+#[path = "../benches/common/cozy.rs"]
+mod cozy;
 
 fn shakmaty_perft(pos: &shakmaty::Chess, depth: u32, bulk: bool) -> u64 {
     use shakmaty::Position as _;
@@ -76,7 +55,7 @@ fn main() {
     let nodes = match engine.as_str() {
         "cozy" => {
             let board = cozy_chess::Board::from_fen(&fen, false).expect("cozy-chess reads the FEN");
-            cozy_perft(&board, depth, bulk)
+            cozy::perft(&board, depth, bulk)
         }
         "shakmaty" => {
             let pos: shakmaty::Chess = fen
