@@ -30,6 +30,42 @@ pub(crate) trait Sink<B> {
     fn single(&mut self, m: Move);
 }
 
+/// How a plain mover (see [`Tables::plain`]) of one kind and colour moves:
+/// move-or-capture leaps, and rook-wise or bishop-wise magic rides.
+struct PlainMover<'a, B> {
+    leaps: &'a [B; 128],
+    rook: bool,
+    bishop: bool,
+    mg: &'static crate::magic::Magics,
+}
+
+impl<'a, B: BitSet> PlainMover<'a, B> {
+    /// Kind `k` of colour index `ui` on `t`, with its magic tables `mg`.
+    #[inline(always)]
+    fn new(t: &'a Tables<B>, ui: usize, k: usize, mg: &'static crate::magic::Magics) -> Self {
+        PlainMover {
+            leaps: &t.hot[ui][k & 15].leap_any,
+            rook: t.rook_like[ui] & (1 << k) != 0,
+            bishop: t.bishop_like[ui] & (1 << k) != 0,
+            mg,
+        }
+    }
+
+    /// The squares it reaches from `sq` over the occupancy `o` (own pieces
+    /// included: the caller masks them).
+    #[inline(always)]
+    fn targets(&self, sq: u8, o: u64) -> B {
+        let mut a = self.leaps[sq as usize & 127];
+        if self.rook {
+            a |= B::from_u64(self.mg.rook(sq, o));
+        }
+        if self.bishop {
+            a |= B::from_u64(self.mg.bishop(sq, o));
+        }
+        a
+    }
+}
+
 /// Counts moves without listing them.
 pub(crate) struct Counter {
     pub n: u64,
@@ -530,20 +566,10 @@ impl<B: BitSet> Position<B> {
                 if PLAIN && t.plain_movers[us.index()] & (1 << k) != 0 {
                     // Move-or-capture leaps and magic rides only.
                     let mg = t.magic.expect("plain tables have magics");
-                    let leaps = &t.hot[us.index()][k & 15].leap_any;
-                    let (rk, bk) = (
-                        t.rook_like[us.index()] & (1 << k) != 0,
-                        t.bishop_like[us.index()] & (1 << k) != 0,
-                    );
+                    let mover = PlainMover::new(t, us.index(), k, mg);
                     let o = occ.to_u64();
                     for sq in pcs.iter() {
-                        let mut a = leaps[sq as usize & 127];
-                        if rk {
-                            a |= B::from_u64(mg.rook(sq, o));
-                        }
-                        if bk {
-                            a |= B::from_u64(mg.bishop(sq, o));
-                        }
+                        let a = mover.targets(sq, o);
                         let mut allowed = mask & !our;
                         if pinned.has(sq) {
                             allowed &= pin_segments & B::from_u64(mg.ray(ksq, sq));
@@ -884,19 +910,9 @@ impl<B: BitSet> Position<B> {
                 continue;
             }
             if t.plain_movers[ui] & (1 << k) != 0 {
-                let leaps = &t.hot[ui][k & 15].leap_any;
-                let (rk, bk) = (
-                    t.rook_like[ui] & (1 << k) != 0,
-                    t.bishop_like[ui] & (1 << k) != 0,
-                );
+                let mover = PlainMover::new(t, ui, k, mg);
                 for sq in pcs.iter() {
-                    let mut a = leaps[sq as usize & 127];
-                    if rk {
-                        a |= B::from_u64(mg.rook(sq, o));
-                    }
-                    if bk {
-                        a |= B::from_u64(mg.bishop(sq, o));
-                    }
+                    let a = mover.targets(sq, o);
                     sink.targets(sq, a & !our, MoveKind::Normal, false);
                 }
                 continue;
