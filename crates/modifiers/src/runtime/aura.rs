@@ -63,6 +63,19 @@ pub(crate) fn number(x: f64) -> Value {
     }
 }
 
+/// Whether a request's rules include the `piece-hp` preset (given as
+/// presets, or inside its `state`).
+pub(crate) fn uses_piece_hp(request: &super::CreateRequest) -> bool {
+    let has = |spec: &str| {
+        spec.split(',')
+            .any(|p| p.split(':').next().map(str::trim) == Some("piece-hp"))
+    };
+    match &request.state {
+        Some(doc) => has(&doc.rules),
+        None => request.presets.iter().any(|p| has(p)),
+    }
+}
+
 impl Session {
     /// Whether any aura can exist (a passive `add-aura` or one added by a
     /// trigger); false costs one pass over the attached modifiers.
@@ -301,14 +314,7 @@ impl Session {
     /// source of truth for hit points): modifiers read and write them as
     /// `Hp`, and a drop fires `on-damaged` (rulings C8).
     pub(crate) fn hp_preset(&self) -> bool {
-        let has = |spec: &str| {
-            spec.split(',')
-                .any(|p| p.split(':').next().map(str::trim) == Some("piece-hp"))
-        };
-        match &self.request.state {
-            Some(doc) => has(&doc.rules),
-            None => self.request.presets.iter().any(|p| has(p)),
-        }
+        self.hp_preset
     }
 
     /// The `piece-hp` hit points of the piece on `sq` of `pos`, when the

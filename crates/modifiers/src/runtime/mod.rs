@@ -752,6 +752,8 @@ pub struct Session {
     kill_attempts: u32,
     /// Transient: the compiled restrictions of the last legality call.
     plan_cache: compiled::PlanCache,
+    /// The request's rules include `piece-hp` (`aura::uses_piece_hp`).
+    hp_preset: bool,
 }
 
 /// A piece on the board, as the runtime sees it.
@@ -941,6 +943,7 @@ impl Session {
             kill_depth: 0,
             kill_attempts: 0,
             plan_cache: compiled::PlanCache::default(),
+            hp_preset: aura::uses_piece_hp(&request),
         };
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
@@ -1092,6 +1095,7 @@ impl Session {
         });
         Ok(Session {
             game,
+            hp_preset: aura::uses_piece_hp(&request),
             request,
             st,
             inputs,
