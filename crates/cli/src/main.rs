@@ -165,18 +165,22 @@ struct PgnCheckArgs {
     /// The game of the games without a variant tag.
     #[command(flatten)]
     variant: position::VariantArgs,
+
+    #[command(flatten)]
+    fen_style: position::FenStyleArg,
 }
 
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let resolver = if let Some(path) = &args.state {
+    let mut resolver = if let Some(path) = &args.state {
         pgn_cmd::Resolver::with_start(position::load_state(path)?.1)
     } else if args.variant.is_given() {
         pgn_cmd::Resolver::new(Some(args.variant.choose()?.variant))
     } else {
         pgn_cmd::Resolver::new(None)
     };
+    resolver.fen_style = args.fen_style.fen_style;
     match pgn_cmd::run(&args.files, args.json, &resolver, out) {
         Ok(c) if c.unreadable => Ok(Outcome::Unreadable),
         Ok(c) => Ok(Outcome::failed_if(c.game_errors)),

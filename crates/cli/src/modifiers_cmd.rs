@@ -177,6 +177,9 @@ pub struct PlayArgs {
     /// Print the resulting state as JSON
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    fen_style: crate::position::FenStyleArg,
 }
 
 /// Runs `houserules play`.
@@ -228,7 +231,10 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             })
             .collect(),
     );
-    let state = serde_json::to_value(&output).unwrap_or_default();
+    let mut state = serde_json::to_value(&output).unwrap_or_default();
+    if args.fen_style.fen_style == crate::position::FenStyle::Shredder {
+        state["fen"] = json!(s.game().shredder_fen());
+    }
     if args.json {
         writeln!(
             out,

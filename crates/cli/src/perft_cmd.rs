@@ -51,6 +51,9 @@ pub struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
 
+    #[command(flatten)]
+    fen_style: crate::position::FenStyleArg,
+
     /// Depth in plies: count the move sequences of exactly this length
     /// (required unless --suite)
     #[arg(
@@ -153,7 +156,7 @@ fn run_single(
         .then(|| per_move.iter().map(|&(m, n)| (game.uci(m), n)).collect());
 
     if args.json {
-        let fen = game.fen();
+        let fen = args.fen_style.fen_style.fen(&game);
         let report = PerftReport {
             fen: &fen,
             depth,

@@ -44,6 +44,8 @@ pub struct Resolver {
     base: Option<Variant>,
     start: Option<Game>,
     antichess: OnceLock<Option<Variant>>,
+    /// How the reports write FENs (`--fen-style`).
+    pub fen_style: crate::position::FenStyle,
 }
 
 impl Resolver {
@@ -53,6 +55,7 @@ impl Resolver {
             base,
             start: None,
             antichess: OnceLock::new(),
+            fen_style: crate::position::FenStyle::Xfen,
         }
     }
 
@@ -64,6 +67,7 @@ impl Resolver {
             base: Some(start.variant().clone()),
             start: Some(start),
             antichess: OnceLock::new(),
+            fen_style: crate::position::FenStyle::Xfen,
         }
     }
 
@@ -299,13 +303,23 @@ fn check_file(
                     Some(start) => replay_from(&game, &resolve, start),
                     None => replay_with(&game, &resolve),
                 };
+                let mut error = rep.error.as_ref().map(ErrorReport::from_replay);
+                let final_fen = rep.game.as_ref().map(|g| {
+                    let fen = resolver.fen_style.fen(g);
+                    // The error's FEN is the final position's (replay stops
+                    // there), written by the replay in X-FEN.
+                    if let (Some(e), Some(x)) = (&mut error, rep.final_fen()) {
+                        e.message = e.message.replace(&x, &fen);
+                    }
+                    fen
+                });
                 GameReport {
                     file: &name,
                     game: Some(number),
                     plies: rep.plies,
-                    final_fen: rep.final_fen(),
+                    final_fen,
                     status: rep.status(),
-                    error: rep.error.as_ref().map(ErrorReport::from_replay),
+                    error,
                     warnings: rep.warnings.iter().map(ToString::to_string).collect(),
                 }
             }

@@ -33,8 +33,9 @@ pub struct VariantArgs {
     pub layout: Option<String>,
 }
 
-/// A chosen game: its compiled variant, its start FEN and a name for
-/// messages.
+/// A chosen game: its compiled variant (with its castling mode: Chess960
+/// for `--game chess960` and `chess960:…` layouts), its start FEN and a
+/// name for messages.
 #[derive(Clone, Debug)]
 pub struct Chosen {
     /// The compiled game.
@@ -44,10 +45,6 @@ pub struct Chosen {
     /// What was chosen, for messages (`chess`, `game capablanca`,
     /// `rules suicide-chess`, ...).
     pub label: String,
-    /// A `chess960:…` layout: castling is written king-takes-rook in UCI
-    /// even when king and rooks stand on the standard squares (as engines
-    /// in Chess960 mode write it).
-    pub chess960: bool,
 }
 
 impl VariantArgs {
@@ -65,7 +62,10 @@ impl VariantArgs {
     pub fn choose(&self) -> Result<Chosen, CliError> {
         let presets = self.rules.is_some() || self.layout.is_some();
         if let Some(game) = &self.game {
-            if presets && game != "chess" {
+            // Chess960 is FIDE chess with Chess960 castling: its layouts
+            // and presets are those of chess (`--game chess960 --layout
+            // chess960:N`).
+            if presets && game != "chess" && game != "chess960" {
                 let what = match (&self.rules, &self.layout) {
                     (Some(_), Some(_)) => "--rules and --layout",
                     (Some(_), None) => "--rules",
@@ -84,15 +84,17 @@ impl VariantArgs {
                     variant,
                     start_fen,
                     label,
-                    chess960: false,
                 });
             }
         }
         if presets {
             let rules = self.rules.as_deref().unwrap_or("");
-            let (variant, start_fen) =
+            let (mut variant, start_fen) =
                 houserules_presets::build_from_str(rules, self.layout.as_deref())
                     .map_err(|e| CliError::input(e.to_string()))?;
+            if self.game.as_deref() == Some("chess960") {
+                variant = variant.with_chess960(true);
+            }
             let mut label = Vec::new();
             if let Some(r) = &self.rules {
                 label.push(format!("rules {r}"));
@@ -100,17 +102,10 @@ impl VariantArgs {
             if let Some(l) = &self.layout {
                 label.push(format!("layout {l}"));
             }
-            let chess960 = self.layout.as_deref().is_some_and(|l| {
-                matches!(
-                    houserules_presets::Layout::parse(l),
-                    Ok(houserules_presets::Layout::Chess960(_))
-                )
-            });
             return Ok(Chosen {
                 variant,
                 start_fen,
                 label: label.join(", "),
-                chess960,
             });
         }
         let variant = Variant::chess();
@@ -119,7 +114,6 @@ impl VariantArgs {
             variant,
             start_fen,
             label: "chess".into(),
-            chess960: false,
         })
     }
 }
@@ -222,7 +216,6 @@ impl PositionArgs {
                 variant: game.variant().clone(),
                 start_fen: game.fen(),
                 label: format!("state {}", path.display()),
-                chess960: game.is_chess960(),
             });
         }
         self.variant.choose()
@@ -246,18 +239,15 @@ impl PositionArgs {
             fen
         };
         // A typed position is also checked for pieces where play cannot
-        // put them (a pawn on a back rank), which the library reads. A
-        // game's own start position is the designer's (Horde-like pawns on
-        // the first rank are a design): it passes `validate` and is played
-        // as written.
-        let chess960 = chosen.chess960;
-        let game = Game::from_fen(chosen.variant, text).and_then(|mut g| {
+        // put them (a pawn on a back rank) and for more kings than the
+        // rules allow, which the library reads. A game's own start
+        // position is the designer's (Horde-like pawns on the first rank
+        // are a design): it passes `validate` and is played as written.
+        let game = Game::from_fen(chosen.variant, text).and_then(|g| {
             if !start {
-                g.check_piece_ranks()
+                g.check_royal_count()
+                    .and_then(|()| g.check_piece_ranks())
                     .map_err(houserules_engine::GameError::Fen)?;
-            }
-            if chess960 {
-                g.set_chess960(true);
             }
             Ok(g)
         });
@@ -288,7 +278,39 @@ pub fn load_state(path: &Path) -> Result<(RuleSet, Game), CliError> {
         .map_err(|e| CliError::input(format!("--state {shown}: cannot read the file: {e}")))?;
     let (rules, game) = houserules_presets::state::from_json(&text)
         .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
-    game.check_piece_ranks()
+    game.check_royal_count()
+        .and_then(|()| game.check_piece_ranks())
         .map_err(|e| CliError::input(format!("--state {shown}: {e}")))?;
     Ok((rules, game))
+}
+
+/// How a printed FEN writes its castling rights (`--fen-style`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum FenStyle {
+    /// X-FEN: `KQkq` for the outermost rooks, a file letter for a rook
+    /// with another rook between it and the corner (Chess960).
+    #[default]
+    Xfen,
+    /// Shredder-FEN: file letters always (`HAha`).
+    Shredder,
+}
+
+impl FenStyle {
+    /// The FEN of `game` in this style.
+    pub fn fen(self, game: &Game) -> String {
+        match self {
+            FenStyle::Xfen => game.fen(),
+            FenStyle::Shredder => game.shredder_fen(),
+        }
+    }
+}
+
+/// The `--fen-style` option of the commands that print a FEN.
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct FenStyleArg {
+    /// How printed FENs write castling rights: `xfen` (`KQkq`, a file
+    /// letter only for an inner rook) or `shredder` (file letters always,
+    /// `HAha`); both read back the same
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t)]
+    pub fen_style: FenStyle,
 }

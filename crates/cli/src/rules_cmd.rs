@@ -64,7 +64,7 @@ fn layouts() -> Vec<LayoutInfo> {
         LayoutInfo {
             id: "chess960",
             usage: "chess960:N (0-959, Scharnagl numbering; 518 is the standard array) or chess960:random:SEED",
-            description: "a Chess960 start position, Shredder-FEN castling",
+            description: "a Chess960 start position, played with Chess960 castling (UCI king-takes-rook); FENs are printed in X-FEN (`--fen-style shredder`: file letters)",
             fen: None,
         },
         LayoutInfo {

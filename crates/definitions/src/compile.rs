@@ -2552,6 +2552,9 @@ fn action(
     }
     // The mutations: the king's and the rook's.
     let mut king_files: Option<[u8; 2]> = None;
+    // `move self to file c|g` is Chess960 castling (docs/game-format.md):
+    // the king may start on any file.
+    let mut chess960 = false;
     let mut rook: Option<(Mutation, Sp<String>)> = None;
     let king_file = || -> Option<u8> {
         // The file of the first player's piece of this type on its first rank.
@@ -2643,6 +2646,7 @@ fn action(
                     return None;
                 }
                 king_files = Some(*files);
+                chess960 = true;
             }
             Mutation::MovePast {
                 mover: Who::Target,
@@ -2715,6 +2719,7 @@ fn action(
         rook: ti,
         king_files: kf,
         rook_files,
+        chess960,
     })
 }
 

@@ -324,6 +324,17 @@ pub struct Castling {
     pub king_files: [u8; 2],
     /// Destination files of the rook: `[queen side, king side]`.
     pub rook_files: [u8; 2],
+    /// Chess960 castling (FIDE Laws, Guidelines II): the king may castle
+    /// from any file with any rook of its first rank, so a castling right
+    /// names any such rook (X-FEN/Shredder-FEN letters) and UCI writes
+    /// castling king-takes-rook (`e1h1`). Without it (standard castling),
+    /// a right needs the king on its setup file (the middle of
+    /// `king_files`) and the rook in a corner, as python-chess's
+    /// `clean_castling_rights` and shakmaty's standard mode require, and
+    /// UCI writes the king's destination (`e1g1`). A
+    /// [`Variant`](crate::Variant) may override it
+    /// ([`Variant::with_chess960`](crate::Variant::with_chess960)).
+    pub chess960: bool,
 }
 
 /// Automatic and claimable draws and the stalemate outcome.
@@ -494,6 +505,7 @@ impl GameDefinition {
                 rook: 3,
                 king_files: [2, 6],
                 rook_files: [3, 5],
+                chess960: false,
             }),
             end: EndRules::fide(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),

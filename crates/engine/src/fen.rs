@@ -81,6 +81,12 @@ pub enum FenError {
         /// Why it cannot stand there.
         reason: &'static str,
     },
+    /// Royal pieces the position cannot have: more of a kind than the game
+    /// allows a side (FIDE chess: one king each), together with any side
+    /// that has none. Each fault is one phrase (`white has 2 kings (d1,
+    /// e1), the rules allow 1`, `black has no king`).
+    #[error("FEN position is not valid: {}", .0.join(", and "))]
+    RoyalCount(Vec<String>),
     /// The side not to move is in check.
     #[error("FEN position is illegal: the side not to move ({0}) is in check")]
     OppositeCheck(Color),
@@ -304,7 +310,9 @@ fn parse_inner<B: BitSet>(
     }
     pos.set_unmoved(unmoved);
     if let Some(s) = ep_sq {
-        // Keep the square only when the side to move could capture there.
+        // Keep the square only when the side to move has a piece that
+        // captures en passant onto it; whether the capture is legal under
+        // the rules in force (hooks included) is `Game`'s to judge.
         let us = turn.index();
         let them_piece = pos.piece_at(victim);
         // The victim must be an enemy piece that can multi-step (a pawn),
@@ -333,8 +341,12 @@ fn parse_inner<B: BitSet>(
             && !pos.occupied().has((or * t.width as i32 + of) as u8);
         let ok = !pos.occupied().has(s)
             && origin_empty
-            && them_piece
-                .is_some_and(|p| p.color != turn && t.first_move_kinds & (1 << p.kind.0) != 0)
+            // A pawn-like piece, or one with a first-move step: under rules
+            // that take the double step away (short-stop) the pawn that
+            // made it stays capturable en passant (RULINGS P26).
+            && them_piece.is_some_and(|p| {
+                p.color != turn && (t.first_move_kinds | t.pawn_kinds) & (1 << p.kind.0) != 0
+            })
             && {
                 let mut hit = false;
                 let mut mk = t.ep_kinds;
@@ -356,10 +368,21 @@ fn parse_inner<B: BitSet>(
     for c in Color::ALL {
         if full_checks && t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
             let k = t.royal_kinds.trailing_zeros() as usize;
-            return Err(FenError::NoRoyal {
-                color: c,
-                piece: def.pieces[k].id.clone(),
-            });
+            // Name every fault of the royal pieces at once (two white kings
+            // and no black one).
+            let mut faults = too_many_royals(def, t, &pos);
+            if faults.is_empty() {
+                return Err(FenError::NoRoyal {
+                    color: c,
+                    piece: def.pieces[k].id.clone(),
+                });
+            }
+            for c in Color::ALL {
+                if pos.royals(t, c).is_empty() {
+                    faults.push(format!("{c} has no {}", def.pieces[k].id.to_lowercase()));
+                }
+            }
+            return Err(FenError::RoyalCount(faults));
         }
     }
     let them = turn.flip();
@@ -454,6 +477,84 @@ pub fn check_piece_ranks<B: BitSet>(
     Ok(())
 }
 
+/// Checks that no side has more royal pieces of a kind than the game
+/// allows: as many as the game's start position gives the side (at least
+/// one; FIDE chess: one king), any number of a kind pawns may promote to,
+/// and any number when the rules say so
+/// ([`RuleHooks::allows_extra_royals`](crate::hooks::RuleHooks::allows_extra_royals):
+/// `dual-king`). python-chess's `Board.status()` reports such a board
+/// (`STATUS_TOO_MANY_KINGS`) and shakmaty refuses it.
+///
+/// [`parse`] reads such positions (as python-chess's `Board` does); front
+/// ends run this on positions a user types
+/// ([`Game::check_royal_count`](crate::Game::check_royal_count)).
+///
+/// # Errors
+/// [`FenError::RoyalCount`] naming each side's extra pieces and squares.
+pub fn check_royal_count<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+) -> Result<(), FenError> {
+    let faults = too_many_royals(def, t, pos);
+    if faults.is_empty() {
+        Ok(())
+    } else {
+        Err(FenError::RoyalCount(faults))
+    }
+}
+
+/// `white has 2 kings (d1, e1), the rules allow 1` for every side and
+/// royal kind over its limit (see [`check_royal_count`]).
+fn too_many_royals<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+) -> Vec<String> {
+    let mut faults = Vec::new();
+    if t.hooks.as_ref().is_some_and(|h| h.allows_extra_royals()) {
+        return faults;
+    }
+    let promoted: Vec<usize> = def
+        .promotion
+        .as_ref()
+        .map(|p| p.choices.clone())
+        .unwrap_or_default();
+    let start_board = def.start_fen.split_ascii_whitespace().next().unwrap_or("");
+    for c in Color::ALL {
+        let mut kinds = t.royal_kinds;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            if promoted.contains(&k) {
+                continue;
+            }
+            let pt = &def.pieces[k];
+            let letter = if c == Color::White {
+                pt.symbol.to_ascii_uppercase()
+            } else {
+                pt.symbol.to_ascii_lowercase()
+            };
+            let allowed = start_board
+                .chars()
+                .filter(|&ch| ch == letter)
+                .count()
+                .max(1);
+            let ours = pos.by_kind[k] & pos.by_color[c.index()];
+            if ours.count() as usize > allowed {
+                let squares: Vec<String> = ours.iter().map(|s| square_name(s, t.width)).collect();
+                let name = pt.id.to_lowercase();
+                faults.push(format!(
+                    "{c} has {} {name}s ({}), the rules allow {allowed}",
+                    ours.count(),
+                    squares.join(", ")
+                ));
+            }
+        }
+    }
+    faults
+}
+
 fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32, FenError> {
     match s {
         None => Ok(default),
@@ -468,6 +569,41 @@ fn parse_clock(s: Option<&str>, field: &'static str, default: u32) -> Result<u32
             },
         }),
     }
+}
+
+/// Drops the castling rights standard castling does not allow (see
+/// [`Castling::chess960`](crate::definition::Castling::chess960)): without
+/// `chess960`, a right is kept only when its rook stands in a corner and
+/// the side's one castling king on its setup file (the middle of the
+/// king's destination files: e1 in chess), as python-chess's
+/// `clean_castling_rights` and shakmaty's standard mode do. So `K` with the
+/// rook on f1, or `Qq` with rooks on f1 and a8, keep only what a standard
+/// game allows (`-`, `q`). With `chess960` nothing changes: the reader has
+/// already given `K`/`Q` the outermost rook and file letters their rook.
+pub fn clean_castling_rights<B: BitSet>(t: &Tables<B>, pos: &mut Position<B>, chess960: bool) {
+    let Some((kk, _, kf, _)) = t.castling else {
+        return;
+    };
+    if chess960 || pos.castling.is_empty() {
+        return;
+    }
+    let home_file = (kf[0] + kf[1]) / 2;
+    let mut keep = B::EMPTY;
+    for color in Color::ALL {
+        let back = t.back_rank[color.index()];
+        let ours = pos.by_color[color.index()] & back;
+        let king = pos.by_kind[kk as usize] & pos.by_color[color.index()];
+        if !(king & back).iter().any(|k| t.file(k) == home_file) {
+            continue;
+        }
+        for r in (pos.castling & ours).iter() {
+            if t.file(r) == 0 || t.file(r) == t.width - 1 {
+                keep |= B::bit(r);
+            }
+        }
+    }
+    let rights = pos.castling & keep;
+    pos.set_castling(rights);
 }
 
 fn parse_castling<B: BitSet>(t: &Tables<B>, pos: &Position<B>, s: &str) -> Result<B, FenError> {

@@ -153,6 +153,9 @@ pub struct Game {
     keys: Vec<u64>,
     moves: Vec<Move>,
     chess960: bool,
+    /// The start position as read, before standard castling dropped any
+    /// right: [`Game::set_chess960`] judges the rights again from it.
+    setup: AnyPos,
 }
 
 impl Game {
@@ -188,21 +191,33 @@ impl Game {
         Ok(Game::start(variant, pos))
     }
 
-    /// A game whose history starts at `pos`: the en passant square
-    /// normalised, Chess960 castling notation detected.
+    /// A game whose history starts at `pos`: castling rights judged by the
+    /// variant's castling mode, the en passant square normalised.
     fn start(variant: Variant, pos: AnyPos) -> Game {
+        let chess960 = variant.is_chess960();
         let mut g = Game {
             variant,
+            setup: pos.clone(),
             pos,
             undo: Vec::new(),
             keys: Vec::new(),
             moves: Vec::new(),
-            chess960: false,
+            chess960,
         };
-        g.normalise_ep();
-        g.chess960 = g.detect_chess960();
-        g.keys.push(g.hash());
+        g.restart();
         g
+    }
+
+    /// Starts the history again from the position as read.
+    fn restart(&mut self) {
+        self.pos = self.setup.clone();
+        let chess960 = self.chess960;
+        with_mut!(self, |p, t| fen::clean_castling_rights(t, p, chess960));
+        self.normalise_ep();
+        self.undo.clear();
+        self.moves.clear();
+        self.keys.clear();
+        self.keys.push(self.hash());
     }
 
     /// `variant` from a position built by the caller (setup formats that
@@ -239,35 +254,28 @@ impl Game {
         any.downcast_ref::<Position<B>>()
     }
 
-    /// Whether castling is written king-takes-rook in UCI. Set automatically
-    /// for positions whose castling pieces are not on the standard squares.
+    /// Turns Chess960 castling on or off (see
+    /// [`Variant::with_chess960`]; the game starts with its variant's
+    /// mode): whether castling rights name any rook of the first rank and
+    /// UCI writes castling king-takes-rook (`e1h1`) rather than the king's
+    /// destination (`e1g1`). Before the first move the castling rights of
+    /// the start position are judged again under the new mode (a PGN
+    /// `Variant "Chess960"` tag read after the `FEN` tag); after it, only
+    /// the notation changes.
     pub fn set_chess960(&mut self, on: bool) {
+        let on = on && self.variant.def.castling.is_some();
+        if on == self.chess960 {
+            return;
+        }
         self.chess960 = on;
+        if self.moves.is_empty() && self.undo.is_empty() {
+            self.restart();
+        }
     }
 
-    /// Whether UCI castling is king-takes-rook.
+    /// Whether castling is Chess960 castling (UCI king-takes-rook).
     pub fn is_chess960(&self) -> bool {
         self.chess960
-    }
-
-    fn detect_chess960(&self) -> bool {
-        with!(self, |p, t| {
-            let Some((kk, _, kf, _)) = t.castling else {
-                return false;
-            };
-            let std_king_file = (kf[0] + kf[1]) / 2;
-            p.castling.iter().any(|r| {
-                let f = t.file(r);
-                let back = t.back_rank[if t.rank(r) == 0 { 0 } else { 1 }];
-                let king = p.by_kind[kk as usize] & back & p.occupied();
-                let kfile = if king.any() {
-                    t.file(king.lsb())
-                } else {
-                    std_king_file
-                };
-                (f != 0 && f != t.width - 1) || kfile != std_king_file
-            })
-        })
     }
 
     /// Clears the en passant square when no legal en passant capture exists
@@ -390,6 +398,7 @@ impl Game {
         self.undo.clear();
         self.keys.clear();
         self.keys.push(self.hash());
+        self.setup = self.pos.clone();
         Some(r)
     }
 
@@ -555,6 +564,20 @@ impl Game {
     /// [`FenError::PieceRank`](crate::fen::FenError::PieceRank).
     pub fn check_piece_ranks(&self) -> Result<(), crate::fen::FenError> {
         with!(self, |p, t| crate::fen::check_piece_ranks(
+            &self.variant.def,
+            t,
+            p
+        ))
+    }
+
+    /// Checks that no side has more royal pieces than the rules allow (two
+    /// kings a side in FIDE chess), for positions a user gives; see
+    /// [`fen::check_royal_count`](crate::fen::check_royal_count).
+    ///
+    /// # Errors
+    /// [`FenError::RoyalCount`](crate::fen::FenError::RoyalCount).
+    pub fn check_royal_count(&self) -> Result<(), crate::fen::FenError> {
+        with!(self, |p, t| crate::fen::check_royal_count(
             &self.variant.def,
             t,
             p

@@ -197,6 +197,13 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn relocates_pieces(&self) -> bool {
         false
     }
+    /// Whether a side may have more royal pieces of a kind than the game's
+    /// start position gives it (two kings a side under `dual-king`), so
+    /// [`fen::check_royal_count`](crate::fen::check_royal_count) accepts
+    /// them. Default: no.
+    fn allows_extra_royals(&self) -> bool {
+        false
+    }
     /// Checks a position read from FEN (or set up otherwise) against the
     /// rules, after the engine's own checks: `Err` with a short reason
     /// refuses it (e.g. neither side has the piece the rules need).

@@ -30,6 +30,24 @@ pub enum SanError {
     /// The null move `--`/`Z0`.
     #[error("null move `{0}` is not supported")]
     NullMove(String),
+    /// A pawn move to the promotion rank written without the piece it
+    /// promotes to (`gxh8` for `gxh8=Q`).
+    #[error("`{san}` is missing the promotion piece: write {}", or_list(choices))]
+    MissingPromotion {
+        /// The text.
+        san: String,
+        /// The legal moves it could mean, in SAN (`gxh8=Q`, `gxh8=R`, …).
+        choices: Vec<String>,
+    },
+}
+
+/// `a, b or c`.
+pub(crate) fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
 }
 
 /// The destination square a castling move's king lands on.
@@ -247,46 +265,50 @@ pub fn parse<B: BitSet>(
     if kind.is_none() {
         if let (Some(f), Some(r)) = (hf, hr) {
             let from = r * t.width + f;
-            let found = legal.iter().copied().find(|m| {
+            let same_squares = |m: &Move| {
                 m.from == from
-                    && m.promotion.map(|k| k.index()) == promotion
                     && (m.to == to || (m.kind == MoveKind::Castle && castle_king_to(t, *m) == to))
+            };
+            let found = legal
+                .iter()
+                .copied()
+                .find(|m| same_squares(m) && m.promotion.map(|k| k.index()) == promotion);
+            return found.ok_or_else(|| {
+                missing_promotion(def, t, pos, legal, san, promotion, same_squares)
             });
-            return found.ok_or_else(|| SanError::Illegal(san.into()));
         }
     }
+    // Whether `m` is a move the text names, its promotion piece aside.
+    let named = |m: &Move| {
+        if m.kind == MoveKind::Castle || m.to != to {
+            return false;
+        }
+        let Some(p) = pos.piece_at(m.from) else {
+            return false;
+        };
+        let pk = p.kind.index();
+        let kind_ok = match kind {
+            Some(k) => k == pk,
+            // A pawn move without its file is a push, never a capture
+            // (python-chess: `d5` does not mean `exd5`).
+            // Quiet pawn moves off the file (Berolina) may omit it too.
+            None => {
+                let capture =
+                    m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
+                def.pieces[pk].pawn_like
+                    && (hf.is_some() || t.file(m.from) == t.file(to) || !capture)
+            }
+        };
+        kind_ok && hf.is_none_or(|f| t.file(m.from) == f) && hr.is_none_or(|r| t.rank(m.from) == r)
+    };
     let matches: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| {
-            if m.kind == MoveKind::Castle || m.to != to {
-                return false;
-            }
-            let Some(p) = pos.piece_at(m.from) else {
-                return false;
-            };
-            let pk = p.kind.index();
-            let kind_ok = match kind {
-                Some(k) => k == pk,
-                // A pawn move without its file is a push, never a capture
-                // (python-chess: `d5` does not mean `exd5`).
-                // Quiet pawn moves off the file (Berolina) may omit it too.
-                None => {
-                    let capture =
-                        m.kind == MoveKind::EnPassant || pos.by_color(p.color.flip()).has(m.to);
-                    def.pieces[pk].pawn_like
-                        && (hf.is_some() || t.file(m.from) == t.file(to) || !capture)
-                }
-            };
-            kind_ok
-                && hf.is_none_or(|f| t.file(m.from) == f)
-                && hr.is_none_or(|r| t.rank(m.from) == r)
-                && m.promotion.map(|k| k.index()) == promotion
-        })
+        .filter(|m| named(m) && m.promotion.map(|k| k.index()) == promotion)
         .collect();
     match matches.as_slice() {
         [m] => Ok(*m),
-        [] => Err(SanError::Illegal(san.into())),
+        [] => Err(missing_promotion(def, t, pos, legal, san, promotion, named)),
         _ => Err(SanError::Ambiguous {
             san: san.into(),
             candidates: matches
@@ -300,5 +322,32 @@ pub fn parse<B: BitSet>(
                 })
                 .collect(),
         }),
+    }
+}
+
+/// The error for a SAN that names no legal move: [`SanError::MissingPromotion`]
+/// when it names only promotions but gives no piece (`gxh8`, `g7h8`),
+/// [`SanError::Illegal`] otherwise.
+fn missing_promotion<B: BitSet>(
+    def: &GameDefinition,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    san: &str,
+    promotion: Option<usize>,
+    named: impl Fn(&Move) -> bool,
+) -> SanError {
+    let choices: Vec<String> = legal
+        .iter()
+        .filter(|m| promotion.is_none() && m.promotion.is_some() && named(m))
+        .map(|&m| write_bare(def, t, pos, legal, m))
+        .collect();
+    if choices.is_empty() {
+        SanError::Illegal(san.into())
+    } else {
+        SanError::MissingPromotion {
+            san: san.into(),
+            choices,
+        }
     }
 }

@@ -35,6 +35,19 @@ pub enum UciError {
     /// The null move.
     #[error("null move `{}` is not supported", crate::echo::echo(.0))]
     NullMove(String),
+    /// A move to the promotion rank without the promotion letter (`g7h8`
+    /// for `g7h8q`).
+    #[error(
+        "`{}` is missing the promotion piece: write {}",
+        crate::echo::echo(uci),
+        crate::san::or_list(choices)
+    )]
+    MissingPromotion {
+        /// The text.
+        uci: String,
+        /// The legal moves it could mean, in UCI (`g7h8q`, `g7h8r`, …).
+        choices: Vec<String>,
+    },
 }
 
 /// Writes `m` in UCI. With `chess960` castling is king-takes-rook.
@@ -122,5 +135,20 @@ pub fn parse<B: BitSet>(
             && promotion.is_none()
             && (m.to == to || castle_king_to(t, *m) == to)
     });
-    castle.ok_or_else(|| UciError::Illegal(uci.into()))
+    if let Some(m) = castle {
+        return Ok(m);
+    }
+    let choices: Vec<String> = legal
+        .iter()
+        .filter(|m| promotion.is_none() && m.from == from && m.to == to && m.promotion.is_some())
+        .map(|&m| write(def, t, legal, m, false))
+        .collect();
+    if choices.is_empty() {
+        Err(UciError::Illegal(uci.into()))
+    } else {
+        Err(UciError::MissingPromotion {
+            uci: uci.into(),
+            choices,
+        })
+    }
 }

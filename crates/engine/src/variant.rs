@@ -15,6 +15,8 @@ use crate::tables::{DefinitionError, Tables};
 pub struct Variant {
     pub(crate) def: Arc<GameDefinition>,
     pub(crate) tables: VariantTables,
+    /// Chess960 castling (see [`Castling::chess960`](crate::definition::Castling::chess960)).
+    pub(crate) chess960: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -36,6 +38,7 @@ impl Variant {
             VariantTables::Large(Arc::new(Tables::new(&def)?))
         };
         Ok(Variant {
+            chess960: def.castling.as_ref().is_some_and(|c| c.chess960),
             def: Arc::new(def),
             tables,
         })
@@ -62,6 +65,7 @@ impl Variant {
             VariantTables::Large(Arc::new(t))
         };
         Ok(Variant {
+            chess960: def.castling.as_ref().is_some_and(|c| c.chess960),
             def: Arc::new(def),
             tables,
         })
@@ -75,6 +79,29 @@ impl Variant {
                 Variant::new(GameDefinition::fide()).expect("the FIDE definition compiles")
             })
             .clone()
+    }
+
+    /// FIDE chess with Chess960 castling (FIDE Laws, Guidelines II): the
+    /// rules of [`Variant::chess`] from any of the 960 start positions, as
+    /// a PGN `Variant "Chess960"` tag or a `chess960:N` layout asks.
+    pub fn chess960() -> Variant {
+        Variant::chess().with_chess960(true)
+    }
+
+    /// This variant with Chess960 castling on or off: whether castling
+    /// rights name any rook of the first rank and UCI writes castling
+    /// king-takes-rook (see
+    /// [`Castling::chess960`](crate::definition::Castling::chess960); the
+    /// default comes from the definition). Games without castling ignore
+    /// it.
+    pub fn with_chess960(mut self, on: bool) -> Variant {
+        self.chess960 = on && self.def.castling.is_some();
+        self
+    }
+
+    /// Whether castling is Chess960 castling (see [`Variant::with_chess960`]).
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
     }
 
     /// Whether rule-layer hooks are installed.

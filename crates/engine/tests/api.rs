@@ -213,7 +213,11 @@ fn attackers_of_a_square() {
 #[test]
 fn chess960_castling_is_king_takes_rook_in_uci() {
     // chess960.perft position 0 family: king g1, rooks f1 and h1 (HFhf).
-    let g = game("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    let g = Game::from_fen(
+        Variant::chess960(),
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    )
+    .expect("valid FEN");
     assert!(g.is_chess960());
     assert_eq!(
         g.shredder_fen(),

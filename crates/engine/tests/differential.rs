@@ -839,9 +839,10 @@ fn every_suite_position_agrees() {
     );
 }
 
-/// `Game::is_chess960` (which decides the UCI castling form when the caller
-/// does not set it) agrees with shakmaty's `CastlingMode::detect` on every
-/// suite position.
+/// The castling mode `our_game` picks for a suite position (Chess960 when
+/// standard castling would drop a right the FEN gives) agrees with
+/// shakmaty's `CastlingMode::detect` on every suite position, so the
+/// comparisons above play each position in the mode shakmaty does.
 #[test]
 fn chess960_detection_agrees_with_shakmaty() {
     let mut bad = Vec::new();

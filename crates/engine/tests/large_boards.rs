@@ -35,6 +35,7 @@ fn capablanca_10x8_matches_fairy_stockfish() {
         rook: 3,
         king_files: [2, 8],
         rook_files: [3, 7],
+        chess960: false,
     });
     d.start_fen = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1".into();
     let v = Variant::new(d).unwrap();

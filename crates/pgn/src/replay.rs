@@ -62,11 +62,14 @@ pub enum ReplayErrorKind {
     /// A null move that cannot be played here (the side to move is in
     /// check).
     NullMove,
+    /// A move to the promotion rank without its promotion piece (`gxh8`);
+    /// the moves it could mean, in SAN (`gxh8=Q`, …).
+    MissingPromotion(Vec<String>),
 }
 
 impl ReplayErrorKind {
     /// A short machine name: `variant-not-supported`, `bad-fen`, `syntax`,
-    /// `illegal`, `ambiguous`, `null-move`.
+    /// `illegal`, `ambiguous`, `null-move`, `missing-promotion`.
     pub fn name(&self) -> &'static str {
         match self {
             ReplayErrorKind::VariantNotSupported(_) => "variant-not-supported",
@@ -75,6 +78,7 @@ impl ReplayErrorKind {
             ReplayErrorKind::Illegal => "illegal",
             ReplayErrorKind::Ambiguous(_) => "ambiguous",
             ReplayErrorKind::NullMove => "null-move",
+            ReplayErrorKind::MissingPromotion(_) => "missing-promotion",
         }
     }
 }
@@ -123,6 +127,13 @@ impl fmt::Display for ReplayError {
                 write!(f, "`{san}` is ambiguous: it matches {}", c.join(", "))?
             }
             ReplayErrorKind::NullMove => write!(f, "null move `{san}` while in check")?,
+            ReplayErrorKind::MissingPromotion(c) => {
+                let list = SanError::MissingPromotion {
+                    san: san.to_string(),
+                    choices: c.clone(),
+                };
+                write!(f, "{list}")?
+            }
             ReplayErrorKind::VariantNotSupported(_) | ReplayErrorKind::BadFen(_) => {}
         }
         if let Some(fen) = &self.fen {
@@ -387,6 +398,7 @@ fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
         SanError::Illegal(_) => ReplayErrorKind::Illegal,
         SanError::Ambiguous { candidates, .. } => ReplayErrorKind::Ambiguous(candidates),
         SanError::NullMove(_) => ReplayErrorKind::NullMove,
+        SanError::MissingPromotion { choices, .. } => ReplayErrorKind::MissingPromotion(choices),
     })
 }
 

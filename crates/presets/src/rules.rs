@@ -149,6 +149,8 @@ pub struct PresetHooks {
     poison: bool,
     /// The definition keeps castling (castling rights can exist).
     castles: bool,
+    /// `dual-king`: two royal kings a side (a typed position may have them).
+    dual_king: bool,
 }
 
 /// Hit points of a king at the start (RULINGS P6).
@@ -710,6 +712,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         self.piece_hp
     }
 
+    /// Under `dual-king` a side may have two royal kings (its layout
+    /// `dual-classic` starts with them).
+    fn allows_extra_royals(&self) -> bool {
+        self.dual_king
+    }
+
     /// A `piece-hp` push may put a pawn on either back rank (P6; a pushed
     /// pawn does not promote).
     fn relocates_pieces(&self) -> bool {
@@ -1212,7 +1220,7 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 def.end.insufficient_material = false;
             }
             "coregal" => def.pieces[QUEEN as usize].royal = true,
-            "dual-king" => {}
+            "dual-king" => h.dual_king = true,
             "weak-dual-king" => {
                 h.weak_dual = true;
                 def.pieces[KING as usize].royal = false;
@@ -1447,7 +1455,10 @@ pub fn build(rules: &RuleSet, layout: Option<Layout>) -> Result<(Variant, String
     } else {
         Variant::with_hooks(def, hooks)
     }
-    .map_err(|e| PresetError::Definition(e.to_string()))?;
+    .map_err(|e| PresetError::Definition(e.to_string()))?
+    // A Chess960 layout is a Chess960 game: castling rights on any rook,
+    // UCI castling king-takes-rook.
+    .with_chess960(matches!(layout, Layout::Chess960(_)));
     // Refuse a layout the rules cannot read (e.g. no royal piece).
     houserules_engine::Game::from_fen(variant.clone(), &fen).map_err(|e| {
         PresetError::BadLayout {

@@ -133,6 +133,10 @@ pub struct StateDoc {
     /// The side to move.
     pub turn: Side,
     /// FEN's castling field (`KQkq`, X-FEN or Shredder-FEN letters, `-`).
+    // File letters make the game a Chess960 game (castling rights on any
+    // rook, UCI castling king-takes-rook); `KQkq` is standard castling,
+    // whose rights need the king on e1/e8 and the rook in its corner. (A
+    // plain comment: doc comments go into the committed JSON Schemas.)
     #[serde(default = "no_castling")]
     pub castling: String,
     /// The en passant square (`e3`), or null.
@@ -257,7 +261,13 @@ impl StateDoc {
             .tables_u64()
             .ok_or(StateError::Unsupported)?
             .width();
-        let fen = game.fen();
+        // A Chess960 game's castling field is written in Shredder-FEN file
+        // letters, which is how `to_game` knows it is one.
+        let fen = if game.is_chess960() {
+            game.shredder_fen()
+        } else {
+            game.fen()
+        };
         let f: Vec<&str> = fen.split(' ').collect();
         let get = |i: usize| f.get(i).copied().unwrap_or("-");
         let hp_on = rules.has("piece-hp");
@@ -323,6 +333,14 @@ impl StateDoc {
         }
         let rules = RuleSet::parse(&self.rules)?;
         let (variant, _) = crate::rules::build(&rules, None)?;
+        // File letters (Shredder-FEN, X-FEN's inner rooks) make a Chess960
+        // game: castling rights on any rook, UCI castling king-takes-rook.
+        // `KQkq` is standard castling.
+        let chess960 = self
+            .castling
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c));
+        let variant = variant.with_chess960(chess960);
         let t = variant.tables_u64().ok_or(StateError::Unsupported)?;
         for (name, v) in [
             ("board", &self.board),

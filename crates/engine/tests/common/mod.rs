@@ -144,8 +144,22 @@ pub fn parallel_map<T: Sync, R: Send>(
 }
 
 /// Our game from a FEN (FIDE chess), or a message.
+///
+/// The suites mix standard and Chess960 positions without saying which, so
+/// the castling mode is chosen as shakmaty's `CastlingMode::detect` does:
+/// standard chess when standard castling keeps every right the FEN gives
+/// (king on e1/e8, rooks in the corners), Chess960 otherwise.
 pub fn our_game(fen: &str) -> Result<Game, String> {
-    Game::from_fen(Variant::chess(), fen).map_err(|e| format!("houserules rejects {fen:?}: {e}"))
+    let read =
+        |v: Variant| Game::from_fen(v, fen).map_err(|e| format!("houserules rejects {fen:?}: {e}"));
+    let c960 = read(Variant::chess960())?;
+    let standard = read(Variant::chess())?;
+    let rights = |g: &Game| g.shredder_fen().split(' ').nth(2).map(str::to_owned);
+    Ok(if rights(&standard) == rights(&c960) {
+        standard
+    } else {
+        c960
+    })
 }
 
 /// shakmaty's position from a FEN, as lenient as the suites need
