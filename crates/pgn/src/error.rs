@@ -18,6 +18,10 @@ pub enum PgnError {
         /// What is wrong.
         message: String,
     },
+    /// The input is not text (a compressed or binary file); nothing is
+    /// read from it.
+    #[error("{}", crate::reader::NOT_TEXT)]
+    NotText,
     /// The underlying reader failed; no further games are read.
     #[error("game {game}, line {line}: read error: {source}")]
     Io {
@@ -36,6 +40,7 @@ impl PgnError {
     pub fn game(&self) -> usize {
         match self {
             PgnError::Syntax { game, .. } | PgnError::Io { game, .. } => *game,
+            PgnError::NotText => 1,
         }
     }
 
@@ -48,6 +53,7 @@ impl PgnError {
                 line: *line,
                 column: 1,
             },
+            PgnError::NotText => TextPos { line: 1, column: 1 },
         }
     }
 
@@ -56,6 +62,7 @@ impl PgnError {
         match self {
             PgnError::Syntax { message, .. } => message.clone(),
             PgnError::Io { source, .. } => format!("read error: {source}"),
+            PgnError::NotText => crate::reader::NOT_TEXT.to_string(),
         }
     }
 }

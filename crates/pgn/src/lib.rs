@@ -25,18 +25,22 @@
 //! ```
 
 mod error;
+pub mod export;
 mod model;
 mod reader;
 pub mod replay;
 mod writer;
 
 pub use error::PgnError;
+pub use export::{export_moves, export_tags, ExportProblems};
 pub use model::{Line, MoveNode, PgnGame, Tag, TextPos};
 pub use reader::{
-    glyph_nag, Reader, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES, MAX_VARIATION_DEPTH, RESULTS,
+    glyph_nag, MoveSink, Reader, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_TAG_BYTES, MAX_VARIATION_DEPTH, NOT_TEXT, RESULTS,
+    TAG_OVERHEAD,
 };
 pub use replay::{
-    replay, replay_from, replay_with, result_of, Replay, ReplayError, ReplayErrorKind,
-    ReplayWarning, Rules, VariantResolver,
+    claim_name, replay, replay_from, replay_with, result_of, Replay, ReplayError, ReplayErrorKind,
+    ReplayWarning, Replayer, Rules, VariantResolver,
 };
 pub use writer::{ordered_tags, write_game, write_pgn, LINE_WIDTH, SEVEN_TAG_ROSTER};

@@ -37,6 +37,18 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 8 << 20;
 pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 /// The deepest nesting of variations the reader accepts.
 pub const MAX_VARIATION_DEPTH: usize = 128;
+/// Default budget of one game's tags, in bytes: each tag counts its name,
+/// its value and [`TAG_OVERHEAD`] bytes.
+pub const DEFAULT_MAX_TAG_BYTES: usize = 1 << 20;
+/// What one tag costs in [`Reader::max_tag_bytes`] besides its text (its
+/// share of the memory a stored tag takes).
+pub const TAG_OVERHEAD: usize = 64;
+/// Default budget of the movetext [`Reader::read_game`] stores for one game
+/// (moves, comments, NAGs and variations), in bytes of memory.
+pub const DEFAULT_MAX_STORED_BYTES: usize = 32 << 20;
+
+/// The message of input that is not text (a compressed or binary file).
+pub const NOT_TEXT: &str = "not a PGN text file (compressed? use zcat)";
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -59,8 +71,21 @@ pub struct Reader<R> {
     pending: Option<RawLine>,
     games: usize,
     done: bool,
-    max_game_bytes: usize,
+    limits: Limits,
 }
+
+/// The budgets of one game (see the [`Reader`] setters).
+#[derive(Clone, Copy)]
+struct Limits {
+    game_bytes: usize,
+    tag_bytes: usize,
+    stored_bytes: usize,
+}
+
+/// Where the mainline moves of a streamed game go
+/// ([`Reader::read_game_streaming`]): called with the game's tags (all of
+/// them: tags come before the movetext), the move as written and its place.
+pub type MoveSink<'a> = &'a mut dyn FnMut(&[Tag], &str, TextPos);
 
 impl<R: BufRead> Reader<R> {
     /// A reader over `inner` with the default limits.
@@ -73,11 +98,16 @@ impl<R: BufRead> Reader<R> {
                 max_line: DEFAULT_MAX_LINE_BYTES,
                 max_skip: DEFAULT_MAX_GAME_BYTES,
                 after_cr: false,
+                checked_start: false,
             },
             pending: None,
             games: 0,
             done: false,
-            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            limits: Limits {
+                game_bytes: DEFAULT_MAX_GAME_BYTES,
+                tag_bytes: DEFAULT_MAX_TAG_BYTES,
+                stored_bytes: DEFAULT_MAX_STORED_BYTES,
+            },
         }
     }
 
@@ -93,8 +123,26 @@ impl<R: BufRead> Reader<R> {
     /// single line longer than this ends the stream with a read error (an
     /// endless line such as `/dev/zero` gives).
     pub fn max_game_bytes(mut self, n: usize) -> Reader<R> {
-        self.max_game_bytes = n;
+        self.limits.game_bytes = n;
         self.src.max_skip = n;
+        self
+    }
+
+    /// Sets the budget of one game's tags, in bytes (each tag counts its
+    /// name, value and [`TAG_OVERHEAD`]). A game over it gives an error at
+    /// the first tag past the budget and the rest of it is skipped without
+    /// being stored.
+    pub fn max_tag_bytes(mut self, n: usize) -> Reader<R> {
+        self.limits.tag_bytes = n;
+        self
+    }
+
+    /// Sets the budget of the movetext [`Reader::read_game`] stores for one
+    /// game (moves, comments, NAGs, variations), in bytes of memory. A game
+    /// over it gives an error at the token past the budget. Streaming
+    /// ([`Reader::read_game_streaming`]) stores no movetext.
+    pub fn max_stored_bytes(mut self, n: usize) -> Reader<R> {
+        self.limits.stored_bytes = n;
         self
     }
 
@@ -108,6 +156,22 @@ impl<R: BufRead> Reader<R> {
     /// Reads the next game: `None` at the end of the input, else the game or
     /// the error that spoiled it.
     pub fn read_game(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        self.read(None)
+    }
+
+    /// Reads the next game without storing its movetext: each mainline
+    /// move goes to `sink` as it is read (with the game's tags), and
+    /// variations, comments and NAGs are checked for syntax but dropped.
+    /// The game returned has its tags and result and an empty mainline;
+    /// memory stays bounded by the tag budget, whatever the game's length.
+    ///
+    /// On a syntax error, the moves before it have gone to `sink` (so a
+    /// caller replaying them knows the position where the error is).
+    pub fn read_game_streaming(&mut self, sink: MoveSink<'_>) -> Option<Result<PgnGame, PgnError>> {
+        self.read(Some(sink))
+    }
+
+    fn read(&mut self, mut sink: Option<MoveSink<'_>>) -> Option<Result<PgnGame, PgnError>> {
         if self.done {
             return None;
         }
@@ -123,6 +187,11 @@ impl<R: BufRead> Reader<R> {
                     }
                     Err(source) => {
                         self.done = true;
+                        if source.kind() == io::ErrorKind::InvalidData
+                            && source.to_string() == NOT_TEXT
+                        {
+                            return Some(Err(PgnError::NotText));
+                        }
                         let game = if builder.is_some() {
                             self.games
                         } else {
@@ -158,16 +227,17 @@ impl<R: BufRead> Reader<R> {
                             line: line.no,
                             column: 1,
                         },
-                        self.max_game_bytes,
+                        self.limits,
+                        sink.is_some(),
                     );
-                    match b.feed(&line) {
+                    match b.feed(&line, &mut sink) {
                         Feed::More => builder = Some(b),
                         // The first line of a game cannot belong to the next
                         // one; ending here keeps the reader moving forward.
                         Feed::End | Feed::EndBefore => return Some(b.finish()),
                     }
                 }
-                Some(b) => match b.feed(&line) {
+                Some(b) => match b.feed(&line, &mut sink) {
                     Feed::More => {}
                     Feed::End => return builder.map(Builder::finish),
                     Feed::EndBefore => {
@@ -210,6 +280,21 @@ struct LineSource<R> {
     /// The last line ended with `\r`: a `\n` right after it is part of
     /// that line ending.
     after_cr: bool,
+    /// The start of the input was checked for binary data.
+    checked_start: bool,
+}
+
+/// Whether `head`, the first bytes of an input, are not text: the magic
+/// number of a compressed file (gzip, bzip2, xz, zstd, zip) or a NUL byte.
+fn looks_binary(head: &[u8]) -> bool {
+    const MAGIC: [&[u8]; 5] = [
+        b"\x1f\x8b",
+        b"BZh91AY&SY",
+        b"\xfd7zXZ\x00",
+        b"\x28\xb5\x2f\xfd",
+        b"PK\x03\x04",
+    ];
+    MAGIC.iter().any(|m| head.starts_with(m)) || head.iter().take(4096).any(|&b| b == 0)
 }
 
 impl<R: BufRead> LineSource<R> {
@@ -228,6 +313,14 @@ impl<R: BufRead> LineSource<R> {
             };
             if avail.is_empty() {
                 break;
+            }
+            if !self.checked_start {
+                self.checked_start = true;
+                // Compressed or binary data would read as one garbage game
+                // per stray line break: refuse it up front.
+                if looks_binary(avail) {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, NOT_TEXT));
+                }
             }
             if self.after_cr {
                 // The `\n` of a `\r\n` whose `\r` ended the previous line.
@@ -514,6 +607,26 @@ fn parse_tag_line(no: u64, text: &str) -> Result<Vec<Tag>, (u64, String)> {
     Ok(out)
 }
 
+/// An open line of the game being read: the mainline or a variation.
+struct Open {
+    /// Its content (empty while streaming).
+    line: Line,
+    /// Where its `(` is (the game's start for the mainline).
+    pos: TextPos,
+    /// Whether a move was read in it (a `(` needs one to replace).
+    moved: bool,
+}
+
+impl Open {
+    fn new(pos: TextPos) -> Open {
+        Open {
+            line: Line::default(),
+            pos,
+            moved: false,
+        }
+    }
+}
+
 /// The game being read.
 struct Builder {
     game_no: usize,
@@ -521,31 +634,37 @@ struct Builder {
     phase: Phase,
     blank_run: usize,
     tags: Vec<Tag>,
-    /// The open lines: `[0]` is the mainline, then each open variation with
-    /// the place of its `(`.
-    stack: Vec<(Line, TextPos)>,
+    /// The open lines: `[0]` is the mainline, then each open variation.
+    stack: Vec<Open>,
     /// An open `{` comment: where it starts and its text so far.
     comment: Option<(TextPos, String)>,
     result: Option<String>,
     error: Option<(TextPos, String)>,
     bytes: usize,
-    max_game_bytes: usize,
+    tag_bytes: usize,
+    stored_bytes: usize,
+    limits: Limits,
+    /// Mainline moves go to a sink and nothing of the movetext is stored.
+    streaming: bool,
 }
 
 impl Builder {
-    fn new(game_no: usize, start: TextPos, max_game_bytes: usize) -> Builder {
+    fn new(game_no: usize, start: TextPos, limits: Limits, streaming: bool) -> Builder {
         Builder {
             game_no,
             start,
             phase: Phase::Tags,
             blank_run: 0,
             tags: Vec::new(),
-            stack: vec![(Line::default(), start)],
+            stack: vec![Open::new(start)],
             comment: None,
             result: None,
             error: None,
             bytes: 0,
-            max_game_bytes,
+            tag_bytes: 0,
+            stored_bytes: 0,
+            limits,
+            streaming,
         }
     }
 
@@ -553,16 +672,42 @@ impl Builder {
         self.error.is_none()
     }
 
+    /// Whether movetext is kept (not streaming, no error yet).
+    fn keeping(&self) -> bool {
+        self.storing() && !self.streaming
+    }
+
     /// Records the first error; the rest of the game is skipped.
     fn fail(&mut self, pos: TextPos, message: impl Into<String>) {
         if self.error.is_none() {
             self.error = Some((pos, message.into()));
             // Free what was stored: the game is lost anyway.
-            self.stack = vec![(Line::default(), self.start)];
+            self.stack = vec![Open::new(self.start)];
             if let Some((_, text)) = self.comment.as_mut() {
                 *text = String::new();
             }
         }
+    }
+
+    /// Counts `cost` bytes of stored movetext; past the budget the game
+    /// fails at `pos`. Returns whether the game is still stored.
+    fn store(&mut self, pos: TextPos, cost: usize) -> bool {
+        if !self.keeping() {
+            return false;
+        }
+        self.stored_bytes = self.stored_bytes.saturating_add(cost);
+        if self.stored_bytes > self.limits.stored_bytes {
+            self.fail(
+                pos,
+                format!(
+                    "the game's moves, comments and variations take more than the reader's \
+                     budget of {} bytes; the rest of the game is skipped",
+                    self.limits.stored_bytes
+                ),
+            );
+            return false;
+        }
+        true
     }
 
     fn finish(mut self) -> Result<PgnGame, PgnError> {
@@ -570,7 +715,7 @@ impl Builder {
             self.fail(pos, "comment `{` is not closed (missing `}`)");
         }
         if self.stack.len() > 1 {
-            let pos = self.stack.last().map_or(self.start, |(_, p)| *p);
+            let pos = self.stack.last().map_or(self.start, |o| o.pos);
             self.fail(pos, "variation `(` is not closed (missing `)`)");
         }
         if let Some((pos, message)) = self.error {
@@ -584,7 +729,7 @@ impl Builder {
             .stack
             .into_iter()
             .next()
-            .map(|(l, _)| l)
+            .map(|o| o.line)
             .unwrap_or_default();
         Ok(PgnGame {
             tags: self.tags,
@@ -594,15 +739,15 @@ impl Builder {
         })
     }
 
-    fn feed(&mut self, line: &RawLine) -> Feed {
+    fn feed(&mut self, line: &RawLine, sink: &mut Option<MoveSink<'_>>) -> Feed {
         self.bytes = self.bytes.saturating_add(line.text.len() + 1);
-        if self.bytes > self.max_game_bytes {
+        if self.bytes > self.limits.game_bytes {
             self.fail(
                 TextPos {
                     line: line.no,
                     column: 1,
                 },
-                format!("the game is longer than {} bytes", self.max_game_bytes),
+                format!("the game is longer than {} bytes", self.limits.game_bytes),
             );
         }
         if line.too_long {
@@ -633,7 +778,7 @@ impl Builder {
             }
             match text.find('}') {
                 None => {
-                    if self.storing() {
+                    if self.keeping() {
                         body.push('\n');
                         body.push_str(text);
                     }
@@ -641,8 +786,10 @@ impl Builder {
                     return Feed::More;
                 }
                 Some(i) => {
-                    body.push('\n');
-                    body.push_str(&text[..i]);
+                    if self.keeping() {
+                        body.push('\n');
+                        body.push_str(&text[..i]);
+                    }
                     self.add_comment(pos, &body);
                     start = i + 1;
                 }
@@ -670,7 +817,7 @@ impl Builder {
             }
             self.phase = Phase::Movetext;
         }
-        self.movetext(line.no, text, start);
+        self.movetext(line.no, text, start, sink);
         Feed::More
     }
 
@@ -690,8 +837,29 @@ impl Builder {
         self.blank_run = 0;
         match parsed {
             Ok(tags) => {
-                if self.bytes <= self.max_game_bytes {
-                    self.tags.extend(tags);
+                for tag in tags {
+                    if !self.storing() {
+                        break;
+                    }
+                    self.tag_bytes = self
+                        .tag_bytes
+                        .saturating_add(tag.name.len() + tag.value.len() + TAG_OVERHEAD);
+                    if self.tag_bytes > self.limits.tag_bytes {
+                        let pos = tag.pos.unwrap_or(TextPos {
+                            line: no,
+                            column: 1,
+                        });
+                        let msg = format!(
+                            "the tags take more than the reader's budget of {} bytes (at tag {}); \
+                             the rest of the game is skipped",
+                            self.limits.tag_bytes,
+                            excerpt(&tag.name)
+                        );
+                        self.tags = Vec::new();
+                        self.fail(pos, msg);
+                        break;
+                    }
+                    self.tags.push(tag);
                 }
             }
             Err((column, message)) => self.fail(TextPos { line: no, column }, message),
@@ -699,7 +867,7 @@ impl Builder {
         Feed::More
     }
 
-    fn movetext(&mut self, no: u64, text: &str, start: usize) {
+    fn movetext(&mut self, no: u64, text: &str, start: usize, sink: &mut Option<MoveSink<'_>>) {
         let mut sc = Scan::at(text, start);
         loop {
             sc.skip_while(|c| c.is_whitespace() || c == ',');
@@ -718,7 +886,7 @@ impl Builder {
                             sc.advance_bytes(j + 1);
                         }
                         None => {
-                            let body = if self.storing() {
+                            let body = if self.keeping() {
                                 rest.to_string()
                             } else {
                                 String::new()
@@ -775,14 +943,14 @@ impl Builder {
                     let s = sc.i;
                     sc.skip_while(|c| !is_delimiter(c));
                     let tok = &text[s..sc.i];
-                    self.symbol(pos, tok);
+                    self.symbol(pos, tok, sink);
                 }
             }
         }
     }
 
     /// A token that is a move number, a move, a glyph or a result.
-    fn symbol(&mut self, pos: TextPos, tok: &str) {
+    fn symbol(&mut self, pos: TextPos, tok: &str, sink: &mut Option<MoveSink<'_>>) {
         if RESULTS.contains(&tok) {
             self.add_result(pos, tok);
             return;
@@ -842,19 +1010,25 @@ impl Builder {
             line: pos.line,
             column: pos.column + (tok.len() - rest.len()) as u64,
         };
-        self.add_move(mpos, mv, nag);
+        self.add_move(mpos, mv, nag, sink);
     }
 
-    fn current(&mut self) -> &mut Line {
+    fn current(&mut self) -> &mut Open {
         // The stack always holds the mainline.
         if self.stack.is_empty() {
-            self.stack.push((Line::default(), self.start));
+            self.stack.push(Open::new(self.start));
         }
         let last = self.stack.len() - 1;
-        &mut self.stack[last].0
+        &mut self.stack[last]
     }
 
-    fn add_move(&mut self, pos: TextPos, san: &str, nag: Option<u8>) {
+    fn add_move(
+        &mut self,
+        pos: TextPos,
+        san: &str,
+        nag: Option<u8>,
+        sink: &mut Option<MoveSink<'_>>,
+    ) {
         if !self.storing() {
             return;
         }
@@ -865,32 +1039,47 @@ impl Builder {
                 return;
             }
         }
+        self.current().moved = true;
+        if self.streaming {
+            if self.stack.len() == 1 {
+                if let Some(f) = sink.as_mut() {
+                    f(&self.tags, san, pos);
+                }
+            }
+            return;
+        }
+        if !self.store(pos, std::mem::size_of::<MoveNode>() + san.len()) {
+            return;
+        }
         let node = MoveNode {
             san: san.to_string(),
             pos,
             nags: nag.into_iter().collect(),
             ..MoveNode::default()
         };
-        self.current().moves.push(node);
+        self.current().line.moves.push(node);
     }
 
     fn add_nag(&mut self, n: u8) {
-        if !self.storing() {
+        if !self.keeping() {
             return;
         }
-        let line = self.current();
+        let line = &mut self.current().line;
         match line.moves.last_mut() {
             Some(m) => m.nags.push(n),
             None => line.nags.push(n),
         }
     }
 
-    fn add_comment(&mut self, _pos: TextPos, body: &str) {
-        if !self.storing() {
+    fn add_comment(&mut self, pos: TextPos, body: &str) {
+        if !self.keeping() {
             return;
         }
         let text = normalise_comment(body);
-        let line = self.current();
+        if !self.store(pos, std::mem::size_of::<String>() + text.len()) {
+            return;
+        }
+        let line = &mut self.current().line;
         match line.moves.last_mut() {
             Some(m) => m.comments.push(text),
             None => line.comments.push(text),
@@ -908,11 +1097,14 @@ impl Builder {
             );
             return;
         }
-        if self.current().moves.is_empty() {
+        if !self.current().moved {
             self.fail(pos, "variation `(` before any move it could replace");
             return;
         }
-        self.stack.push((Line::default(), pos));
+        if !self.streaming && !self.store(pos, std::mem::size_of::<Line>()) {
+            return;
+        }
+        self.stack.push(Open::new(pos));
     }
 
     fn close_variation(&mut self, pos: TextPos) {
@@ -923,9 +1115,12 @@ impl Builder {
             self.fail(pos, "`)` without an opening `(`");
             return;
         }
-        if let Some((line, _)) = self.stack.pop() {
-            match self.current().moves.last_mut() {
-                Some(m) => m.variations.push(line),
+        if let Some(open) = self.stack.pop() {
+            if self.streaming {
+                return;
+            }
+            match self.current().line.moves.last_mut() {
+                Some(m) => m.variations.push(open.line),
                 None => self.fail(pos, "variation `(` before any move it could replace"),
             }
         }

@@ -3,9 +3,9 @@
 use std::fmt;
 
 use houserules_engine::san::SanError;
-use houserules_engine::{Color, Game, Status, Variant};
+use houserules_engine::{Claim, Color, Game, Move, Status, Variant};
 
-use crate::model::{PgnGame, TextPos};
+use crate::model::{PgnGame, Tag, TextPos};
 use crate::reader::RESULTS;
 
 /// The rules a game's `Variant` tag selects.
@@ -156,8 +156,22 @@ pub struct Replay {
     /// Half-moves played (up to the first error).
     pub plies: usize,
     /// The engine game after those plies, `None` when no start position
-    /// could be set up (unsupported variant or bad FEN tag).
+    /// could be set up (unsupported variant or bad FEN tag). Its move
+    /// history is not kept (see [`Replayer`]).
     pub game: Option<Game>,
+    /// How the game ended, first: the ply after which (0 = the start
+    /// position) and the status then. A game that went on past an
+    /// automatic draw keeps the first reason (a fivefold repetition, not
+    /// the 75-move rule reached later). `None` while the game goes on.
+    pub ended: Option<(usize, Status)>,
+    /// The status of the final position itself (`None` when no position
+    /// could be set up); differs from [`Replay::ended`] when moves
+    /// followed an automatic end.
+    pub final_status: Option<Status>,
+    /// The draw claim (FIDE 9.2 threefold repetition, 9.3 fifty-move rule)
+    /// that justifies a written `1/2-1/2` result on a final position that
+    /// did not end by itself, if there is one.
+    pub claim: Option<Claim>,
     /// The first error, if any.
     pub error: Option<ReplayError>,
     /// Oddities of a game that replays (moves after the game ended, a
@@ -179,13 +193,13 @@ pub enum ReplayWarning {
         status: String,
     },
     /// The result written (the `Result` tag, else the movetext's
-    /// termination marker) is not how the final position ended.
+    /// termination marker) is not how the game ended.
     ResultMismatch {
         /// The result as written.
         written: String,
-        /// The result the final position gives.
+        /// The result the game's end gives.
         expected: String,
-        /// The final status name (`checkmate`, `stalemate`, …).
+        /// The status name of the end (`checkmate`, `stalemate`, …).
         status: String,
     },
     /// The `Result` tag and the movetext's termination marker differ.
@@ -194,6 +208,21 @@ pub enum ReplayWarning {
         tag: String,
         /// The marker at the end of the movetext.
         movetext: String,
+    },
+    /// A move that only the lenient reader accepts (`0-0`, `e8Q`,
+    /// superfluous or missing disambiguation, a wrong check mark, UCI),
+    /// reported by [`Replayer::strict`].
+    NotStrictSan {
+        /// The 1-based ply.
+        ply: usize,
+        /// The move as written.
+        written: String,
+        /// The move in standard SAN.
+        standard: String,
+        /// What differs (`castling written with zeros`, …).
+        why: &'static str,
+        /// Where the move is in the input.
+        pos: Option<TextPos>,
     },
 }
 
@@ -212,13 +241,37 @@ impl fmt::Display for ReplayWarning {
                 status,
             } => write!(
                 f,
-                "result {written} contradicts the final position ({status}: {expected})"
+                "result {written} contradicts how the game ended ({status}: {expected})"
             ),
             ReplayWarning::ResultTagDiffers { tag, movetext } => write!(
                 f,
                 "the Result tag says {tag} but the movetext ends with {movetext}"
             ),
+            ReplayWarning::NotStrictSan {
+                ply,
+                written,
+                standard,
+                why,
+                pos,
+            } => {
+                write!(
+                    f,
+                    "ply {ply}: `{written}` is not strict SAN ({why}); SAN is `{standard}`"
+                )?;
+                if let Some(p) = pos {
+                    write!(f, " (line {p})")?;
+                }
+                Ok(())
+            }
         }
+    }
+}
+
+/// The name of a draw claim: `threefold-repetition` or `fifty-move-rule`.
+pub fn claim_name(claim: Claim) -> &'static str {
+    match claim {
+        Claim::ThreefoldRepetition => "threefold-repetition",
+        Claim::FiftyMoveRule => "fifty-move-rule",
     }
 }
 
@@ -242,10 +295,13 @@ pub fn result_of(status: &Status) -> Option<&'static str> {
 }
 
 /// The warnings about how the game's result is written.
-fn result_warnings(game: &PgnGame, final_status: &Status) -> Vec<ReplayWarning> {
+fn result_warnings(
+    tags: &[Tag],
+    movetext: Option<&str>,
+    final_status: &Status,
+) -> Vec<ReplayWarning> {
     let mut out = Vec::new();
-    let tag = game.tag("Result").map(str::trim);
-    let movetext = game.result.as_deref();
+    let tag = tag_value(tags, "Result").map(str::trim);
     if let (Some(t), Some(m)) = (tag, movetext) {
         if t != m && RESULTS.contains(&t) {
             out.push(ReplayWarning::ResultTagDiffers {
@@ -274,12 +330,25 @@ impl Replay {
         self.game.as_ref().map(Game::fen)
     }
 
-    /// The status name of the final position (`checkmate`, `stalemate`,
+    /// The status name of the game (`checkmate`, `stalemate`,
     /// `insufficient-material`, `seventy-five-move-rule`,
-    /// `fivefold-repetition` or `ongoing`).
+    /// `fivefold-repetition` or `ongoing`): how it first ended
+    /// ([`Replay::ended`]), else `ongoing`; `None` when no position could
+    /// be set up.
     pub fn status(&self) -> Option<String> {
-        self.game.as_ref().map(|g| g.status().name().to_string())
+        self.game.as_ref()?;
+        Some(match &self.ended {
+            Some((_, s)) => s.name().to_string(),
+            None => Status::Ongoing.name().to_string(),
+        })
     }
+}
+
+/// The value of the first tag called `name`.
+fn tag_value<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|t| t.name == name)
+        .map(|t| t.value.as_str())
 }
 
 /// The engine game at the start of `game`: the `FEN` tag's position if
@@ -303,25 +372,36 @@ pub fn start_position_with(
     game: &PgnGame,
     resolve: VariantResolver<'_>,
 ) -> Result<(Game, Rules), ReplayError> {
+    start_from_tags(&game.tags, resolve)
+}
+
+/// [`start_position_with`] from a game's tags.
+///
+/// # Errors
+/// [`ReplayErrorKind::VariantNotSupported`] or [`ReplayErrorKind::BadFen`].
+pub fn start_from_tags(
+    tags: &[Tag],
+    resolve: VariantResolver<'_>,
+) -> Result<(Game, Rules), ReplayError> {
     let setup_error = |kind, tag: &str| ReplayError {
         ply: None,
         san: None,
-        pos: game.tags.iter().find(|t| t.name == tag).and_then(|t| t.pos),
+        pos: tags.iter().find(|t| t.name == tag).and_then(|t| t.pos),
         kind,
         fen: None,
     };
-    let tag = game.tag("Variant").map_or("", str::trim);
+    let tag = tag_value(tags, "Variant").map_or("", str::trim);
     let (variant, rules) = match resolve(tag) {
         Some(v) => (v, Rules::Resolved),
         None => {
-            let rules = rules_for_variant(game.tag("Variant"))
+            let rules = rules_for_variant(tag_value(tags, "Variant"))
                 .map_err(|v| setup_error(ReplayErrorKind::VariantNotSupported(v), "Variant"))?;
             (Variant::chess(), rules)
         }
     };
     let chess960 = rules == Rules::Chess960
         || (rules == Rules::Resolved && rules_for_variant(Some(tag)) == Ok(Rules::Chess960));
-    let mut g = match game.tag("FEN") {
+    let mut g = match tag_value(tags, "FEN") {
         Some(fen) => Game::from_fen(variant, fen)
             .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}")), "FEN"))?,
         None => Game::from_fen(variant, "startpos").map_err(|e| {
@@ -371,17 +451,38 @@ fn play_null(g: &Game) -> Option<Game> {
     Some(out)
 }
 
-/// Plays one move written `text` (SAN; UCI when SAN fails and the text is
+/// The move `text` names in `g` (`None` for a null move), read as the
+/// replay reads it (SAN, then UCI).
+pub(crate) fn parse_move_for_export(g: &Game, text: &str) -> Result<Option<Move>, ReplayErrorKind> {
+    Ok(match parse_move(g, text)? {
+        Parsed::Null => None,
+        Parsed::San(m) | Parsed::Uci(m) => Some(m),
+    })
+}
+
+/// [`play_null`] for the export.
+pub(crate) fn null_move(g: &Game) -> Option<Game> {
+    play_null(g)
+}
+
+/// How a move was read by [`parse_move`].
+enum Parsed {
+    /// A null move.
+    Null,
+    /// SAN (lenient).
+    San(Move),
+    /// UCI, after SAN failed.
+    Uci(Move),
+}
+
+/// Reads one move written `text` (SAN; UCI when SAN fails and the text is
 /// shaped like UCI; a null move).
-fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
+fn parse_move(g: &Game, text: &str) -> Result<Parsed, ReplayErrorKind> {
     if is_null_move(text) {
-        *g = play_null(g).ok_or(ReplayErrorKind::NullMove)?;
-        return Ok(());
+        return Ok(Parsed::Null);
     }
     let san_err = match g.parse_san(text) {
-        Ok(m) => {
-            return g.apply(m).map_err(|_| ReplayErrorKind::Illegal);
-        }
+        Ok(m) => return Ok(Parsed::San(m)),
         Err(e) => e,
     };
     let bare = text.trim_end_matches(['+', '#']);
@@ -390,7 +491,7 @@ fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
     {
         let uci = bare.to_ascii_lowercase();
         if let Ok(m) = g.parse_uci(&uci) {
-            return g.apply(m).map_err(|_| ReplayErrorKind::Illegal);
+            return Ok(Parsed::Uci(m));
         }
     }
     Err(match san_err {
@@ -399,6 +500,44 @@ fn play(g: &mut Game, text: &str) -> Result<(), ReplayErrorKind> {
         SanError::Ambiguous { candidates, .. } => ReplayErrorKind::Ambiguous(candidates),
         SanError::NullMove(_) => ReplayErrorKind::NullMove,
         SanError::MissingPromotion { choices, .. } => ReplayErrorKind::MissingPromotion(choices),
+    })
+}
+
+/// Why `written` (read leniently as the move whose SAN is `standard`) is
+/// not strict SAN, or `None` when it is.
+pub fn strict_san_problem(written: &str, standard: &str) -> Option<&'static str> {
+    let w = written.trim_end_matches(['!', '?']);
+    if w == standard {
+        return None;
+    }
+    let wb = w.trim_end_matches(['+', '#']);
+    let sb = standard.trim_end_matches(['+', '#']);
+    if wb == sb {
+        return Some("wrong or missing check mark");
+    }
+    if sb.starts_with("O-O") {
+        return Some(if wb.contains('0') {
+            "castling written with zeros"
+        } else {
+            "castling not written O-O or O-O-O"
+        });
+    }
+    if sb.contains('=') && !wb.contains('=') {
+        return Some("promotion without `=`");
+    }
+    let strip = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, 'x' | '-' | ':' | '='))
+            .collect()
+    };
+    let (ws, ss) = (strip(wb), strip(sb));
+    if ws == ss {
+        return Some("capture mark `x` missing, misplaced or extra");
+    }
+    Some(match ws.len().cmp(&ss.len()) {
+        std::cmp::Ordering::Greater => "superfluous disambiguation",
+        std::cmp::Ordering::Less => "missing disambiguation",
+        std::cmp::Ordering::Equal => "not in standard form",
     })
 }
 
@@ -423,16 +562,7 @@ pub fn replay(game: &PgnGame) -> Replay {
 /// assert!(houserules_pgn::replay(&game).error.is_some());
 /// ```
 pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
-    match start_position_with(game, resolve) {
-        Ok((g, rules)) => replay_moves(game, g, rules),
-        Err(e) => Replay {
-            rules: None,
-            plies: 0,
-            game: None,
-            error: Some(e),
-            warnings: Vec::new(),
-        },
-    }
+    Replayer::new(&game.tags, resolve, None).replay_game(game)
 }
 
 /// [`replay_with`], where a game without a `FEN` tag whose `Variant` tag is
@@ -440,60 +570,311 @@ pub fn replay_with(game: &PgnGame, resolve: VariantResolver<'_>) -> Replay {
 /// FEN cannot carry, such as hit points) instead of a start position;
 /// every other game is set up by [`start_position_with`].
 pub fn replay_from(game: &PgnGame, resolve: VariantResolver<'_>, start: &Game) -> Replay {
-    let rules = rules_for_variant(game.tag("Variant"));
-    match rules {
-        Ok(r) if game.tag("FEN").is_none() => {
-            let mut g = start.clone();
+    Replayer::new(&game.tags, resolve, Some(start)).replay_game(game)
+}
+
+/// How many plies the engine game may keep in its own history before the
+/// replayer starts it afresh from its position (memory per ply stays one
+/// hash; see [`Replayer`]).
+pub(crate) const HISTORY_PLIES: usize = 64;
+
+/// Replays a mainline one move at a time, with memory bounded by one hash
+/// per ply since the last capture or pawn move (for repetitions): the
+/// engine game's own undo history is dropped every [`HISTORY_PLIES`] plies.
+/// Used by [`replay`] and, with [`crate::Reader::read_game_streaming`], to
+/// check games of any length.
+///
+/// ```
+/// use houserules_pgn::{Reader, Replayer};
+/// let text = "[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n";
+/// let mut reader = Reader::new(text.as_bytes());
+/// let mut replayer: Option<Replayer> = None;
+/// let game = reader
+///     .read_game_streaming(&mut |tags, san, pos| {
+///         replayer
+///             .get_or_insert_with(|| Replayer::new(tags, &|_| None, None))
+///             .push(san, Some(pos));
+///     })
+///     .unwrap()
+///     .unwrap();
+/// let r = replayer.unwrap().finish(&game.tags, game.result.as_deref());
+/// assert_eq!(r.plies, 8);
+/// assert_eq!(r.claim, Some(houserules_engine::Claim::ThreefoldRepetition));
+/// ```
+pub struct Replayer {
+    game: Option<Game>,
+    rules: Option<Rules>,
+    plies: usize,
+    /// Repetition keys since the last irreversible move, the current last.
+    keys: Vec<u64>,
+    ended: Option<(usize, Status)>,
+    error: Option<ReplayError>,
+    warnings: Vec<ReplayWarning>,
+    strict: bool,
+}
+
+impl Replayer {
+    /// A replayer at the start position the tags give (see
+    /// [`start_from_tags`]); with `start`, a game without a `FEN` tag whose
+    /// `Variant` tag is absent, standard or Chess960 starts from `start`
+    /// instead. A setup error is kept and reported by
+    /// [`Replayer::finish`]; moves pushed after it are ignored.
+    pub fn new(tags: &[Tag], resolve: VariantResolver<'_>, start: Option<&Game>) -> Replayer {
+        let from_start = start.and_then(|s| {
+            let r = rules_for_variant(tag_value(tags, "Variant")).ok()?;
+            if tag_value(tags, "FEN").is_some() {
+                return None;
+            }
+            let mut g = s.clone();
             if r == Rules::Chess960 {
                 g.set_chess960(true);
             }
-            replay_moves(game, g, Rules::Resolved)
+            Some((g, Rules::Resolved))
+        });
+        let setup = match from_start {
+            Some(ok) => Ok(ok),
+            None => start_from_tags(tags, resolve),
+        };
+        let mut r = Replayer {
+            game: None,
+            rules: None,
+            plies: 0,
+            keys: Vec::new(),
+            ended: None,
+            error: None,
+            warnings: Vec::new(),
+            strict: false,
+        };
+        match setup {
+            Ok((g, rules)) => {
+                r.keys.push(g.hash());
+                r.game = Some(rebased(&g).unwrap_or(g));
+                r.rules = Some(rules);
+            }
+            Err(e) => r.error = Some(e),
         }
-        _ => replay_with(game, resolve),
+        r
     }
-}
 
-/// Plays the main line of `game` from `g`.
-fn replay_moves(game: &PgnGame, mut g: Game, rules: Rules) -> Replay {
-    let n = game.mainline.moves.len();
-    let mut warnings = Vec::new();
-    let mut ended = false;
-    for (i, m) in game.mainline.moves.iter().enumerate() {
-        if i > 0 && i < n && !ended {
+    /// Also warns about moves that only the lenient reader accepts
+    /// ([`ReplayWarning::NotStrictSan`]).
+    pub fn strict(mut self, on: bool) -> Replayer {
+        self.strict = on;
+        self
+    }
+
+    /// Half-moves played so far.
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+
+    /// The current position (`None` when no position could be set up).
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Whether an error stopped the replay.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// How many times the current position has occurred since the last
+    /// irreversible move (this one included).
+    fn repetitions(&self) -> usize {
+        let Some(cur) = self.keys.last() else {
+            return 0;
+        };
+        self.keys.iter().filter(|k| *k == cur).count()
+    }
+
+    /// The status of the current position, repetitions counted over the
+    /// whole mainline.
+    pub fn status(&self) -> Status {
+        let Some(g) = &self.game else {
+            return Status::Ongoing;
+        };
+        let st = g.status();
+        let fivefold = g
+            .variant()
+            .definition()
+            .end
+            .auto_repetitions
+            .is_some_and(|n| self.repetitions() >= n as usize);
+        if st == Status::Ongoing && fivefold {
+            return Status::FivefoldRepetition;
+        }
+        st
+    }
+
+    /// The draw the side to move may claim now (FIDE 9.2, 9.3; threefold
+    /// repetition first), repetitions counted over the whole mainline.
+    pub fn claimable_draw(&self) -> Option<Claim> {
+        let g = self.game.as_ref()?;
+        let threefold = g
+            .variant()
+            .definition()
+            .end
+            .claim_repetitions
+            .is_some_and(|n| self.repetitions() >= n as usize);
+        if threefold {
+            return Some(Claim::ThreefoldRepetition);
+        }
+        g.claimable_draw().filter(|c| *c == Claim::FiftyMoveRule)
+    }
+
+    /// Plays the next mainline move, written `san`, found at `pos`.
+    /// Returns whether it was played (not after an error).
+    pub fn push(&mut self, san: &str, pos: Option<TextPos>) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        if self.plies > 0 && self.ended.is_none() {
             // Checkmate and stalemate leave no legal move, so only the
             // automatic draws and rule results can be played past.
-            let status = g.status();
+            let status = self.status();
             if status.is_over() {
-                ended = true;
-                warnings.push(ReplayWarning::MovesAfterEnd {
-                    ply: i,
+                self.warnings.push(ReplayWarning::MovesAfterEnd {
+                    ply: self.plies,
                     status: status.name().to_string(),
+                });
+                self.ended = Some((self.plies, status));
+            }
+        }
+        let ply = self.plies + 1;
+        let fail = |g: &Game, kind| ReplayError {
+            ply: Some(ply),
+            san: Some(san.to_string()),
+            pos: pos.filter(|p| p.line > 0),
+            kind,
+            fen: Some(g.fen()),
+        };
+        let (m, uci) = match parse_move(g, san) {
+            Err(kind) => {
+                self.error = Some(fail(g, kind));
+                return false;
+            }
+            Ok(Parsed::Null) => match play_null(g) {
+                Some(n) => {
+                    self.played(n);
+                    return true;
+                }
+                None => {
+                    self.error = Some(fail(g, ReplayErrorKind::NullMove));
+                    return false;
+                }
+            },
+            Ok(Parsed::San(m)) => (m, false),
+            Ok(Parsed::Uci(m)) => (m, true),
+        };
+        if self.strict {
+            let standard = g.san(m);
+            let why = if uci {
+                Some("UCI, not SAN")
+            } else {
+                strict_san_problem(san, &standard)
+            };
+            if let Some(why) = why {
+                self.warnings.push(ReplayWarning::NotStrictSan {
+                    ply,
+                    written: san.to_string(),
+                    standard,
+                    why,
+                    pos: pos.filter(|p| p.line > 0),
                 });
             }
         }
-        if let Err(kind) = play(&mut g, &m.san) {
-            let error = ReplayError {
-                ply: Some(i + 1),
-                san: Some(m.san.clone()),
-                pos: (m.pos.line > 0).then_some(m.pos),
-                kind,
-                fen: Some(g.fen()),
-            };
-            return Replay {
-                rules: Some(rules),
-                plies: i,
-                game: Some(g),
-                error: Some(error),
-                warnings,
-            };
+        let Some(mut next) = self.game.take() else {
+            return false;
+        };
+        if next.apply(m).is_err() {
+            // `apply` leaves the game unchanged on error.
+            self.error = Some(fail(&next, ReplayErrorKind::Illegal));
+            self.game = Some(next);
+            return false;
+        }
+        if next.moves().len() >= HISTORY_PLIES {
+            next = rebased(&next).unwrap_or(next);
+        }
+        self.played(next);
+        true
+    }
+
+    /// Records `next`, the game after one more ply.
+    fn played(&mut self, next: Game) {
+        if next.halfmove_clock() == 0 {
+            self.keys.clear();
+        }
+        self.keys.push(next.hash());
+        self.game = Some(next);
+        self.plies += 1;
+    }
+
+    /// Plays the mainline of `game` and finishes.
+    fn replay_game(mut self, game: &PgnGame) -> Replay {
+        for m in &game.mainline.moves {
+            if !self.push(&m.san, Some(m.pos)) {
+                break;
+            }
+        }
+        self.finish(&game.tags, game.result.as_deref())
+    }
+
+    /// The report: how the game ended, the claim behind a written draw,
+    /// the result warnings (`tags`' `Result` and the movetext's marker
+    /// `movetext_result`).
+    pub fn finish(mut self, tags: &[Tag], movetext_result: Option<&str>) -> Replay {
+        let mut claim = None;
+        let mut final_status = None;
+        if self.game.is_some() {
+            let st = self.status();
+            let moves_after_end = self.ended.is_some();
+            if self.ended.is_none() && st.is_over() {
+                self.ended = Some((self.plies, st.clone()));
+            }
+            final_status = Some(st);
+            // After moves past the end, the MovesAfterEnd warning already
+            // says the written result is not how the game ended.
+            if self.error.is_none() && !moves_after_end {
+                let end = self
+                    .ended
+                    .as_ref()
+                    .map_or(Status::Ongoing, |(_, s)| s.clone());
+                self.warnings
+                    .extend(result_warnings(tags, movetext_result, &end));
+                let written = tag_value(tags, "Result")
+                    .map(str::trim)
+                    .filter(|t| RESULTS.contains(t))
+                    .or(movetext_result);
+                if written == Some("1/2-1/2") && self.ended.is_none() {
+                    claim = self.claimable_draw();
+                }
+            }
+        }
+        Replay {
+            rules: self.rules,
+            plies: self.plies,
+            game: self.game,
+            ended: self.ended,
+            final_status,
+            claim,
+            error: self.error,
+            warnings: self.warnings,
         }
     }
-    warnings.extend(result_warnings(game, &g.status()));
-    Replay {
-        rules: Some(rules),
-        plies: n,
-        game: Some(g),
-        error: None,
-        warnings,
-    }
+}
+
+/// The game started afresh from `g`'s position (same rules, same Chess960
+/// notation), without its undo history.
+pub(crate) fn rebased(g: &Game) -> Option<Game> {
+    let v = g.variant().clone();
+    let mut n = if let Some(p) = g.position::<u64>() {
+        Game::from_position(v, *p).ok()?
+    } else {
+        Game::from_position(v, *g.position::<u128>()?).ok()?
+    };
+    n.set_chess960(g.is_chess960());
+    Some(n)
 }

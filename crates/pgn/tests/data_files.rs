@@ -230,7 +230,12 @@ fn every_game_matches(
                 continue;
             }
             let fen = rep.final_fen().unwrap_or_default();
-            let mut status = rep.status().unwrap_or_default();
+            // python-chess's status is the final position's.
+            let mut status = rep
+                .final_status
+                .as_ref()
+                .map(|s| s.name().to_string())
+                .unwrap_or_default();
             if resolved && r.status == "variant_win" && status != "ongoing" {
                 // python-chess names every variant ending `variant_win`;
                 // who won is checked by antichess_games_end_as_python_chess_says.
@@ -362,5 +367,40 @@ fn world_championship_1886_game_11_goes_on_past_fivefold_repetition() {
             ply: 57,
             status: "fivefold-repetition".into()
         }]
+    );
+}
+
+/// Issue 11, wrong answer 7 (value from the issue): the reason a game ended
+/// is the first thing that ended it. From a position with the half-move
+/// clock at 130, four knight-and-king shuffles (pawns on a2 and h7 keep mating material) repeat the start position a fifth
+/// time after ply 16 (clock 146); four more plies reach clock 150, the
+/// 75-move rule (FIDE 9.6.1 and 9.6.2). python-chess 1.11.2 agrees:
+/// `is_fivefold_repetition()` first true after ply 16, and
+/// `outcome().termination` of the final position is `SEVENTYFIVE_MOVES`.
+#[test]
+fn the_first_end_is_the_reason_fivefold_before_75_moves() {
+    let text = "[FEN \"4k3/7p/8/8/8/8/P7/4K1N1 w - - 130 80\"]\n[Result \"1/2-1/2\"]\n\n\
+                80. Nf3 Kd8 81. Ng1 Ke8 82. Nf3 Kd8 83. Ng1 Ke8 84. Nf3 Kd8 85. Ng1 Ke8 \
+                86. Nf3 Kd8 87. Ng1 Ke8 88. Nf3 Kd8 89. Ng1 Ke8 1/2-1/2\n";
+    let game = houserules_pgn::Reader::new(text.as_bytes())
+        .next()
+        .expect("a game")
+        .expect("reads");
+    let r = replay(&game);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(r.plies, 20);
+    assert_eq!(r.status().as_deref(), Some("fivefold-repetition"));
+    assert_eq!(
+        r.ended.as_ref().map(|(ply, _)| *ply),
+        Some(16),
+        "{:?}",
+        r.ended
+    );
+    assert_eq!(
+        r.final_status
+            .as_ref()
+            .map(|s| s.name().to_string())
+            .as_deref(),
+        Some("seventy-five-move-rule")
     );
 }

@@ -320,7 +320,7 @@ fn over_long_tag_line_does_not_split_the_game() {
 /// the stream with a read error.
 #[test]
 fn an_endless_line_ends_the_stream() {
-    let endless = std::io::BufReader::new(std::io::repeat(0));
+    let endless = std::io::BufReader::new(std::io::repeat(b'x'));
     let mut reader = Reader::new(endless)
         .max_line_bytes(100)
         .max_game_bytes(10_000);
@@ -344,8 +344,28 @@ fn bad_tokens_are_shortened_and_escaped_in_messages() {
     assert!(msg.len() < 200, "{} bytes", msg.len());
     assert!(msg.contains(&format!("`{}…`", "x".repeat(40))), "{msg}");
 
-    let games = read("1. e4 \u{0}\u{0}\u{0} *\n");
+    let games = read("1. e4 \u{1}\u{1}\u{1} *\n");
     let msg = syntax(games[0].as_ref().unwrap_err()).3;
-    assert!(!msg.contains('\u{0}'), "{msg:?}");
-    assert!(msg.contains("\\u{0}"), "{msg:?}");
+    assert!(!msg.contains('\u{1}'), "{msg:?}");
+    assert!(msg.contains("\\u{1}"), "{msg:?}");
+}
+
+/// Issue 11, wrong answer 9 (value from the issue): binary input, such as
+/// gzip data or NUL bytes (`/dev/zero`), is "not a PGN text file
+/// (compressed? use zcat)", once, and nothing else is read.
+#[test]
+fn binary_input_is_not_a_pgn_text_file() {
+    // The first bytes of `gzip` output: magic 1f 8b, method 8 (deflate).
+    let gzip: &[u8] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcb\x48\xcd\xc9\xc9\x07\x00";
+    let nul = std::io::BufReader::new(std::io::repeat(0));
+    for input in [Box::new(gzip) as Box<dyn std::io::BufRead>, Box::new(nul)] {
+        let mut reader = Reader::new(input);
+        match reader.next() {
+            Some(Err(e @ PgnError::NotText)) => {
+                assert_eq!(e.to_string(), "not a PGN text file (compressed? use zcat)")
+            }
+            other => panic!("expected NotText, got {other:?}"),
+        }
+        assert!(reader.next().is_none());
+    }
 }
