@@ -96,6 +96,16 @@ pub enum PresetError {
         /// The engine capability it needs.
         needs: String,
     },
+    /// The game lacks something the preset needs (`crate::needs`).
+    #[error("preset `{preset}` does not apply to game `{game}`: it needs {need}")]
+    NotApplicable {
+        /// The preset.
+        preset: String,
+        /// The game's id.
+        game: String,
+        /// What the game lacks ([`crate::needs::Need::describe`]).
+        need: String,
+    },
     /// No layout has this id, or its argument is wrong.
     #[error("layout `{id}`: {reason}")]
     BadLayout {

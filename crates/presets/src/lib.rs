@@ -18,6 +18,7 @@
 
 pub mod error;
 pub mod layout;
+pub mod needs;
 pub mod registry;
 pub mod rules;
 pub mod ruleset;
@@ -26,7 +27,7 @@ pub mod state;
 pub use error::PresetError;
 pub use layout::Layout;
 pub use registry::{PresetInfo, PRESETS};
-pub use rules::{build, compose, PresetHooks};
+pub use rules::{build, build_on, compose, compose_on, PresetHooks};
 pub use ruleset::RuleSet;
 pub use state::{StateDoc, StateError};
 

@@ -78,6 +78,7 @@ use houserules_engine::{
 
 use crate::error::PresetError;
 use crate::layout::Layout;
+use crate::needs::{self, Kinds};
 use crate::ruleset::RuleSet;
 
 /// Rule-state slot: the half-move within a multi-move turn.
@@ -122,7 +123,7 @@ pub enum Target {
 }
 
 /// The hooks of a rule set (see the module documentation for the order).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PresetHooks {
     suicide: bool,
     capture_all: bool,
@@ -151,6 +152,17 @@ pub struct PresetHooks {
     castles: bool,
     /// `dual-king`: two royal kings a side (a typed position may have them).
     dual_king: bool,
+    /// The game's kinds for the FIDE roles the presets name.
+    k: Kinds,
+    /// The king's destination files when castling `[queen side, king
+    /// side]` (FIDE: c and g).
+    castle_files: [u8; 2],
+    /// The rook's destination files when castling (FIDE: d and f).
+    rook_files: [u8; 2],
+    /// The poisoned squares of `poisoned-squares` on this board.
+    poisoned: Vec<u8>,
+    /// What a double-step sprint onto the last rank promotes to.
+    promos: Vec<PieceKind>,
 }
 
 /// Hit points of a king at the start (RULINGS P6).
@@ -215,7 +227,104 @@ fn hp_byte(kind: PieceKind, hp: u8) -> u8 {
     }
 }
 
+impl Default for PresetHooks {
+    /// No rules, FIDE chess's kinds and castling squares.
+    fn default() -> PresetHooks {
+        PresetHooks {
+            suicide: false,
+            capture_all: false,
+            last_piece: false,
+            knightmate: false,
+            weak_dual: false,
+            god_kings: false,
+            capture_to_win: false,
+            extinction: None,
+            first_promo: false,
+            sprint: false,
+            diag_quiet: false,
+            knights_twice: false,
+            knight_immunity: false,
+            no_castling: false,
+            queen_splits: false,
+            explosive: false,
+            early_promo: false,
+            doubles: [false; 2],
+            wrap: false,
+            piece_hp: false,
+            king_heals: false,
+            poison: false,
+            castles: false,
+            dual_king: false,
+            k: Kinds::default(),
+            castle_files: [2, 6],
+            rook_files: [3, 5],
+            poisoned: POISONED.to_vec(),
+            promos: [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind).to_vec(),
+        }
+    }
+}
+
+/// The squares of the board's centre: the middle two files (one on a
+/// board of odd width) times the middle two ranks (one when odd). On 8×8,
+/// d4, e4, d5, e5 ([`POISONED`]); on 5×5, c3; on 10×8, e4, f4, e5, f5.
+pub fn centre_squares(width: u8, height: u8) -> Vec<u8> {
+    let mid = |n: u8| {
+        if n.is_multiple_of(2) {
+            vec![n / 2 - 1, n / 2]
+        } else {
+            vec![n / 2]
+        }
+    };
+    let mut out = Vec::new();
+    for r in mid(height) {
+        for f in mid(width) {
+            out.push(r * width + f);
+        }
+    }
+    out
+}
+
 impl PresetHooks {
+    /// The pieces of FIDE role `role` (empty when the game has no such
+    /// kind).
+    fn set<B: BitSet>(&self, pos: &Position<B>, role: u8) -> B {
+        self.k.get(role).map_or(B::EMPTY, |k| pos.by_kind(k))
+    }
+
+    /// The start hit points of `kind`: the king's 1, every other kind's 2.
+    fn start_hp(&self, kind: PieceKind) -> u8 {
+        if self.k.is(kind, KING) {
+            KING_START_HP
+        } else {
+            PIECE_START_HP
+        }
+    }
+
+    /// [`hit_points`] with this game's king.
+    fn hp<B: BitSet>(&self, pos: &Position<B>, sq: u8) -> Option<u8> {
+        let p = pos.piece_at(sq)?;
+        Some(match pos.piece_attribute(sq) {
+            0 => self.start_hp(p.kind),
+            hp => hp,
+        })
+    }
+
+    /// [`set_hit_points`] with this game's king.
+    fn set_hp<B: BitSet>(&self, pos: &mut Position<B>, sq: u8, hp: u8) -> bool {
+        let Some(p) = pos.piece_at(sq) else {
+            return false;
+        };
+        pos.set_piece_attribute(sq, self.hp_byte(p.kind, hp))
+    }
+
+    fn hp_byte(&self, kind: PieceKind, hp: u8) -> u8 {
+        if hp == self.start_hp(kind) {
+            0
+        } else {
+            hp
+        }
+    }
+
     fn no_royalty(&self) -> bool {
         self.suicide || self.capture_all || self.last_piece || self.god_kings
     }
@@ -265,8 +374,7 @@ impl PresetHooks {
         occ: B,
         by: Color,
     ) -> bool {
-        (!self.piece_hp || hit_points(pos, sq).unwrap_or(1) <= 1)
-            && self.attacked(t, pos, sq, occ, by)
+        (!self.piece_hp || self.hp(pos, sq).unwrap_or(1) <= 1) && self.attacked(t, pos, sq, occ, by)
     }
 
     /// `piece-hp` capture resolution (spec "Hit Points", RULINGS P6): the
@@ -290,10 +398,10 @@ impl PresetHooks {
         } else {
             m.to
         };
-        let (Some(victim), Some(hp)) = (before.piece_at(vsq), hit_points(before, vsq)) else {
+        let (Some(victim), Some(hp)) = (before.piece_at(vsq), self.hp(before, vsq)) else {
             return;
         };
-        if victim.kind.0 == KING {
+        if self.k.is(victim.kind, KING) {
             // A king that is hit has been moved or removed by the capture,
             // not by castling rules: its side loses its castling rights.
             pos.remove_castling_rights(pos.by_color(victim.color));
@@ -315,7 +423,7 @@ impl PresetHooks {
                     s,
                     victim,
                     before.piece_id(vsq),
-                    hp_byte(victim.kind, hp - 1),
+                    self.hp_byte(victim.kind, hp - 1),
                 );
                 return;
             }
@@ -324,10 +432,10 @@ impl PresetHooks {
 
     /// Damage outside captures (poison): one hit point; at 0 the piece is
     /// removed.
-    fn damage<B: BitSet>(pos: &mut Position<B>, sq: u8) {
-        match hit_points(pos, sq) {
+    fn damage<B: BitSet>(&self, pos: &mut Position<B>, sq: u8) {
+        match self.hp(pos, sq) {
             Some(hp) if hp > 1 => {
-                set_hit_points(pos, sq, hp - 1);
+                self.set_hp(pos, sq, hp - 1);
             }
             Some(_) => {
                 pos.remove_piece(sq);
@@ -338,22 +446,22 @@ impl PresetHooks {
 
     /// End of `mover`'s turn: poison first, then healing (RULINGS P7, P13).
     fn turn_end<B: BitSet>(&self, t: &Tables<B>, pos: &mut Position<B>, mover: Color) {
-        if self.poison && t.width() == 8 && t.height() == 8 {
-            for s in POISONED {
+        if self.poison {
+            for &s in &self.poisoned {
                 if pos.by_color(mover).has(s) {
-                    PresetHooks::damage(pos, s);
+                    self.damage(pos, s);
                 }
             }
         }
         if self.king_heals {
             let occ = pos.occupied();
-            for k in (pos.by_kind(PieceKind(KING)) & pos.by_color(mover)).iter() {
+            for k in (self.set(pos, KING) & pos.by_color(mover)).iter() {
                 if self.attacked(t, pos, k, occ, mover.flip()) {
                     continue;
                 }
-                let hp = hit_points(pos, k).unwrap_or(KING_START_HP);
+                let hp = self.hp(pos, k).unwrap_or(KING_START_HP);
                 if hp < KING_MAX_HP {
-                    set_hit_points(pos, k, hp + 1);
+                    self.set_hp(pos, k, hp + 1);
                 }
             }
         }
@@ -403,13 +511,10 @@ impl PresetHooks {
         if self.knights_twice {
             // Double leaps over an empty intermediate square, from the
             // compiled knight leaps (so they follow the board topology).
-            for n in (pos.by_kind(PieceKind(KNIGHT)) & theirs).iter() {
-                let leaps = t.leaps(by, PieceKind(KNIGHT), n) & !occ;
-                if sq != n
-                    && leaps
-                        .iter()
-                        .any(|m| t.leaps(by, PieceKind(KNIGHT), m).has(sq))
-                {
+            let kn = self.k.get(KNIGHT).unwrap_or(PieceKind(KNIGHT));
+            for n in (self.set(pos, KNIGHT) & theirs).iter() {
+                let leaps = t.leaps(by, kn, n) & !occ;
+                if sq != n && leaps.iter().any(|m| t.leaps(by, kn, m).has(sq)) {
                     found |= B::bit(n);
                     if first {
                         return found;
@@ -420,8 +525,8 @@ impl PresetHooks {
         if self.knight_immunity {
             // Bishop rays pass through the defender's knights (P11): the
             // engine's rays over a board without them (any topology).
-            let shields = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(by.flip());
-            let bishops = pos.by_kind(PieceKind(BISHOP)) & theirs;
+            let shields = self.set(pos, KNIGHT) & pos.by_color(by.flip());
+            let bishops = self.set(pos, BISHOP) & theirs;
             if bishops.any() {
                 found |= pos.attackers_to(t, sq, occ & !shields, by) & bishops;
             }
@@ -476,14 +581,14 @@ impl PresetHooks {
         }
         if self.knightmate {
             for c in order {
-                if lost_all(c, pos.by_kind(PieceKind(KNIGHT))) {
+                if lost_all(c, self.set(pos, KNIGHT)) {
                     return Some((Some(c.flip()), Why::NoKnights));
                 }
             }
         }
         if self.weak_dual {
             for c in order {
-                if lost_all(c, pos.by_kind(PieceKind(KING))) {
+                if lost_all(c, self.set(pos, KING)) {
                     return Some((Some(c.flip()), Why::NoKings));
                 }
             }
@@ -604,10 +709,11 @@ impl PresetHooks {
 
     /// The first kind of `target` that `c` has no piece of, if any.
     fn extinct_kind<B: BitSet>(&self, pos: &Position<B>, c: Color, target: Target) -> Option<u8> {
-        let gone = |k: u8| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        let gone = |k: u8| (pos.by_color(c) & self.set(pos, k)).is_empty();
         match target {
             Target::Kind(k) => gone(k).then_some(k),
-            Target::Any => (0..6).find(|&k| gone(k)),
+            // Any kind of the game's that has a FIDE role.
+            Target::Any => (0..6).find(|&k| self.k.get(k).is_some() && gone(k)),
         }
     }
 
@@ -629,7 +735,7 @@ impl PresetHooks {
             t.height() - 1
         };
         let in_back = |s: u8| s / w == back;
-        let mut kings = (pos.by_kind(PieceKind(KING)) & pos.by_color(us))
+        let mut kings = (self.set(pos, KING) & pos.by_color(us))
             .iter()
             .filter(|&s| in_back(s));
         let (Some(k), None) = (kings.next(), kings.next()) else {
@@ -637,11 +743,12 @@ impl PresetHooks {
         };
         let occ = pos.occupied();
         for r in (pos.castling_rooks() & pos.by_color(us)).iter() {
-            if !in_back(r) || pos.piece_at(r).is_none_or(|p| p.kind.0 != ROOK) {
+            if !in_back(r) || pos.piece_at(r).is_none_or(|p| !self.k.is(p.kind, ROOK)) {
                 continue;
             }
             let king_side = r % w > k % w;
-            let (kf, rf) = if king_side { (6, 5) } else { (2, 3) };
+            let i = usize::from(king_side);
+            let (kf, rf) = (self.castle_files[i], self.rook_files[i]);
             let (kd, rd) = (back * w + kf, back * w + rf);
             let span = |a: u8, b: u8| {
                 let (lo, hi) = if a < b { (a, b) } else { (b, a) };
@@ -695,11 +802,11 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             return B::EMPTY;
         }
         if self.knightmate {
-            let n = pos.by_kind(PieceKind(KNIGHT)) & pos.by_color(color);
+            let n = self.set(pos, KNIGHT) & pos.by_color(color);
             return if n.count() == 1 { n } else { B::EMPTY };
         }
         if self.weak_dual {
-            return pos.by_kind(PieceKind(KING)) & pos.by_color(color);
+            return self.set(pos, KING) & pos.by_color(color);
         }
         pos.royals(t, color)
     }
@@ -729,8 +836,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         // would be scored as a loss for whichever side is judged first; it
         // cannot arise in play, so it is refused as a start.
         let both = |lost: &dyn Fn(Color) -> bool| lost(Color::White) && lost(Color::Black);
-        let lacks =
-            |k: u8| move |c: Color| (pos.by_color(c) & pos.by_kind(PieceKind(k))).is_empty();
+        let lacks = |k: u8| move |c: Color| (pos.by_color(c) & self.set(pos, k)).is_empty();
         if (self.capture_all || self.last_piece) && pos.occupied().is_empty() {
             return Err("neither side has a piece".into());
         }
@@ -763,9 +869,10 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             self.castle_moves(t, pos, out);
         }
         if self.knights_twice {
-            for n in (pos.by_kind(PieceKind(KNIGHT)) & ours).iter() {
-                for m in (t.leaps(us, PieceKind(KNIGHT), n) & !occ).iter() {
-                    for x in (t.leaps(us, PieceKind(KNIGHT), m) & !ours).iter() {
+            let kn = self.k.get(KNIGHT).unwrap_or(PieceKind(KNIGHT));
+            for n in (self.set(pos, KNIGHT) & ours).iter() {
+                for m in (t.leaps(us, kn, n) & !occ).iter() {
+                    for x in (t.leaps(us, kn, m) & !ours).iter() {
                         let m = Move::new(n, x);
                         if x != n && !out.contains(&m) {
                             out.push(m);
@@ -779,8 +886,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             // onto the last rank promotes).
             let dir = if us == Color::White { 1 } else { -1 };
             let last = if us == Color::White { h - 1 } else { 0 };
-            let promos = [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind);
-            for p in (pos.by_kind(PieceKind(PAWN)) & ours).iter() {
+            let promos = &self.promos;
+            for p in (self.set(pos, PAWN) & ours).iter() {
                 let (f, r) = (p as i32 % w, p as i32 / w);
                 let (r1, r2) = (r + dir, r + 2 * dir);
                 if r2 < 0 || r2 >= h {
@@ -791,7 +898,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     continue;
                 }
                 if r2 == last {
-                    for k in &promos {
+                    for k in promos {
                         out.push(Move {
                             from: p,
                             to: s2,
@@ -820,16 +927,18 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         }
         if self.god_kings
             && m.kind != MoveKind::Castle
-            && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == KING)
+            && pos.piece_at(m.to).is_some_and(|p| self.k.is(p.kind, KING))
         {
             return false;
         }
         if self.knight_immunity
             && m.kind != MoveKind::Castle
-            && pos.piece_at(m.from).is_some_and(|p| p.kind.0 == BISHOP)
+            && pos
+                .piece_at(m.from)
+                .is_some_and(|p| self.k.is(p.kind, BISHOP))
             && pos
                 .piece_at(m.to)
-                .is_some_and(|p| p.kind.0 == KNIGHT && p.color != pos.turn())
+                .is_some_and(|p| self.k.is(p.kind, KNIGHT) && p.color != pos.turn())
         {
             return false;
         }
@@ -844,12 +953,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 let w = t.width();
                 let k = m.from;
                 let back = k / w;
-                let kd = back * w + if m.to % w > k % w { 6 } else { 2 };
+                let kd = back * w + self.castle_files[usize::from(m.to % w > k % w)];
                 let occ = pos.occupied() & !B::bit(k) & !B::bit(m.to);
                 let (lo, hi) = if k < kd { (k, kd) } else { (kd, k) };
                 // Under piece-hp a king with 2 HP or more may stand attacked
                 // (P6), so only a king on its last hit point is held back.
-                let mortal = !self.piece_hp || hit_points(pos, k).unwrap_or(1) <= 1;
+                let mortal = !self.piece_hp || self.hp(pos, k).unwrap_or(1) <= 1;
                 if mortal && (lo..=hi).any(|s| self.attacked(t, pos, s, occ, us.flip())) {
                     return false;
                 }
@@ -864,7 +973,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 // not attacked now, and the move opens no line to it.
                 let occ = pos.occupied();
                 let them = us.flip();
-                let kings = pos.by_kind(PieceKind(KING)) & pos.by_color(us);
+                let kings = self.set(pos, KING) & pos.by_color(us);
                 if kings.iter().any(|k| {
                     k != m.from
                         && !pos.is_attacked(t, k, occ, them)
@@ -935,19 +1044,19 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         let w = t.width() as i32;
         let h = t.height() as i32;
         let (tf, tr) = (m.to as i32 % w, m.to as i32 / w);
-        let landed = m.promotion.map_or(piece.kind.0, |k| k.0);
+        let landed = m.promotion.unwrap_or(piece.kind);
         if self.piece_hp && capture {
             self.resolve_damage(t, before, pos, m);
         }
-        if self.queen_splits && capture && landed == QUEEN {
+        if self.queen_splits && capture && self.k.is(landed, QUEEN) {
             // Under piece-hp both halves keep the queen's hit points.
-            let hp = hit_points(pos, m.to);
+            let hp = self.hp(pos, m.to);
             pos.remove_piece(m.to);
             pos.add_piece(
                 t,
                 m.to,
                 Piece {
-                    kind: PieceKind(ROOK),
+                    kind: self.k.get(ROOK).unwrap_or(PieceKind(ROOK)),
                     color: mover,
                 },
             );
@@ -961,7 +1070,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                         t,
                         s,
                         Piece {
-                            kind: PieceKind(BISHOP),
+                            kind: self.k.get(BISHOP).unwrap_or(PieceKind(BISHOP)),
                             color: mover,
                         },
                     );
@@ -971,11 +1080,11 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             }
             if let (true, Some(hp)) = (self.piece_hp, hp) {
                 for s in halves {
-                    set_hit_points(pos, s, hp);
+                    self.set_hp(pos, s, hp);
                 }
             }
         }
-        if self.explosive && capture && piece.kind.0 == ROOK && m.promotion.is_none() {
+        if self.explosive && capture && self.k.is(piece.kind, ROOK) && m.promotion.is_none() {
             for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 for d in 1..=2 {
                     if let Some(s) = self.offset(t, tf, tr, dx * d, dy * d) {
@@ -985,13 +1094,13 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             }
         }
         let mut promoted = m.promotion.is_some();
-        if self.early_promo && piece.kind.0 == PAWN && m.promotion.is_none() {
+        if self.early_promo && self.k.is(piece.kind, PAWN) && m.promotion.is_none() {
             let rel = if mover == Color::White {
                 tr
             } else {
                 h - 1 - tr
             };
-            if rel == h - 3 && pos.piece_at(m.to).is_some_and(|p| p.kind.0 == PAWN) {
+            if rel == h - 3 && pos.piece_at(m.to).is_some_and(|p| self.k.is(p.kind, PAWN)) {
                 // A promoted piece keeps the pawn's hit points, as in a
                 // normal promotion (the piece keeps its attribute byte).
                 let attr = pos.piece_attribute(m.to);
@@ -1001,7 +1110,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                     t,
                     m.to,
                     Piece {
-                        kind: PieceKind(QUEEN),
+                        kind: self.k.get(QUEEN).unwrap_or(PieceKind(QUEEN)),
                         color: mover,
                     },
                     id,
@@ -1040,7 +1149,7 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
         // castling rights, so that the hash matches the position's FEN.
         if pos.castling_rooks().any() {
             for c in [Color::White, Color::Black] {
-                if (pos.by_kind(PieceKind(KING)) & pos.by_color(c)).is_empty() {
+                if (self.set(pos, KING) & pos.by_color(c)).is_empty() {
                     pos.remove_castling_rights(pos.by_color(c));
                 }
             }
@@ -1072,8 +1181,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 };
                 return res(Some(us), why);
             }
-            if antichess_insufficient(t, pos, Color::White)
-                && antichess_insufficient(t, pos, Color::Black)
+            if antichess_insufficient(self, t, pos, Color::White)
+                && antichess_insufficient(self, t, pos, Color::Black)
             {
                 return res(None, "insufficient-material");
             }
@@ -1116,7 +1225,12 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
 }
 
 /// shakmaty's (lichess's) Antichess rule for `color` lacking material.
-fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Color) -> bool {
+fn antichess_insufficient<B: BitSet>(
+    h: &PresetHooks,
+    t: &Tables<B>,
+    pos: &Position<B>,
+    color: Color,
+) -> bool {
     let ours = pos.by_color(color);
     let theirs = pos.by_color(color.flip());
     if ours.is_empty() {
@@ -1128,14 +1242,14 @@ fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Co
     let occ = pos.occupied();
     let w = t.width();
     let light = |s: u8| (s % w + s / w) % 2 == 1;
-    if occ == pos.by_kind(PieceKind(BISHOP)) {
+    if occ == h.set(pos, BISHOP) {
         let we_light = ours.iter().any(light);
         let we_dark = ours.iter().any(|s| !light(s));
         let they_all_dark = !theirs.iter().any(light);
         let they_all_light = theirs.iter().all(light);
         return (we_light && they_all_dark) || (we_dark && they_all_light);
     }
-    if occ == pos.by_kind(PieceKind(KNIGHT)) {
+    if occ == h.set(pos, KNIGHT) {
         let (wh, bl) = (pos.by_color(Color::White), pos.by_color(Color::Black));
         if wh.count() == 1 && bl.count() == 1 {
             let wl = light(wh.lsb());
@@ -1147,6 +1261,13 @@ fn antichess_insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Co
         return false;
     }
     false
+}
+
+/// No piece of `def` is royal (the rules decide the game otherwise).
+fn unroyal(def: &mut GameDefinition) {
+    for p in &mut def.pieces {
+        p.royal = false;
+    }
 }
 
 /// `shapes` with every ride's diagonal vectors split into a shape of their
@@ -1182,8 +1303,50 @@ fn split_diagonal_rides(shapes: Vec<Shape>, edge: Edge) -> Vec<Shape> {
 /// # Errors
 /// [`PresetError::NotImplemented`] for presets the engine cannot play yet.
 pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetError> {
-    let mut def = GameDefinition::fide();
-    let mut h = PresetHooks::default();
+    compose_on(&GameDefinition::fide(), false, rules)
+}
+
+/// The definition and hooks for `rules` played on the game `base`
+/// (`base_hooks`: the game has rule hooks of its own, which no preset
+/// combines with). The presets' FIDE pieces are the game's kinds of the
+/// same role ([`Kinds::of`]).
+///
+/// # Errors
+/// [`PresetError::NotApplicable`] naming the first preset whose needs the
+/// game does not meet ([`crate::needs`]), and
+/// [`PresetError::NotImplemented`].
+pub fn compose_on(
+    base: &GameDefinition,
+    base_hooks: bool,
+    rules: &RuleSet,
+) -> Result<(GameDefinition, PresetHooks), PresetError> {
+    let mut def = base.clone();
+    let kinds = Kinds::of(base);
+    for p in rules.presets() {
+        let param = |k: &str| p.param(k).map(str::to_string);
+        if let Some(need) = needs::missing(p.info.id, param, base, base_hooks) {
+            return Err(PresetError::NotApplicable {
+                preset: p.info.id.to_string(),
+                game: base.id.clone(),
+                need: need.describe(),
+            });
+        }
+    }
+    // Every kind a need guarantees is present below; `kind(role)` of one
+    // the rules do not need is never asked.
+    let kind = |role: u8| kinds.get(role).map_or(usize::MAX, |k| k.index());
+    let mut h = PresetHooks {
+        k: kinds,
+        poisoned: centre_squares(base.width, base.height),
+        ..PresetHooks::default()
+    };
+    if let Some(c) = &base.castling {
+        h.castle_files = c.king_files;
+        h.rook_files = c.rook_files;
+    }
+    if let Some(pr) = &base.promotion {
+        h.promos = pr.choices.iter().map(|&i| PieceKind(i as u8)).collect();
+    }
     let mut warp = false;
     let mut bounce: Option<Edge> = None;
     for p in rules.presets() {
@@ -1194,15 +1357,25 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 needs: p.info.needs.unwrap_or("an engine change").to_string(),
             });
         }
-        let pawn = &mut def.pieces[PAWN as usize].shapes;
+        let mut no_pawn = Vec::new();
+        let pawn = match def.pieces.get_mut(kind(PAWN)) {
+            Some(p) => &mut p.shapes,
+            None => &mut no_pawn,
+        };
         match id {
             "suicide-chess" => {
                 h.suicide = true;
-                def.pieces[KING as usize].royal = false;
+                unroyal(&mut def);
                 def.castling = None;
                 def.end.insufficient_material = false;
                 if let Some(pr) = &mut def.promotion {
-                    pr.choices = vec![4, 3, 2, 1, 5];
+                    // Antichess: Q, R, B, N, K (the game's choices, then
+                    // its king).
+                    if let Some(k) = kinds.get(KING).map(|k| k.index()) {
+                        if !pr.choices.contains(&k) {
+                            pr.choices.push(k);
+                        }
+                    }
                 }
             }
             "capture-all" | "last-piece-standing" => {
@@ -1211,24 +1384,24 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 } else {
                     h.last_piece = true;
                 }
-                def.pieces[KING as usize].royal = false;
+                unroyal(&mut def);
                 def.end.insufficient_material = false;
             }
             "knightmate-rules" => {
                 h.knightmate = true;
-                def.pieces[KING as usize].royal = false;
+                unroyal(&mut def);
                 def.end.insufficient_material = false;
             }
-            "coregal" => def.pieces[QUEEN as usize].royal = true,
+            "coregal" => def.pieces[kind(QUEEN)].royal = true,
             "dual-king" => h.dual_king = true,
             "weak-dual-king" => {
                 h.weak_dual = true;
-                def.pieces[KING as usize].royal = false;
+                unroyal(&mut def);
             }
             "god-kings" => {
                 h.god_kings = true;
-                let king = &mut def.pieces[KING as usize];
-                king.royal = false;
+                unroyal(&mut def);
+                let king = &mut def.pieces[kind(KING)];
                 let mut v = Vec::new();
                 for dx in -2i8..=2 {
                     for dy in -2i8..=2 {
@@ -1304,14 +1477,19 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 };
             }
             "knights-leap-twice" => h.knights_twice = true,
-            "bishops-ignore-color" => def.pieces[BISHOP as usize].shapes.push(Shape::leap(
+            "bishops-ignore-color" => def.pieces[kind(BISHOP)].shapes.push(Shape::leap(
                 Direction::Orthogonal.vectors().to_vec(),
                 ShapeMode::MoveOrCapture,
             )),
             "proletariat" => {
                 h.no_castling = true;
-                for k in [KNIGHT, BISHOP, ROOK, QUEEN, KING] {
-                    def.pieces[k as usize].shapes = vec![
+                // Every piece but the pawns moves as a pawn.
+                let pawns = kind(PAWN);
+                for (i, pt) in def.pieces.iter_mut().enumerate() {
+                    if i == pawns || pt.pawn_like {
+                        continue;
+                    }
+                    pt.shapes = vec![
                         Shape::leap(vec![(0, 1)], ShapeMode::MoveOnly),
                         Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::CaptureOnly),
                     ];
@@ -1351,12 +1529,12 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
                 }
             }
             "trans-rights" => {
-                def.pieces[KING as usize].shapes = vec![Shape::slide(
+                def.pieces[kind(KING)].shapes = vec![Shape::slide(
                     Direction::Omnidirectional.vectors().to_vec(),
                     None,
                     ShapeMode::MoveOrCapture,
                 )];
-                def.pieces[QUEEN as usize].shapes = vec![Shape::leap(
+                def.pieces[kind(QUEEN)].shapes = vec![Shape::leap(
                     Direction::Omnidirectional.vectors().to_vec(),
                     ShapeMode::MoveOrCapture,
                 )];
@@ -1408,7 +1586,7 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
     }
     if warp {
         // RULINGS P3: rooks (promoted ones too) warp, queens do not.
-        for s in &mut def.pieces[ROOK as usize].shapes {
+        for s in &mut def.pieces[kind(ROOK)].shapes {
             if matches!(s.reach, Reach::Ride { .. }) {
                 s.edge = Edge::Warp;
             }
@@ -1417,13 +1595,16 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
     if let Some(edge) = bounce {
         // RULINGS P23: only the bishop's and the queen's diagonal rays.
         for k in [BISHOP, QUEEN] {
-            let shapes = &mut def.pieces[k as usize].shapes;
+            let Some(pt) = def.pieces.get_mut(kind(k)) else {
+                continue;
+            };
+            let shapes = &mut pt.shapes;
             *shapes = split_diagonal_rides(std::mem::take(shapes), edge);
         }
     }
     if !rules.is_empty() {
-        def.id = format!("chess+{}", rules.to_cli());
-        def.name = format!("Chess with {}", rules.to_cli());
+        def.id = format!("{}+{}", base.id, rules.to_cli());
+        def.name = format!("{} with {}", base.name, rules.to_cli());
     }
     Ok((def, h))
 }
@@ -1436,12 +1617,48 @@ pub fn compose(rules: &RuleSet) -> Result<(GameDefinition, PresetHooks), PresetE
 /// [`PresetError::NotImplemented`], [`PresetError::BadLayout`] (a layout
 /// the rules cannot start from) and [`PresetError::Definition`].
 pub fn build(rules: &RuleSet, layout: Option<Layout>) -> Result<(Variant, String), PresetError> {
+    build_on(&GameDefinition::fide(), false, rules, layout)
+}
+
+/// Whether `def` is FIDE chess (whatever its id, name and start position),
+/// the game the layouts are start positions of.
+pub fn is_fide(def: &GameDefinition) -> bool {
+    let mut fide = GameDefinition::fide();
+    fide.id.clone_from(&def.id);
+    fide.name.clone_from(&def.name);
+    fide.start_fen.clone_from(&def.start_fen);
+    fide == *def
+}
+
+/// [`build`] on the game `base` (`base_hooks`: it has rule hooks of its
+/// own, which no preset combines with). On FIDE chess ([`is_fide`]) the
+/// layout is the rule set's preferred one when `None`; on any other game
+/// the start position is the game's own and a layout is refused (the
+/// layouts are FIDE start positions).
+///
+/// # Errors
+/// As [`build`], and [`PresetError::NotApplicable`] ([`compose_on`]).
+pub fn build_on(
+    base: &GameDefinition,
+    base_hooks: bool,
+    rules: &RuleSet,
+    layout: Option<Layout>,
+) -> Result<(Variant, String), PresetError> {
+    let fide = is_fide(base);
     let layout = match layout {
-        Some(l) => l,
-        None => Layout::parse(rules.preferred_layout())?,
+        Some(l) if !fide => return Err(PresetError::BadLayout {
+            id: l.id(),
+            reason: format!(
+                "layouts are start positions of FIDE chess; game `{}` starts from its own setup",
+                base.id
+            ),
+        }),
+        Some(l) => Some(l),
+        None if fide => Some(Layout::parse(rules.preferred_layout())?),
+        None => None,
     };
-    let (mut def, hooks) = compose(rules)?;
-    let mut fen = layout.fen();
+    let (mut def, hooks) = compose_on(base, base_hooks, rules)?;
+    let mut fen = layout.map_or_else(|| base.start_fen.clone(), |l| l.fen());
     if def.castling.is_none() || hooks.no_castling {
         let mut f: Vec<String> = fen.split(' ').map(str::to_string).collect();
         if f.len() > 2 {
@@ -1462,7 +1679,7 @@ pub fn build(rules: &RuleSet, layout: Option<Layout>) -> Result<(Variant, String
     // Refuse a layout the rules cannot read (e.g. no royal piece).
     houserules_engine::Game::from_fen(variant.clone(), &fen).map_err(|e| {
         PresetError::BadLayout {
-            id: layout.id(),
+            id: layout.map_or_else(|| format!("{} setup", base.id), |l| l.id()),
             reason: format!("its start position is not valid under these rules: {e}"),
         }
     })?;
