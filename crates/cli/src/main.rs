@@ -25,6 +25,7 @@ macro_rules! reportln {
 
 mod error;
 mod games_cmd;
+mod loadtest_cmd;
 mod modifiers_cmd;
 mod moves_cmd;
 mod parallel;
@@ -33,6 +34,7 @@ mod pgn_cmd;
 mod position;
 mod progress;
 mod rules_cmd;
+mod serve_cmd;
 mod state_cmd;
 mod validate_cmd;
 
@@ -62,6 +64,7 @@ Examples:
   houserules perft --rules dual-king --layout dual-classic --depth 3
   houserules state --rules piece-hp --play e2e4,d7d5,e4d5 --output pos.json
   houserules moves --state pos.json
+  houserules serve --addr 127.0.0.1:8080
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
@@ -110,6 +113,11 @@ enum Command {
     /// Write the JSON state (for --state) of a position, after optional
     /// moves
     State(state_cmd::StateArgs),
+    /// Serve games over HTTP and WebSocket (SQLite by default, or Postgres)
+    Serve(serve_cmd::ServeArgs),
+    /// Hold many concurrent bot games against a server on this machine and
+    /// report moves per second, ack latency and memory
+    Loadtest(loadtest_cmd::LoadtestArgs),
 }
 
 /// The `pgn` subcommands.
@@ -200,6 +208,8 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Modifiers(args) => modifiers_cmd::list(args, out)?,
         Command::Play(args) => modifiers_cmd::play(args, out)?,
         Command::State(args) => state_cmd::run(args, out)?,
+        Command::Serve(args) => serve_cmd::run(args, out)?,
+        Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)

@@ -1,0 +1,291 @@
+//! `houserules loadtest`: holds N concurrent games of bots playing random
+//! legal moves against a server on this machine, for a bounded time, and
+//! prints connections held, moves per second, ack latency p50/p99 and
+//! resident memory per game.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::error::{CliError, Outcome};
+
+const EXAMPLES: &str = "\
+Examples:
+  houserules loadtest --games 1000 --seconds 20
+  houserules loadtest --games 200 --seconds 10 --server 127.0.0.1:8080
+
+Without --server, a server is started in this process on a loopback port
+with a fresh SQLite file in the temporary directory (removed after), so
+the memory figure covers server and clients together. Only loopback
+addresses are accepted. Each game is two WebSocket clients (protocol v1)
+playing random legal moves; a finished game is replaced by a new one. The
+ack latency is the time from sending a move to receiving the state that
+includes it.";
+
+/// Options of `houserules loadtest`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct LoadtestArgs {
+    /// Concurrent games to hold (two sockets each)
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// How long to play, in seconds (the run stops by itself)
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// A running server on a loopback address (else one is started here)
+    #[arg(long, value_name = "HOST:PORT")]
+    server: Option<SocketAddr>,
+    /// The seed of the bots' random moves
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+#[derive(Default)]
+struct Stats {
+    moves: AtomicU64,
+    games_done: AtomicU64,
+    errors: AtomicU64,
+    connections: AtomicU64,
+    latencies_us: Mutex<Vec<u64>>,
+}
+
+/// The resident memory of this process, in KiB (Linux `/proc`).
+fn rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+async fn http_post(addr: SocketAddr, path: &str, body: &str) -> Result<Value, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out);
+    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
+}
+
+async fn connect(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+    let url = format!("ws://{addr}/api/games/{id}/ws?token={token}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| e.to_string())?;
+    ws.send(Message::Text(
+        json!({"kind": "hello", "protocolVersion": 1})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .map_err(|e| e.to_string())?;
+    Ok(ws)
+}
+
+/// The next `welcome`/`state`/`game-over`, skipping the rest.
+async fn next_state(ws: &mut Ws) -> Result<Value, String> {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .map_err(|_| "no message for 30 s".to_string())?
+            .ok_or("socket closed")?
+            .map_err(|e| e.to_string())?;
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
+            match v["kind"].as_str() {
+                Some("welcome" | "state" | "game-over") => return Ok(v),
+                Some("error") => return Err(format!("server error: {v}")),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Plays games one after another until `until`.
+async fn bot_pair(
+    addr: SocketAddr,
+    mut rng: u64,
+    until: Instant,
+    stats: Arc<Stats>,
+) -> Result<(), String> {
+    while Instant::now() < until {
+        let g = http_post(addr, "/api/games", "{}").await?;
+        let id = g["id"].as_str().ok_or("no id")?;
+        let tw = g["seats"]["white"]["token"].as_str().ok_or("no token")?;
+        let tb = g["seats"]["black"]["token"].as_str().ok_or("no token")?;
+        let mut socks = [connect(addr, id, tw).await?, connect(addr, id, tb).await?];
+        stats.connections.fetch_add(2, Ordering::Relaxed);
+        let mut state = next_state(&mut socks[0]).await?["state"].clone();
+        next_state(&mut socks[1]).await?;
+        while Instant::now() < until {
+            let legal = state["legalMoves"].as_array().cloned().unwrap_or_default();
+            if legal.is_empty() || !state["result"].is_null() {
+                stats.games_done.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+            // xorshift64*: a reproducible stream of random moves.
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = &legal[(rng % legal.len() as u64) as usize];
+            let side = usize::from(state["sideToMove"] == "black");
+            let ply = state["plyCount"].clone();
+            let sent = Instant::now();
+            socks[side]
+                .send(Message::Text(
+                    json!({"kind": "move", "move": mv, "ply": ply})
+                        .to_string()
+                        .into(),
+                ))
+                .await
+                .map_err(|e| e.to_string())?;
+            let ack = next_state(&mut socks[side]).await?;
+            let us = sent.elapsed().as_micros() as u64;
+            next_state(&mut socks[1 - side]).await?;
+            if ack["kind"] != "state" {
+                break;
+            }
+            stats.moves.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut l) = stats.latencies_us.lock() {
+                l.push(us);
+            }
+            state = ack["state"].clone();
+        }
+        for s in &mut socks {
+            let _ = s.close(None).await;
+        }
+        stats.connections.fetch_sub(2, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Runs the load test.
+pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if let Some(a) = args.server {
+        if !a.ip().is_loopback() {
+            return Err(CliError::input(format!(
+                "--server {a}: only loopback addresses (127.0.0.0/8, ::1) are load-tested"
+            )));
+        }
+    }
+    if args.games == 0 || args.seconds == 0 || args.seconds > 3600 {
+        return Err(CliError::input(
+            "--games must be at least 1 and --seconds from 1 to 3600",
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::input(format!("cannot start the async runtime: {e}")))?;
+    let report = runtime.block_on(async {
+        let rss_before = rss_kib();
+        let mut db_file = None;
+        let addr = match args.server {
+            Some(a) => a,
+            None => {
+                let path = std::env::temp_dir().join(format!("houserules-loadtest-{}.db", std::process::id()));
+                let db = format!("sqlite:{}", path.display());
+                db_file = Some(path);
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let config = houserules_server::Config { rate_per_second: 1000, ..Default::default() };
+                tokio::spawn(async move {
+                    let r = houserules_server::serve(
+                        "127.0.0.1:0".parse().expect("a loopback address"),
+                        &db,
+                        None,
+                        config,
+                        |a, _| {
+                            let _ = tx.send(a);
+                        },
+                    )
+                    .await;
+                    if let Err(e) = r {
+                        reportln!("error: server: {e}");
+                    }
+                });
+                rx.await.map_err(|_| "the server did not start".to_string())?
+            }
+        };
+        let stats = Arc::new(Stats::default());
+        let start = Instant::now();
+        let until = start + Duration::from_secs(args.seconds);
+        let mut tasks = Vec::new();
+        for i in 0..args.games {
+            let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
+            tasks.push(tokio::spawn(bot_pair(addr, seed, until, Arc::clone(&stats))));
+        }
+        // The connections held once everyone is in, and the memory then.
+        let mut peak = 0;
+        let mut rss_peak = 0;
+        while Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            peak = peak.max(stats.connections.load(Ordering::Relaxed));
+            rss_peak = rss_peak.max(rss_kib().unwrap_or(0));
+        }
+        let mut failed = 0;
+        let mut first_error = None;
+        for t in tasks {
+            match t.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    failed += 1;
+                    first_error.get_or_insert(e);
+                }
+                Err(e) => {
+                    failed += 1;
+                    first_error.get_or_insert(e.to_string());
+                }
+            }
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        if let Some(p) = db_file {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+            }
+        }
+        let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+        lat.sort_unstable();
+        let moves = stats.moves.load(Ordering::Relaxed);
+        let per_game = match rss_before {
+            Some(b) => format!("{:.1} KiB", rss_peak.saturating_sub(b) as f64 / args.games as f64),
+            None => "unknown (no /proc)".into(),
+        };
+        Ok::<String, String>(format!(
+            "games: {} concurrent ({} finished and replaced)\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game} (server and clients in one process unless --server)\nbots failed: {failed}{}\n",
+            args.games,
+            stats.games_done.load(Ordering::Relaxed),
+            moves as f64 / elapsed,
+            percentile(&lat, 0.50),
+            percentile(&lat, 0.99),
+            first_error.map(|e| format!(" (first: {e})")).unwrap_or_default(),
+        ))
+    });
+    let report = report.map_err(CliError::input)?;
+    write!(out, "{report}")?;
+    Ok(Outcome::Success)
+}

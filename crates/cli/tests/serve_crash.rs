@@ -1,0 +1,212 @@
+//! The crash test (issue 13 § What it must show): `houserules serve` is
+//! killed with SIGKILL while clients play many games; after a restart
+//! every acknowledged input is in the log, every game's state equals a
+//! replay of its log, and play continues.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command};
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// Starts `houserules serve` on a free loopback port; returns the child
+/// and the address it printed.
+async fn serve(db: &str) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+        .await
+        .expect("the server starts")
+        .unwrap()
+        .expect("a line");
+    // "houserules server on http://127.0.0.1:PORT/ (…)"
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+async fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let body = text.split_once("\r\n\r\n").unwrap().1;
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+async fn ws(addr: &str, id: &str, token: &str) -> Ws {
+    let (mut w, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}"))
+            .await
+            .unwrap();
+    w.send(Message::Text(
+        json!({"kind": "hello", "protocolVersion": 1})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
+    w
+}
+
+/// The next welcome/state, or None when the socket dies.
+async fn next_state(w: &mut Ws) -> Option<Value> {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), w.next())
+            .await
+            .ok()??
+            .ok()?;
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(t.as_str()).ok()?;
+            if v["kind"] == "welcome" || v["kind"] == "state" {
+                return Some(v);
+            }
+        }
+    }
+}
+
+/// One game's bots: plays random legal moves until the server dies;
+/// returns the acknowledged (seq, uci) pairs.
+async fn play(addr: String, id: String, tokens: [String; 2], mut rng: u64) -> Vec<(u64, String)> {
+    let mut socks = [
+        ws(&addr, &id, &tokens[0]).await,
+        ws(&addr, &id, &tokens[1]).await,
+    ];
+    let mut acked = Vec::new();
+    let Some(mut state) = next_state(&mut socks[0]).await else {
+        return acked;
+    };
+    if next_state(&mut socks[1]).await.is_none() {
+        return acked;
+    }
+    loop {
+        let legal = state["state"]["legalMoves"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if legal.is_empty() {
+            return acked;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mv = legal[(rng % legal.len() as u64) as usize]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let side = usize::from(state["state"]["sideToMove"] == "black");
+        let ply = state["state"]["plyCount"].clone();
+        let msg = json!({"kind": "move", "move": mv, "ply": ply}).to_string();
+        if socks[side].send(Message::Text(msg.into())).await.is_err() {
+            return acked;
+        }
+        let Some(ack) = next_state(&mut socks[side]).await else {
+            return acked;
+        };
+        // The state after our move is the acknowledgement.
+        acked.push((ack["seq"].as_u64().unwrap(), mv));
+        if next_state(&mut socks[1 - side]).await.is_none() {
+            return acked;
+        }
+        state = ack;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_loses_no_acknowledged_input() {
+    let dir = std::env::temp_dir().join(format!("houserules-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite:{}", dir.join("games.db").display());
+    let (mut child, addr) = serve(&db).await;
+    const GAMES: usize = 12;
+    let mut ids = Vec::new();
+    let mut bots = Vec::new();
+    for i in 0..GAMES {
+        let g = http(&addr, "POST", "/api/games", "{}").await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let tokens = [
+            g["seats"]["white"]["token"].as_str().unwrap().to_string(),
+            g["seats"]["black"]["token"].as_str().unwrap().to_string(),
+        ];
+        ids.push((id.clone(), tokens.clone()));
+        bots.push(tokio::spawn(play(
+            addr.clone(),
+            id,
+            tokens,
+            0x9E37_79B9 + i as u64,
+        )));
+    }
+    // Let them play, then kill the server mid-game.
+    let until = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    child.start_kill().unwrap(); // SIGKILL on Unix
+    child.wait().await.unwrap();
+    let mut acked = Vec::new();
+    for b in bots {
+        acked.push(b.await.unwrap());
+    }
+    let total: usize = acked.iter().map(Vec::len).sum();
+    assert!(
+        total >= GAMES,
+        "the bots played too little before the kill: {total} moves"
+    );
+
+    let (_child, addr) = serve(&db).await;
+    for ((id, tokens), acked) in ids.iter().zip(&acked) {
+        let rec = http(&addr, "GET", &format!("/api/games/{id}/record"), "").await;
+        let inputs = rec["inputs"].as_array().unwrap();
+        for (seq, mv) in acked {
+            let stored = &inputs[*seq as usize - 1];
+            assert_eq!(stored["seq"], *seq);
+            assert_eq!(stored["input"]["move"], mv.as_str(), "game {id} seq {seq}");
+        }
+        // The state equals a replay of the stored log.
+        let request: CreateRequest = serde_json::from_value(rec["request"].clone()).unwrap();
+        let log: Vec<Input> = inputs
+            .iter()
+            .map(|i| serde_json::from_value(i["input"].clone()).unwrap())
+            .collect();
+        let replayed = Session::replay(request, &log).unwrap().to_json();
+        let state = http(&addr, "GET", &format!("/api/games/{id}"), "").await;
+        for (k, v) in replayed.as_object().unwrap() {
+            assert_eq!(&state[k], v, "game {id}: field {k} differs from the replay");
+        }
+        assert_eq!(state["seq"], inputs.len());
+        // Play continues.
+        if state["result"].is_null() {
+            let side = usize::from(state["sideToMove"] == "black");
+            let mut w = ws(&addr, id, &tokens[side]).await;
+            next_state(&mut w).await.unwrap();
+            let mv = state["legalMoves"][0].clone();
+            let msg = json!({"kind": "move", "move": mv, "ply": state["plyCount"]});
+            w.send(Message::Text(msg.to_string().into())).await.unwrap();
+            let after = next_state(&mut w).await.unwrap();
+            assert_eq!(after["seq"], inputs.len() as u64 + 1);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

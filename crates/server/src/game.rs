@@ -1,0 +1,1348 @@
+//! One game: a task (an actor) that owns the session, its clocks, its
+//! connections and its timers, and handles one command at a time.
+//!
+//! Why an actor per game: every change to a game is serialised by its own
+//! task, so there is no lock around a session, and games never wait on
+//! each other. The rules work itself (a submit, the legal moves, the state
+//! output) runs in `spawn_blocking`, never on a runtime worker: a move
+//! under heavy modifiers can take milliseconds, and the async threads must
+//! stay free for sockets. Store calls are async (sqlx).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use houserules_engine::Color;
+use houserules_modifiers::runtime::{ChoiceTimeout, CreateRequest, Input, Session};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::clock::{Clock, ClockSpec};
+use crate::protocol::{ClientMessage, Seat, ServerMessage};
+use crate::store::{Entry, Store};
+use crate::Metrics;
+
+/// Durations the server uses, configurable so that tests run fast.
+#[derive(Debug, Clone)]
+pub struct Timing {
+    /// How long one second of a request's `choiceTimeout.seconds` lasts
+    /// (1 s in production; the tests shorten it).
+    pub choice_second: Duration,
+    /// How long a player must be gone before the opponent may claim
+    /// victory (40 s by default, as on lichess).
+    pub claim_victory_after: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            choice_second: Duration::from_secs(1),
+            claim_victory_after: Duration::from_secs(40),
+        }
+    }
+}
+
+/// The parts of a creation request the server reads itself; the rest is
+/// the session's [`CreateRequest`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    /// The clock, or untimed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// White's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+    /// Black's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl Outcome {
+    fn win(c: Color, reason: &str) -> Outcome {
+        Outcome {
+            result: if c == Color::White { "1-0" } else { "0-1" }.into(),
+            reason: reason.into(),
+        }
+    }
+
+    fn draw(reason: &str) -> Outcome {
+        Outcome {
+            result: "1/2-1/2".into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A game event stored in the log besides the session's inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// `player` resigned.
+    Resign {
+        /// Who.
+        player: String,
+    },
+    /// `player` offered a draw.
+    OfferDraw {
+        /// Who.
+        player: String,
+    },
+    /// `player` declined the standing offer.
+    DeclineDraw {
+        /// Who.
+        player: String,
+    },
+    /// `player` accepted the standing offer.
+    AcceptDraw {
+        /// Who.
+        player: String,
+    },
+    /// `player` claimed a draw (`claim`: `threefold-repetition`,
+    /// `fifty-move-rule`).
+    ClaimDraw {
+        /// Who.
+        player: String,
+        /// Which claim.
+        claim: String,
+    },
+    /// `player`'s time ran out; `result` as decided then (FIDE 6.9).
+    Flag {
+        /// Who.
+        player: String,
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+    },
+    /// `player` disconnected while a choice was pending for them in
+    /// `timeout-with-default` mode (modifier-dsl-decisions § Choice
+    /// Timeout & Disconnect).
+    Forfeit {
+        /// Who.
+        player: String,
+    },
+    /// `player` claimed the win after the opponent's absence.
+    ClaimVictory {
+        /// Who.
+        player: String,
+    },
+}
+
+fn color_of(name: &str) -> Color {
+    if name == "black" {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+fn seat_color(seat: Seat) -> Option<Color> {
+    match seat {
+        Seat::White => Some(Color::White),
+        Seat::Black => Some(Color::Black),
+        Seat::Spectator => None,
+    }
+}
+
+/// The milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The result a session status means, if the game is over.
+fn session_outcome(status: &Value) -> Option<Outcome> {
+    let name = status["status"].as_str().unwrap_or("ongoing");
+    if name == "ongoing" || name == "awaiting-choice" {
+        return None;
+    }
+    let reason = status["reason"].as_str().unwrap_or(name);
+    Some(match status["winner"].as_str() {
+        Some(w) => Outcome::win(color_of(w), name),
+        None => Outcome::draw(reason),
+    })
+}
+
+/// Whether `c` cannot checkmate by any series of legal moves (FIDE 6.9),
+/// from the session's pieces: only the provable cases are recognised:
+/// `c` has a lone king, or `c` has a king and one knight or one bishop
+/// while the other side has a lone king (no help-mate exists then: the
+/// lone king has no piece of its own to block its flight squares). Every
+/// other position counts as "can mate", which only errs towards a loss on
+/// time, as lichess's basic rule does.
+pub fn cannot_mate(pieces: &Value, c: Color) -> bool {
+    let list = pieces.as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let of = |col: &str| -> Vec<&str> {
+        list.iter()
+            .filter(|p| p["color"] == col)
+            .filter_map(|p| p["type"].as_str())
+            .collect()
+    };
+    let (ours, theirs) = match c {
+        Color::White => (of("white"), of("black")),
+        Color::Black => (of("black"), of("white")),
+    };
+    let non_king: Vec<&&str> = ours.iter().filter(|t| **t != "king").collect();
+    match non_king.as_slice() {
+        [] => true,
+        [one] if **one == "knight" || **one == "bishop" => theirs.iter().all(|t| *t == "king"),
+        _ => false,
+    }
+}
+
+/// One client connection, as the game sees it.
+struct Conn {
+    id: u64,
+    seat: Seat,
+    version: u8,
+    tx: mpsc::Sender<Arc<str>>,
+}
+
+/// A command to a game's task.
+pub enum Cmd {
+    /// A connection said hello: register it, send `welcome`.
+    Hello {
+        /// Who.
+        seat: Seat,
+        /// Protocol version.
+        version: u8,
+        /// The socket writer's queue.
+        tx: mpsc::Sender<Arc<str>>,
+        /// The connection id.
+        reply: oneshot::Sender<u64>,
+    },
+    /// A message from a connection.
+    Message {
+        /// The connection id.
+        conn: u64,
+        /// The message.
+        msg: ClientMessage,
+        /// When it was read (ack latency).
+        at: Instant,
+    },
+    /// A connection closed.
+    Gone {
+        /// The connection id.
+        conn: u64,
+    },
+    /// The full state (`GET /api/games/{id}`).
+    View(oneshot::Sender<Value>),
+    /// The record (`GET /api/games/{id}/record`).
+    Record(oneshot::Sender<Value>),
+    /// The game as PGN (`GET /api/games/{id}/pgn`).
+    Pgn(oneshot::Sender<String>),
+    /// The seat a token opens, if any.
+    SeatOf {
+        /// The token.
+        token: String,
+        /// The seat, `None` for a wrong token.
+        reply: oneshot::Sender<Option<Seat>>,
+    },
+    /// Take a free seat (`POST /api/games/{id}/join`).
+    Join(oneshot::Sender<Result<(Seat, String), String>>),
+}
+
+/// A handle to a game's task.
+#[derive(Clone)]
+pub struct GameHandle {
+    /// The command queue.
+    pub tx: mpsc::Sender<Cmd>,
+}
+
+/// Everything needed to start a game's task.
+pub struct GameInit {
+    /// The id.
+    pub id: String,
+    /// The creation request as sent (JSON text).
+    pub request_text: String,
+    /// The server's part of it.
+    pub meta: Meta,
+    /// The session's part.
+    pub request: CreateRequest,
+    /// Seat tokens (White, Black).
+    pub tokens: [Option<String>; 2],
+    /// The stored log.
+    pub entries: Vec<Entry>,
+}
+
+/// The game's task state.
+pub struct Game {
+    id: String,
+    request_text: String,
+    meta: Meta,
+    request: CreateRequest,
+    session: Arc<Mutex<Session>>,
+    /// The entries of the log (for the record and rebuilds).
+    entries: Vec<Entry>,
+    tokens: [Option<String>; 2],
+    outcome: Option<Outcome>,
+    draw_offer: Option<Color>,
+    clock: Option<Clock>,
+    conns: Vec<Conn>,
+    next_conn: u64,
+    /// Since when each seat has had no connection.
+    gone_since: [Option<Instant>; 2],
+    paused: bool,
+    /// The pending choice's id and when its timeout expires.
+    choice_deadline: Option<(String, Instant)>,
+    /// The last accepted move: its player and the `plyCount` it was for
+    /// (a resend of it is answered with the state).
+    last_move: Option<(Color, u32)>,
+    /// The session output as of `seq`.
+    output: Value,
+    store: Arc<dyn Store>,
+    metrics: Arc<Metrics>,
+    timing: Timing,
+}
+
+/// Runs rules work on the blocking pool.
+async fn blocking<R: Send + 'static>(
+    session: &Arc<Mutex<Session>>,
+    f: impl FnOnce(&mut Session) -> R + Send + 'static,
+) -> Result<R, String> {
+    let s = Arc::clone(session);
+    tokio::task::spawn_blocking(move || {
+        let mut guard = s.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut guard)
+    })
+    .await
+    .map_err(|e| format!("rules work failed: {e}"))
+}
+
+impl Game {
+    /// Rebuilds a game from its request and log (rules work on the
+    /// blocking pool) and starts its task.
+    ///
+    /// # Errors
+    /// The request no longer creates a session, or a stored input is
+    /// refused on replay (the message says which).
+    pub async fn start(
+        init: GameInit,
+        store: Arc<dyn Store>,
+        metrics: Arc<Metrics>,
+        timing: Timing,
+    ) -> Result<GameHandle, String> {
+        let request = init.request.clone();
+        let session = tokio::task::spawn_blocking(move || Session::create(request))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|r| r.to_string())?;
+        let mut game = Game {
+            id: init.id,
+            request_text: init.request_text,
+            clock: init.meta.clock.as_ref().map(Clock::new),
+            meta: init.meta,
+            request: init.request,
+            session: Arc::new(Mutex::new(session)),
+            entries: Vec::new(),
+            tokens: init.tokens,
+            outcome: None,
+            draw_offer: None,
+            conns: Vec::new(),
+            next_conn: 1,
+            gone_since: [Some(Instant::now()); 2],
+            paused: false,
+            choice_deadline: None,
+            last_move: None,
+            output: Value::Null,
+            store,
+            metrics,
+            timing,
+        };
+        game.replay(init.entries).await?;
+        let (tx, rx) = mpsc::channel(256);
+        game.metrics.games_loaded.inc();
+        tokio::spawn(game.run(rx));
+        Ok(GameHandle { tx })
+    }
+
+    /// Applies stored entries (no store write, no broadcast).
+    async fn replay(&mut self, entries: Vec<Entry>) -> Result<(), String> {
+        let bodies: Vec<(i64, String)> = entries.iter().map(|e| (e.seq, e.body.clone())).collect();
+        // The session inputs in one blocking call; events are handled here.
+        let results = blocking(&self.session, move |s| {
+            let mut out = Vec::new();
+            for (seq, body) in bodies {
+                let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+                if v.get("event").is_some() {
+                    out.push((seq, Some(v), None, s.game().turn(), s.state().ply_count));
+                    continue;
+                }
+                let turn = s.game().turn();
+                let ply = s.state().ply_count;
+                let r = serde_json::from_value::<Input>(v)
+                    .map_err(|e| e.to_string())
+                    .and_then(|i| s.submit(i).map_err(|r| r.to_string()))
+                    .err();
+                out.push((seq, None, r, turn, ply));
+            }
+            (out, s.to_json())
+        })
+        .await?;
+        let (steps, output) = results;
+        for (i, (seq, event, refused, turn, ply)) in steps.into_iter().enumerate() {
+            if let Some(r) = refused {
+                return Err(format!(
+                    "game {}: stored input {seq} is refused on replay: {r}",
+                    self.id
+                ));
+            }
+            if let Some(ev) = event {
+                let ev: Event = serde_json::from_value(ev)
+                    .map_err(|e| format!("game {}: stored event {seq}: {e}", self.id))?;
+                if let Some(o) = self.apply_event(&ev) {
+                    self.outcome = Some(o);
+                }
+            } else if serde_json::from_str::<Value>(&entries[i].body)
+                .ok()
+                .and_then(|v| v.get("move").cloned())
+                .is_some()
+            {
+                self.last_move = Some((turn, ply));
+                self.draw_offer = None;
+            }
+        }
+        if let (Some(clock), Some(last)) = (
+            self.clock.as_mut(),
+            entries.iter().rev().find(|e| e.white_ms.is_some()),
+        ) {
+            clock.set(last.white_ms.unwrap_or(0), last.black_ms.unwrap_or(0));
+        }
+        self.entries = entries;
+        if self.outcome.is_none() {
+            self.outcome = session_outcome(&output["status"]);
+        }
+        self.output = output;
+        self.after_change(Instant::now());
+        Ok(())
+    }
+
+    fn seq(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    fn turn(&self) -> Color {
+        if self.output["sideToMove"] == "black" {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    fn ply_count(&self) -> u32 {
+        self.output["plyCount"].as_u64().unwrap_or(0) as u32
+    }
+
+    fn choice_timeout(&self) -> ChoiceTimeout {
+        self.request.choice_timeout.clone().unwrap_or_default()
+    }
+
+    /// Applies a game event to the in-memory state; the outcome it ends
+    /// the game with, if any.
+    fn apply_event(&mut self, ev: &Event) -> Option<Outcome> {
+        match ev {
+            Event::Resign { player } => Some(Outcome::win(color_of(player).flip(), "resignation")),
+            Event::OfferDraw { player } => {
+                self.draw_offer = Some(color_of(player));
+                None
+            }
+            Event::DeclineDraw { .. } => {
+                self.draw_offer = None;
+                None
+            }
+            Event::AcceptDraw { .. } => {
+                self.draw_offer = None;
+                Some(Outcome::draw("agreement"))
+            }
+            Event::ClaimDraw { claim, .. } => Some(Outcome::draw(claim)),
+            Event::Flag { result, .. } => Some(Outcome {
+                result: result.clone(),
+                reason: if result == "1/2-1/2" {
+                    "timeout-vs-insufficient-material"
+                } else {
+                    "timeout"
+                }
+                .into(),
+            }),
+            Event::Forfeit { player } => Some(Outcome::win(
+                color_of(player).flip(),
+                "disconnect-during-choice",
+            )),
+            Event::ClaimVictory { player } => Some(Outcome::win(color_of(player), "abandonment")),
+        }
+    }
+
+    /// Clocks, pause and choice deadline after a change (or a rebuild).
+    fn after_change(&mut self, now: Instant) {
+        let pending = self.output["pendingChoice"].clone();
+        let for_player = pending["forPlayer"].as_str().unwrap_or("").to_string();
+        self.paused = self.outcome.is_none()
+            && !pending.is_null()
+            && self.choice_timeout() == ChoiceTimeout::NoTimeout
+            && ["white", "black"]
+                .iter()
+                .any(|c| (for_player == *c || for_player == "both") && !self.present(color_of(c)));
+        let turn = self.turn();
+        let ply = self.ply_count();
+        let over = self.outcome.is_some();
+        let paused = self.paused;
+        if let Some(clock) = self.clock.as_mut() {
+            if over || paused || ply == 0 {
+                clock.stop(now);
+            } else if clock.running() != Some(turn) {
+                clock.start(turn, now);
+            }
+        }
+        let id = pending["choiceId"].as_str().unwrap_or("").to_string();
+        self.choice_deadline = match (&self.choice_timeout(), pending.is_null() || over) {
+            (ChoiceTimeout::TimeoutWithDefault { seconds }, false) => {
+                let secs = pending["timeout"].as_u64().unwrap_or(u64::from(*seconds)) as u32;
+                // A deadline already set for this choice stands.
+                match self.choice_deadline.take() {
+                    Some((old, at)) if old == id => Some((id, at)),
+                    _ => Some((id, now + self.timing.choice_second * secs)),
+                }
+            }
+            _ => None,
+        };
+    }
+
+    fn present(&self, c: Color) -> bool {
+        let seat = if c == Color::White {
+            Seat::White
+        } else {
+            Seat::Black
+        };
+        self.conns.iter().any(|k| k.seat == seat)
+    }
+
+    /// The full state sent to clients.
+    fn view(&self) -> Value {
+        let now = Instant::now();
+        let mut v = self.output.clone();
+        if let Value::Object(m) = &mut v {
+            m.insert("id".into(), json!(self.id));
+            m.insert("seq".into(), json!(self.seq()));
+            m.insert(
+                "clock".into(),
+                match &self.clock {
+                    None => Value::Null,
+                    Some(c) => {
+                        let (w, b) = c.both(now);
+                        json!({
+                            "white": {"remainingMs": w.max(0)},
+                            "black": {"remainingMs": b.max(0)},
+                            "running": c.running().map(|c| c.name()),
+                            "serverTimeMs": now_ms(),
+                        })
+                    }
+                },
+            );
+            m.insert(
+                "presence".into(),
+                json!({"white": self.present(Color::White), "black": self.present(Color::Black)}),
+            );
+            m.insert("drawOffer".into(), json!(self.draw_offer.map(|c| c.name())));
+            m.insert("result".into(), json!(self.outcome));
+            m.insert("paused".into(), json!(self.paused));
+            m.insert(
+                "players".into(),
+                json!({"white": self.meta.white, "black": self.meta.black}),
+            );
+            m.insert(
+                "seats".into(),
+                json!({"white": self.tokens[0].is_some(), "black": self.tokens[1].is_some()}),
+            );
+            m.insert(
+                "claimVictoryAfterMs".into(),
+                json!(self.timing.claim_victory_after.as_millis() as u64),
+            );
+        }
+        v
+    }
+
+    fn record(&self) -> Value {
+        let request: Value = serde_json::from_str(&self.request_text).unwrap_or(Value::Null);
+        let inputs: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| {
+                json!({
+                    "seq": e.seq,
+                    "atMs": e.at_ms,
+                    "input": serde_json::from_str::<Value>(&e.body).unwrap_or(Value::Null),
+                    "clock": e.white_ms.map(|w| json!({"whiteMs": w, "blackMs": e.black_ms})),
+                })
+            })
+            .collect();
+        json!({"id": self.id, "request": request, "inputs": inputs, "result": self.outcome})
+    }
+
+    /// The game as PGN: the moves in SAN (replayed on a fresh session, on
+    /// the blocking pool), the players, the result, and `SetUp`/`FEN` when
+    /// the start is not the standard one. Choices and events are not moves
+    /// and are left out (the record has them).
+    async fn pgn(&self) -> String {
+        let request = self.request.clone();
+        let inputs: Vec<Input> = self
+            .entries
+            .iter()
+            .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
+            .filter(|v| v.get("event").is_none())
+            .filter_map(|v| serde_json::from_value::<Input>(v).ok())
+            .collect();
+        let mut tags = vec![
+            ("Event", "houserules game".to_string()),
+            ("Site", format!("houserules game {}", self.id)),
+            ("Date", "????.??.??".to_string()),
+            ("Round", "-".to_string()),
+            (
+                "White",
+                self.meta.white.clone().unwrap_or_else(|| "?".into()),
+            ),
+            (
+                "Black",
+                self.meta.black.clone().unwrap_or_else(|| "?".into()),
+            ),
+            (
+                "Result",
+                self.outcome
+                    .as_ref()
+                    .map_or("*".into(), |o| o.result.clone()),
+            ),
+        ];
+        if let Some(o) = &self.outcome {
+            tags.push(("Termination", o.reason.clone()));
+        }
+        let moves = blocking(&self.session, move |_| {
+            let mut s = Session::create(request).ok()?;
+            let fen = s.game().fen();
+            let mut sans = Vec::new();
+            for i in inputs {
+                if let Input::Move { mv } = &i {
+                    let legal = s.legal_moves();
+                    let uci = s.legal_moves_uci();
+                    if let Some(k) = uci.iter().position(|u| u == mv) {
+                        sans.push(s.game().san(legal[k]));
+                    }
+                }
+                let _ = s.submit(i);
+            }
+            Some((fen, sans))
+        })
+        .await
+        .ok()
+        .flatten();
+        let (fen, sans) = moves.unwrap_or_default();
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        if !fen.is_empty() && fen != START {
+            tags.push(("SetUp", "1".into()));
+            tags.push(("FEN", fen));
+        }
+        let game = houserules_pgn::PgnGame {
+            tags: tags
+                .into_iter()
+                .map(|(name, value)| houserules_pgn::Tag {
+                    name: name.into(),
+                    value,
+                    pos: None,
+                })
+                .collect(),
+            mainline: houserules_pgn::Line {
+                moves: sans
+                    .into_iter()
+                    .map(houserules_pgn::MoveNode::new)
+                    .collect(),
+                ..Default::default()
+            },
+            result: Some(
+                self.outcome
+                    .as_ref()
+                    .map_or("*".into(), |o| o.result.clone()),
+            ),
+            start: Default::default(),
+        };
+        houserules_pgn::write_pgn(&game)
+    }
+
+    fn send(&mut self, conn: u64, msg: &ServerMessage) {
+        let text: Arc<str> = msg.to_text().into();
+        self.send_text(|c| c.id == conn, &text);
+    }
+
+    /// Sends to the connections `to` selects; a connection whose queue is
+    /// full (a client that does not read) is dropped.
+    fn send_text(&mut self, to: impl Fn(&Conn) -> bool, text: &Arc<str>) {
+        let mut dropped = false;
+        self.conns.retain(|c| {
+            if !to(c) {
+                return true;
+            }
+            let ok = c.tx.try_send(Arc::clone(text)).is_ok();
+            dropped |= !ok;
+            ok
+        });
+        if dropped {
+            self.metrics.connections.set(self.metrics.connections.get());
+        }
+    }
+
+    fn broadcast_presence(&mut self) {
+        let msg = ServerMessage::Presence {
+            white: self.present(Color::White),
+            black: self.present(Color::Black),
+            spectators: self
+                .conns
+                .iter()
+                .filter(|c| c.seat == Seat::Spectator)
+                .count() as u32,
+        };
+        let text: Arc<str> = msg.to_text().into();
+        self.send_text(|_| true, &text);
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        loop {
+            let deadline = self.next_deadline();
+            let cmd = match deadline {
+                Some(at) => tokio::select! {
+                    c = rx.recv() => c,
+                    _ = tokio::time::sleep_until(at.into()) => {
+                        self.on_deadline().await;
+                        continue;
+                    }
+                },
+                None => rx.recv().await,
+            };
+            let Some(cmd) = cmd else { break };
+            self.handle(cmd).await;
+        }
+        self.metrics.games_loaded.dec();
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let flag = self.clock.as_ref().and_then(|c| c.deadline()).map(|d| d.1);
+        match (flag, self.choice_deadline.as_ref().map(|d| d.1)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    async fn on_deadline(&mut self) {
+        let now = Instant::now();
+        if let Some((side, at)) = self.clock.as_ref().and_then(|c| c.deadline()) {
+            if at <= now {
+                let result = if cannot_mate(&self.output["pieces"], side.flip()) {
+                    "1/2-1/2".to_string()
+                } else {
+                    Outcome::win(side.flip(), "").result
+                };
+                let ev = Event::Flag {
+                    player: side.name().into(),
+                    result,
+                };
+                let _ = self.commit_event(ev).await;
+                return;
+            }
+        }
+        if self.choice_deadline.as_ref().is_some_and(|d| d.1 <= now) {
+            self.choice_deadline = None;
+            let _ = self.apply_input(None).await;
+        }
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Hello {
+                seat,
+                version,
+                tx,
+                reply,
+            } => {
+                let id = self.next_conn;
+                self.next_conn += 1;
+                self.conns.push(Conn {
+                    id,
+                    seat,
+                    version,
+                    tx,
+                });
+                self.metrics.connections.inc();
+                let _ = reply.send(id);
+                if let Some(c) = seat_color(seat) {
+                    self.gone_since[if c == Color::White { 0 } else { 1 }] = None;
+                }
+                let was_paused = self.paused;
+                self.after_change(Instant::now());
+                let welcome = ServerMessage::Welcome {
+                    protocol_version: version,
+                    seat,
+                    seq: self.seq(),
+                    state: self.view(),
+                };
+                self.send(id, &welcome);
+                self.broadcast_presence();
+                if was_paused && !self.paused {
+                    self.broadcast_state();
+                }
+                self.on_pending_choice().await;
+            }
+            Cmd::Gone { conn } => {
+                let Some(pos) = self.conns.iter().position(|c| c.id == conn) else {
+                    return;
+                };
+                let gone = self.conns.remove(pos);
+                self.metrics.connections.dec();
+                self.broadcast_presence();
+                if let Some(c) = seat_color(gone.seat) {
+                    if !self.present(c) {
+                        self.gone_since[if c == Color::White { 0 } else { 1 }] =
+                            Some(Instant::now());
+                        self.on_seat_gone(c).await;
+                    }
+                }
+            }
+            Cmd::Message { conn, msg, at } => {
+                let Some(c) = self.conns.iter().find(|c| c.id == conn) else {
+                    return;
+                };
+                let (seat, version) = (c.seat, c.version);
+                self.on_message(conn, seat, version, msg).await;
+                self.metrics.ack_latency.observe(at.elapsed().as_secs_f64());
+            }
+            Cmd::View(reply) => {
+                let _ = reply.send(self.view());
+            }
+            Cmd::Record(reply) => {
+                let _ = reply.send(self.record());
+            }
+            Cmd::Pgn(reply) => {
+                let pgn = self.pgn().await;
+                let _ = reply.send(pgn);
+            }
+            Cmd::SeatOf { token, reply } => {
+                let _ = reply.send(crate::seat_of(&self.tokens, &token));
+            }
+            Cmd::Join(reply) => {
+                let _ = reply.send(self.join().await);
+            }
+        }
+    }
+
+    async fn join(&mut self) -> Result<(Seat, String), String> {
+        if self.outcome.is_some() {
+            return Err("the game is over".into());
+        }
+        let Some(i) = self.tokens.iter().position(Option::is_none) else {
+            return Err("both seats are taken".into());
+        };
+        let seat = if i == 0 { Seat::White } else { Seat::Black };
+        let token = crate::random_token();
+        let name = if i == 0 { "white" } else { "black" };
+        let status = if self.tokens.iter().filter(|t| t.is_none()).count() == 1 {
+            "live"
+        } else {
+            "open"
+        };
+        match self.store.take_seat(&self.id, name, &token, status).await {
+            Ok(true) => {
+                self.tokens[i] = Some(token.clone());
+                self.broadcast_state();
+                Ok((seat, token))
+            }
+            Ok(false) => Err("the seat was taken meanwhile".into()),
+            Err(e) => {
+                self.metrics.store_errors.inc();
+                Err(e.to_string())
+            }
+        }
+    }
+
+    /// A seat lost its last connection (modifier-dsl-decisions § Choice
+    /// Timeout & Disconnect): with a choice pending for it, a forfeit in
+    /// `timeout-with-default` mode, a pause in `no-timeout` mode.
+    async fn on_seat_gone(&mut self, c: Color) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let for_player = self.output["pendingChoice"]["forPlayer"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        if for_player != c.name() && for_player != "both" {
+            return;
+        }
+        match self.choice_timeout() {
+            ChoiceTimeout::TimeoutWithDefault { .. } => {
+                let _ = self
+                    .commit_event(Event::Forfeit {
+                        player: c.name().into(),
+                    })
+                    .await;
+            }
+            ChoiceTimeout::NoTimeout => {
+                self.after_change(Instant::now());
+                self.broadcast_state();
+            }
+        }
+    }
+
+    async fn on_message(&mut self, conn: u64, seat: Seat, _version: u8, msg: ClientMessage) {
+        let kind = kind_name(&msg);
+        let refuse = |code: &str, m: &str| ServerMessage::error(code, m, Some(kind));
+        if let ClientMessage::Ping = msg {
+            self.send(conn, &ServerMessage::Pong);
+            return;
+        }
+        if let ClientMessage::Hello { .. } = msg {
+            self.send(
+                conn,
+                &refuse("message.hello-again", "hello is sent once, first"),
+            );
+            return;
+        }
+        let Some(me) = seat_color(seat) else {
+            self.send(
+                conn,
+                &refuse("seat.spectator", "a spectator cannot act in the game"),
+            );
+            return;
+        };
+        if let Some(o) = &self.outcome {
+            let m = format!("the game is over ({} by {})", o.result, o.reason);
+            self.send(conn, &refuse("game.over", &m));
+            return;
+        }
+        let result = match msg {
+            ClientMessage::Move { mv, ply } => self.on_move(conn, me, mv, ply).await,
+            ClientMessage::SubmitChoice { choice_id, value } => {
+                self.on_submit_choice(me, choice_id, value).await
+            }
+            ClientMessage::Resign => {
+                self.commit_event(Event::Resign {
+                    player: me.name().into(),
+                })
+                .await
+            }
+            ClientMessage::OfferDraw => {
+                if self.draw_offer == Some(me.flip()) {
+                    self.commit_event(Event::AcceptDraw {
+                        player: me.name().into(),
+                    })
+                    .await
+                } else if self.draw_offer == Some(me) {
+                    Err(("draw.already-offered", "your draw offer stands".to_string()))
+                } else {
+                    self.commit_event(Event::OfferDraw {
+                        player: me.name().into(),
+                    })
+                    .await
+                }
+            }
+            ClientMessage::AcceptDraw | ClientMessage::DeclineDraw
+                if self.draw_offer != Some(me.flip()) =>
+            {
+                Err((
+                    "draw.no-offer",
+                    "the opponent has no draw offer standing".to_string(),
+                ))
+            }
+            ClientMessage::AcceptDraw => {
+                self.commit_event(Event::AcceptDraw {
+                    player: me.name().into(),
+                })
+                .await
+            }
+            ClientMessage::DeclineDraw => {
+                self.commit_event(Event::DeclineDraw {
+                    player: me.name().into(),
+                })
+                .await
+            }
+            ClientMessage::ClaimDraw => self.on_claim_draw(me).await,
+            ClientMessage::ClaimVictory => {
+                let them = me.flip();
+                let idx = if them == Color::White { 0 } else { 1 };
+                match self.gone_since[idx] {
+                    Some(t) if t.elapsed() >= self.timing.claim_victory_after => {
+                        self.commit_event(Event::ClaimVictory {
+                            player: me.name().into(),
+                        })
+                        .await
+                    }
+                    Some(t) => Err((
+                        "claim.too-early",
+                        format!(
+                            "the opponent has been gone {} ms; the win can be claimed after {} ms",
+                            t.elapsed().as_millis(),
+                            self.timing.claim_victory_after.as_millis()
+                        ),
+                    )),
+                    None => Err((
+                        "claim.opponent-present",
+                        "the opponent is connected".to_string(),
+                    )),
+                }
+            }
+            ClientMessage::Ping | ClientMessage::Hello { .. } => Ok(()),
+        };
+        if let Err((code, message)) = result {
+            self.send(conn, &ServerMessage::error(code, message, Some(kind)));
+        }
+    }
+
+    async fn on_claim_draw(&mut self, me: Color) -> Result<(), (&'static str, String)> {
+        if self.turn() != me {
+            return Err((
+                "draw.not-your-turn",
+                "a draw is claimed on one's own turn".into(),
+            ));
+        }
+        let claim = blocking(&self.session, |s| {
+            s.game().claimable_draw().map(|c| match c {
+                houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
+                houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
+            })
+        })
+        .await
+        .map_err(|e| ("server.rules", e))?;
+        match claim {
+            Some(c) => {
+                self.commit_event(Event::ClaimDraw {
+                    player: me.name().into(),
+                    claim: c.into(),
+                })
+                .await
+            }
+            None => Err((
+                "draw.no-claim",
+                "no draw can be claimed: neither threefold repetition nor the fifty-move rule"
+                    .into(),
+            )),
+        }
+    }
+
+    async fn on_move(
+        &mut self,
+        conn: u64,
+        me: Color,
+        mv: String,
+        ply: u32,
+    ) -> Result<(), (&'static str, String)> {
+        let now_ply = self.ply_count();
+        if ply < now_ply || self.last_move == Some((me, ply)) {
+            // A resend of a move already played: the state, no change.
+            let msg = ServerMessage::State {
+                seq: self.seq(),
+                state: self.view(),
+            };
+            self.send(conn, &msg);
+            return Ok(());
+        }
+        if ply > now_ply {
+            return Err((
+                "move.bad-ply",
+                format!("the move is for ply {ply}, but the game is at ply {now_ply}"),
+            ));
+        }
+        if !self.output["pendingChoice"].is_null() {
+            return Err((
+                "move.choice-pending",
+                "a choice is pending: moves wait for its answer".into(),
+            ));
+        }
+        if self.turn() != me {
+            return Err((
+                "move.not-your-turn",
+                format!("it is {}'s turn", self.turn().name()),
+            ));
+        }
+        // UCI, or SAN turned into UCI.
+        let text = mv.clone();
+        let uci = blocking(&self.session, move |s| {
+            let legal = s.legal_moves_uci();
+            if legal.contains(&text) {
+                return Some(text);
+            }
+            let m = s.game().parse_san(&text).ok()?;
+            let u = s.game().uci(m);
+            legal.contains(&u).then_some(u)
+        })
+        .await
+        .map_err(|e| ("server.rules", e))?;
+        let Some(uci) = uci else {
+            return Err((
+                "move.illegal",
+                format!("`{mv}` is not a legal move here (UCI such as e2e4, or SAN such as Nf3)"),
+            ));
+        };
+        self.apply_input(Some(Input::Move { mv: uci })).await
+    }
+
+    async fn on_submit_choice(
+        &mut self,
+        me: Color,
+        choice_id: String,
+        value: Value,
+    ) -> Result<(), (&'static str, String)> {
+        let pending = &self.output["pendingChoice"];
+        if pending.is_null() {
+            return Err(("choice.none-pending", "no choice is pending".into()));
+        }
+        if pending["choiceId"] != choice_id.as_str() {
+            return Err((
+                "choice.unknown-id",
+                format!(
+                    "the pending choice is {}, not {choice_id}",
+                    pending["choiceId"]
+                ),
+            ));
+        }
+        let for_player = pending["forPlayer"].as_str().unwrap_or("");
+        if for_player != me.name() && for_player != "both" {
+            return Err((
+                "choice.not-yours",
+                format!("this choice is for {for_player}"),
+            ));
+        }
+        if for_player == "both" && pending["collected"].get(me.name()).is_some() {
+            return Err((
+                "choice.already-answered",
+                "your answer is in; waiting for the opponent".into(),
+            ));
+        }
+        let player = (for_player == "both").then(|| me.name().to_string());
+        self.apply_input(Some(Input::Choice {
+            choice: value,
+            player,
+            auto: None,
+        }))
+        .await
+    }
+
+    /// Submits a session input (`None`: the timeout default, the first
+    /// option recorded with `"auto": "timeout"`), commits it, broadcasts
+    /// the state, then handles a choice it raised.
+    async fn apply_input(&mut self, input: Option<Input>) -> Result<(), (&'static str, String)> {
+        self.submit_commit(input).await?;
+        self.on_pending_choice().await;
+        Ok(())
+    }
+
+    /// [`Game::apply_input`] without the follow-up: on a store failure
+    /// the session goes back to the stored log.
+    async fn submit_commit(&mut self, input: Option<Input>) -> Result<(), (&'static str, String)> {
+        let is_move = matches!(input, Some(Input::Move { .. }));
+        let before = self.turn();
+        let ply = self.ply_count();
+        let done = blocking(&self.session, move |s| {
+            let r = match input {
+                None => s.timeout_choice(),
+                Some(i) => s.submit(i),
+            };
+            r.map(|()| (s.inputs().last().cloned(), s.to_json()))
+        })
+        .await
+        .map_err(|e| ("server.rules", e))?;
+        let (input, output) = done.map_err(|r| (r.code, r.message))?;
+        let body = serde_json::to_string(&input).unwrap_or_default();
+        let old = std::mem::replace(&mut self.output, output);
+        let outcome = session_outcome(&self.output["status"]);
+        let moved = (self.turn() != before).then_some(before);
+        if let Err(e) = self.commit(body, outcome, moved).await {
+            // Not stored: back to the stored state (a replay of the log).
+            self.output = old;
+            let request = self.request.clone();
+            let inputs: Vec<Input> = self
+                .entries
+                .iter()
+                .filter(|e| !e.body.contains("\"event\""))
+                .filter_map(|e| serde_json::from_str::<Input>(&e.body).ok())
+                .collect();
+            let _ = blocking(&self.session, move |s| {
+                if let Ok(again) = Session::replay(request, &inputs) {
+                    *s = again;
+                }
+            })
+            .await;
+            return Err(("server.store", e));
+        }
+        if is_move {
+            self.last_move = Some((before, ply));
+            self.draw_offer = None;
+            self.metrics.moves.inc();
+        }
+        self.broadcast_state();
+        Ok(())
+    }
+
+    /// Stores one log entry (with the clocks) and updates the game: the
+    /// entry is committed before anything is sent.
+    async fn commit(
+        &mut self,
+        body: String,
+        outcome: Option<Outcome>,
+        moved: Option<Color>,
+    ) -> Result<(), String> {
+        let now = Instant::now();
+        let mut clock = self.clock.clone();
+        if let Some(c) = clock.as_mut() {
+            // The increment only once the clocks run (not on the free
+            // first move).
+            let timed = self.ply_count() > 1 || c.running().is_some();
+            c.charge(now, moved.filter(|_| timed));
+        }
+        let (w, b) = clock
+            .as_ref()
+            .map(|c| c.both(now))
+            .map_or((None, None), |(w, b)| (Some(w), Some(b)));
+        let entry = Entry {
+            seq: self.seq() as i64 + 1,
+            body,
+            at_ms: now_ms(),
+            white_ms: w,
+            black_ms: b,
+        };
+        let finished = outcome
+            .as_ref()
+            .map(|o| serde_json::to_string(o).unwrap_or_default());
+        if let Err(e) = self
+            .store
+            .append(&self.id, &entry, finished.as_deref())
+            .await
+        {
+            self.metrics.store_errors.inc();
+            return Err(e.to_string());
+        }
+        self.clock = clock;
+        self.entries.push(entry);
+        if outcome.is_some() {
+            self.outcome = outcome;
+        }
+        self.after_change(now);
+        Ok(())
+    }
+
+    async fn commit_event(&mut self, ev: Event) -> Result<(), (&'static str, String)> {
+        let offer = self.draw_offer;
+        let outcome = self.apply_event(&ev);
+        let body = serde_json::to_string(&ev).unwrap_or_default();
+        if let Err(e) = self.commit(body, outcome, None).await {
+            self.draw_offer = offer;
+            return Err(("server.store", e));
+        }
+        self.broadcast_state();
+        Ok(())
+    }
+
+    fn broadcast_state(&mut self) {
+        let msg = ServerMessage::State {
+            seq: self.seq(),
+            state: self.view(),
+        };
+        let text: Arc<str> = msg.to_text().into();
+        self.send_text(|_| true, &text);
+        if let Some(o) = &self.outcome {
+            if self.entries.last().is_some() {
+                let over = ServerMessage::GameOver {
+                    result: o.result.clone(),
+                    reason: o.reason.clone(),
+                };
+                let text: Arc<str> = over.to_text().into();
+                self.send_text(|_| true, &text);
+            }
+        }
+    }
+
+    /// A choice is pending: ask the v2 connections of the player who must
+    /// answer; a player connected only with v1 gets the spec's fallback
+    /// (the first option, with a warning).
+    async fn on_pending_choice(&mut self) {
+        for _ in 0..16 {
+            let pending = self.output["pendingChoice"].clone();
+            if pending.is_null() || self.outcome.is_some() {
+                return;
+            }
+            let for_player = pending["forPlayer"].as_str().unwrap_or("").to_string();
+            let who: Vec<Color> = match for_player.as_str() {
+                "both" => [Color::White, Color::Black]
+                    .into_iter()
+                    .filter(|c| pending["collected"].get(c.name()).is_none())
+                    .collect(),
+                p => vec![color_of(p)],
+            };
+            let mut fallback = None;
+            for c in who {
+                let seat = if c == Color::White {
+                    Seat::White
+                } else {
+                    Seat::Black
+                };
+                let v2 = self.conns.iter().any(|k| k.seat == seat && k.version >= 2);
+                let v1 = self.conns.iter().any(|k| k.seat == seat && k.version < 2);
+                if v2 {
+                    let ask = ServerMessage::RequestChoice {
+                        choice_id: pending["choiceId"].as_str().unwrap_or("").into(),
+                        prompt: pending["prompt"].clone(),
+                    };
+                    let text: Arc<str> = ask.to_text().into();
+                    self.send_text(|k| k.seat == seat && k.version >= 2, &text);
+                } else if v1 && fallback.is_none() {
+                    fallback = Some((c, seat));
+                }
+            }
+            let Some((c, seat)) = fallback else { return };
+            let warn = ServerMessage::Warning {
+                code: "choice.v1-fallback".into(),
+                message: format!(
+                    "a {} choice fired for {}; protocol v1 cannot answer it, so its first option was taken",
+                    pending["kind"].as_str().unwrap_or(""),
+                    c.name()
+                ),
+            };
+            let text: Arc<str> = warn.to_text().into();
+            self.send_text(|k| k.seat == seat, &text);
+            let input = (for_player == "both").then(|| {
+                // One slot only (rulings B5: a slot that times out gets
+                // rock): the other player may still answer.
+                Input::Choice {
+                    choice: json!("rock"),
+                    player: Some(c.name().into()),
+                    auto: Some("timeout".into()),
+                }
+            });
+            if self.submit_commit(input).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// A message's kind, for `ref` in errors.
+fn kind_name(m: &ClientMessage) -> &'static str {
+    match m {
+        ClientMessage::Hello { .. } => "hello",
+        ClientMessage::Move { .. } => "move",
+        ClientMessage::SubmitChoice { .. } => "submit-choice",
+        ClientMessage::Resign => "resign",
+        ClientMessage::OfferDraw => "offer-draw",
+        ClientMessage::AcceptDraw => "accept-draw",
+        ClientMessage::DeclineDraw => "decline-draw",
+        ClientMessage::ClaimDraw => "claim-draw",
+        ClientMessage::ClaimVictory => "claim-victory",
+        ClientMessage::Ping => "ping",
+    }
+}

@@ -1,0 +1,655 @@
+//! The HTTP API (issue 13 § HTTP API) and its OpenAPI document.
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use houserules_modifiers::runtime::Session;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+use utoipa::{OpenApi, ToSchema};
+
+use crate::clock::ClockSpec;
+use crate::game::{now_ms, Cmd, GameHandle};
+use crate::protocol::Seat;
+use crate::store::GameRow;
+use crate::AppState;
+
+/// The largest request body read (a creation request with inline
+/// descriptors, a YAML game file): 1 MiB.
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// One problem in a request: a stable code, the JSON path, a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Finding {
+    /// Stable code (`request.bad-json`, `request.bad-preset`, …).
+    pub code: String,
+    /// JSON path of the offending value (`$.clock.initialSeconds`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// `400`: the findings of a refused request.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Refused {
+    /// The problems found.
+    pub findings: Vec<Finding>,
+}
+
+/// One seat of a created game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatLink {
+    /// The seat token (at least 128 random bits); keep it secret.
+    pub token: String,
+    /// The page of the game for this seat (served by the web app).
+    pub url: String,
+    /// The WebSocket of this seat.
+    pub ws: String,
+}
+
+/// `201`: a created game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    /// The game id.
+    pub id: String,
+    /// The seats given out (`white`, `black`); a seat left for
+    /// `POST /api/games/{id}/join` is absent.
+    pub seats: std::collections::BTreeMap<String, SeatLink>,
+    /// The page for spectators.
+    pub spectate_url: String,
+    /// The WebSocket for spectators.
+    pub spectate_ws: String,
+}
+
+/// `200` of a join: the seat taken.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Joined {
+    /// `white` or `black`.
+    pub seat: String,
+    /// Its token and links.
+    #[serde(flatten)]
+    pub link: SeatLink,
+}
+
+/// The server-only fields of `POST /api/games` (with the session's
+/// creation request: `game`, `fen`/`state`/`layout`, `presets`,
+/// `modifiers`, `seed`, `draft`, `choiceTimeout`, `coinFlips`).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct CreateGameExtras {
+    /// The clock; absent for an untimed game.
+    clock: Option<ClockSpec>,
+    /// White's name.
+    white: Option<String>,
+    /// Black's name.
+    black: Option<String>,
+    /// The creator's seat (`white` or `black`): only its token is given
+    /// and the other seat is open for `join`. Absent: both tokens.
+    seat: Option<String>,
+}
+
+/// A lobby line.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LobbyGame {
+    /// Id.
+    pub id: String,
+    /// `open`, `live` or `finished`.
+    pub status: String,
+    /// The creation request.
+    #[schema(value_type = Object)]
+    pub request: Value,
+    /// The result, when finished.
+    #[schema(value_type = Object)]
+    pub result: Value,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// An API error other than findings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApiError {
+    /// Stable code.
+    pub code: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    (
+        status,
+        Json(json!({"code": code, "message": message.into()})),
+    )
+        .into_response()
+}
+
+fn refused(findings: Vec<Finding>) -> Response {
+    (StatusCode::BAD_REQUEST, Json(Refused { findings })).into_response()
+}
+
+/// A finding from a message that starts with a JSON path (`$.x: …`).
+fn finding(code: &str, message: &str) -> Finding {
+    let (path, rest) = match message.split_once(": ") {
+        Some((p, r)) if p.starts_with('$') => (p.to_string(), r.to_string()),
+        _ => ("$".to_string(), message.to_string()),
+    };
+    Finding {
+        code: code.into(),
+        path,
+        message: rest,
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "houserules server",
+        description = "Chess with house rules: games over HTTP and WebSocket (docs/protocol.md)."
+    ),
+    paths(
+        create_game,
+        get_game,
+        get_pgn,
+        get_record,
+        list_games,
+        join_game,
+        rules,
+        validate,
+        healthz,
+        metrics,
+        ws
+    ),
+    components(schemas(
+        Finding,
+        Refused,
+        SeatLink,
+        Created,
+        Joined,
+        CreateGameExtras,
+        ClockSpec,
+        LobbyGame,
+        ApiError
+    ))
+)]
+struct ApiDoc;
+
+/// The OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The router: the API, and [`web_assets`] for everything else.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/pgn", get(get_pgn))
+        .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/ws", get(ws))
+        .route("/api/rules", get(rules))
+        .route("/api/validate", post(validate))
+        .route("/api/openapi.json", get(openapi_json))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .fallback(web_assets)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            MAX_BODY_BYTES,
+        ))
+        .with_state(state)
+}
+
+/// The hook for the web app's embedded assets (issue 14): every path the
+/// API does not serve comes here. Until the assets are embedded it
+/// answers 404 for API paths and a short page pointing at the API.
+pub async fn web_assets(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return error(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            format!("no API route {}", uri.path()),
+        );
+    }
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "houserules server: the web app is not built into this binary; the API is under /api (GET /api/openapi.json)\n",
+    )
+        .into_response()
+}
+
+fn links(id: &str, token: Option<&str>) -> (String, String) {
+    match token {
+        Some(t) => (
+            format!("/games/{id}?token={t}"),
+            format!("/api/games/{id}/ws?token={t}"),
+        ),
+        None => (format!("/games/{id}"), format!("/api/games/{id}/ws")),
+    }
+}
+
+/// Creates a game.
+#[utoipa::path(post, path = "/api/games", request_body(content = Object, description = "The session creation request plus `clock`, `white`, `black`, `seat` (CreateGameExtras)."),
+    responses((status = 201, body = Created), (status = 400, body = Refused)))]
+async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response {
+    let v = match houserules_modifiers::validate::strict_json(&body) {
+        Ok(Value::Object(o)) => o,
+        Ok(_) => {
+            return refused(vec![finding(
+                "request.bad-json",
+                "$: a JSON object is expected",
+            )])
+        }
+        Err(e) => return refused(vec![finding("request.bad-json", &format!("$: {e}"))]),
+    };
+    let mut findings = Vec::new();
+    if let Some(c) = v.get("clock").filter(|c| !c.is_null()) {
+        match serde_json::from_value::<ClockSpec>(c.clone()) {
+            Ok(spec) => {
+                if let Err((path, message)) = spec.check() {
+                    findings.push(Finding {
+                        code: "request.bad-clock".into(),
+                        path,
+                        message,
+                    });
+                }
+            }
+            Err(e) => findings.push(Finding {
+                code: "request.bad-clock".into(),
+                path: "$.clock".into(),
+                message: format!(
+                    "{e} (shape: {{\"initialSeconds\": 300, \"incrementSeconds\": 2}})"
+                ),
+            }),
+        }
+    }
+    for k in ["white", "black"] {
+        if let Some(n) = v.get(k).filter(|n| !n.is_null()) {
+            if !n.as_str().is_some_and(|s| s.chars().count() <= 100) {
+                findings.push(Finding {
+                    code: "request.bad-name".into(),
+                    path: format!("$.{k}"),
+                    message: "a player's name is a string of at most 100 characters".into(),
+                });
+            }
+        }
+    }
+    let creator = match v.get("seat") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s == "white" || s == "black" => Some(s.clone()),
+        Some(other) => {
+            findings.push(Finding {
+                code: "request.bad-seat".into(),
+                path: "$.seat".into(),
+                message: format!("`seat` is \"white\" or \"black\", not {other}"),
+            });
+            None
+        }
+    };
+    if !findings.is_empty() {
+        return refused(findings);
+    }
+    let text = Value::Object(v).to_string();
+    let (_, request) = match crate::split_request(&text) {
+        Ok(x) => x,
+        Err(m) => return refused(vec![finding("request.malformed", &m)]),
+    };
+    let created = tokio::task::spawn_blocking(move || Session::create(request).map(|_| ())).await;
+    match created {
+        Ok(Ok(())) => {}
+        Ok(Err(r)) => return refused(vec![finding(r.code, &r.message)]),
+        Err(e) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "server.rules",
+                e.to_string(),
+            )
+        }
+    }
+    let id = crate::random_hex(6);
+    let mut tokens = [Some(crate::random_token()), Some(crate::random_token())];
+    match creator.as_deref() {
+        Some("white") => tokens[1] = None,
+        Some(_) => tokens[0] = None,
+        None => {}
+    }
+    let row = GameRow {
+        id: id.clone(),
+        request: text,
+        white_token: tokens[0].clone(),
+        black_token: tokens[1].clone(),
+        status: if creator.is_some() { "open" } else { "live" }.into(),
+        result: None,
+        created_ms: now_ms(),
+    };
+    if let Err(e) = app.store.create_game(&row).await {
+        app.metrics.store_errors.inc();
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "server.store",
+            e.to_string(),
+        );
+    }
+    let mut seats = std::collections::BTreeMap::new();
+    for (name, t) in ["white", "black"].iter().zip(&tokens) {
+        if let Some(t) = t {
+            let (url, ws) = links(&id, Some(t));
+            seats.insert(
+                name.to_string(),
+                SeatLink {
+                    token: t.clone(),
+                    url,
+                    ws,
+                },
+            );
+        }
+    }
+    let (spectate_url, spectate_ws) = links(&id, None);
+    // Start its task now, so that its timers run.
+    if let Err(e) = app.game(&id).await {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "server.rules", e);
+    }
+    (
+        StatusCode::CREATED,
+        Json(Created {
+            id,
+            seats,
+            spectate_url,
+            spectate_ws,
+        }),
+    )
+        .into_response()
+}
+
+async fn handle(app: &AppState, id: &str) -> Result<GameHandle, Response> {
+    match app.game(id).await {
+        Ok(Some(h)) => Ok(h),
+        Ok(None) => Err(error(
+            StatusCode::NOT_FOUND,
+            "game.not-found",
+            format!("no game {id}"),
+        )),
+        Err(e) => Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server.rebuild",
+            e,
+        )),
+    }
+}
+
+async fn ask<T>(
+    h: &GameHandle,
+    cmd: impl FnOnce(oneshot::Sender<T>) -> Cmd,
+) -> Result<T, Response> {
+    let (tx, rx) = oneshot::channel();
+    let gone = || {
+        error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "game.unavailable",
+            "the game's task stopped",
+        )
+    };
+    h.tx.send(cmd(tx)).await.map_err(|_| gone())?;
+    rx.await.map_err(|_| gone())
+}
+
+/// The full state of a game.
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
+    responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 404, body = ApiError)))]
+async fn get_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    match ask(&h, Cmd::View).await {
+        Ok(v) => Json(v).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// The game as PGN.
+#[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
+    responses((status = 200, content_type = "application/x-chess-pgn", body = String), (status = 404, body = ApiError)))]
+async fn get_pgn(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    match ask(&h, Cmd::Pgn).await {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// The creation request and every accepted input with its seq and time.
+#[utoipa::path(get, path = "/api/games/{id}/record", params(("id" = String, Path)),
+    responses((status = 200, body = Object, description = "{id, request, inputs: [{seq, atMs, input, clock}], result}"), (status = 404, body = ApiError)))]
+async fn get_record(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    match ask(&h, Cmd::Record).await {
+        Ok(v) => Json(v).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// Lobby filter.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ListQuery {
+    /// `open`, `live` or `finished`; all when absent.
+    status: Option<String>,
+}
+
+/// Games for a lobby (newest first, at most 100).
+#[utoipa::path(get, path = "/api/games", params(ListQuery),
+    responses((status = 200, body = Vec<LobbyGame>), (status = 400, body = ApiError)))]
+async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>) -> Response {
+    if let Some(s) = &q.status {
+        if !["open", "live", "finished"].contains(&s.as_str()) {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "query.bad-status",
+                format!("status is open, live or finished, not {s}"),
+            );
+        }
+    }
+    match app.store.list(q.status.as_deref(), 100).await {
+        Ok(rows) => Json(
+            rows.into_iter()
+                .map(|r| LobbyGame {
+                    id: r.id,
+                    status: r.status,
+                    request: serde_json::from_str(&r.request).unwrap_or(Value::Null),
+                    result: r
+                        .result
+                        .and_then(|t| serde_json::from_str(&t).ok())
+                        .unwrap_or(Value::Null),
+                    created_ms: r.created_ms,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .into_response(),
+        Err(e) => {
+            app.metrics.store_errors.inc();
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "server.store",
+                e.to_string(),
+            )
+        }
+    }
+}
+
+/// Takes the free seat of an open game.
+#[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
+    responses((status = 200, body = Joined), (status = 404, body = ApiError), (status = 409, body = ApiError)))]
+async fn join_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    match ask(&h, Cmd::Join).await {
+        Ok(Ok((seat, token))) => {
+            let (url, ws) = links(&id, Some(&token));
+            let seat = if seat == Seat::White {
+                "white"
+            } else {
+                "black"
+            };
+            Json(Joined {
+                seat: seat.into(),
+                link: SeatLink { token, url, ws },
+            })
+            .into_response()
+        }
+        Ok(Err(m)) => error(StatusCode::CONFLICT, "game.no-free-seat", m),
+        Err(r) => r,
+    }
+}
+
+/// Games (layouts), presets with descriptions and incompatibilities, and
+/// the library modifiers.
+#[utoipa::path(get, path = "/api/rules", responses((status = 200, body = Object, description = "{presets, layouts, modifiers}")))]
+async fn rules() -> Response {
+    use houserules_presets::Layout;
+    let layouts: Vec<Value> = [
+        ("standard", Some(Layout::Standard)),
+        ("chess960", None),
+        ("dual-classic", Some(Layout::DualClassic)),
+        ("knightmate", Some(Layout::Knightmate)),
+        ("monster", Some(Layout::Monster)),
+        ("pawns-only", Some(Layout::PawnsOnly)),
+    ]
+    .into_iter()
+    .map(|(id, l)| json!({"id": id, "fen": l.map(|l| l.fen())}))
+    .collect();
+    Json(json!({
+        "presets": houserules_presets::PRESETS,
+        "layouts": layouts,
+        "modifiers": houserules_modifiers::library::list(),
+    }))
+    .into_response()
+}
+
+/// Checks a modifier descriptor (JSON) or a YAML game file.
+#[utoipa::path(post, path = "/api/validate", request_body(content = String, description = "A descriptor (JSON object) or a YAML game file"),
+    responses((status = 200, body = Object, description = "{ok, findings: [{code, path?, message, line?, column?}]}")))]
+async fn validate(body: String) -> Response {
+    let report = tokio::task::spawn_blocking(move || {
+        let trimmed = body.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('{') {
+            match houserules_modifiers::validate::validate(&body) {
+                Ok(d) => json!({"ok": true, "kind": "descriptor", "id": d.id, "findings": []}),
+                Err(f) => json!({"ok": false, "kind": "descriptor", "findings": f}),
+            }
+        } else {
+            match houserules_definitions::load_variant_str("game.yaml", &body) {
+                Ok(v) => json!({"ok": true, "kind": "game", "id": v.definition().id, "findings": []}),
+                Err(diags) => {
+                    let findings: Vec<Value> = diags
+                        .iter()
+                        .map(|d| {
+                            let (line, column) = d.line_col();
+                            json!({"code": d.code().as_str(), "message": d.message(), "line": line, "column": column})
+                        })
+                        .collect();
+                    json!({"ok": false, "kind": "game", "findings": findings})
+                }
+            }
+        }
+    })
+    .await;
+    match report {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server.validate",
+            e.to_string(),
+        ),
+    }
+}
+
+/// Liveness.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
+async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// Prometheus metrics.
+#[utoipa::path(get, path = "/metrics", responses((status = 200, body = String)))]
+async fn metrics(State(app): State<Arc<AppState>>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        app.metrics.encode(),
+    )
+        .into_response()
+}
+
+async fn openapi_json() -> Response {
+    match openapi().to_pretty_json() {
+        Ok(t) => ([(header::CONTENT_TYPE, "application/json")], t).into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server.openapi",
+            e.to_string(),
+        ),
+    }
+}
+
+/// Token query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct WsQuery {
+    /// A seat token; absent for a spectator.
+    token: Option<String>,
+}
+
+/// The game's WebSocket (docs/protocol.md).
+#[utoipa::path(get, path = "/api/games/{id}/ws", params(("id" = String, Path), WsQuery),
+    responses((status = 101, description = "Switching to the WebSocket protocol"), (status = 403, body = ApiError), (status = 404, body = ApiError)))]
+async fn ws(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    let seat = match q.token {
+        None => Seat::Spectator,
+        Some(token) => match ask(&h, |reply| Cmd::SeatOf { token, reply }).await {
+            Ok(Some(s)) => s,
+            Ok(None) => {
+                return error(
+                    StatusCode::FORBIDDEN,
+                    "seat.bad-token",
+                    "the token opens no seat of this game",
+                )
+            }
+            Err(r) => return r,
+        },
+    };
+    let rate = match app.config.rate_per_second {
+        0 => 20,
+        n => n,
+    };
+    // Frames up to 1 MiB are read so that a message over the protocol's
+    // 64 KiB gets an error reply rather than a dropped connection.
+    upgrade
+        .max_message_size(MAX_BODY_BYTES)
+        .max_frame_size(MAX_BODY_BYTES)
+        .on_upgrade(move |socket| crate::ws::run(socket, h, seat, rate))
+}

@@ -1,0 +1,276 @@
+//! The WebSocket protocol (issue 13 § WebSocket; modifier-dsl-decisions
+//! § Player Choice for v2): the messages as Rust types, each with a JSON
+//! Schema (`docs/protocol.md` is generated from them), and the reader of
+//! client messages.
+//!
+//! v1 kinds stay byte-identical under v2: v2 only adds `request-choice`
+//! (server) and `submit-choice` (client).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest client message read, in bytes (issue 13 § Security): a
+/// larger one is answered with an `error` of code `message.too-large`.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// The protocol versions the server speaks.
+pub const VERSIONS: [u8; 2] = [1, 2];
+
+/// A message from a client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum ClientMessage {
+    /// The first message: the version spoken and, on a reconnect, the last
+    /// `seq` the client has (the server then skips the `state` messages up
+    /// to it; `welcome` always carries the full state).
+    Hello {
+        /// 1 or 2.
+        protocol_version: u8,
+        /// The last `seq` seen.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seq: Option<u64>,
+    },
+    /// A move in UCI or SAN, for the state whose `plyCount` is `ply` (0 for
+    /// the first move). A move for a ply already played is answered with
+    /// the current state and changes nothing.
+    Move {
+        /// UCI (`e2e4`, `e7e8q`) or SAN (`e4`, `Nf3`, `O-O`).
+        #[serde(rename = "move")]
+        mv: String,
+        /// The `plyCount` of the state the move is played from.
+        ply: u32,
+    },
+    /// (v2) The answer to a `request-choice`.
+    SubmitChoice {
+        /// The `choiceId` of the request.
+        choice_id: String,
+        /// A square, file letter, rank digit, `heads`/`tails`,
+        /// `rock`/`paper`/`scissors` or card id.
+        value: Value,
+    },
+    /// Resigns the game.
+    Resign,
+    /// Offers a draw (it stands until the opponent answers or a move is
+    /// played).
+    OfferDraw,
+    /// Accepts the opponent's standing draw offer.
+    AcceptDraw,
+    /// Declines the opponent's standing draw offer.
+    DeclineDraw,
+    /// Claims a draw by threefold repetition or the fifty-move rule (the
+    /// variant's claim rules), on one's own turn.
+    ClaimDraw,
+    /// Claims the win when the opponent has been disconnected for the
+    /// absence period (`claimVictoryAfterMs` in the state).
+    ClaimVictory,
+    /// Answered with `pong`.
+    Ping,
+}
+
+/// A seat: a colour or a spectator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// The white player.
+    White,
+    /// The black player.
+    Black,
+    /// A watcher (no token).
+    Spectator,
+}
+
+/// A message from the server.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum ServerMessage {
+    /// The answer to `hello`.
+    Welcome {
+        /// The version the server will speak (the client's).
+        protocol_version: u8,
+        /// Who this connection acts for.
+        seat: Seat,
+        /// The seq of `state`.
+        seq: u64,
+        /// The full game state (see `GET /api/games/{id}`).
+        state: Value,
+    },
+    /// A change: the full state after input `seq`.
+    State {
+        /// The number of inputs accepted so far.
+        seq: u64,
+        /// The full game state.
+        state: Value,
+    },
+    /// (v2) A choice this player must answer.
+    RequestChoice {
+        /// The id to answer with.
+        choice_id: String,
+        /// `{kind, options, filter?, forPlayer, timeout?}` (the spec's
+        /// prompt).
+        prompt: Value,
+    },
+    /// A refused message: only the sender gets it, and the game is
+    /// unchanged.
+    Error {
+        /// A stable code (`move.illegal`, `move.not-your-turn`, …).
+        code: String,
+        /// What was wrong.
+        message: String,
+        /// The refused message's `kind`, when it could be read.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        r#ref: Option<String>,
+    },
+    /// Something the client should know but did not cause an error (the
+    /// v1 fallback for a choice).
+    Warning {
+        /// A stable code (`choice.v1-fallback`).
+        code: String,
+        /// What happened.
+        message: String,
+    },
+    /// The game ended.
+    GameOver {
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+        /// Why (`checkmate`, `resignation`, `timeout`, `agreement`, …).
+        reason: String,
+    },
+    /// Who is connected; sent to everyone on every (re)connect and
+    /// disconnect.
+    Presence {
+        /// White has a connection.
+        white: bool,
+        /// Black has a connection.
+        black: bool,
+        /// Spectators connected.
+        spectators: u32,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+impl ServerMessage {
+    /// An error message.
+    pub fn error(code: &str, message: impl Into<String>, r#ref: Option<&str>) -> ServerMessage {
+        ServerMessage::Error {
+            code: code.into(),
+            message: message.into(),
+            r#ref: r#ref.map(str::to_string),
+        }
+    }
+
+    /// The JSON text sent.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"kind":"error","code":"server.encode","message":"{e}"}}"#)
+        })
+    }
+}
+
+/// Why a client message was refused by the reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError {
+    /// `message.too-large`, `message.malformed`, `message.unknown-kind` or
+    /// `message.bad-version`.
+    pub code: &'static str,
+    /// What and where.
+    pub message: String,
+    /// The message's `kind`, if it had one.
+    pub kind: Option<String>,
+}
+
+/// Reads one client message (text frame). Never panics; any text gives a
+/// message or a [`ReadError`] naming what is wrong.
+///
+/// # Errors
+/// Over [`MAX_MESSAGE_BYTES`], not JSON, not an object with a known `kind`,
+/// a field of the wrong type or an unknown field, or a `hello` with an
+/// unsupported version.
+pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(ReadError {
+            code: "message.too-large",
+            message: format!(
+                "the message has {} bytes; at most {MAX_MESSAGE_BYTES} are read",
+                text.len()
+            ),
+            kind: None,
+        });
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| ReadError {
+        code: "message.malformed",
+        message: format!("not JSON: {e}"),
+        kind: None,
+    })?;
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let Some(k) = &kind else {
+        return Err(ReadError {
+            code: "message.malformed",
+            message:
+                "a message is a JSON object with a string `kind`, such as {\"kind\": \"ping\"}"
+                    .into(),
+            kind: None,
+        });
+    };
+    const KINDS: [&str; 10] = [
+        "hello",
+        "move",
+        "submit-choice",
+        "resign",
+        "offer-draw",
+        "accept-draw",
+        "decline-draw",
+        "claim-draw",
+        "claim-victory",
+        "ping",
+    ];
+    if !KINDS.contains(&k.as_str()) {
+        return Err(ReadError {
+            code: "message.unknown-kind",
+            message: format!("unknown kind `{k}` (known: {})", KINDS.join(", ")),
+            kind,
+        });
+    }
+    let msg: ClientMessage = serde_json::from_value(value).map_err(|e| ReadError {
+        code: "message.malformed",
+        message: format!("`{k}`: {e}"),
+        kind: kind.clone(),
+    })?;
+    if let ClientMessage::Hello {
+        protocol_version, ..
+    } = &msg
+    {
+        if !VERSIONS.contains(protocol_version) {
+            return Err(ReadError {
+                code: "message.bad-version",
+                message: format!("protocolVersion {protocol_version} is not spoken; use 1 or 2"),
+                kind,
+            });
+        }
+    }
+    Ok(msg)
+}
+
+/// The generated part of `docs/protocol.md`: the JSON Schema of the client
+/// and server messages, from these types (a test keeps the file in step).
+pub fn schemas_markdown() -> String {
+    let pretty = |s: schemars::Schema| serde_json::to_string_pretty(&s).unwrap_or_default();
+    format!(
+        "### Client messages\n\n```json\n{}\n```\n\n### Server messages\n\n```json\n{}\n```\n",
+        pretty(schemars::schema_for!(ClientMessage)),
+        pretty(schemars::schema_for!(ServerMessage)),
+    )
+}

@@ -1,0 +1,382 @@
+//! Persistence: one [`Store`] trait, and [`SqlStore`], which implements it
+//! on SQLite (a file in WAL mode, the default) and on Postgres with the
+//! same SQL text (`$N` placeholders, TEXT and BIGINT columns only).
+//!
+//! A game is its creation request plus an append-only log of accepted
+//! inputs, `PRIMARY KEY (game_id, seq)`: the server commits an input
+//! before it acknowledges or broadcasts it, and rebuilds a game by
+//! replaying its log (the engine is deterministic).
+//!
+//! Durability: SQLite runs with `journal_mode=WAL` and `synchronous=NORMAL`:
+//! a committed transaction survives the server process being killed
+//! (SIGKILL), which is what the crash test checks; a power loss may lose
+//! the last transactions (SQLite's documented trade-off for WAL + NORMAL).
+//! Postgres commits with its own settings (`synchronous_commit` on by
+//! default).
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+
+/// A store failure: the operation and the database's message.
+#[derive(Debug, thiserror::Error)]
+#[error("store: {op}: {message}")]
+pub struct StoreError {
+    /// What was being done (`append input 3 of game X`).
+    pub op: String,
+    /// The database driver's message.
+    pub message: String,
+}
+
+fn err(op: impl Into<String>) -> impl FnOnce(sqlx::Error) -> StoreError {
+    let op = op.into();
+    move |e| StoreError {
+        op,
+        message: e.to_string(),
+    }
+}
+
+/// A seat colour as stored (`white`, `black`).
+pub type SeatName = &'static str;
+
+/// A game's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game id.
+    pub id: String,
+    /// The creation request as sent (JSON text).
+    pub request: String,
+    /// White's seat token; `None` while the seat is free.
+    pub white_token: Option<String>,
+    /// Black's seat token; `None` while the seat is free.
+    pub black_token: Option<String>,
+    /// `open` (a seat is free), `live` or `finished`.
+    pub status: String,
+    /// The result as JSON text (`{"result": "1-0", "reason": …}`) once
+    /// finished.
+    pub result: Option<String>,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// One accepted input of a game's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its position in the log, from 1 (seq 0 is the creation).
+    pub seq: i64,
+    /// The input as JSON text: a session input (`{"move": "e2e4"}`,
+    /// `{"choice": …}`) or a game event (`{"event": "resign", …}`).
+    pub body: String,
+    /// When it was accepted, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// White's remaining clock time after it, in milliseconds (timed games).
+    pub white_ms: Option<i64>,
+    /// Black's remaining clock time after it, in milliseconds.
+    pub black_ms: Option<i64>,
+}
+
+/// A lobby line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The game id.
+    pub id: String,
+    /// `open`, `live` or `finished`.
+    pub status: String,
+    /// The creation request (JSON text).
+    pub request: String,
+    /// The result JSON text, if finished.
+    pub result: Option<String>,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// Where games are kept. Every method is async and never blocks the
+/// runtime (sqlx runs SQLite on its own worker threads).
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Inserts a new game (seq 0, no input).
+    async fn create_game(&self, game: &GameRow) -> Result<(), StoreError>;
+    /// Appends one input; with `finished`, in the same transaction marks
+    /// the game finished with that result JSON. Fails (and stores nothing)
+    /// if `entry.seq` is already taken.
+    async fn append(
+        &self,
+        game_id: &str,
+        entry: &Entry,
+        finished: Option<&str>,
+    ) -> Result<(), StoreError>;
+    /// Gives a free seat its token and sets the game's status; `false`
+    /// when the seat was already taken.
+    async fn take_seat(
+        &self,
+        game_id: &str,
+        seat: SeatName,
+        token: &str,
+        status: &str,
+    ) -> Result<bool, StoreError>;
+    /// A game's row.
+    async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError>;
+    /// A game's log in `seq` order.
+    async fn entries(&self, id: &str) -> Result<Vec<Entry>, StoreError>;
+    /// Games by status (all when `None`), newest first, at most `limit`.
+    async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError>;
+    /// The ids of the games not finished.
+    async fn unfinished(&self) -> Result<Vec<String>, StoreError>;
+}
+
+/// The SQL store, on SQLite or Postgres (sqlx's `Any` driver: one SQL text
+/// for both).
+#[derive(Debug, Clone)]
+pub struct SqlStore {
+    pool: AnyPool,
+}
+
+fn migrator() -> Migrator {
+    Migrator {
+        migrations: Cow::Owned(vec![Migration::new(
+            1,
+            Cow::Borrowed("games"),
+            MigrationType::Simple,
+            Cow::Borrowed(include_str!("../migrations/0001_games.sql")),
+            false,
+        )]),
+        ..Migrator::DEFAULT
+    }
+}
+
+impl SqlStore {
+    /// Opens (creating if needed) the database at `url` and runs the
+    /// migrations: `sqlite:PATH` (WAL mode) or `postgres://…`. With
+    /// `schema` (Postgres only), the tables live in that schema, created
+    /// if missing: the tests give each run its own.
+    ///
+    /// # Errors
+    /// The database cannot be opened, or a migration fails.
+    pub async fn connect(url: &str, schema: Option<&str>) -> Result<SqlStore, StoreError> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let url = if sqlite && !url.contains('?') {
+            format!("{url}?mode=rwc")
+        } else {
+            url.to_string()
+        };
+        let options = AnyConnectOptions::from_str(&url).map_err(err(format!("open {url}")))?;
+        let schema = schema.map(str::to_string);
+        if let (false, Some(s)) = (sqlite, &schema) {
+            let pool = AnyPoolOptions::new()
+                .max_connections(1)
+                .connect_with(options.clone())
+                .await
+                .map_err(err("connect"))?;
+            pool.execute(format!("CREATE SCHEMA IF NOT EXISTS \"{s}\"").as_str())
+                .await
+                .map_err(err("create schema"))?;
+            pool.close().await;
+        }
+        let pool = AnyPoolOptions::new()
+            // SQLite has one writer at a time; more connections only wait
+            // on its lock.
+            .max_connections(if sqlite { 4 } else { 16 })
+            .after_connect(move |conn, _| {
+                let schema = schema.clone();
+                Box::pin(async move {
+                    if sqlite {
+                        conn.execute("PRAGMA journal_mode=WAL").await?;
+                        conn.execute("PRAGMA synchronous=NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout=5000").await?;
+                        conn.execute("PRAGMA foreign_keys=ON").await?;
+                    } else if let Some(s) = schema {
+                        conn.execute(format!("SET search_path TO \"{s}\"").as_str())
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(err("connect"))?;
+        migrator().run(&pool).await.map_err(|e| StoreError {
+            op: "migrate".into(),
+            message: e.to_string(),
+        })?;
+        Ok(SqlStore { pool })
+    }
+
+    /// Closes the pool (waits for connections to return).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        request: r.try_get("request")?,
+        white_token: r.try_get("white_token")?,
+        black_token: r.try_get("black_token")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        created_ms: r.try_get("created_ms")?,
+    })
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO games (id, request, white_token, black_token, status, result, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&g.id)
+        .bind(&g.request)
+        .bind(&g.white_token)
+        .bind(&g.black_token)
+        .bind(&g.status)
+        .bind(&g.result)
+        .bind(g.created_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(err(format!("create game {}", g.id)))?;
+        Ok(())
+    }
+
+    async fn append(
+        &self,
+        game_id: &str,
+        e: &Entry,
+        finished: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let op = || format!("append input {} of game {game_id}", e.seq);
+        let mut tx = self.pool.begin().await.map_err(err(op()))?;
+        sqlx::query(
+            "INSERT INTO inputs (game_id, seq, body, at_ms, white_ms, black_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(game_id)
+        .bind(e.seq)
+        .bind(&e.body)
+        .bind(e.at_ms)
+        .bind(e.white_ms)
+        .bind(e.black_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(err(op()))?;
+        if let Some(result) = finished {
+            sqlx::query("UPDATE games SET status = 'finished', result = $1 WHERE id = $2")
+                .bind(result)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(err(op()))?;
+        }
+        tx.commit().await.map_err(err(op()))?;
+        Ok(())
+    }
+
+    async fn take_seat(
+        &self,
+        game_id: &str,
+        seat: SeatName,
+        token: &str,
+        status: &str,
+    ) -> Result<bool, StoreError> {
+        // The column name comes from a closed set, never from a client.
+        let column = if seat == "white" {
+            "white_token"
+        } else {
+            "black_token"
+        };
+        let done = sqlx::query(&format!(
+            "UPDATE games SET {column} = $1, status = $2 WHERE id = $3 AND {column} IS NULL"
+        ))
+        .bind(token)
+        .bind(status)
+        .bind(game_id)
+        .execute(&self.pool)
+        .await
+        .map_err(err(format!("take seat {seat} of game {game_id}")))?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, request, white_token, black_token, status, result, created_ms \
+             FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(err(format!("read game {id}")))?;
+        row.as_ref()
+            .map(game_row)
+            .transpose()
+            .map_err(err(format!("read game {id}")))
+    }
+
+    async fn entries(&self, id: &str) -> Result<Vec<Entry>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, body, at_ms, white_ms, black_ms FROM inputs \
+             WHERE game_id = $1 ORDER BY seq",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(err(format!("read the log of game {id}")))?;
+        rows.iter()
+            .map(|r| {
+                Ok(Entry {
+                    seq: r.try_get("seq")?,
+                    body: r.try_get("body")?,
+                    at_ms: r.try_get("at_ms")?,
+                    white_ms: r.try_get("white_ms")?,
+                    black_ms: r.try_get("black_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err(format!("read the log of game {id}")))
+    }
+
+    async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError> {
+        let q = match status {
+            Some(s) => sqlx::query(
+                "SELECT id, status, request, result, created_ms FROM games \
+                 WHERE status = $1 ORDER BY created_ms DESC, id LIMIT $2",
+            )
+            .bind(s.to_string())
+            .bind(limit),
+            None => sqlx::query(
+                "SELECT id, status, request, result, created_ms FROM games \
+                 ORDER BY created_ms DESC, id LIMIT $1",
+            )
+            .bind(limit),
+        };
+        let rows = q.fetch_all(&self.pool).await.map_err(err("list games"))?;
+        rows.iter()
+            .map(|r| {
+                Ok(Summary {
+                    id: r.try_get("id")?,
+                    status: r.try_get("status")?,
+                    request: r.try_get("request")?,
+                    result: r.try_get("result")?,
+                    created_ms: r.try_get("created_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("list games"))
+    }
+
+    async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'finished' ORDER BY id")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(err("list unfinished games"))?;
+        rows.iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("list unfinished games"))
+    }
+}

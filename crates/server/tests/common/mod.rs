@@ -1,0 +1,309 @@
+//! Test helpers: a server on a loopback port over SQLite or Postgres, and
+//! a WebSocket client (tokio-tungstenite).
+#![allow(dead_code, missing_docs)]
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use houserules_server::game::Timing;
+use houserules_server::store::SqlStore;
+use houserules_server::{AppState, Config};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The two stores the suite runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A database for one test: a fresh SQLite file, or a fresh schema on
+/// the local Postgres (`HOUSERULES_TEST_PG`, default
+/// `postgres://postgres@127.0.0.1:5432/test`).
+#[derive(Debug, Clone)]
+pub struct Db {
+    pub url: String,
+    pub schema: Option<String>,
+}
+
+pub fn pg_url() -> String {
+    std::env::var("HOUSERULES_TEST_PG")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+pub fn fresh_db(backend: Backend) -> Db {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let pid = std::process::id();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join(format!("houserules-test-{pid}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            Db {
+                url: format!("sqlite:{}", dir.join(format!("t{n}.db")).display()),
+                schema: None,
+            }
+        }
+        Backend::Postgres => Db {
+            url: pg_url(),
+            schema: Some(format!("hr_test_{pid}_{n}_{nanos}")),
+        },
+    }
+}
+
+pub async fn open(db: &Db) -> SqlStore {
+    SqlStore::connect(&db.url, db.schema.as_deref())
+        .await
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot open {} (Postgres must run on 127.0.0.1:5432, database test, trust auth; `pg_ctlcluster 15 main start`): {e}",
+                db.url
+            )
+        })
+}
+
+/// Short durations for tests: a choice-timeout "second" is 50 ms, a
+/// player may be claimed against after 300 ms.
+pub fn fast() -> Config {
+    Config {
+        timing: Timing {
+            choice_second: Duration::from_millis(50),
+            claim_victory_after: Duration::from_millis(300),
+        },
+        rate_per_second: 200,
+    }
+}
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub state: Arc<AppState>,
+    pub db: Db,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+pub async fn start_on(db: Db, config: Config) -> Server {
+    let store = open(&db).await;
+    let state = AppState::new(Arc::new(store), config);
+    state.rebuild_all().await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = houserules_server::http::router(Arc::clone(&state));
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    Server {
+        addr,
+        state,
+        db,
+        task,
+    }
+}
+
+pub async fn start(backend: Backend) -> Server {
+    start_on(fresh_db(backend), fast()).await
+}
+
+/// A minimal HTTP/1.1 client over a raw socket: the method, path, body;
+/// returns (status, body text).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let Some((size, rest)) = s.split_once("\r\n") else {
+            break;
+        };
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
+    let (status, body) = http(addr, "GET", path, None).await;
+    assert_eq!(status, 200, "GET {path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// A created game: id and both tokens.
+pub struct Created {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+pub async fn create(addr: SocketAddr, request: Value) -> Created {
+    let (status, body) = http(addr, "POST", "/api/games", Some(&request.to_string())).await;
+    assert_eq!(status, 201, "create: {body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    Created {
+        id: v["id"].as_str().unwrap().into(),
+        white: v["seats"]["white"]["token"].as_str().unwrap_or("").into(),
+        black: v["seats"]["black"]["token"].as_str().unwrap_or("").into(),
+    }
+}
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The welcome message.
+    pub welcome: Value,
+}
+
+/// How long a test waits for an expected message.
+pub const WAIT: Duration = Duration::from_secs(5);
+
+impl Client {
+    /// Connects (token `""`: spectator) and says hello with `version`.
+    pub async fn connect(addr: SocketAddr, id: &str, token: &str, version: u8) -> Client {
+        let mut c = Client::raw(addr, id, token).await;
+        c.send(json!({"kind": "hello", "protocolVersion": version}))
+            .await;
+        let welcome = c.expect("welcome").await;
+        c.welcome = welcome;
+        c
+    }
+
+    pub async fn raw(addr: SocketAddr, id: &str, token: &str) -> Client {
+        let url = if token.is_empty() {
+            format!("ws://{addr}/api/games/{id}/ws")
+        } else {
+            format!("ws://{addr}/api/games/{id}/ws?token={token}")
+        };
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        Client {
+            ws,
+            welcome: Value::Null,
+        }
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, t: String) {
+        self.ws.send(Message::Text(t.into())).await.unwrap();
+    }
+
+    /// The next message, or panics after [`WAIT`].
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message within the wait")
+                .expect("the socket open")
+                .expect("a frame");
+            if let Message::Text(t) = m {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Skips messages until one of `kind` (presence and the like are
+    /// skipped); panics after [`WAIT`].
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        loop {
+            let m = self.next().await;
+            if m["kind"] == kind {
+                return m;
+            }
+            assert!(
+                m["kind"] != "error" || kind == "error",
+                "unexpected error while waiting for {kind}: {m}"
+            );
+        }
+    }
+
+    /// Skips to the first `state` whose state satisfies `f`.
+    pub async fn state_where(&mut self, f: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let m = self.expect("state").await;
+            if f(&m["state"]) {
+                return m;
+            }
+        }
+    }
+
+    /// Nothing but presence/pong arrives for `d`.
+    pub async fn quiet(&mut self, d: Duration) {
+        if let Ok(Some(Ok(Message::Text(t)))) = tokio::time::timeout(d, self.ws.next()).await {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            assert!(v["kind"] == "presence", "expected nothing, got {v}");
+        }
+    }
+
+    pub async fn mv(&mut self, m: &str, ply: u32) {
+        self.send(json!({"kind": "move", "move": m, "ply": ply}))
+            .await;
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Runs the body once per backend: `backend_tests!(name, async fn(Backend))`.
+#[macro_export]
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Postgres).await
+                }
+            )*
+        }
+    };
+}

@@ -1,0 +1,404 @@
+//! The rules of play, over real sockets (tokio-tungstenite clients), on
+//! SQLite and on Postgres. Expected positions are derived by hand in the
+//! comments.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{create, get_json, http, start, Backend, Client};
+use serde_json::json;
+
+/// Fool's mate (1. f3 e5 2. g4 Qh4#) between two clients with a spectator
+/// watching; every client sees each state in seq order, and all see the
+/// game-over.
+async fn whole_game_to_checkmate(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"white": "Ann", "black": "Bob"})).await;
+    assert!(
+        g.white.len() >= 32 && g.black.len() >= 32,
+        "128 bits in hex"
+    );
+    assert_ne!(g.white, g.black);
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 1).await;
+    assert_eq!(w.welcome["seat"], "white");
+    assert_eq!(bl.welcome["seat"], "black");
+    assert_eq!(spec.welcome["seat"], "spectator");
+    assert_eq!(spec.welcome["seq"], 0);
+    assert_eq!(spec.welcome["state"]["plyCount"], 0);
+    assert_eq!(
+        spec.welcome["state"]["legalMoves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        20
+    );
+    let moves = [
+        ("f2f3", true),
+        ("e5", false),
+        ("g2g4", true),
+        ("Qh4", false),
+    ];
+    for (ply, (m, white)) in moves.iter().enumerate() {
+        let c = if *white { &mut w } else { &mut bl };
+        c.mv(m, ply as u32).await;
+        for c in [&mut w, &mut bl, &mut spec] {
+            let st = c.expect("state").await;
+            assert_eq!(st["seq"], ply as u64 + 1);
+            assert_eq!(st["state"]["plyCount"], ply as u64 + 1);
+        }
+    }
+    for c in [&mut w, &mut bl, &mut spec] {
+        let over = c.expect("game-over").await;
+        assert_eq!(over["result"], "0-1");
+        assert_eq!(over["reason"], "checkmate");
+    }
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        v["fen"],
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    );
+    assert_eq!(v["result"]["result"], "0-1");
+    let (status, pgn) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[White \"Ann\"]"), "{pgn}");
+    assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{pgn}");
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    let inputs: Vec<_> = rec["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["input"]["move"].clone())
+        .collect();
+    assert_eq!(
+        inputs,
+        vec![json!("f2f3"), json!("e7e5"), json!("g2g4"), json!("d8h4")]
+    );
+    let (_, lobby) = http(s.addr, "GET", "/api/games?status=finished", None).await;
+    assert!(lobby.contains(&g.id));
+}
+
+/// Wrong seat, spectator, out of turn, illegal, malformed, oversized: an
+/// error to the sender only, and the game goes on.
+async fn refused_messages(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 1).await;
+    // Black moves on White's turn (a seat acts only for itself).
+    bl.mv("e7e5", 0).await;
+    assert_eq!(bl.expect("error").await["code"], "move.not-your-turn");
+    spec.mv("e2e4", 0).await;
+    let e = spec.expect("error").await;
+    assert_eq!(e["code"], "seat.spectator");
+    assert_eq!(e["ref"], "move");
+    w.mv("e2e5", 0).await;
+    assert_eq!(w.expect("error").await["code"], "move.illegal");
+    w.send_text("{\"kind\": \"move\", \"move\": 5}".into())
+        .await;
+    assert_eq!(w.expect("error").await["code"], "message.malformed");
+    w.send_text("not json".into()).await;
+    assert_eq!(w.expect("error").await["code"], "message.malformed");
+    w.send_text(format!(
+        "{{\"kind\":\"ping\",\"pad\":\"{}\"}}",
+        "x".repeat(70_000)
+    ))
+    .await;
+    assert_eq!(w.expect("error").await["code"], "message.too-large");
+    w.send(json!({"kind": "fly"})).await;
+    assert_eq!(w.expect("error").await["code"], "message.unknown-kind");
+    w.mv("e2e4", 3).await;
+    assert_eq!(w.expect("error").await["code"], "move.bad-ply");
+    // Nothing reached the others, and the game is unchanged and goes on.
+    spec.send(json!({"kind": "ping"})).await;
+    assert_eq!(spec.next().await["kind"], "pong");
+    w.send(json!({"kind": "ping"})).await;
+    assert_eq!(w.next().await["kind"], "pong");
+    w.mv("e2e4", 0).await;
+    assert_eq!(spec.expect("state").await["seq"], 1);
+    assert_eq!(bl.expect("state").await["state"]["sideToMove"], "black");
+}
+
+/// A move resent after a reconnect (same ply) is answered with the
+/// current state and is never played twice.
+async fn resend_after_reconnect(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    w.mv("e2e4", 0).await;
+    assert_eq!(w.expect("state").await["seq"], 1);
+    w.close().await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    assert_eq!(w.welcome["seq"], 1);
+    w.mv("e2e4", 0).await;
+    let st = w.next().await;
+    assert_eq!(st["kind"], "state", "{st}");
+    assert_eq!(st["seq"], 1);
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    assert_eq!(rec["inputs"].as_array().unwrap().len(), 1);
+}
+
+async fn resignation_and_agreed_draw(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    bl.send(json!({"kind": "resign"})).await;
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1-0"), Some("resignation"))
+    );
+    w.mv("e2e4", 0).await;
+    assert_eq!(w.expect("error").await["code"], "game.over");
+
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    bl.send(json!({"kind": "accept-draw"})).await;
+    assert_eq!(bl.expect("error").await["code"], "draw.no-offer");
+    w.send(json!({"kind": "offer-draw"})).await;
+    assert_eq!(bl.expect("state").await["state"]["drawOffer"], "white");
+    bl.send(json!({"kind": "decline-draw"})).await;
+    assert_eq!(w.state_where(|s| s["drawOffer"].is_null()).await["seq"], 2);
+    w.send(json!({"kind": "offer-draw"})).await;
+    bl.expect("state").await;
+    bl.send(json!({"kind": "accept-draw"})).await;
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1/2-1/2"), Some("agreement"))
+    );
+}
+
+/// Parry: e4xd5 is contested by rock-paper-scissors (v2). The throws stay
+/// hidden until both are in; rock against paper: the defender (Black)
+/// wins, the capture is cancelled and Black is to move with the board
+/// unchanged (modifier-rulings B5's test).
+async fn parry_rps_v2(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"]}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    w.mv("e4d5", 0).await;
+    let ask_w = w.expect("request-choice").await;
+    let ask_b = bl.expect("request-choice").await;
+    assert_eq!(ask_w["prompt"]["kind"], "rps");
+    assert_eq!(ask_w["choiceId"], ask_b["choiceId"]);
+    let id = ask_w["choiceId"].clone();
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "rock"}))
+        .await;
+    let st = bl
+        .state_where(|s| !s["pendingChoice"]["collected"].is_null())
+        .await;
+    assert_eq!(st["state"]["pendingChoice"]["collected"]["white"], "hidden");
+    bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"}))
+        .await;
+    let st = w.state_where(|s| s["pendingChoice"].is_null()).await;
+    let fen = st["state"]["fen"].as_str().unwrap();
+    assert!(fen.starts_with("4k3/8/8/3p4/4P3/8/8/4K3 b"), "{fen}");
+}
+
+/// Mind Control asks White at creation for an enemy piece, then Black
+/// (v2, piece prompts): d8 and d1 swap sides, so the queens change colour
+/// (rnbQkbnr / RNBqKBNR).
+async fn mind_control_v2(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let ask = w.expect("request-choice").await;
+    assert_eq!(ask["prompt"]["kind"], "piece");
+    w.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "d8"}))
+        .await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    let ask = bl.expect("request-choice").await;
+    bl.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "d1"}))
+        .await;
+    let st = w.state_where(|s| s["pendingChoice"].is_null()).await;
+    let fen = st["state"]["fen"].as_str().unwrap();
+    assert!(
+        fen.starts_with("rnbQkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBqKBNR w"),
+        "{fen}"
+    );
+}
+
+/// A v1 client gets the fallback: the first option (modifier-rulings B4:
+/// pieces by ascending square, so a7 for White then a1 for Black) and a
+/// warning.
+async fn v1_fallback(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    assert_eq!(w.expect("warning").await["code"], "choice.v1-fallback");
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    assert_eq!(bl.expect("warning").await["code"], "choice.v1-fallback");
+    let st = bl.state_where(|s| s["pendingChoice"].is_null()).await;
+    let fen = st["state"]["fen"].as_str().unwrap();
+    // a7 turns white (P then seven black pawns), a1 turns black.
+    assert!(
+        fen.starts_with("rnbqkbnr/Pppppppp/8/8/8/8/PPPPPPPP/rNBQKBNR w"),
+        "{fen}"
+    );
+}
+
+/// Choice timeout (2 "seconds" of 50 ms in the tests): the first option
+/// is taken and recorded with `"auto": "timeout"`.
+async fn choice_timeout(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
+    )
+    .await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
+    // Nobody answers: White's pick (a7) then Black's (a1) time out.
+    let st = spec.state_where(|s| s["pendingChoice"].is_null()).await;
+    let fen = st["state"]["fen"].as_str().unwrap();
+    assert!(
+        fen.starts_with("rnbqkbnr/Pppppppp/8/8/8/8/PPPPPPPP/rNBQKBNR w"),
+        "{fen}"
+    );
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    let inputs = rec["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 2);
+    for i in inputs {
+        assert_eq!(i["input"]["auto"], "timeout", "{i}");
+    }
+    assert_eq!(inputs[0]["input"]["choice"], "a7");
+    assert_eq!(inputs[1]["input"]["choice"], "a1");
+}
+
+/// timeout-with-default: a player who disconnects with a choice pending
+/// for them forfeits.
+async fn forfeit_on_disconnect(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    w.expect("request-choice").await;
+    w.close().await;
+    let over = spec.expect("game-over").await;
+    assert_eq!(over["result"], "0-1");
+    assert_eq!(over["reason"], "disconnect-during-choice");
+}
+
+/// no-timeout: the game pauses while the player who must answer is gone,
+/// and resumes when they are back.
+async fn pause_on_disconnect(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "no-timeout"}}),
+    )
+    .await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
+    assert_eq!(
+        spec.welcome["state"]["paused"], true,
+        "White is not here yet"
+    );
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    assert_eq!(w.welcome["state"]["paused"], false);
+    w.close().await;
+    spec.state_where(|s| s["paused"] == true).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let ask = w.expect("request-choice").await;
+    spec.state_where(|s| s["paused"] == false).await;
+    w.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "b8"}))
+        .await;
+    let st = spec
+        .state_where(|s| s["pendingChoice"]["forPlayer"] == "black")
+        .await;
+    // Black is not connected: paused again, nothing forfeited.
+    assert_eq!(st["state"]["paused"], true);
+    assert!(st["state"]["result"].is_null());
+}
+
+/// A flag: Black's 0.3 s run out after 1. e4 (the clocks start with
+/// White's first move), and White can mate: 1-0 on time.
+async fn clock_flag(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"clock": {"initialSeconds": 0.3, "incrementSeconds": 0}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    assert_eq!(w.welcome["state"]["clock"]["white"]["remainingMs"], 300);
+    w.mv("e2e4", 0).await;
+    let st = w.expect("state").await;
+    assert_eq!(st["state"]["clock"]["running"], "black");
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1-0"), Some("timeout"))
+    );
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(v["clock"]["black"]["remainingMs"], 0);
+    assert_eq!(v["clock"]["white"]["remainingMs"], 300);
+}
+
+/// FIDE 6.9: Black flags, but White has a lone king and cannot mate: a
+/// draw.
+async fn clock_flag_insufficient_material(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/8/8/8/3q4/K7 w - - 0 1", "clock": {"initialSeconds": 0.3}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    w.mv("a1b1", 0).await;
+    let over = w.expect("game-over").await;
+    assert_eq!(over["result"], "1/2-1/2");
+    assert_eq!(over["reason"], "timeout-vs-insufficient-material");
+}
+
+/// Claim victory after the opponent's absence (300 ms in the tests).
+async fn claim_victory(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    w.send(json!({"kind": "claim-victory"})).await;
+    assert_eq!(w.expect("error").await["code"], "claim.opponent-present");
+    bl.close().await;
+    let p = w.expect("presence").await;
+    let p = if p["black"] == true {
+        w.expect("presence").await
+    } else {
+        p
+    };
+    assert_eq!(p["black"], false);
+    w.send(json!({"kind": "claim-victory"})).await;
+    assert_eq!(w.expect("error").await["code"], "claim.too-early");
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    w.send(json!({"kind": "claim-victory"})).await;
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1-0"), Some("abandonment"))
+    );
+}
+
+on_both!(
+    whole_game_to_checkmate,
+    refused_messages,
+    resend_after_reconnect,
+    resignation_and_agreed_draw,
+    parry_rps_v2,
+    mind_control_v2,
+    v1_fallback,
+    choice_timeout,
+    forfeit_on_disconnect,
+    pause_on_disconnect,
+    clock_flag,
+    clock_flag_insufficient_material,
+    claim_victory,
+);

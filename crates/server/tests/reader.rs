@@ -1,0 +1,69 @@
+//! Property tests of the WebSocket message reader: no text makes it
+//! panic, and every message it can read writes back to itself.
+
+use houserules_server::protocol::{read_client_message, ClientMessage, MAX_MESSAGE_BYTES};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn message() -> impl Strategy<Value = ClientMessage> {
+    prop_oneof![
+        (1u8..=2, proptest::option::of(any::<u64>())).prop_map(|(v, s)| ClientMessage::Hello {
+            protocol_version: v,
+            last_seq: s
+        }),
+        (".{0,12}", any::<u32>()).prop_map(|(m, p)| ClientMessage::Move { mv: m, ply: p }),
+        (".{0,8}", ".{0,8}").prop_map(|(c, v)| ClientMessage::SubmitChoice {
+            choice_id: c,
+            value: json!(v)
+        }),
+        Just(ClientMessage::Resign),
+        Just(ClientMessage::OfferDraw),
+        Just(ClientMessage::AcceptDraw),
+        Just(ClientMessage::DeclineDraw),
+        Just(ClientMessage::ClaimDraw),
+        Just(ClientMessage::ClaimVictory),
+        Just(ClientMessage::Ping),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn any_text_is_read_or_refused(text in ".{0,200}") {
+        let _ = read_client_message(&text);
+    }
+
+    #[test]
+    fn json_like_text_is_read_or_refused(
+        kind in prop_oneof![Just("move"), Just("hello"), Just("submit-choice"), Just("x"), ".{0,6}"],
+        key in ".{0,8}",
+        value in prop_oneof![Just(json!(null)), Just(json!(-1)), Just(json!(1e300)), Just(json!([])), ".{0,5}".prop_map(|s| json!(s))],
+    ) {
+        let text = json!({"kind": kind, key: value}).to_string();
+        let _ = read_client_message(&text);
+    }
+
+    #[test]
+    fn messages_round_trip(m in message()) {
+        let text = serde_json::to_string(&m).unwrap();
+        prop_assert_eq!(read_client_message(&text), Ok(m));
+    }
+}
+
+#[test]
+fn refusals_name_what_is_wrong() {
+    // Hand-written cases: each code and where it comes from.
+    let e = read_client_message(&"x".repeat(MAX_MESSAGE_BYTES + 1)).unwrap_err();
+    assert_eq!(e.code, "message.too-large");
+    let e = read_client_message("[1]").unwrap_err();
+    assert_eq!(e.code, "message.malformed");
+    let e = read_client_message(r#"{"kind":"move","move":"e2e4"}"#).unwrap_err();
+    assert_eq!(e.code, "message.malformed");
+    assert!(e.message.contains("ply"), "{}", e.message);
+    assert_eq!(e.kind.as_deref(), Some("move"));
+    let e = read_client_message(r#"{"kind":"ping","extra":1}"#).unwrap_err();
+    assert!(e.message.contains("extra"), "{}", e.message);
+    let e = read_client_message(r#"{"kind":"hello","protocolVersion":3}"#).unwrap_err();
+    assert_eq!(e.code, "message.bad-version");
+    let e = read_client_message(r#"{"kind":"pong"}"#).unwrap_err();
+    assert_eq!(e.code, "message.unknown-kind");
+}

@@ -1,0 +1,126 @@
+//! The store suite, on SQLite and on Postgres.
+
+mod common;
+
+use common::{fresh_db, open, Backend};
+use houserules_server::store::{Entry, GameRow, Store};
+
+fn row(id: &str, status: &str, created: i64) -> GameRow {
+    GameRow {
+        id: id.into(),
+        request: r#"{"presets":[]}"#.into(),
+        white_token: Some("w".repeat(48)),
+        black_token: None,
+        status: status.into(),
+        result: None,
+        created_ms: created,
+    }
+}
+
+fn entry(seq: i64, body: &str) -> Entry {
+    Entry {
+        seq,
+        body: body.into(),
+        at_ms: 1_000 + seq,
+        white_ms: Some(60_000 - seq),
+        black_ms: None,
+    }
+}
+
+async fn log_is_append_only_and_ordered(b: Backend) {
+    let s = open(&fresh_db(b)).await;
+    s.create_game(&row("g1", "live", 1)).await.unwrap();
+    s.append("g1", &entry(1, r#"{"move":"e2e4"}"#), None)
+        .await
+        .unwrap();
+    s.append("g1", &entry(2, r#"{"move":"e7e5"}"#), None)
+        .await
+        .unwrap();
+    // The same seq twice is refused and changes nothing (PRIMARY KEY).
+    let dup = s.append("g1", &entry(2, r#"{"move":"d7d5"}"#), None).await;
+    assert!(dup.is_err());
+    assert!(dup
+        .unwrap_err()
+        .to_string()
+        .contains("append input 2 of game g1"));
+    let log = s.entries("g1").await.unwrap();
+    assert_eq!(
+        log,
+        vec![
+            entry(1, r#"{"move":"e2e4"}"#),
+            entry(2, r#"{"move":"e7e5"}"#)
+        ]
+    );
+    // An input for an unknown game is refused (foreign key).
+    assert!(s.append("nope", &entry(1, "{}"), None).await.is_err());
+    assert!(s.entries("nope").await.unwrap().is_empty());
+}
+
+async fn finishing_is_in_the_same_transaction(b: Backend) {
+    let s = open(&fresh_db(b)).await;
+    s.create_game(&row("g1", "live", 1)).await.unwrap();
+    s.create_game(&row("g2", "open", 2)).await.unwrap();
+    assert_eq!(
+        s.unfinished().await.unwrap(),
+        vec!["g1".to_string(), "g2".to_string()]
+    );
+    let result = r#"{"result":"0-1","reason":"resignation"}"#;
+    s.append(
+        "g1",
+        &entry(1, r#"{"event":"resign","player":"white"}"#),
+        Some(result),
+    )
+    .await
+    .unwrap();
+    let g = s.game("g1").await.unwrap().unwrap();
+    assert_eq!(g.status, "finished");
+    assert_eq!(g.result.as_deref(), Some(result));
+    assert_eq!(s.unfinished().await.unwrap(), vec!["g2".to_string()]);
+    // A failed append (taken seq) does not finish the game either.
+    let again = s.append("g2", &entry(1, "{}"), None).await;
+    assert!(again.is_ok());
+    assert!(s.append("g2", &entry(1, "{}"), Some(result)).await.is_err());
+    assert_eq!(s.game("g2").await.unwrap().unwrap().status, "open");
+}
+
+async fn seats_and_lobby(b: Backend) {
+    let s = open(&fresh_db(b)).await;
+    s.create_game(&row("a", "open", 10)).await.unwrap();
+    s.create_game(&row("b", "live", 20)).await.unwrap();
+    // White is taken in `row`; black is free once.
+    assert!(!s.take_seat("a", "white", "x", "live").await.unwrap());
+    assert!(s.take_seat("a", "black", "t", "live").await.unwrap());
+    assert!(!s.take_seat("a", "black", "u", "live").await.unwrap());
+    let g = s.game("a").await.unwrap().unwrap();
+    assert_eq!(g.black_token.as_deref(), Some("t"));
+    assert_eq!(g.status, "live");
+    // Newest first.
+    let all: Vec<String> = s
+        .list(None, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(all, vec!["b", "a"]);
+    assert!(s.list(Some("open"), 10).await.unwrap().is_empty());
+    assert_eq!(s.list(Some("live"), 1).await.unwrap().len(), 1);
+    assert_eq!(s.game("zzz").await.unwrap(), None);
+}
+
+async fn migrations_run_once(b: Backend) {
+    let db = fresh_db(b);
+    let s = open(&db).await;
+    s.create_game(&row("g", "live", 1)).await.unwrap();
+    s.close().await;
+    // Opening again keeps the data and does not re-run the migration.
+    let s = open(&db).await;
+    assert!(s.game("g").await.unwrap().is_some());
+}
+
+on_both!(
+    log_is_append_only_and_ordered,
+    finishing_is_in_the_same_transaction,
+    seats_and_lobby,
+    migrations_run_once,
+);
