@@ -70,6 +70,17 @@ pub enum Claim {
     FiftyMoveRule,
 }
 
+impl Claim {
+    /// The machine name used in JSON output: `threefold-repetition`,
+    /// `fifty-move-rule`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Claim::ThreefoldRepetition => "threefold-repetition",
+            Claim::FiftyMoveRule => "fifty-move-rule",
+        }
+    }
+}
+
 /// Errors of [`Game`] operations.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -650,21 +661,62 @@ impl Game {
     /// A draw the side to move may claim now, if any (threefold repetition
     /// first). These do not end the game by themselves (G3).
     pub fn claimable_draw(&self) -> Option<Claim> {
+        self.claimable_draws().first().copied()
+    }
+
+    /// Every draw the side to move may claim in the current position
+    /// (threefold repetition first), without announcing a move:
+    ///
+    /// - [`Claim::ThreefoldRepetition`]: the position has just appeared for
+    ///   the third time (FIDE 9.2.2; "the same position" as in 9.2.3, with
+    ///   the en passant square only when a capture is legal, RULINGS G2),
+    ///   counted over the moves played in this game since its start.
+    /// - [`Claim::FiftyMoveRule`]: the last 50 moves of each player were
+    ///   made without a pawn move or a capture (FIDE 9.3.2; the variant's
+    ///   `claim_halfmoves`, 100 half-moves in FIDE chess), and the game is
+    ///   not over by checkmate or stalemate (a mate on that move stands).
+    ///
+    /// Empty when the variant has no such rule. A claim does not end the
+    /// game (RULINGS G3).
+    pub fn claimable_draws(&self) -> Vec<Claim> {
         let end = &self.variant.def.end;
+        let mut claims = Vec::new();
         if end
             .claim_repetitions
             .is_some_and(|n| self.repetitions() >= n as usize)
         {
-            return Some(Claim::ThreefoldRepetition);
+            claims.push(Claim::ThreefoldRepetition);
         }
         if end
             .claim_halfmoves
             .is_some_and(|n| self.halfmove_clock() >= n)
-            && !self.legal_moves().is_empty()
+            && self.count_legal_moves() > 0
         {
-            return Some(Claim::FiftyMoveRule);
+            claims.push(Claim::FiftyMoveRule);
         }
-        None
+        claims
+    }
+
+    /// The draws the side to move may claim by announcing the legal move
+    /// `m` without playing it (threefold repetition first): FIDE 9.2.1 (the
+    /// move would make the same position appear for at least the third
+    /// time) and 9.3.1 (the move would complete 50 moves of each player
+    /// without a pawn move or a capture). They are the
+    /// [`claimable_draws`](Game::claimable_draws) of the position `m`
+    /// would produce, so a move that mates or stalemates gives no 50-move
+    /// claim. The game is unchanged.
+    ///
+    /// python-chess's `can_claim_threefold_repetition` and
+    /// `can_claim_fifty_moves` answer "now, or after some legal move": the
+    /// union of [`claimable_draws`](Game::claimable_draws) and this over
+    /// every legal move.
+    ///
+    /// # Errors
+    /// [`GameError::IllegalMove`] when `m` is not legal here.
+    pub fn claimable_draw_after(&self, m: Move) -> Result<Vec<Claim>, GameError> {
+        let mut next = self.clone();
+        next.apply(m)?;
+        Ok(next.claimable_draws())
     }
 
     /// Dead position by insufficient material (FIDE 9.6; the same rule as
