@@ -1672,10 +1672,11 @@ pub fn build_on(
     } else {
         Variant::with_hooks(def, hooks)
     }
-    .map_err(|e| PresetError::Definition(e.to_string()))?
+    .map_err(|e| PresetError::Definition(e.to_string()))?;
     // A Chess960 layout is a Chess960 game: castling rights on any rook,
-    // UCI castling king-takes-rook.
-    .with_chess960(matches!(layout, Layout::Chess960(_)));
+    // UCI castling king-takes-rook. A Chess960 game stays one.
+    let c960 = variant.is_chess960() || matches!(layout, Some(Layout::Chess960(_)));
+    let variant = variant.with_chess960(c960);
     // Refuse a layout the rules cannot read (e.g. no royal piece).
     houserules_engine::Game::from_fen(variant.clone(), &fen).map_err(|e| {
         PresetError::BadLayout {
