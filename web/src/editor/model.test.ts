@@ -32,7 +32,8 @@ describe('paths', () => {
   });
   it('picks the spec’s renderers', () => {
     expect(rendererFor('spawn-marker', 'at', 'e4')).toBe('square');
-    expect(rendererFor('spawn-marker', 'at', '$bind.sq')).toBe('json');
+    expect(rendererFor('spawn-marker', 'at', '$bind.sq')).toBe('square'); // the picker has a text box for references
+    expect(rendererFor('spawn-marker', 'at', { squares: ['e4'] })).toBe('json');
     expect(rendererFor('spawn-marker', 'kind', 'mine')).toBe('marker-kind');
     expect(rendererFor('spawn-marker', 'lifetime', { kind: 'permanent' })).toBe('lifetime');
     expect(rendererFor('spawn-piece', 'type', 'queen')).toBe('piece');

@@ -174,7 +174,7 @@ export type Renderer = 'square' | 'piece' | 'marker-kind' | 'lifetime' | 'json';
 export function rendererFor(nodeKind: string, key: string, value: unknown): Renderer {
   if (key === 'lifetime') return 'lifetime';
   if (key === 'kind' && (nodeKind === 'spawn-marker' || nodeKind === 'on-piece-entered-marker' || nodeKind === 'on-marker-expire')) return 'marker-kind';
-  if ((key === 'at' || key === 'to') && typeof value === 'string' && !value.startsWith('$')) return 'square';
+  if ((key === 'at' || key === 'to') && typeof value === 'string') return 'square';
   if (key === 'type' && nodeKind === 'spawn-piece' && typeof value === 'string') return 'piece';
   return 'json';
 }

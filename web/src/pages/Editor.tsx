@@ -31,26 +31,29 @@ import { saveCustomModifier } from './customModifiers';
 
 const FILES8 = 'abcdefgh';
 
+/** The square renderer: a clickable 8×8 grid and the value as text (a square name or a `$` reference). */
 function SquarePicker({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   return (
-    <div class="square-picker" role="grid" aria-label="Pick a square">
-      {[7, 6, 5, 4, 3, 2, 1, 0].map((r) =>
-        [...FILES8].map((f, i) => {
-          const sq = `${f}${r + 1}`;
-          return (
-            <button
-              type="button"
-              data-pick-square={sq}
-              aria-label={sq}
-              aria-pressed={value === sq}
-              class={`${(i + r) % 2 ? 'light' : 'dark'}${value === sq ? ' on' : ''}`}
-              onClick={() => onChange(sq)}
-            />
-          );
-        }),
-      )}
-      <span class="sq-name">{value}</span>
-    </div>
+    <span class="square-field">
+      <span class="square-picker" role="grid" aria-label="Pick a square">
+        {[7, 6, 5, 4, 3, 2, 1, 0].map((r) =>
+          [...FILES8].map((f, i) => {
+            const sq = `${f}${r + 1}`;
+            return (
+              <button
+                type="button"
+                data-pick-square={sq}
+                aria-label={sq}
+                aria-pressed={value === sq}
+                class={`${(i + r) % 2 ? 'light' : 'dark'}${value === sq ? ' on' : ''}`}
+                onClick={() => onChange(sq)}
+              />
+            );
+          }),
+        )}
+      </span>
+      <input class="sq-text" aria-label="square or reference" value={value} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
+    </span>
   );
 }
 

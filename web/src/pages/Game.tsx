@@ -12,6 +12,7 @@ import {
   isLive,
   wsUrl,
   type ClientMessage,
+  type ClockReading,
   type Color,
   type GameView,
   type PieceOut,
@@ -78,7 +79,6 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [client, setClient] = useState<GameClient>(initialClient);
   const clientRef = useRef(client);
   const conns = useRef<{ seat: Seat | null; conn: GameConnection }[]>([]);
-  const [now, setNow] = useState(() => Date.now());
   const [flip, setFlip] = useState(false);
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState('');
@@ -117,11 +117,6 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     return () => conns.current.forEach((e) => e.conn.close());
   }, [id, token, hotSeat?.white, hotSeat?.black]);
 
-  // Smooth clocks: re-render ten times a second while a clock runs.
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 100);
-    return () => clearInterval(t);
-  }, []);
 
   const g = client.game;
   const s = g?.session;
@@ -185,16 +180,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     }
   };
 
-  const clock = (side: Color) => {
-    if (!g.clocks) return null;
-    const ms = remainingMs(g.clocks, side, now, client.clockOffset);
-    const running = g.clocks.running === side && live;
-    return (
-      <div class={`clock ${side}${running ? ' running' : ''}${ms < 10_000 ? ' low' : ''}`} data-clock={side} role="timer" aria-label={`${side} clock`}>
-        {formatClock(ms)}
-      </div>
-    );
-  };
+  const clock = (side: Color) =>
+    g.clocks ? <Clock reading={g.clocks} side={side} offset={client.clockOffset} live={live} /> : null;
   const player = (side: Color) => (
     <div class="player">
       <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
@@ -212,7 +199,6 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
       ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
       : null;
   const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
-  const timeLeft = timeout ? Math.max(0, Math.ceil(timeout - (now - client.receivedAt) / 1000)) : null;
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
   const rows: { n: number; w?: string; b?: string }[] = [];
@@ -266,12 +252,12 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             {choice ? (
               <>
                 <h3>{promptTitle(choice.prompt.kind)}</h3>
-                {timeLeft !== null && <p class="timeout">{timeLeft} s left, then the first option is taken</p>}
+                {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
                 {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' ? null : <p>Click the board, or pick:</p>}
                 <div class="options">
                   {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
                     <button type="button" data-option={String(o)} onClick={() => answer(String(o))}>
-                      {optionLabel(choice.prompt.kind, String(o))}
+                      {optionLabel(choice.prompt.kind, String(o), s.pieces)}
                     </button>
                   ))}
                 </div>
@@ -329,13 +315,13 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <a href={api.pgnUrl(id)} download={`${id}.pgn`}>PGN</a>
           <a href={api.recordUrl(id)} download={`${id}.json`}>Record</a>
         </div>
-        <ol class="moves" aria-label="Moves">
+        {rows.length > 0 && <ol class="moves" aria-label="Moves">
           {rows.map((r) => (
             <li key={r.n}>
               <span class="n">{r.n}.</span> <span class="w">{r.w}</span> <span class="b">{r.b ?? ''}</span>
             </li>
           ))}
-        </ol>
+        </ol>}
         {events.length > 0 && (
           <details class="events" open>
             <summary>Rule events ({events.length})</summary>
@@ -362,6 +348,34 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   );
 }
 
+/** Re-renders itself ten times a second (not the page) while its side's clock runs. */
+function useTicker(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(t);
+  }, [active]);
+  return active ? Date.now() : now;
+}
+
+function Clock({ reading, side, offset, live }: { reading: ClockReading; side: Color; offset: number | null; live: boolean }) {
+  const running = reading.running === side && live;
+  const now = useTicker(running);
+  const ms = remainingMs(reading, side, now, offset);
+  return (
+    <div class={`clock ${side}${running ? ' running' : ''}${ms < 10_000 ? ' low' : ''}`} data-clock={side} role="timer" aria-label={`${side} clock`}>
+      {formatClock(ms)}
+    </div>
+  );
+}
+
+function ChoiceCountdown({ seconds, since }: { seconds: number; since: number }) {
+  const now = useTicker(true);
+  const left = Math.max(0, Math.ceil(seconds - (now - since) / 1000));
+  return <p class="timeout">{left} s left, then the first option is taken</p>;
+}
+
 function promptTitle(kind: string): string {
   switch (kind) {
     case 'piece':
@@ -385,7 +399,11 @@ function defaultOptions(kind: string): string[] {
   if (kind === 'coin-flip') return ['heads', 'tails'];
   return [];
 }
-function optionLabel(kind: string, o: string): string {
+function optionLabel(kind: string, o: string, pieces: PieceOut[]): string {
+  if (kind === 'piece') {
+    const p = pieces.find((x) => x.square === o || String(x.id) === o);
+    if (p) return `${p.color} ${p.type} ${p.square}`;
+  }
   const icons: Record<string, string> = { rock: '✊ rock', paper: '✋ paper', scissors: '✌ scissors', heads: 'heads', tails: 'tails' };
   return kind === 'rps' || kind === 'coin-flip' ? icons[o] ?? o : o;
 }
