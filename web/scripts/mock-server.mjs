@@ -11,10 +11,12 @@ import { extname, join, normalize } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 
-const FILES = 'abcdefgh';
+const FILES = 'abcdefghijklmnop';
 const sq = (f, r) => `${FILES[f]}${r + 1}`;
 const parse = (s) => [FILES.indexOf(s[0]), Number(s.slice(1)) - 1];
-const TYPES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+const TYPES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king', m: 'marshal', c: 'cardinal' };
+// Grand chess (10×10): shown, not played, by the mock.
+const GRAND = 'r8r/1nbqkmcbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKMCBN1/R8R w - - 0 1';
 const LETTER = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
 function piecesFromFen(fen) {
@@ -23,10 +25,10 @@ function piecesFromFen(fen) {
   let id = 0;
   rows.forEach((row, i) => {
     let f = 0;
-    for (const ch of row) {
-      if (/\d/.test(ch)) f += Number(ch);
+    for (const tok of row.match(/\d+|[a-zA-Z]/g) ?? []) {
+      if (/\d/.test(tok)) f += Number(tok);
       else {
-        out.push({ id: id++, square: sq(f, 7 - i), type: TYPES[ch.toLowerCase()], color: ch === ch.toUpperCase() ? 'white' : 'black', attrs: {}, baseAttrs: {} });
+        out.push({ id: id++, square: sq(f, rows.length - 1 - i), type: TYPES[tok.toLowerCase()], color: tok === tok.toUpperCase() ? 'white' : 'black', attrs: {}, baseAttrs: {} });
         f++;
       }
     }
@@ -125,7 +127,8 @@ const token = () => randomBytes(16).toString('hex');
 function createGame(req) {
   const id = randomBytes(5).toString('hex');
   const mods = (req.modifiers ?? []).map((m) => (typeof m === 'string' ? m.split(':')[0] : m.id ?? 'custom'));
-  let pieces = piecesFromFen(req.fen ?? START);
+  const grand = req.game === 'grand';
+  let pieces = piecesFromFen(grand ? GRAND : req.fen ?? START);
   const markers = [];
   let pending = null;
   if (mods.includes('showcase') || (req.presets ?? []).includes('piece-hp')) {
@@ -147,7 +150,7 @@ function createGame(req) {
   else if (mods.includes('frozen_choice')) pending = { kind: 'column', options: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], forPlayer: 'white' };
   const clock = req.clock ? { white: req.clock.initialSeconds * 1000, black: req.clock.initialSeconds * 1000, inc: req.clock.incrementSeconds * 1000, since: Date.now() } : null;
   const g = {
-    id, req, mods, pieces, markers, side: 'white', ply: 0, seq: 1, log: [], moves: [], status: { status: pending ? 'awaiting-choice' : 'ongoing', winner: null, reason: null },
+    id, req, mods, pieces, grand, markers, side: 'white', ply: 0, seq: 1, log: [], moves: [], status: { status: pending ? 'awaiting-choice' : 'ongoing', winner: null, reason: null },
     pending: pending ? { choiceId: `c${900 + Math.floor(Math.random() * 99)}`, prompt: { ...pending, timeout: req.choiceTimeout?.mode === 'no-timeout' ? null : req.choiceTimeout?.seconds ?? 60 }, collected: pending.kind === 'rps' ? {} : undefined } : null,
     tokens: { white: token(), black: token() }, joined: { white: true, black: false }, sockets: new Set(), drawOffer: null, result: null, clock, inputs: [],
   };
@@ -171,10 +174,10 @@ function stateOf(g) {
   return {
     id: g.id,
     seq: g.seq,
-    fen: fenOf(g.pieces, g.side, g.ply),
+    fen: g.grand ? GRAND : fenOf(g.pieces, g.side, g.ply),
     sideToMove: g.side,
     status: g.status,
-    legalMoves: g.pending || g.result ? [] : legal(g.pieces, g.side),
+    legalMoves: g.pending || g.result || g.grand ? [] : legal(g.pieces, g.side),
     pendingChoice,
     markers: g.markers,
     activeModifiers: g.mods.map((m, i) => ({ instance: i + 1, id: m, chooser: 'white', lifetime: { kind: 'permanent' }, attachedAt: 0, vars: {} })),
@@ -367,6 +370,11 @@ const server = createServer(async (req, res) => {
       return json(res, 200, { findings, preview: findings.length ? null : { fen: 'rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1', legalMoves: ['a2a3', 'b2b3', 'c2c3', 'd2d3', 'e2e3', 'b1a3', 'b1c3'] } });
     }
     return json(res, 200, { findings: validateDescriptor(b.descriptor) });
+  }
+  if ((m = /^\/api\/_mock\/drop\/([^/]+)$/.exec(p)) && req.method === 'POST') {
+    // mock only: cut every socket of a game, as a network drop would
+    for (const s of games.get(m[1])?.sockets ?? []) s.terminate();
+    return json(res, 200, {});
   }
   if (p === '/api/modifiers' && req.method === 'POST') {
     const b = await body(req);

@@ -150,6 +150,8 @@ export function Editor() {
   const [validateError, setValidateError] = useState('');
   const [target, setTarget] = useState<Path>('$.triggers[0].effects');
   const [status, setStatus] = useState('');
+  // At phone width the palette starts folded, so the descriptor is in view.
+  const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 761px)').matches);
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -324,7 +326,7 @@ export function Editor() {
       <div class="editor-body">
         <nav class="palette" aria-label="Palette">
           {(Object.keys(PALETTE) as Category[]).map((cat) => (
-            <details open={cat === 'Trigger' || cat === 'Imperative'} data-category={cat}>
+            <details open={wide && (cat === 'Trigger' || cat === 'Imperative')} data-category={cat}>
               <summary>{cat}</summary>
               {PALETTE[cat].map((k) => (
                 <button type="button" class="small" data-palette={`${cat}:${k}`} onClick={() => add(cat, k)}>{k}</button>

@@ -148,7 +148,9 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const seat = client.seat;
   const hot = !!hotSeat;
   const mySide: Color | null = hot ? s.sideToMove : seat === 'spectator' ? null : seat;
-  const orientation: Color = (flip ? (mySide === 'black' ? 'white' : 'black') : mySide === 'black' ? 'black' : 'white');
+  // A seat sees its own side at the bottom; a spectator and the sandbox see White's, unless flipped.
+  const home: Color = !hot && mySide === 'black' ? 'black' : 'white';
+  const orientation: Color = flip ? (home === 'white' ? 'black' : 'white') : home;
   const live = isLive(s.status);
   const choice = choiceForMe(client, hot);
   const movable = live && !s.pendingChoice && !!mySide && s.sideToMove === mySide && client.connection === 'open';
@@ -186,7 +188,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     <div class="player">
       <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
       <span class="name">{g.players[side] ?? side}</span>
-      {seat === side && <span class="you">(you)</span>}
+      {(hot || seat === side) && <span class="you">(you)</span>}
       {clock(side)}
     </div>
   );
@@ -271,7 +273,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             )}
           </div>
         )}
-        <form
+        {mySide && <form
           class="typed"
           onSubmit={(e) => {
             e.preventDefault();
@@ -290,7 +292,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </label>
           <button type="submit">Play</button>
           <span id="typed-error" class="err" role="alert">{typedError}</span>
-        </form>
+        </form>}
         <div class="actions">
           <button type="button" onClick={() => setFlip(!flip)}>Flip</button>
           {mySide && live && !hot && (
@@ -337,7 +339,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         {s.activeModifiers.length > 0 && (
           <p class="mods">Rules: {s.activeModifiers.map((m) => m.id).join(', ')}</p>
         )}
-        <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />
+        {(s.markers.length > 0 || s.activeModifiers.length > 0) && <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />}
         <div class="notices" aria-live="assertive">
           {client.notices.slice(-3).map((n) => (
             <p class={`notice ${n.kind}`}>{n.text}</p>
