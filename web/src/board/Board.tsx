@@ -214,7 +214,7 @@ export function Board(props: BoardProps) {
       if (props.checkSquare === name) classes.push('check');
       if (choiceMap.has(name)) classes.push('choosable');
       squares.push(
-        <rect key={name} data-square={name} class={classes.join(' ')} x={xOf(f)} y={yOf(r)} width={S} height={S} aria-label={label} />,
+        <rect key={name} data-square={name} class={classes.join(' ')} x={xOf(f)} y={yOf(r)} width={S} height={S} role="img" aria-label={label} />,
       );
     }
   }

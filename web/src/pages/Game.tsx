@@ -246,6 +246,9 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           )}
         </div>
         {player(bottom)}
+        <p class="sr-only" aria-live="polite">
+          {moveUcis.length ? `${s.sideToMove === 'white' ? 'Black' : 'White'} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
+        </p>
         <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">

@@ -54,6 +54,7 @@ export function Lobby() {
   const [loadError, setLoadError] = useState('');
   const [game, setGame] = useState('');
   const [layout, setLayout] = useState('');
+  const [gameYaml, setGameYaml] = useState<{ name: string; text: string } | null>(null);
   const [presets, setPresets] = useState<string[]>([]);
   const [modifiers, setModifiers] = useState<string[]>([]);
   const [custom, setCustom] = useState<string[]>([]);
@@ -94,7 +95,9 @@ export function Lobby() {
       draft,
       choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
     };
-    if (game) req.game = game;
+    // An uploaded definition goes in `game` as YAML text (agree the field with the server at integration).
+    if (gameYaml) req.game = gameYaml.text;
+    else if (game) req.game = game;
     if (layout) req.layout = layout;
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
@@ -131,6 +134,18 @@ export function Lobby() {
                 <option value={g.id} title={g.description}>{g.name ?? g.id}</option>
               ))}
             </select>
+          </label>
+          <label>
+            Or a game definition file (YAML)
+            <input
+              type="file"
+              accept=".yaml,.yml,text/yaml"
+              onChange={async (e) => {
+                const f = (e.target as HTMLInputElement).files?.[0];
+                setGameYaml(f ? { name: f.name, text: await f.text() } : null);
+              }}
+            />
+            {gameYaml && <small>Using {gameYaml.name} instead of the game above.</small>}
           </label>
           <label>
             Layout
