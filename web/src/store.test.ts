@@ -53,6 +53,8 @@ describe('applying server states', () => {
     let c = reduce(initialClient(), welcome(1, {}, { presence: { white: true, black: true } }), 0);
     c = reduce(c, { kind: 'presence', black: { connected: false } }, 0);
     expect(c.game?.presence).toEqual({ white: true, black: false });
+    c = reduce(c, { kind: 'presence', seat: 'black', connected: true }, 0);
+    expect(c.game?.presence).toEqual({ white: true, black: true });
   });
 });
 

@@ -133,9 +133,12 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
       if (!c.game) return c;
       const p = (v: unknown) =>
         typeof v === 'object' && v !== null ? (v as { connected?: boolean }).connected === true : v === true;
+      // `{white, black}` (each a bool or `{connected}`), or one seat: `{seat, connected}`.
+      const one = (side: 'white' | 'black') =>
+        m.seat === side && typeof m.connected === 'boolean' ? m.connected : undefined;
       const presence = {
-        white: 'white' in m ? p(m.white) : c.game.presence.white,
-        black: 'black' in m ? p(m.black) : c.game.presence.black,
+        white: one('white') ?? ('white' in m ? p(m.white) : c.game.presence.white),
+        black: one('black') ?? ('black' in m ? p(m.black) : c.game.presence.black),
       };
       return { ...c, game: { ...c.game, presence } };
     }

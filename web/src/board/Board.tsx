@@ -72,6 +72,33 @@ function rankOfOption(o: string): number | null {
   return null;
 }
 
+/**
+ * The squares a board choice offers, each with the option it stands for: a square or piece by its
+ * square name (a piece also by its id), a column by file letter ("a") or 0-based index, a row by
+ * its rank name ("1" is rank 1) — every square of the column or row.
+ */
+export function choiceSquares(c: BoardChoice | null, pieces: PieceOut[], files: number, ranks: number): Map<string, string> {
+  const m = new Map<string, string>();
+  if (!c) return m;
+  for (const o of c.options) {
+    const opt = String(o);
+    if (c.kind === 'square' || c.kind === 'piece') {
+      if (parseSquare(opt)) m.set(opt, opt);
+      else {
+        const p = pieces.find((x) => String(x.id) === opt);
+        if (p) m.set(p.square, opt);
+      }
+    } else if (c.kind === 'column') {
+      const f = fileOfOption(opt);
+      if (f !== null && f < files) for (let r = 0; r < ranks; r++) m.set(squareName(f, r), opt);
+    } else if (c.kind === 'row') {
+      const r = rankOfOption(opt);
+      if (r !== null && r >= 0 && r < ranks) for (let f = 0; f < files; f++) m.set(squareName(f, r), opt);
+    }
+  }
+  return m;
+}
+
 export function Board(props: BoardProps) {
   const { fen, pieces, markers = [], orientation = 'white', legalMoves = [], movable = false, coordinates = true } = props;
   const shape = useMemo(() => {
@@ -105,28 +132,7 @@ export function Board(props: BoardProps) {
   }, [legalMoves]);
 
   // Choice mode: which squares are offered, and the option each square stands for.
-  const choiceMap = useMemo(() => {
-    const m = new Map<string, string>();
-    const c = props.choice;
-    if (!c) return m;
-    for (const o of c.options) {
-      const opt = String(o);
-      if (c.kind === 'square' || c.kind === 'piece') {
-        if (parseSquare(opt)) m.set(opt, opt);
-        else {
-          const p = pieces.find((x) => String(x.id) === opt);
-          if (p) m.set(p.square, opt);
-        }
-      } else if (c.kind === 'column') {
-        const f = fileOfOption(opt);
-        if (f !== null) for (let r = 0; r < ranks; r++) m.set(squareName(f, r), opt);
-      } else if (c.kind === 'row') {
-        const r = rankOfOption(opt);
-        if (r !== null) for (let f = 0; f < files; f++) m.set(squareName(f, r), opt);
-      }
-    }
-    return m;
-  }, [props.choice, pieces, files, ranks]);
+  const choiceMap = useMemo(() => choiceSquares(props.choice ?? null, pieces, files, ranks), [props.choice, pieces, files, ranks]);
 
   const last = props.lastMove ? splitUci(props.lastMove) : null;
   const selDests = selected && movable ? dests.get(selected) : undefined;
