@@ -165,7 +165,7 @@ try {
     check(/not a legal move/.test(await b.locator('#typed-error').textContent()), 'an illegal typed move is refused with a reason');
     // a dropped connection reconnects by itself and resumes with lastSeq
     if (mock) {
-      await api(`/api/_mock/drop/${invite.spectator.split('/game/')[1]}`, {});
+      await api(`/api/_mock/drop/${invite.spectator.split('/games/')[1]}`, {});
       await b.waitForSelector('[data-connection="reconnecting"]', { timeout: 3000 }).catch(() => {});
       await b.waitForSelector('[data-connection="open"]');
       await b.fill('.typed input', 'Nc6');

@@ -299,8 +299,9 @@ const RULES = {
     { id: 'horde', name: 'Horde', game: 'chess', description: 'White has 36 pawns' },
   ],
   presets: [
-    { id: 'piece-hp', name: 'Hit points', description: 'Pieces have hit points; a capture deals one damage.', incompatible: ['atomic'] },
-    { id: 'atomic', name: 'Atomic', description: 'Captures explode the neighbouring pieces.', incompatible: ['piece-hp'] },
+    { id: 'piece-hp', name: 'Hit points', description: 'Pieces have hit points; a capture deals one damage.', incompatible_with: ['atomic'], requires: [], implemented: true },
+    { id: 'atomic', name: 'Atomic', description: 'Captures explode the neighbouring pieces.', incompatible_with: ['piece-hp'], requires: [], implemented: true },
+    { id: 'pacman-style', name: 'Pac-Man board', category: 'Board', incompatible_with: [], requires: [], implemented: false, needs: 'board topology mutation' },
     { id: 'wrap-files', name: 'Wrap-around', description: 'The a- and h-files touch.' },
     { id: 'king-of-the-hill', name: 'King of the hill', description: 'A king in the centre wins.' },
   ],
@@ -363,13 +364,24 @@ const server = createServer(async (req, res) => {
   let m;
   if (p === '/api/rules') return json(res, 200, { ...RULES, modifiers: [...RULES.modifiers, ...library] });
   if (p === '/api/validate' && req.method === 'POST') {
-    const b = await body(req);
-    if (!b) return json(res, 400, { message: 'body is not JSON' });
-    if ('yaml' in b) {
-      const findings = /name:/.test(b.yaml) ? [] : [{ code: 'game.field.missing', path: '$.name', message: 'missing field `name`', line: 1, column: 1 }];
+    // as issue 13's server: the body is a descriptor (starts with `{`) or a YAML game
+    const text = await new Promise((ok) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => ok(s));
+    });
+    if (!text.trimStart().startsWith('{')) {
+      const findings = /name:/.test(text) ? [] : [{ code: 'game.field.missing', path: '$.name', message: 'missing field `name`', line: 1, column: 1 }];
       return json(res, 200, { findings, preview: findings.length ? null : { fen: 'rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1', legalMoves: ['a2a3', 'b2b3', 'c2c3', 'd2d3', 'e2e3', 'b1a3', 'b1c3'] } });
     }
-    return json(res, 200, { findings: validateDescriptor(b.descriptor) });
+    let d;
+    try {
+      d = JSON.parse(text);
+    } catch (e) {
+      return json(res, 200, { ok: false, findings: [{ code: 'descriptor.json.syntax', path: '$', message: e.message }] });
+    }
+    const findings = validateDescriptor(d);
+    return json(res, 200, { ok: findings.length === 0, findings });
   }
   if ((m = /^\/api\/_mock\/drop\/([^/]+)$/.exec(p)) && req.method === 'POST') {
     // mock only: cut every socket of a game, as a network drop would
@@ -387,7 +399,8 @@ const server = createServer(async (req, res) => {
     const b = await body(req);
     if (!b) return json(res, 400, { message: 'body is not JSON', findings: [{ code: 'request.json', path: '$', message: 'not JSON' }] });
     const g = createGame(b);
-    return json(res, 201, { id: g.id, seats: { white: { token: g.tokens.white, url: `/game/${g.id}?token=${g.tokens.white}` }, black: { token: g.tokens.black, url: `/game/${g.id}?token=${g.tokens.black}` } }, spectateUrl: `/game/${g.id}` });
+    // seat URLs in the server's form (/games/{id}?token=T)
+    return json(res, 201, { id: g.id, seats: { white: { token: g.tokens.white, url: `/games/${g.id}?token=${g.tokens.white}` }, black: { token: g.tokens.black, url: `/games/${g.id}?token=${g.tokens.black}` } }, spectateUrl: `/games/${g.id}` });
   }
   if (p === '/api/games' && req.method === 'GET') {
     const status = url.searchParams.get('status');

@@ -60,3 +60,19 @@ describe('connection', () => {
     expect(conn.send({ kind: 'ping' })).toBe(false);
   });
 });
+
+describe('the server’s game view', () => {
+  it('reads the shape crates/server sends (clock.serverTimeMs, presence booleans, result, paused)', async () => {
+    const { readGameState } = await import('./protocol');
+    const { session } = await import('./test/fixtures');
+    const g = readGameState({
+      ...session({ plyCount: 0 }),
+      id: 'g1', seq: 3,
+      clock: { white: { remainingMs: 180000 }, black: { remainingMs: 179000 }, running: null, serverTimeMs: 1700000000000 },
+      presence: { white: true, black: false }, drawOffer: 'black',
+      result: { result: '0-1', reason: 'resignation' }, paused: true, players: { white: 'ann', black: null },
+    });
+    expect(g.clocks).toMatchObject({ white: 180000, black: 179000, running: null, serverTime: 1700000000000 });
+    expect([g.id, g.seq, g.presence, g.drawOffer, g.result, g.paused, g.players.white]).toEqual(['g1', 3, { white: true, black: false }, 'black', { result: '0-1', reason: 'resignation' }, true, 'ann']);
+  });
+});

@@ -134,6 +134,8 @@ export interface GameView {
   drawOffer: Color | null;
   players: { white?: string; black?: string };
   result: { result: string; reason: string } | null;
+  /** The game waits for a player to come back (no-timeout choice mode). */
+  paused: boolean;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -216,6 +218,7 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
       black: typeof players.black === 'string' ? players.black : undefined,
     },
     result: r ? { result: String(r.result ?? ''), reason: String(r.reason ?? '') } : null,
+    paused: raw.paused === true,
   };
 }
 
@@ -345,6 +348,11 @@ export interface RuleEntry {
   name?: string;
   description?: string;
   incompatible?: string[];
+  /** Presets that must be chosen with this one. */
+  requires?: string[];
+  /** False when the engine cannot play it yet; `needs` says what is missing. */
+  implemented?: boolean;
+  needs?: string;
   parameters?: { name: string; type: string; default?: unknown }[];
   kind?: string;
   /** Layouts: the game they belong to; presets: the category. */
@@ -408,10 +416,36 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return parsed as T;
 }
 
+/** Rule entries: bare ids or objects; `incompatible_with`/`incompatibleWith` read as `incompatible` (the presets registry's serde names). */
 function listOf(v: unknown, key: string): RuleEntry[] {
   const a = isObj(v) ? v[key] : undefined;
   if (!Array.isArray(a)) return [];
-  return a.map((x) => (typeof x === 'string' ? { id: x } : (x as RuleEntry)));
+  const strs = (x: unknown) => (Array.isArray(x) ? x.map(String) : undefined);
+  return a.map((x): RuleEntry => {
+    if (!isObj(x)) return { id: String(x) };
+    return {
+      ...(x as unknown as RuleEntry),
+      id: String(x.id),
+      incompatible: strs(x.incompatible ?? x.incompatibleWith ?? x.incompatible_with),
+      requires: strs(x.requires),
+    };
+  });
+}
+
+/** POST /api/validate: the server tells a descriptor (a body starting with `{`) from a YAML game. */
+async function validateBody(body: string): Promise<{ findings: Finding[]; answer: unknown }> {
+  const res = await fetch('/api/validate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+  const text = await res.text();
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new ApiError(res.status, `POST /api/validate: ${res.status} ${text.slice(0, 200)}`);
+  }
+  if (!res.ok && !(isObj(answer) && Array.isArray(answer.findings))) {
+    throw new ApiError(res.status, `POST /api/validate: ${res.status} ${isObj(answer) ? String(answer.message ?? '') : ''}`);
+  }
+  return { findings: findingsOf(answer), answer };
 }
 
 export const api = {
@@ -419,37 +453,30 @@ export const api = {
   getGame: async (id: string) => readGameState(await call<unknown>('GET', `/api/games/${encodeURIComponent(id)}`), 0, id),
   listGames: async (status: 'open' | 'live' | 'finished') => {
     const v = await call<unknown>('GET', `/api/games?status=${status}`);
-    return (Array.isArray(v) ? v : isObj(v) && Array.isArray(v.games) ? v.games : []) as GameSummary[];
+    const rows: unknown[] = Array.isArray(v) ? v : isObj(v) && Array.isArray(v.games) ? v.games : [];
+    // The server's rows carry the creation request under `request`: its fields describe the game.
+    return rows.filter(isObj).map((r) => {
+      const req = isObj(r.request) ? r.request : {};
+      const mods = Array.isArray(req.modifiers) ? req.modifiers.map((m) => (typeof m === 'string' ? m : isObj(m) ? String(m.id ?? 'custom') : '?')) : undefined;
+      return { ...req, modifiers: mods, ...r } as unknown as GameSummary;
+    });
   },
   joinGame: (id: string) => call<{ seat: Color; token: string; url: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
   rules: async (): Promise<Rules> => {
     const v = await call<unknown>('GET', '/api/rules');
     return { games: listOf(v, 'games'), layouts: listOf(v, 'layouts'), presets: listOf(v, 'presets'), modifiers: listOf(v, 'modifiers') };
   },
-  /** POST /api/validate with a descriptor (object) or a YAML game (text); answers the findings. */
-  validate: async (input: { descriptor: unknown } | { yaml: string }): Promise<Finding[]> => {
-    try {
-      const v = await call<unknown>('POST', '/api/validate', input);
-      return findingsOf(v);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 400 && e.findings.length) return e.findings;
-      throw e;
-    }
-  },
+  /** POST /api/validate with a descriptor (the JSON itself as the body); answers the findings. */
+  validate: async (descriptor: unknown): Promise<Finding[]> => (await validateBody(JSON.stringify(descriptor))).findings,
   /**
-   * POST /api/validate with a YAML game: the findings (with line and column) and, when the server
-   * sends it, a preview of the start position (`fen`, `legalMoves`).
+   * POST /api/validate with a YAML game (the text as the body): the findings (with line and
+   * column) and, when the server sends it, a preview of the start position (`fen`, `legalMoves`).
    */
-  validateYaml: async (yaml: string): Promise<{ findings: Finding[]; preview: { fen: string; legalMoves: string[] } | null }> => {
-    try {
-      const v = await call<unknown>('POST', '/api/validate', { yaml });
-      const pv = isObj(v) ? (isObj(v.preview) ? v.preview : v) : {};
-      const preview = typeof pv.fen === 'string' ? { fen: pv.fen, legalMoves: Array.isArray(pv.legalMoves) ? pv.legalMoves.map(String) : [] } : null;
-      return { findings: findingsOf(v), preview };
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 400) return { findings: e.findings, preview: null };
-      throw e;
-    }
+  validateYaml: async (yaml: string) => {
+    const { findings, answer } = await validateBody(yaml);
+    const pv = isObj(answer) ? (isObj(answer.preview) ? answer.preview : answer) : {};
+    const preview = typeof pv.fen === 'string' ? { fen: pv.fen, legalMoves: Array.isArray(pv.legalMoves) ? pv.legalMoves.map(String) : [] } : null;
+    return { findings, preview };
   },
   /** Saves a descriptor to the server's modifier library (POST /api/modifiers: not in issue 13's list; agree at integration). */
   saveModifier: (descriptor: unknown) => call<{ id: string }>('POST', '/api/modifiers', descriptor),

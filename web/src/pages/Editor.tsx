@@ -155,7 +155,7 @@ export function Editor() {
 
   useEffect(() => {
     const t = setTimeout(() => {
-      api.validate({ descriptor: desc }).then(
+      api.validate(desc).then(
         (f) => {
           setFindings(f);
           setValidateError('');
@@ -248,7 +248,7 @@ export function Editor() {
   const tryIt = async () => {
     try {
       const g = await api.createGame({ modifiers: [desc], choiceTimeout: { mode: 'no-timeout' } });
-      location.assign(`/game/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white.token)}&black=${encodeURIComponent(g.seats.black.token)}`);
+      location.assign(`/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white.token)}&black=${encodeURIComponent(g.seats.black.token)}`);
     } catch (e) {
       setStatus(`Could not start the sandbox: ${(e as Error).message}`);
     }

@@ -220,6 +220,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
       <div class="conn" data-connection={client.connection} role="status" aria-live="polite">
         {client.connection === 'open' ? 'connected' : client.connection === 'reconnecting' ? 'reconnecting…' : client.connection}
         {' · '}
+        {g.paused ? 'game paused until the player comes back · ' : ''}
         {hot ? 'sandbox: you play both sides' : seat === 'spectator' ? 'spectating' : `playing ${seat}`}
       </div>
       <section class="board-col">

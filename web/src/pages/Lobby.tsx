@@ -16,10 +16,18 @@ export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; in
   { label: '30+20 classical', clock: { initialSeconds: 1800, incrementSeconds: 20 } },
 ];
 
-/** Pairs of chosen rules that the server's rules say cannot be combined, each with the reason shown to the user. */
+/**
+ * Why the chosen rules cannot be played together, from the server's rules: pairs marked
+ * incompatible (either side) and rules that require one not chosen. One sentence each.
+ */
 export function conflicts(chosen: string[], entries: RuleEntry[]): string[] {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const out: string[] = [];
+  for (const id of chosen) {
+    for (const r of byId.get(id)?.requires ?? []) {
+      if (!chosen.includes(r)) out.push(`“${byId.get(id)?.name ?? id}” needs “${byId.get(r)?.name ?? r}” too.`);
+    }
+  }
   for (let i = 0; i < chosen.length; i++) {
     for (let j = i + 1; j < chosen.length; j++) {
       const a = byId.get(chosen[i]);
@@ -162,9 +170,19 @@ export function Lobby() {
               const bad = presets.includes(p.id) && presetConflicts.some((c) => c.includes(p.name ?? p.id));
               return (
                 <label class={`check${bad ? ' bad' : ''}`} title={p.description}>
-                  <input type="checkbox" data-preset={p.id} checked={presets.includes(p.id)} onChange={() => toggle(presets, setPresets, p.id)} />
+                  <input
+                    type="checkbox"
+                    data-preset={p.id}
+                    disabled={p.implemented === false}
+                    checked={presets.includes(p.id)}
+                    onChange={() => toggle(presets, setPresets, p.id)}
+                  />
                   <span>
-                    <b>{p.name ?? p.id}</b> <small>{p.description}</small>
+                    <b>{p.name ?? p.id}</b>{' '}
+                    <small>
+                      {p.description ?? p.category}
+                      {p.implemented === false ? ` — not playable yet: ${p.needs ?? 'the engine lacks it'}` : ''}
+                    </small>
                   </span>
                 </label>
               );
@@ -272,7 +290,7 @@ export function Lobby() {
         <h2>Open challenges</h2>
         <GameList games={open} empty="No open challenges." action={(g) => <button type="button" onClick={() => join(g.id)}>Join</button>} />
         <h2>Live games</h2>
-        <GameList games={live} empty="No live games." action={(g) => <a href={`/game/${encodeURIComponent(g.id)}`}>Watch</a>} />
+        <GameList games={live} empty="No live games." action={(g) => <a href={`/games/${encodeURIComponent(g.id)}`}>Watch</a>} />
       </section>
     </main>
   );
