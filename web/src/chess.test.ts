@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { boardShape, checkedKing, parseTypedMove, pgnSanMoves, toSan } from './chess';
+import { pc } from './test/fixtures';
+
+describe('board shape from FEN', () => {
+  it('reads 8×8, 10×10 Grand and 5×5 Gardner', () => {
+    expect(boardShape('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).toMatchObject({ files: 8, ranks: 8 });
+    // Grand chess start: 10 files, 10 ranks, rooks in the corners of ranks 10 and 1
+    const g = boardShape('r8r/1nbqkmcbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKMCBN1/R8R w - - 0 1');
+    expect([g.files, g.ranks, g.letters.get('j10'), g.letters.get('f9')]).toEqual([10, 10, 'r', 'm']);
+    expect(boardShape('rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1')).toMatchObject({ files: 5, ranks: 5 });
+  });
+  it('names where a FEN is malformed', () => {
+    expect(() => boardShape('8/8/8/8/8/8/8/7% w')).toThrow('unexpected "%" in rank 1');
+  });
+});
+
+describe('SAN', () => {
+  const start = [pc('g1', 'knight', 'white'), pc('b1', 'knight', 'white'), pc('e2', 'pawn', 'white'), pc('e1', 'king', 'white'), pc('h1', 'rook', 'white'), pc('d8', 'rook', 'black')];
+  it('writes piece moves, pawn pushes, captures, castling and promotion', () => {
+    expect(toSan('g1f3', start, ['g1f3'], '')).toBe('Nf3');
+    expect(toSan('e2e4', start, [], '')).toBe('e4');
+    expect(toSan('e1g1', start, [], '')).toBe('O-O');
+    expect(toSan('e1h1', start, [], '')).toBe('O-O'); // king takes own rook (Chess960 UCI)
+    expect(toSan('e7e8q', [pc('e7', 'pawn', 'white')], [], '+')).toBe('e8=Q+');
+    expect(toSan('e5d6', [pc('e5', 'pawn', 'white')], [], '')).toBe('exd6'); // en passant: empty target
+  });
+  it('disambiguates by file, then rank (FIDE C.10.3)', () => {
+    const ps = [pc('b1', 'knight', 'white'), pc('f1', 'knight', 'white'), pc('a1', 'rook', 'white'), pc('a5', 'rook', 'white')];
+    expect(toSan('b1d2', ps, ['b1d2', 'f1d2'], '')).toBe('Nbd2');
+    expect(toSan('a1a3', ps, ['a1a3', 'a5a3'], '')).toBe('R1a3');
+  });
+  it('reads typed SAN and UCI', () => {
+    expect(parseTypedMove('Nf3', start, ['g1f3', 'e2e4'])).toBe('g1f3');
+    expect(parseTypedMove('e2e4', start, ['g1f3', 'e2e4'])).toBe('e2e4');
+    expect(parseTypedMove('0-0', start, ['e1g1'])).toBe('e1g1');
+    expect(parseTypedMove('Nc3', start, ['g1f3'])).toBeInstanceOf(Error);
+  });
+});
+
+describe('check', () => {
+  it('sees rook, knight and pawn checks and a blocked line', () => {
+    expect(checkedKing([pc('e1', 'king', 'white'), pc('e8', 'rook', 'black')], 'white', 8, 8)).toBe('e1');
+    expect(checkedKing([pc('e1', 'king', 'white'), pc('e2', 'pawn', 'white'), pc('e8', 'rook', 'black')], 'white', 8, 8)).toBeNull();
+    expect(checkedKing([pc('e1', 'king', 'white'), pc('f3', 'knight', 'black')], 'white', 8, 8)).toBe('e1');
+    expect(checkedKing([pc('e8', 'king', 'black'), pc('d7', 'pawn', 'white')], 'black', 8, 8)).toBe('e8');
+  });
+});
+
+describe('PGN movetext', () => {
+  it('drops tags, numbers, comments, variations and the result', () => {
+    const pgn = '[Event "x"]\n\n1. e4 {best} e5 2. Nf3 (2. f4 exf4) 2... Nc6 $1 3. Bb5 1-0\n';
+    expect(pgnSanMoves(pgn)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
+  });
+});

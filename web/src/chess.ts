@@ -1,0 +1,222 @@
+/**
+ * Board geometry and notation the UI needs on top of the server's state: board size from the FEN,
+ * square names up to 16×16, check detection for the standard movers, SAN of a move seen live,
+ * keyboard input to UCI, and SAN tokens from a PGN.
+ */
+import type { Color, PieceOut } from './protocol';
+
+export const FILES = 'abcdefghijklmnop';
+
+export function squareName(file: number, rank: number): string {
+  return `${FILES[file]}${rank + 1}`;
+}
+
+/** `e4` → [4, 3]; null for a name outside a 16×16 board. */
+export function parseSquare(s: string): [number, number] | null {
+  const m = /^([a-p])(1[0-6]|[1-9])$/.exec(s);
+  if (!m) return null;
+  return [FILES.indexOf(m[1]), Number(m[2]) - 1];
+}
+
+export interface BoardShape {
+  files: number;
+  ranks: number;
+  /** FEN letter per occupied square. */
+  letters: Map<string, string>;
+}
+
+/**
+ * Reads the board part of a FEN: ranks from the top separated by `/`, digits (more than one for
+ * runs of 10+) for empty squares, letters for pieces, `+` before and `~` after a letter allowed,
+ * a `[holdings]` suffix ignored. Throws an Error saying where it is malformed.
+ */
+export function boardShape(fen: string): BoardShape {
+  const board = fen.trim().split(/\s+/)[0].replace(/\[.*\]$/, '');
+  const rows = board.split('/');
+  const letters = new Map<string, string>();
+  let files = 0;
+  rows.forEach((row, i) => {
+    const rank = rows.length - 1 - i;
+    let f = 0;
+    for (let j = 0; j < row.length; ) {
+      const ch = row[j];
+      if (/[0-9]/.test(ch)) {
+        let k = j;
+        while (k < row.length && /[0-9]/.test(row[k])) k++;
+        f += Number(row.slice(j, k));
+        j = k;
+      } else if (/[A-Za-z]/.test(ch)) {
+        if (f < 16) letters.set(squareName(f, rank), ch);
+        f += 1;
+        j += 1;
+        while (j < row.length && row[j] === '~') j++;
+      } else if (ch === '+' || ch === '*') {
+        j += 1;
+      } else {
+        throw new Error(`FEN: unexpected "${ch}" in rank ${rank + 1}`);
+      }
+    }
+    files = Math.max(files, f);
+  });
+  if (rows.length < 1 || rows.length > 16 || files < 1 || files > 16) {
+    throw new Error(`FEN: board of ${files}×${rows.length} squares is outside 1…16`);
+  }
+  return { files, ranks: rows.length, letters };
+}
+
+const STANDARD_LETTER: Record<string, string> = { pawn: 'P', knight: 'N', bishop: 'B', rook: 'R', queen: 'Q', king: 'K' };
+
+/** The piece letter (upper case) of a type: the standard six, else the FEN letter seen for it, else its initial. */
+export function pieceLetter(type: string, fenLetter?: string): string {
+  return STANDARD_LETTER[type] ?? fenLetter?.toUpperCase() ?? type.charAt(0).toUpperCase();
+}
+
+// Movers for check detection: leaps and rides of the standard pieces and the usual compounds.
+const ORTHO = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const DIAG = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const KNIGHT = [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]];
+interface Mover { leaps: number[][]; rides: number[][] }
+const MOVERS: Record<string, Mover> = {
+  knight: { leaps: KNIGHT, rides: [] },
+  bishop: { leaps: [], rides: DIAG },
+  rook: { leaps: [], rides: ORTHO },
+  queen: { leaps: [], rides: [...ORTHO, ...DIAG] },
+  king: { leaps: [...ORTHO, ...DIAG], rides: [] },
+  archbishop: { leaps: KNIGHT, rides: DIAG },
+  cardinal: { leaps: KNIGHT, rides: DIAG },
+  chancellor: { leaps: KNIGHT, rides: ORTHO },
+  marshal: { leaps: KNIGHT, rides: ORTHO },
+  amazon: { leaps: KNIGHT, rides: [...ORTHO, ...DIAG] },
+};
+
+/**
+ * The square of `side`'s king when it is attacked by a piece whose movement this client knows
+ * (the six standard pieces and the common compounds), else null. The server's `inCheck`, when
+ * present, is preferred by the caller; this covers the standard and near-standard games.
+ */
+export function checkedKing(pieces: PieceOut[], side: Color, files: number, ranks: number): string | null {
+  const at = new Map<string, PieceOut>();
+  for (const p of pieces) at.set(p.square, p);
+  const king = pieces.find((p) => p.type === 'king' && p.color === side);
+  if (!king) return null;
+  const ks = parseSquare(king.square);
+  if (!ks) return null;
+  const on = (f: number, r: number) => f >= 0 && r >= 0 && f < files && r < ranks;
+  for (const p of pieces) {
+    if (p.color === side) continue;
+    const s = parseSquare(p.square);
+    if (!s) continue;
+    const [f, r] = s;
+    if (p.type === 'pawn') {
+      const dir = p.color === 'white' ? 1 : -1;
+      if (ks[1] === r + dir && Math.abs(ks[0] - f) === 1) return king.square;
+      continue;
+    }
+    const m = MOVERS[p.type];
+    if (!m) continue;
+    for (const [df, dr] of m.leaps) if (f + df === ks[0] && r + dr === ks[1]) return king.square;
+    for (const [df, dr] of m.rides) {
+      let x = f + df;
+      let y = r + dr;
+      while (on(x, y)) {
+        if (x === ks[0] && y === ks[1]) return king.square;
+        if (at.has(squareName(x, y))) break;
+        x += df;
+        y += dr;
+      }
+    }
+  }
+  return null;
+}
+
+/** Splits UCI `e2e4`, `e7e8q`, `a10a11`, `P@e4` into from, to and promotion letter. */
+export function splitUci(uci: string): { from: string; to: string; promo: string } | null {
+  const m = /^([a-p](?:1[0-6]|[1-9]))([a-p](?:1[0-6]|[1-9]))([a-z]?)$/.exec(uci);
+  if (!m) return null;
+  return { from: m[1], to: m[2], promo: m[3] };
+}
+
+/**
+ * SAN of `uci` played from a position with `pieces` and `legalMoves` (FIDE Appendix C):
+ * piece letter, the least disambiguation (file, then rank, then both), `x` for captures
+ * (en passant included), `=Q` for promotion, `O-O`/`O-O-O` for castling (the king moving two or
+ * more files, or onto its own rook), and the check (`+`) or mate (`#`) suffix given by the caller.
+ */
+export function toSan(uci: string, pieces: PieceOut[], legalMoves: string[], suffix: '' | '+' | '#', letters?: Map<string, string>): string {
+  const mv = splitUci(uci);
+  if (!mv) return uci;
+  const at = new Map(pieces.map((p) => [p.square, p]));
+  const piece = at.get(mv.from);
+  if (!piece) return uci;
+  const target = at.get(mv.to);
+  const [ff] = parseSquare(mv.from)!;
+  const [tf] = parseSquare(mv.to)!;
+  if (piece.type === 'king' && (Math.abs(tf - ff) >= 2 || (target && target.color === piece.color && target.type === 'rook'))) {
+    return (tf > ff ? 'O-O' : 'O-O-O') + suffix;
+  }
+  const promo = mv.promo ? `=${mv.promo.toUpperCase()}` : '';
+  if (piece.type === 'pawn') {
+    const capture = tf !== ff; // diagonal: a capture, en passant included
+    return `${capture ? `${mv.from[0]}x` : ''}${mv.to}${promo}${suffix}`;
+  }
+  const letter = pieceLetter(piece.type, letters?.get(mv.from));
+  const rivals = legalMoves
+    .map(splitUci)
+    .filter((o): o is NonNullable<typeof o> => !!o && o.to === mv.to && o.from !== mv.from)
+    .map((o) => at.get(o.from))
+    .filter((p): p is PieceOut => !!p && p.type === piece.type && p.color === piece.color);
+  let dis = '';
+  if (rivals.length) {
+    const sameFile = rivals.some((p) => p.square[0] === mv.from[0]);
+    const sameRank = rivals.some((p) => p.square.slice(1) === mv.from.slice(1));
+    dis = !sameFile ? mv.from[0] : !sameRank ? mv.from.slice(1) : mv.from;
+  }
+  return `${letter}${dis}${target ? 'x' : ''}${mv.to}${promo}${suffix}`;
+}
+
+const stripSan = (s: string) => s.replace(/[+#!?]+$/, '').replace(/^0-0-0$/, 'O-O-O').replace(/^0-0$/, 'O-O');
+
+/**
+ * Reads what a player typed: UCI (checked against the legal moves) or SAN (compared with the SAN
+ * of every legal move, ignoring check marks, `x` and `=` being optional). Returns the UCI or an
+ * Error saying why not.
+ */
+export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>): string | Error {
+  const t = text.trim();
+  if (!t) return new Error('type a move, e.g. e4, Nf3 or e2e4');
+  const lower = t.toLowerCase();
+  if (legalMoves.includes(lower)) return lower;
+  const loose = (s: string) => stripSan(s).replace(/x|=/g, '');
+  const want = loose(t);
+  const hits = legalMoves.filter((m) => {
+    const san = toSan(m, pieces, legalMoves, '', letters);
+    return stripSan(san) === stripSan(t) || loose(san) === want;
+  });
+  if (hits.length === 1) return hits[0];
+  if (hits.length > 1) {
+    // Several promotions reached by a bare "e8": ask for the piece.
+    return new Error(`"${t}" is ambiguous: ${hits.join(', ')}`);
+  }
+  return new Error(`"${t}" is not a legal move here`);
+}
+
+/** The SAN tokens of a PGN's movetext (tags, comments, variations, NAGs, numbers and the result dropped). */
+export function pgnSanMoves(pgn: string): string[] {
+  const body = pgn
+    .split('\n')
+    .filter((l) => !l.startsWith('['))
+    .join(' ')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/;[^\n]*/g, ' ');
+  let depth = 0;
+  let flat = '';
+  for (const ch of body) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) flat += ch;
+  }
+  return flat
+    .split(/\s+/)
+    .map((tok) => tok.replace(/^\d+\.(\.\.)?/, ''))
+    .filter((tok) => tok && !/^\$\d+$/.test(tok) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(tok) && !/^\d+\.+$/.test(tok));
+}

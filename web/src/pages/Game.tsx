@@ -1,0 +1,415 @@
+/**
+ * The game page: a seat (token in the URL) or a spectator. Hot seat for the editor's sandbox:
+ * `#white=T1&black=T2` opens both seats, and each action goes through the seat it belongs to.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Board } from '../board/Board';
+import { MarkerLegend } from '../board/markers';
+import { boardShape, checkedKing, parseTypedMove, pgnSanMoves, toSan } from '../chess';
+import {
+  api,
+  GameConnection,
+  isLive,
+  wsUrl,
+  type ClientMessage,
+  type ClockReading,
+  type Color,
+  type GameView,
+  type PieceOut,
+  type Seat,
+} from '../protocol';
+import {
+  annotateSan,
+  choiceForMe,
+  formatClock,
+  initialClient,
+  markAnswered,
+  reduce,
+  remainingMs,
+  setConnection,
+  type GameClient,
+} from '../store';
+import { describePiece } from '../board/Board';
+
+export interface GamePageProps {
+  id: string;
+  token?: string;
+  /** Hot seat: both tokens (the sandbox). */
+  hotSeat?: { white: string; black: string };
+}
+
+function inCheckOf(g: GameView): boolean {
+  if (typeof g.session.inCheck === 'boolean') return g.session.inCheck;
+  try {
+    const { files, ranks } = boardShape(g.session.fen);
+    return checkedKing(g.session.pieces, g.session.sideToMove, files, ranks) !== null;
+  } catch {
+    return false;
+  }
+}
+
+const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
+  let letters: Map<string, string> | undefined;
+  try {
+    letters = boardShape(g.session.fen).letters;
+  } catch {
+    letters = undefined;
+  }
+  return toSan(uci, g.session.pieces, g.session.legalMoves, suffix, letters);
+};
+
+/** "1-0 · checkmate" from the status when no game-over message was seen. */
+export function resultOf(c: GameClient): { result: string; reason: string } | null {
+  if (c.gameOver) return c.gameOver;
+  const st = c.game?.session.status;
+  if (!st || isLive(st)) return null;
+  const result = st.winner === 'white' ? '1-0' : st.winner === 'black' ? '0-1' : '½-½';
+  return { result, reason: st.reason ?? st.status };
+}
+
+function summarise(detail: unknown): string {
+  if (detail === null || detail === undefined) return '';
+  if (typeof detail !== 'object') return String(detail);
+  return Object.entries(detail as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+}
+
+export function GamePage({ id, token, hotSeat }: GamePageProps) {
+  const [client, setClient] = useState<GameClient>(initialClient);
+  const clientRef = useRef(client);
+  const conns = useRef<{ seat: Seat | null; conn: GameConnection }[]>([]);
+  const [flip, setFlip] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [typedError, setTypedError] = useState('');
+  const [inspect, setInspect] = useState<PieceOut | null>(null);
+  const [pgnSan, setPgnSan] = useState<string[]>([]);
+  const [sentRps, setSentRps] = useState<string | null>(null);
+
+  const update = (f: (c: GameClient) => GameClient) => {
+    const next = f(clientRef.current);
+    clientRef.current = next;
+    setClient(next);
+  };
+
+  useEffect(() => {
+    const tokens: (string | undefined)[] = hotSeat ? [hotSeat.white, hotSeat.black] : [token];
+    conns.current = tokens.map((t, i) => {
+      const entry: { seat: Seat | null; conn: GameConnection } = { seat: null, conn: null as unknown as GameConnection };
+      entry.conn = new GameConnection({
+        url: wsUrl(location.origin, id, t),
+        lastSeq: () => clientRef.current.seq,
+        onState: (s) => {
+          if (i === 0) update((c) => setConnection(c, s, Date.now()));
+        },
+        onBadFrame: (e) => update((c) => ({ ...c, notices: [...c.notices, { kind: 'error', text: e.message, at: Date.now() }] })),
+        onMessage: (m) => {
+          if (m.kind === 'welcome') entry.seat = m.seat;
+          if (i > 0 && (m.kind === 'welcome' || m.kind === 'state' || m.kind === 'presence' || m.kind === 'game-over')) return;
+          update((c) => {
+            const next = reduce(c, m, Date.now());
+            return annotateSan(c, next, sanOf, inCheckOf);
+          });
+        },
+      });
+      return entry;
+    });
+    return () => conns.current.forEach((e) => e.conn.close());
+  }, [id, token, hotSeat?.white, hotSeat?.black]);
+
+
+  const g = client.game;
+  const s = g?.session;
+  const moveUcis = useMemo(
+    () => (s?.log ?? []).filter((e) => e.event === 'move').map((e) => String((e.detail as { uci?: unknown })?.uci ?? '?')),
+    [s?.log],
+  );
+
+  // History from before this page opened: SAN from the server's PGN.
+  useEffect(() => {
+    if (!g || moveUcis.length === 0 || pgnSan.length >= moveUcis.length || s?.moves) return;
+    const missing = moveUcis.some((_, i) => client.san[i] === undefined);
+    if (!missing) return;
+    api.pgnText(id).then((t) => setPgnSan(pgnSanMoves(t))).catch(() => {});
+    // only when the count of moves changes
+  }, [moveUcis.length]);
+
+  if (!g || !s) {
+    return (
+      <main class="game loading">
+        <p role="status">{client.connection === 'reconnecting' ? 'Connecting again…' : 'Connecting to the game…'}</p>
+        {client.notices.map((n) => (
+          <p class={`notice ${n.kind}`}>{n.text}</p>
+        ))}
+      </main>
+    );
+  }
+
+  const seat = client.seat;
+  const hot = !!hotSeat;
+  const mySide: Color | null = hot ? s.sideToMove : seat === 'spectator' ? null : seat;
+  // A seat sees its own side at the bottom; a spectator and the sandbox see White's, unless flipped.
+  const home: Color = !hot && mySide === 'black' ? 'black' : 'white';
+  const orientation: Color = flip ? (home === 'white' ? 'black' : 'white') : home;
+  const live = isLive(s.status);
+  const choice = choiceForMe(client, hot);
+  const movable = live && !s.pendingChoice && !!mySide && s.sideToMove === mySide && client.connection === 'open';
+  const shape = (() => {
+    try {
+      return boardShape(s.fen);
+    } catch {
+      return null;
+    }
+  })();
+  const checkSq = live && inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
+  const lastUci = moveUcis.at(-1) ?? null;
+  const result = resultOf(client);
+
+  const sendAs = (side: Color | null, m: ClientMessage): boolean => {
+    const e = (hot && side ? conns.current.find((x) => x.seat === side) : conns.current[0]) ?? conns.current[0];
+    const ok = e?.conn.send(m) ?? false;
+    if (!ok) update((c) => ({ ...c, notices: [...c.notices, { kind: 'error', text: 'not connected: the action was not sent', at: Date.now() }] }));
+    return ok;
+  };
+  const sendMove = (uci: string) => sendAs(s.sideToMove, { kind: 'move', move: uci, ply: s.plyCount });
+  const answer = (value: string) => {
+    if (!choice) return;
+    const who = choice.prompt.forPlayer;
+    const side: Color | null = who === 'both' ? (hot ? (s.pendingChoice?.collected?.white ? 'black' : 'white') : mySide) : (who as Color);
+    if (sendAs(side, { kind: 'submit-choice', choiceId: choice.choiceId, value })) {
+      if (choice.prompt.kind === 'rps') setSentRps(value);
+      if (!(hot && who === 'both')) update((c) => markAnswered(c, choice.choiceId));
+    }
+  };
+
+  const clock = (side: Color) =>
+    g.clocks ? <Clock reading={g.clocks} side={side} offset={client.clockOffset} live={live} /> : null;
+  const player = (side: Color) => (
+    <div class="player">
+      <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
+      <span class="name">{g.players[side] ?? side}</span>
+      {(hot || seat === side) && <span class="you">(you)</span>}
+      {clock(side)}
+    </div>
+  );
+  const top: Color = orientation === 'white' ? 'black' : 'white';
+  const bottom: Color = orientation;
+  const opponent: Color | null = mySide ? (mySide === 'white' ? 'black' : 'white') : null;
+
+  const boardChoice =
+    choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
+      ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
+      : null;
+  const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
+
+  const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
+  const rows: { n: number; w?: string; b?: string }[] = [];
+  const firstBlack = s.log.find((e) => e.event === 'move' && (e.detail as { color?: string })?.color === 'black') &&
+    (s.log.find((e) => e.event === 'move')?.detail as { color?: string })?.color === 'black';
+  moveUcis.forEach((_, i) => {
+    const k = i + (firstBlack ? 1 : 0);
+    const n = Math.floor(k / 2) + 1;
+    if (k % 2 === 0) rows.push({ n, w: san(i) });
+    else if (rows.length && rows[rows.length - 1].n === n) rows[rows.length - 1].b = san(i);
+    else rows.push({ n, w: '…', b: san(i) });
+  });
+  const events = s.log.filter((e) => e.event !== 'move');
+
+  return (
+    <main class="game">
+      <div class="conn" data-connection={client.connection} role="status" aria-live="polite">
+        {client.connection === 'open' ? 'connected' : client.connection === 'reconnecting' ? 'reconnecting…' : client.connection}
+        {' · '}
+        {g.paused ? 'game paused until the player comes back · ' : ''}
+        {hot ? 'sandbox: you play both sides' : seat === 'spectator' ? 'spectating' : `playing ${seat}`}
+      </div>
+      <section class="board-col">
+        {player(top)}
+        <div class="board-wrap">
+          <Board
+            fen={s.fen}
+            pieces={s.pieces}
+            markers={s.markers}
+            orientation={orientation}
+            legalMoves={s.legalMoves}
+            movable={movable}
+            lastMove={lastUci}
+            checkSquare={checkSq}
+            choice={boardChoice}
+            onMove={sendMove}
+            onChoose={answer}
+            onInspect={setInspect}
+          />
+          {result && (
+            <div class="banner" role="alert" data-result={result.result}>
+              <strong>{result.result}</strong> <span>{result.reason}</span>
+            </div>
+          )}
+        </div>
+        {player(bottom)}
+        <p class="sr-only" aria-live="polite">
+          {moveUcis.length ? `${s.sideToMove === 'white' ? 'Black' : 'White'} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
+        </p>
+        <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
+      </section>
+      <section class="side">
+        {s.pendingChoice && (
+          <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
+            {choice ? (
+              <>
+                <h3>{promptTitle(choice.prompt.kind)}</h3>
+                {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
+                {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' ? null : <p>Click the board, or pick:</p>}
+                <div class="options">
+                  {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
+                    <button type="button" data-option={String(o)} onClick={() => answer(String(o))}>
+                      {optionLabel(choice.prompt.kind, String(o), s.pieces)}
+                    </button>
+                  ))}
+                </div>
+              </>
+            ) : (
+              <p>
+                {sentRps && s.pendingChoice.kind === 'rps'
+                  ? 'Your answer is in. It stays hidden from your opponent until both have answered.'
+                  : `Waiting for ${s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer} to choose (${s.pendingChoice.kind})…`}
+              </p>
+            )}
+          </div>
+        )}
+        {mySide && <form
+          class="typed"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const r = parseTypedMove(typed, s.pieces, s.legalMoves, shape?.letters);
+            if (r instanceof Error) setTypedError(r.message);
+            else if (!movable) setTypedError('it is not your move');
+            else {
+              setTypedError('');
+              setTyped('');
+              sendMove(r);
+            }
+          }}
+        >
+          <label>
+            Move <input value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} placeholder="e4, Nf3, e2e4" aria-describedby="typed-error" autocomplete="off" />
+          </label>
+          <button type="submit">Play</button>
+          <span id="typed-error" class="err" role="alert">{typedError}</span>
+        </form>}
+        <div class="actions">
+          <button type="button" onClick={() => setFlip(!flip)}>Flip</button>
+          {mySide && live && !hot && (
+            <>
+              <button type="button" onClick={() => confirm('Resign this game?') && sendAs(mySide, { kind: 'resign' })}>Resign</button>
+              {g.drawOffer && g.drawOffer !== mySide ? (
+                <>
+                  <button type="button" onClick={() => sendAs(mySide, { kind: 'accept-draw' })}>Accept draw</button>
+                  <button type="button" onClick={() => sendAs(mySide, { kind: 'decline-draw' })}>Decline draw</button>
+                </>
+              ) : (
+                <button type="button" disabled={g.drawOffer === mySide} onClick={() => sendAs(mySide, { kind: 'offer-draw' })}>
+                  {g.drawOffer === mySide ? 'Draw offered' : 'Offer draw'}
+                </button>
+              )}
+              <button type="button" onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
+              {opponent && !g.presence[opponent] && (
+                <button type="button" onClick={() => sendAs(mySide, { kind: 'claim-victory' })}>Claim victory</button>
+              )}
+            </>
+          )}
+          <a href={api.pgnUrl(id)} download={`${id}.pgn`}>PGN</a>
+          <a href={api.recordUrl(id)} download={`${id}.json`}>Record</a>
+        </div>
+        {rows.length > 0 && <ol class="moves" aria-label="Moves">
+          {rows.map((r) => (
+            <li key={r.n}>
+              <span class="n">{r.n}.</span> <span class="w">{r.w}</span> <span class="b">{r.b ?? ''}</span>
+            </li>
+          ))}
+        </ol>}
+        {events.length > 0 && (
+          <details class="events" open>
+            <summary>Rule events ({events.length})</summary>
+            <ol>
+              {events.slice(-30).map((e) => (
+                <li>
+                  <b>{e.event}</b> {summarise(e.detail)}
+                </li>
+              ))}
+            </ol>
+          </details>
+        )}
+        {s.activeModifiers.length > 0 && (
+          <p class="mods">Rules: {s.activeModifiers.map((m) => m.id).join(', ')}</p>
+        )}
+        {(s.markers.length > 0 || s.activeModifiers.length > 0) && <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />}
+        <div class="notices" aria-live="assertive">
+          {client.notices.slice(-3).map((n) => (
+            <p class={`notice ${n.kind}`}>{n.text}</p>
+          ))}
+        </div>
+      </section>
+    </main>
+  );
+}
+
+/** Re-renders itself ten times a second (not the page) while its side's clock runs. */
+function useTicker(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(t);
+  }, [active]);
+  return active ? Date.now() : now;
+}
+
+function Clock({ reading, side, offset, live }: { reading: ClockReading; side: Color; offset: number | null; live: boolean }) {
+  const running = reading.running === side && live;
+  const now = useTicker(running);
+  const ms = remainingMs(reading, side, now, offset);
+  return (
+    <div class={`clock ${side}${running ? ' running' : ''}${ms < 10_000 ? ' low' : ''}`} data-clock={side} role="timer" aria-label={`${side} clock`}>
+      {formatClock(ms)}
+    </div>
+  );
+}
+
+function ChoiceCountdown({ seconds, since }: { seconds: number; since: number }) {
+  const now = useTicker(true);
+  const left = Math.max(0, Math.ceil(seconds - (now - since) / 1000));
+  return <p class="timeout">{left} s left, then the first option is taken</p>;
+}
+
+function promptTitle(kind: string): string {
+  switch (kind) {
+    case 'piece':
+      return 'Choose a piece';
+    case 'square':
+      return 'Choose a square';
+    case 'column':
+      return 'Choose a column';
+    case 'row':
+      return 'Choose a row';
+    case 'coin-flip':
+      return 'Call the coin';
+    case 'rps':
+      return 'Rock, paper, scissors';
+    default:
+      return `Choose (${kind})`;
+  }
+}
+function defaultOptions(kind: string): string[] {
+  if (kind === 'rps') return ['rock', 'paper', 'scissors'];
+  if (kind === 'coin-flip') return ['heads', 'tails'];
+  return [];
+}
+function optionLabel(kind: string, o: string, pieces: PieceOut[]): string {
+  if (kind === 'piece') {
+    const p = pieces.find((x) => x.square === o || String(x.id) === o);
+    if (p) return `${p.color} ${p.type} ${p.square}`;
+  }
+  const icons: Record<string, string> = { rock: '✊ rock', paper: '✋ paper', scissors: '✌ scissors', heads: 'heads', tails: 'tails' };
+  return kind === 'rps' || kind === 'coin-flip' ? icons[o] ?? o : o;
+}

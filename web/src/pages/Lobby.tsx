@@ -1,0 +1,318 @@
+/**
+ * The lobby: create a game from the server's rules (GET /api/rules), copy the invite links, join
+ * an open challenge or watch a live game.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
+import { loadCustomModifiers } from './customModifiers';
+
+export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
+  { label: 'Untimed', clock: null },
+  { label: '1+0 bullet', clock: { initialSeconds: 60, incrementSeconds: 0 } },
+  { label: '3+2 blitz', clock: { initialSeconds: 180, incrementSeconds: 2 } },
+  { label: '5+3 blitz', clock: { initialSeconds: 300, incrementSeconds: 3 } },
+  { label: '10+5 rapid', clock: { initialSeconds: 600, incrementSeconds: 5 } },
+  { label: '15+10 rapid', clock: { initialSeconds: 900, incrementSeconds: 10 } },
+  { label: '30+20 classical', clock: { initialSeconds: 1800, incrementSeconds: 20 } },
+];
+
+/**
+ * Why the chosen rules cannot be played together, from the server's rules: pairs marked
+ * incompatible (either side) and rules that require one not chosen. One sentence each.
+ */
+export function conflicts(chosen: string[], entries: RuleEntry[]): string[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const out: string[] = [];
+  for (const id of chosen) {
+    for (const r of byId.get(id)?.requires ?? []) {
+      if (!chosen.includes(r)) out.push(`“${byId.get(id)?.name ?? id}” needs “${byId.get(r)?.name ?? r}” too.`);
+    }
+  }
+  for (let i = 0; i < chosen.length; i++) {
+    for (let j = i + 1; j < chosen.length; j++) {
+      const a = byId.get(chosen[i]);
+      const b = byId.get(chosen[j]);
+      if (a?.incompatible?.includes(chosen[j]) || b?.incompatible?.includes(chosen[i])) {
+        out.push(`“${a?.name ?? chosen[i]}” cannot be combined with “${b?.name ?? chosen[j]}”.`);
+      }
+    }
+  }
+  return out;
+}
+
+function Copy({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={`Copy ${label}`}
+      onClick={() => {
+        navigator.clipboard?.writeText(text).then(() => setDone(true), () => setDone(false));
+      }}
+    >
+      {done ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+const absolute = (u: string) => new URL(u, location.origin).toString();
+
+export function Lobby() {
+  const [rules, setRules] = useState<Rules | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [game, setGame] = useState('');
+  const [layout, setLayout] = useState('');
+  const [gameYaml, setGameYaml] = useState<{ name: string; text: string } | null>(null);
+  const [presets, setPresets] = useState<string[]>([]);
+  const [modifiers, setModifiers] = useState<string[]>([]);
+  const [custom, setCustom] = useState<string[]>([]);
+  const [draft, setDraft] = useState(false);
+  const [tc, setTc] = useState(0);
+  const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
+  const [timeoutSeconds, setTimeoutSeconds] = useState(60);
+  const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  const [created, setCreated] = useState<CreatedGame | null>(null);
+  const [myColour, setMyColour] = useState<'white' | 'black'>('white');
+  const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
+  const [open, setOpen] = useState<GameSummary[]>([]);
+  const [live, setLive] = useState<GameSummary[]>([]);
+  const customMods = useMemo(loadCustomModifiers, []);
+
+  useEffect(() => {
+    api.rules().then(setRules, (e: Error) => setLoadError(e.message));
+    const refresh = () => {
+      api.listGames('open').then(setOpen, () => {});
+      api.listGames('live').then(setLive, () => {});
+    };
+    refresh();
+    const t = setInterval(refresh, 5000);
+    return () => clearInterval(t);
+  }, []);
+
+  const layouts = (rules?.layouts ?? []).filter((l) => !l.game || !game || l.game === game);
+  const presetConflicts = conflicts(presets, rules?.presets ?? []);
+  const toggle = (list: string[], set: (v: string[]) => void, id: string) =>
+    set(list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setCreateError(null);
+    const req: CreateGameRequest = {
+      presets,
+      modifiers: [...modifiers, ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
+      draft,
+      choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
+    };
+    // An uploaded definition goes in `game` as YAML text (agree the field with the server at integration).
+    if (gameYaml) req.game = gameYaml.text;
+    else if (game) req.game = game;
+    if (layout) req.layout = layout;
+    const clock = TIME_CONTROLS[tc]?.clock;
+    if (clock) req.clock = clock;
+    try {
+      const g = await api.createGame(req);
+      setCreated(g);
+      setMyColour(colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour);
+    } catch (err) {
+      setCreateError({ message: (err as Error).message, findings: err instanceof ApiError ? err.findings : [] });
+    }
+  };
+
+  const join = async (id: string) => {
+    try {
+      const j = await api.joinGame(id);
+      location.assign(j.url);
+    } catch (err) {
+      alert((err as Error).message);
+    }
+  };
+
+  const other = myColour === 'white' ? 'black' : 'white';
+  return (
+    <main class="lobby">
+      <section class="create">
+        <h2>New game</h2>
+        {loadError && <p class="notice error">Could not load the rules: {loadError}</p>}
+        <form onSubmit={create}>
+          <label>
+            Game
+            <select value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
+              <option value="">Chess (standard)</option>
+              {(rules?.games ?? []).map((g) => (
+                <option value={g.id} title={g.description}>{g.name ?? g.id}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Or a game definition file (YAML)
+            <input
+              type="file"
+              accept=".yaml,.yml,text/yaml"
+              onChange={async (e) => {
+                const f = (e.target as HTMLInputElement).files?.[0];
+                setGameYaml(f ? { name: f.name, text: await f.text() } : null);
+              }}
+            />
+            {gameYaml && <small>Using {gameYaml.name} instead of the game above.</small>}
+          </label>
+          <label>
+            Layout
+            <select value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
+              <option value="">Standard start</option>
+              {layouts.map((l) => (
+                <option value={l.id} title={l.description}>{l.name ?? l.id}</option>
+              ))}
+            </select>
+          </label>
+          <fieldset class="presets">
+            <legend>House rules (presets)</legend>
+            {(rules?.presets ?? []).map((p) => {
+              const bad = presets.includes(p.id) && presetConflicts.some((c) => c.includes(p.name ?? p.id));
+              return (
+                <label class={`check${bad ? ' bad' : ''}`} title={p.description}>
+                  <input
+                    type="checkbox"
+                    data-preset={p.id}
+                    disabled={p.implemented === false}
+                    checked={presets.includes(p.id)}
+                    onChange={() => toggle(presets, setPresets, p.id)}
+                  />
+                  <span>
+                    <b>{p.name ?? p.id}</b>{' '}
+                    <small>
+                      {p.description ?? p.category}
+                      {p.implemented === false ? ` — not playable yet: ${p.needs ?? 'the engine lacks it'}` : ''}
+                    </small>
+                  </span>
+                </label>
+              );
+            })}
+          </fieldset>
+          {presetConflicts.length > 0 && (
+            <div class="notice error" role="alert">
+              {presetConflicts.map((c) => (
+                <p>{c}</p>
+              ))}
+            </div>
+          )}
+          <fieldset class="modifiers">
+            <legend>Modifiers</legend>
+            {(rules?.modifiers ?? []).map((m) => (
+              <label class="check" title={m.description}>
+                <input type="checkbox" data-modifier={m.id} checked={modifiers.includes(m.id)} onChange={() => toggle(modifiers, setModifiers, m.id)} />
+                <span>
+                  <b>{m.name ?? m.id}</b> <small>{m.description}</small>
+                </span>
+              </label>
+            ))}
+            {customMods.map((m) => (
+              <label class="check">
+                <input type="checkbox" checked={custom.includes(m.id)} onChange={() => toggle(custom, setCustom, m.id)} />
+                <span>
+                  <b>{m.name}</b> <small>custom, from the editor</small>
+                </span>
+              </label>
+            ))}
+            <label class="check">
+              <input type="checkbox" checked={draft} onChange={() => setDraft(!draft)} />
+              <span>
+                <b>Draft mode</b> <small>rule cards dealt during the game</small>
+              </span>
+            </label>
+          </fieldset>
+          <div class="row">
+            <label>
+              Time control
+              <select value={tc} onChange={(e) => setTc(Number((e.target as HTMLSelectElement).value))}>
+                {TIME_CONTROLS.map((t, i) => (
+                  <option value={i}>{t.label}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Choice timeout
+              <select value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
+                <option value="timeout-with-default">first option after</option>
+                <option value="no-timeout">no timeout (pause)</option>
+              </select>
+            </label>
+            {timeoutMode === 'timeout-with-default' && (
+              <label>
+                seconds
+                <input type="number" min={5} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
+              </label>
+            )}
+            <label>
+              Your colour
+              <select value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
+                <option value="white">White</option>
+                <option value="black">Black</option>
+                <option value="random">Random</option>
+              </select>
+            </label>
+          </div>
+          <button type="submit" class="primary" disabled={presetConflicts.length > 0}>Create game</button>
+        </form>
+        {createError && (
+          <div class="notice error" role="alert">
+            <p>{createError.message}</p>
+            <ul>
+              {createError.findings.map((f) => (
+                <li>
+                  <code>{f.path}</code> {f.message} <small>({f.code})</small>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {created && (
+          <div class="created" data-game={created.id}>
+            <h3>Game created</h3>
+            <p>
+              <a class="primary" href={created.seats[myColour].url} data-seat-link={myColour}>Play as {myColour}</a>
+            </p>
+            <p>
+              Invite your opponent ({other}): <input readOnly value={absolute(created.seats[other].url)} data-invite={other} />
+              <Copy text={absolute(created.seats[other].url)} label={`${other} invite link`} />
+            </p>
+            <p>
+              Your link ({myColour}): <input readOnly value={absolute(created.seats[myColour].url)} data-invite={myColour} />
+              <Copy text={absolute(created.seats[myColour].url)} label={`${myColour} link`} />
+            </p>
+            <p>
+              Spectators: <input readOnly value={absolute(created.spectateUrl)} data-invite="spectator" />
+              <Copy text={absolute(created.spectateUrl)} label="spectator link" />
+            </p>
+          </div>
+        )}
+      </section>
+      <section class="lists">
+        <h2>Open challenges</h2>
+        <GameList games={open} empty="No open challenges." action={(g) => <button type="button" onClick={() => join(g.id)}>Join</button>} />
+        <h2>Live games</h2>
+        <GameList games={live} empty="No live games." action={(g) => <a href={`/games/${encodeURIComponent(g.id)}`}>Watch</a>} />
+      </section>
+    </main>
+  );
+}
+
+function GameList({ games, empty, action }: { games: GameSummary[]; empty: string; action: (g: GameSummary) => preact.JSX.Element }) {
+  if (!games.length) return <p class="empty">{empty}</p>;
+  return (
+    <ul class="games">
+      {games.map((g) => (
+        <li data-list-game={g.id}>
+          <span>
+            <b>{g.game ?? 'chess'}</b>
+            {g.presets?.length ? ` · ${g.presets.join(', ')}` : ''}
+            {g.modifiers?.length ? ` · ${g.modifiers.join(', ')}` : ''}
+            {' · '}
+            {g.clock ? `${g.clock.initialSeconds / 60}+${g.clock.incrementSeconds}` : 'untimed'}
+            {g.white || g.black ? ` · ${g.white ?? '?'} vs ${g.black ?? '?'}` : ''}
+          </span>
+          {action(g)}
+        </li>
+      ))}
+    </ul>
+  );
+}

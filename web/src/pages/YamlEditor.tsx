@@ -1,0 +1,86 @@
+/**
+ * The YAML game editor: diagnostics at line and column as you type (POST /api/validate), and a
+ * preview board of the start position whose legal moves show on click.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Board } from '../board/Board';
+import { boardShape } from '../chess';
+import { api, type Finding, type PieceOut } from '../protocol';
+
+const TYPES: Record<string, string> = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+
+/** Pieces from a FEN's letters (standard letters by name, others by their letter). */
+export function piecesFromFen(fen: string): PieceOut[] {
+  const { letters } = boardShape(fen);
+  let id = 0;
+  return [...letters.entries()].map(([square, ch]) => ({
+    id: id++,
+    square,
+    type: TYPES[ch.toLowerCase()] ?? ch.toLowerCase(),
+    color: ch === ch.toUpperCase() ? 'white' : 'black',
+    attrs: {},
+    baseAttrs: {},
+  }));
+}
+
+const SAMPLE = `# A game definition (docs/game-format.md)
+name: Mini
+board: { files: 6, ranks: 6 }
+`;
+
+export function YamlEditor() {
+  const [text, setText] = useState(() => localStorage.getItem('houserules.yaml') ?? SAMPLE);
+  const [findings, setFindings] = useState<Finding[]>([]);
+  const [preview, setPreview] = useState<{ fen: string; legalMoves: string[] } | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    localStorage.setItem('houserules.yaml', text);
+    const t = setTimeout(() => {
+      api.validateYaml(text).then(
+        (r) => {
+          setFindings(r.findings);
+          if (r.preview) setPreview(r.preview);
+          setError('');
+        },
+        (e: Error) => setError(e.message),
+      );
+    }, 300);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const pieces = useMemo(() => {
+    try {
+      return preview ? piecesFromFen(preview.fen) : [];
+    } catch {
+      return [];
+    }
+  }, [preview?.fen]);
+
+  return (
+    <main class="yaml-editor">
+      <section>
+        <h2>Game definition (YAML)</h2>
+        <textarea aria-label="Game YAML" spellcheck={false} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+        {error && <p class="notice error">{error}</p>}
+        <ul class="diagnostics" aria-live="polite">
+          {findings.map((f) => (
+            <li data-line={f.line}>
+              {f.line !== undefined ? `line ${f.line}, column ${f.column ?? 1}: ` : f.path ? `${f.path}: ` : ''}
+              {f.message} <code>{f.code}</code>
+            </li>
+          ))}
+          {!error && findings.length === 0 && <li class="ok">No diagnostics.</li>}
+        </ul>
+      </section>
+      <section>
+        <h2>Start position</h2>
+        {preview ? (
+          <Board fen={preview.fen} pieces={pieces} legalMoves={preview.legalMoves} movable={true} label="Preview of the start position" />
+        ) : (
+          <p>The preview appears when the definition is valid.</p>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,596 @@
+/**
+ * Everything the web app knows about the server (issue 13): the HTTP API, the WebSocket messages
+ * of protocol v1/v2, and the reader that turns the server's game state into the shape the UI uses.
+ *
+ * This is the ONLY module that knows wire shapes. Where issue 13's text leaves a shape open (the
+ * exact nesting of clocks, presence and draw offers in the state, the seat URL form), the reader
+ * below accepts the plausible spellings and the comment says which; adjust here at integration.
+ */
+
+export type Color = 'white' | 'black';
+export type Seat = Color | 'spectator';
+export const PROTOCOL_VERSION = 2;
+
+// ---------------------------------------------------------------------------------------------
+// Session output (docs/session-output.schema.json)
+
+export type MarkerKind =
+  | 'portal-end'
+  | 'frozen-square'
+  | 'mine'
+  | 'pit'
+  | 'death-square'
+  | 'tornado'
+  | 'treasure'
+  | 'blocked'
+  | 'ward';
+
+/** Marker kinds in collision priority order (modifier-dsl-decisions § Marker Collision Priority; ward: rulings D1). */
+export const MARKER_PRIORITY: readonly MarkerKind[] = [
+  'portal-end',
+  'frozen-square',
+  'mine',
+  'pit',
+  'death-square',
+  'tornado',
+  'treasure',
+  'blocked',
+  'ward',
+];
+
+export type Lifetime =
+  | { kind: 'permanent' }
+  | { kind: 'moves'; expiresAtMove: number }
+  | { kind: 'one-shot' };
+
+export interface MarkerOut {
+  id: number;
+  kind: MarkerKind;
+  square: string;
+  lifetime: Lifetime;
+  owner: Color | null;
+  links: number[];
+  source: number;
+}
+
+export interface PieceOut {
+  id: number;
+  square: string;
+  type: string;
+  color: Color;
+  attrs: Record<string, unknown>;
+  baseAttrs: Record<string, unknown>;
+}
+
+export type ChoiceKind = 'piece' | 'square' | 'column' | 'row' | 'coin-flip' | 'rps';
+
+export interface ChoicePrompt {
+  kind: ChoiceKind;
+  options: string[];
+  filter?: unknown;
+  forPlayer: Color | 'both';
+  timeout?: number | null;
+}
+
+export interface PendingChoice {
+  choiceId: string;
+  descriptorId: string;
+  kind: ChoiceKind;
+  forPlayer: string;
+  prompt: ChoicePrompt;
+  collected?: Record<string, unknown>;
+  timeout?: number | null;
+}
+
+export interface LogEntry {
+  event: string;
+  detail: unknown;
+}
+
+export interface StatusShape {
+  status: string;
+  winner?: Color | null;
+  reason?: string | null;
+}
+
+export interface SessionOutput {
+  fen: string;
+  sideToMove: Color;
+  status: StatusShape;
+  legalMoves: string[];
+  pendingChoice: PendingChoice | null;
+  markers: MarkerOut[];
+  activeModifiers: { instance: number; id: string; chooser: Color; lifetime: Lifetime }[];
+  pieces: PieceOut[];
+  plyCount: number;
+  log: LogEntry[];
+  vars?: Record<string, unknown>;
+  /** Optional: SAN of every ply so far, if the server sends it (preferred over the client's own). */
+  moves?: { uci: string; san: string }[];
+  /** Optional: whether the side to move is in check, if the server sends it. */
+  inCheck?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game state as the UI uses it
+
+export interface ClockReading {
+  white: number;
+  black: number;
+  /** Server time (ms since the epoch) of the reading. */
+  serverTime: number;
+  /** The side whose clock runs, or null when none runs. */
+  running: Color | null;
+  initialSeconds?: number;
+  incrementSeconds?: number;
+}
+
+export interface GameView {
+  id: string;
+  seq: number;
+  session: SessionOutput;
+  clocks: ClockReading | null;
+  presence: { white: boolean; black: boolean };
+  drawOffer: Color | null;
+  players: { white?: string; black?: string };
+  result: { result: string; reason: string } | null;
+  /** The game waits for a player to come back (no-timeout choice mode). */
+  paused: boolean;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const color = (v: unknown): Color | null => (v === 'white' || v === 'black' ? v : null);
+
+/** Ongoing statuses: the game is not over. */
+export function isLive(status: StatusShape): boolean {
+  return status.status === 'ongoing' || status.status === 'awaiting-choice' || status.status === 'paused';
+}
+
+function readClockSide(v: unknown): number | undefined {
+  // `{"remainingMs": N}` (issue 13's words) or a bare number of ms.
+  if (isObj(v)) return num(v.remainingMs);
+  return num(v);
+}
+
+/**
+ * Reads the server's game state (GET /api/games/{id}, or `state` in welcome/state messages).
+ * Accepts the session output nested under `state`/`session` or flattened beside `seq`; clocks
+ * under `clocks` or `clock`, with `serverTime`/`serverTimeMs`/`at` for the reading's time.
+ * Throws an Error naming the field when the session output itself is missing.
+ */
+export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView {
+  if (!isObj(raw)) throw new Error('game state: not an object');
+  const inner = isObj(raw.session) ? raw.session : isObj(raw.state) && 'fen' in raw.state ? raw.state : raw;
+  if (typeof inner.fen !== 'string') throw new Error('game state: missing "fen"');
+  if (!Array.isArray(inner.pieces)) throw new Error('game state: missing "pieces"');
+  const session = {
+    legalMoves: [],
+    pendingChoice: null,
+    markers: [],
+    activeModifiers: [],
+    log: [],
+    plyCount: 0,
+    status: { status: 'ongoing' },
+    sideToMove: 'white',
+    ...inner,
+  } as unknown as SessionOutput;
+
+  const c = isObj(raw.clocks) ? raw.clocks : isObj(raw.clock) ? raw.clock : null;
+  let clocks: ClockReading | null = null;
+  if (c) {
+    const w = readClockSide(c.white);
+    const b = readClockSide(c.black);
+    if (w !== undefined && b !== undefined) {
+      const serverTime = num(c.serverTime) ?? num(c.serverTimeMs) ?? num(c.at) ?? num(raw.serverTime) ?? Date.now();
+      const running =
+        'running' in c
+          ? color(c.running)
+          : isLive(session.status) && session.status.status !== 'paused'
+            ? session.sideToMove
+            : null;
+      clocks = {
+        white: w,
+        black: b,
+        serverTime,
+        running,
+        initialSeconds: num(c.initialSeconds),
+        incrementSeconds: num(c.incrementSeconds),
+      };
+    }
+  }
+
+  const p = isObj(raw.presence) ? raw.presence : {};
+  const presentOf = (v: unknown) => (isObj(v) ? v.connected === true || v.present === true : v === true);
+  const drawOffer = color(raw.drawOffer) ?? (isObj(raw.drawOffers) ? color(raw.drawOffers.by) : color(raw.drawOffers));
+  const players = isObj(raw.players) ? raw.players : raw;
+  const r = isObj(raw.result) ? raw.result : null;
+  return {
+    id: typeof raw.id === 'string' ? raw.id : id,
+    seq: num(raw.seq) ?? fallbackSeq,
+    session,
+    clocks,
+    presence: { white: presentOf(p.white), black: presentOf(p.black) },
+    drawOffer,
+    players: {
+      white: typeof players.white === 'string' ? players.white : undefined,
+      black: typeof players.black === 'string' ? players.black : undefined,
+    },
+    result: r ? { result: String(r.result ?? ''), reason: String(r.reason ?? '') } : null,
+    paused: raw.paused === true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket messages
+
+export type ClientMessage =
+  | { kind: 'hello'; protocolVersion: 1 | 2; lastSeq?: number }
+  | { kind: 'move'; move: string; ply: number }
+  | { kind: 'submit-choice'; choiceId: string; value: string }
+  | { kind: 'resign' }
+  | { kind: 'offer-draw' }
+  | { kind: 'accept-draw' }
+  | { kind: 'decline-draw' }
+  | { kind: 'claim-draw' }
+  | { kind: 'claim-victory' }
+  | { kind: 'ping' };
+
+export type ServerMessage =
+  | { kind: 'welcome'; protocolVersion: number; seat: Seat; seq: number; state: unknown }
+  | { kind: 'state'; seq: number; state: unknown }
+  | { kind: 'request-choice'; choiceId: string; prompt: ChoicePrompt }
+  | { kind: 'error'; code: string; message: string; ref?: unknown }
+  | { kind: 'warning'; code?: string; message: string }
+  | { kind: 'game-over'; result: string; reason: string }
+  | { kind: 'presence'; white?: unknown; black?: unknown; [k: string]: unknown }
+  | { kind: 'pong' };
+
+/** Parses one server frame; returns an Error (never throws) for a frame the client cannot read. */
+export function parseServerMessage(text: string): ServerMessage | Error {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return new Error(`server message is not JSON: ${(e as Error).message}`);
+  }
+  if (!isObj(v) || typeof v.kind !== 'string') return new Error('server message without "kind"');
+  switch (v.kind) {
+    case 'welcome':
+    case 'state':
+      if (num(v.seq) === undefined) return new Error(`${v.kind} message without a numeric "seq"`);
+      if (!isObj(v.state)) return new Error(`${v.kind} message without "state"`);
+      return v as ServerMessage;
+    case 'request-choice':
+      if (typeof v.choiceId !== 'string' || !isObj(v.prompt)) return new Error('request-choice without choiceId/prompt');
+      return v as ServerMessage;
+    case 'error':
+    case 'warning':
+    case 'game-over':
+    case 'presence':
+    case 'pong':
+      return v as ServerMessage;
+    default:
+      return new Error(`unknown server message kind "${v.kind}"`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+/** Where the game page finds the game id and the seat token: `/game/{id}?token=T` (also `/games/…`, `/g/…`, `#token=T`). */
+export function parseGameLocation(pathname: string, search: string, hash: string): { id: string; token?: string } | null {
+  const m = /^\/(?:game|games|g)\/([^/?#]+)/.exec(pathname);
+  if (!m) return null;
+  const q = new URLSearchParams(search);
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = q.get('token') ?? h.get('token') ?? undefined;
+  return { id: decodeURIComponent(m[1]), token: token || undefined };
+}
+
+export function wsUrl(origin: string, id: string, token?: string): string {
+  const u = new URL(`/api/games/${encodeURIComponent(id)}/ws`, origin);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (token) u.searchParams.set('token', token);
+  return u.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP API
+
+export interface Finding {
+  code: string;
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+  severity?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public findings: Finding[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface SeatLink {
+  token: string;
+  url: string;
+}
+export interface CreatedGame {
+  id: string;
+  seats: { white: SeatLink; black: SeatLink };
+  spectateUrl: string;
+}
+
+export interface CreateGameRequest {
+  game?: string;
+  fen?: string;
+  layout?: string;
+  presets?: string[];
+  modifiers?: (string | object)[];
+  seed?: number;
+  draft?: boolean | object;
+  choiceTimeout?: { mode: 'timeout-with-default'; seconds: number } | { mode: 'no-timeout' };
+  coinFlips?: 'auto' | 'manual';
+  clock?: { initialSeconds: number; incrementSeconds: number };
+  white?: string;
+  black?: string;
+}
+
+export interface RuleEntry {
+  id: string;
+  name?: string;
+  description?: string;
+  incompatible?: string[];
+  /** Presets that must be chosen with this one. */
+  requires?: string[];
+  /** False when the engine cannot play it yet; `needs` says what is missing. */
+  implemented?: boolean;
+  needs?: string;
+  parameters?: { name: string; type: string; default?: unknown }[];
+  kind?: string;
+  /** Layouts: the game they belong to; presets: the category. */
+  game?: string;
+  category?: string;
+  descriptor?: unknown;
+}
+export interface Rules {
+  games: RuleEntry[];
+  layouts: RuleEntry[];
+  presets: RuleEntry[];
+  modifiers: RuleEntry[];
+}
+
+export interface GameSummary {
+  id: string;
+  status: string;
+  game?: string;
+  presets?: string[];
+  modifiers?: string[];
+  clock?: { initialSeconds: number; incrementSeconds: number } | null;
+  white?: string | null;
+  black?: string | null;
+  openSeats?: Color[];
+  plyCount?: number;
+  createdAt?: string;
+}
+
+function findingsOf(body: unknown): Finding[] {
+  if (isObj(body)) {
+    const f = body.findings ?? body.errors ?? body.diagnostics;
+    if (Array.isArray(f)) return f.filter(isObj).map((x) => ({
+      code: String(x.code ?? ''),
+      path: String(x.path ?? ''),
+      message: String(x.message ?? ''),
+      line: num(x.line),
+      column: num(x.column),
+      severity: typeof x.severity === 'string' ? x.severity : undefined,
+    }));
+  }
+  return [];
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* a non-JSON answer: reported below with its text */
+  }
+  if (!res.ok) {
+    const msg = isObj(parsed) && typeof parsed.message === 'string' ? parsed.message : text || res.statusText;
+    throw new ApiError(res.status, `${method} ${path}: ${res.status} ${msg}`, findingsOf(parsed));
+  }
+  return parsed as T;
+}
+
+/** Rule entries: bare ids or objects; `incompatible_with`/`incompatibleWith` read as `incompatible` (the presets registry's serde names). */
+function listOf(v: unknown, key: string): RuleEntry[] {
+  const a = isObj(v) ? v[key] : undefined;
+  if (!Array.isArray(a)) return [];
+  const strs = (x: unknown) => (Array.isArray(x) ? x.map(String) : undefined);
+  return a.map((x): RuleEntry => {
+    if (!isObj(x)) return { id: String(x) };
+    return {
+      ...(x as unknown as RuleEntry),
+      id: String(x.id),
+      incompatible: strs(x.incompatible ?? x.incompatibleWith ?? x.incompatible_with),
+      requires: strs(x.requires),
+    };
+  });
+}
+
+/** POST /api/validate: the server tells a descriptor (a body starting with `{`) from a YAML game. */
+async function validateBody(body: string): Promise<{ findings: Finding[]; answer: unknown }> {
+  const res = await fetch('/api/validate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+  const text = await res.text();
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new ApiError(res.status, `POST /api/validate: ${res.status} ${text.slice(0, 200)}`);
+  }
+  if (!res.ok && !(isObj(answer) && Array.isArray(answer.findings))) {
+    throw new ApiError(res.status, `POST /api/validate: ${res.status} ${isObj(answer) ? String(answer.message ?? '') : ''}`);
+  }
+  return { findings: findingsOf(answer), answer };
+}
+
+export const api = {
+  createGame: (req: CreateGameRequest) => call<CreatedGame>('POST', '/api/games', req),
+  getGame: async (id: string) => readGameState(await call<unknown>('GET', `/api/games/${encodeURIComponent(id)}`), 0, id),
+  listGames: async (status: 'open' | 'live' | 'finished') => {
+    const v = await call<unknown>('GET', `/api/games?status=${status}`);
+    const rows: unknown[] = Array.isArray(v) ? v : isObj(v) && Array.isArray(v.games) ? v.games : [];
+    // The server's rows carry the creation request under `request`: its fields describe the game.
+    return rows.filter(isObj).map((r) => {
+      const req = isObj(r.request) ? r.request : {};
+      const mods = Array.isArray(req.modifiers) ? req.modifiers.map((m) => (typeof m === 'string' ? m : isObj(m) ? String(m.id ?? 'custom') : '?')) : undefined;
+      return { ...req, modifiers: mods, ...r } as unknown as GameSummary;
+    });
+  },
+  joinGame: (id: string) => call<{ seat: Color; token: string; url: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
+  rules: async (): Promise<Rules> => {
+    const v = await call<unknown>('GET', '/api/rules');
+    return { games: listOf(v, 'games'), layouts: listOf(v, 'layouts'), presets: listOf(v, 'presets'), modifiers: listOf(v, 'modifiers') };
+  },
+  /** POST /api/validate with a descriptor (the JSON itself as the body); answers the findings. */
+  validate: async (descriptor: unknown): Promise<Finding[]> => (await validateBody(JSON.stringify(descriptor))).findings,
+  /**
+   * POST /api/validate with a YAML game (the text as the body): the findings (with line and
+   * column) and, when the server sends it, a preview of the start position (`fen`, `legalMoves`).
+   */
+  validateYaml: async (yaml: string) => {
+    const { findings, answer } = await validateBody(yaml);
+    const pv = isObj(answer) ? (isObj(answer.preview) ? answer.preview : answer) : {};
+    const preview = typeof pv.fen === 'string' ? { fen: pv.fen, legalMoves: Array.isArray(pv.legalMoves) ? pv.legalMoves.map(String) : [] } : null;
+    return { findings, preview };
+  },
+  /** Saves a descriptor to the server's modifier library (POST /api/modifiers: not in issue 13's list; agree at integration). */
+  saveModifier: (descriptor: unknown) => call<{ id: string }>('POST', '/api/modifiers', descriptor),
+  pgnUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/pgn`,
+  recordUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/record`,
+  pgnText: async (id: string) => {
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}/pgn`);
+    if (!res.ok) throw new ApiError(res.status, `GET pgn: ${res.status}`);
+    return res.text();
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The connection: hello, reconnect with lastSeq, resend nothing twice (the ply does that)
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+export interface ConnectionOptions {
+  url: string;
+  /** The seq the client already has (0 = none); read at every (re)connect. */
+  lastSeq: () => number;
+  onMessage: (m: ServerMessage) => void;
+  onState: (s: ConnectionState, attempt: number) => void;
+  onBadFrame?: (e: Error) => void;
+  makeSocket?: (url: string) => SocketLike;
+  /** Backoff before reconnect attempt n (from 1): 250 ms doubling to 5 s. */
+  backoff?: (attempt: number) => number;
+  setTimer?: (f: () => void, ms: number) => unknown;
+}
+
+export const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** Math.max(0, attempt - 1));
+
+/** One game's WebSocket: sends `hello` (v2, with `lastSeq` once it has a state) at every open and reconnects after a drop. */
+export class GameConnection {
+  private ws: SocketLike | null = null;
+  private attempt = 0;
+  private stopped = false;
+  state: ConnectionState = 'connecting';
+
+  constructor(private o: ConnectionOptions) {
+    this.open();
+  }
+
+  private setState(s: ConnectionState) {
+    this.state = s;
+    this.o.onState(s, this.attempt);
+  }
+
+  private open() {
+    const make = this.o.makeSocket ?? ((u: string) => new WebSocket(u) as unknown as SocketLike);
+    let ws: SocketLike;
+    try {
+      ws = make(this.o.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      const last = this.o.lastSeq();
+      const hello: ClientMessage = last > 0
+        ? { kind: 'hello', protocolVersion: PROTOCOL_VERSION, lastSeq: last }
+        : { kind: 'hello', protocolVersion: PROTOCOL_VERSION };
+      ws.send(JSON.stringify(hello));
+      this.setState('open');
+    };
+    ws.onmessage = (ev) => {
+      const m = parseServerMessage(typeof ev.data === 'string' ? ev.data : String(ev.data));
+      if (m instanceof Error) this.o.onBadFrame?.(m);
+      else this.o.onMessage(m);
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect() {
+    if (this.stopped) return;
+    this.attempt += 1;
+    this.setState('reconnecting');
+    const wait = (this.o.backoff ?? defaultBackoff)(this.attempt);
+    (this.o.setTimer ?? ((f, ms) => setTimeout(f, ms)))(() => {
+      if (!this.stopped) this.open();
+    }, wait);
+  }
+
+  /** Sends a message; false when the socket is not open (the UI says so; a move is re-sent by the user). */
+  send(m: ClientMessage): boolean {
+    if (!this.ws || this.ws.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(m));
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.setState('closed');
+  }
+}

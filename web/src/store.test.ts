@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { choiceForMe, formatClock, initialClient, markAnswered, observeOffset, reduce, remainingMs, setConnection } from './store';
+import type { ServerMessage } from './protocol';
+import { session } from './test/fixtures';
+
+const welcome = (seq: number, over: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): ServerMessage => ({
+  kind: 'welcome', protocolVersion: 2, seat: 'white', seq, state: { seq, ...session(over), ...extra },
+});
+const state = (seq: number, over: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): ServerMessage => ({
+  kind: 'state', seq, state: { seq, ...session(over), ...extra },
+});
+
+describe('applying server states', () => {
+  it('takes the seat and state from welcome', () => {
+    const c = reduce(initialClient(), welcome(3, { plyCount: 2 }), 1000);
+    expect(c.seat).toBe('white');
+    expect(c.seq).toBe(3);
+    expect(c.game?.session.plyCount).toBe(2);
+    expect(c.receivedAt).toBe(1000);
+  });
+
+  it('applies later states in seq order and ignores stale or repeated ones', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, state(2, { plyCount: 1 }), 10);
+    c = reduce(c, state(2, { plyCount: 99 }), 20); // a duplicate after a resync
+    c = reduce(c, state(1, { plyCount: 98 }), 30); // an old one
+    expect(c.seq).toBe(2);
+    expect(c.game?.session.plyCount).toBe(1);
+  });
+
+  it('reads the session nested under "session" as well as flattened', () => {
+    const m: ServerMessage = { kind: 'state', seq: 5, state: { seq: 5, session: session({ plyCount: 7 }) } };
+    const c = reduce(reduce(initialClient(), welcome(1), 0), m, 0);
+    expect(c.game?.session.plyCount).toBe(7);
+  });
+
+  it('keeps the old state and reports an unreadable one', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, { kind: 'state', seq: 2, state: { seq: 2 } }, 0);
+    expect(c.seq).toBe(1);
+    expect(c.notices.at(-1)?.text).toContain('missing "fen"');
+  });
+
+  it('records errors and game over', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, { kind: 'error', code: 'move.illegal', message: 'e2e5 is not legal' }, 5);
+    c = reduce(c, { kind: 'game-over', result: '1-0', reason: 'checkmate' }, 6);
+    expect(c.notices.at(-1)).toEqual({ kind: 'error', text: 'e2e5 is not legal (move.illegal)', at: 5 });
+    expect(c.gameOver).toEqual({ result: '1-0', reason: 'checkmate' });
+  });
+
+  it('updates presence from presence messages', () => {
+    let c = reduce(initialClient(), welcome(1, {}, { presence: { white: true, black: true } }), 0);
+    c = reduce(c, { kind: 'presence', black: { connected: false } }, 0);
+    expect(c.game?.presence).toEqual({ white: true, black: false });
+    c = reduce(c, { kind: 'presence', seat: 'black', connected: true }, 0);
+    expect(c.game?.presence).toEqual({ white: true, black: true });
+  });
+});
+
+describe('reconnect', () => {
+  it('counts a reconnect and warns once when the connection drops', () => {
+    let c = setConnection(initialClient(), 'open', 0);
+    c = setConnection(c, 'reconnecting', 1);
+    c = setConnection(c, 'reconnecting', 2);
+    c = setConnection(c, 'open', 3);
+    expect(c.reconnects).toBe(1);
+    expect(c.notices.filter((n) => n.kind === 'warning')).toHaveLength(1);
+  });
+
+  it('resumes from a welcome after reconnect without going back', () => {
+    let c = reduce(initialClient(), welcome(4, { plyCount: 3 }), 0);
+    // the server's welcome after a reconnect with lastSeq 4 carries seq 4 (nothing missed) …
+    c = reduce(c, welcome(4, { plyCount: 3 }), 10);
+    expect(c.receivedAt).toBe(0);
+    // … or a later seq when moves were played meanwhile
+    c = reduce(c, welcome(6, { plyCount: 5 }), 20);
+    expect(c.game?.session.plyCount).toBe(5);
+  });
+});
+
+describe('choices', () => {
+  const pending = {
+    choiceId: 'c12', descriptorId: 'mind_control', kind: 'piece', forPlayer: 'white',
+    prompt: { kind: 'piece', options: ['d7', 'e7'], forPlayer: 'white' },
+  };
+  it('offers the pending choice to its player only', () => {
+    const c = reduce(initialClient(), welcome(1, { pendingChoice: pending }), 0);
+    expect(choiceForMe(c)?.prompt.options).toEqual(['d7', 'e7']);
+    expect(choiceForMe({ ...c, seat: 'black' })).toBeNull();
+    expect(choiceForMe({ ...c, seat: 'spectator' })).toBeNull();
+  });
+  it('hides an answered rps until the state moves on', () => {
+    const rps = { ...pending, choiceId: 'c3', kind: 'rps', forPlayer: 'both', prompt: { kind: 'rps', options: ['rock', 'paper', 'scissors'], forPlayer: 'both' }, collected: { white: 'hidden' } };
+    const c = reduce(initialClient(), welcome(1, { pendingChoice: rps }), 0);
+    expect(choiceForMe(c)).toBeNull(); // white's slot is filled
+    expect(choiceForMe({ ...c, seat: 'black' })?.choiceId).toBe('c3');
+    expect(choiceForMe(markAnswered({ ...c, seat: 'black' }, 'c3'))).toBeNull();
+  });
+  it('drops a request once a state shows it resolved', () => {
+    let c = reduce(initialClient(), welcome(1, { pendingChoice: pending }), 0);
+    c = reduce(c, { kind: 'request-choice', choiceId: 'c12', prompt: pending.prompt as never }, 0);
+    expect(c.request?.choiceId).toBe('c12');
+    c = reduce(c, state(2), 0);
+    expect(c.request).toBeNull();
+  });
+});
+
+describe('clocks', () => {
+  const reading = { white: 60_000, black: 30_000, serverTime: 1_000_000, running: 'white' as const };
+  it('counts down the running side from the server reading', () => {
+    // offset: server is 500 ms ahead; 2 s of client time after the reading was taken
+    expect(remainingMs(reading, 'white', 1_000_000 - 500 + 2000, 500)).toBe(58_000);
+    expect(remainingMs(reading, 'black', 1_000_000 + 9999, 500)).toBe(30_000);
+  });
+  it('never goes below zero', () => {
+    expect(remainingMs(reading, 'white', 1_000_000 + 120_000, 0)).toBe(0);
+  });
+  it('keeps the largest offset sample (the one with least latency)', () => {
+    // samples: serverTime − receivedAt = 100 − (latency 40) and 100 − (latency 5)
+    expect(observeOffset(observeOffset(null, 1000, 940), 2000, 1905)).toBe(95);
+  });
+  it('reads clocks from the state with the server time', () => {
+    const c = reduce(initialClient(), welcome(1, {}, { clocks: { white: { remainingMs: 5000 }, black: { remainingMs: 7000 }, serverTime: 1234 } }), 1200);
+    expect(c.game?.clocks).toMatchObject({ white: 5000, black: 7000, serverTime: 1234, running: 'white' });
+    expect(c.clockOffset).toBe(34);
+  });
+  it('formats m:ss, tenths under ten seconds, hours', () => {
+    expect(formatClock(65_000)).toBe('1:05');
+    expect(formatClock(9_450)).toBe('0:09.4');
+    expect(formatClock(3_725_000)).toBe('1:02:05');
+  });
+});
+
+describe('SAN of live moves', () => {
+  it('is written from the state before and the state after', async () => {
+    const { annotateSan } = await import('./store');
+    const { toSan } = await import('./chess');
+    const { pc } = await import('./test/fixtures');
+    const before = reduce(initialClient(), welcome(1, { pieces: [pc('g1', 'knight', 'white'), pc('e1', 'king', 'white'), pc('e8', 'king', 'black')], legalMoves: ['g1f3'] }), 0);
+    const after = reduce(before, state(2, { plyCount: 1, sideToMove: 'black', log: [{ event: 'move', detail: { uci: 'g1f3', color: 'white' } }] }), 0);
+    const c = annotateSan(before, after, (u, g, s) => toSan(u, g.session.pieces, g.session.legalMoves, s), () => false);
+    expect(c.san).toEqual({ 0: 'Nf3' });
+    // a jump of two plies (a resync) writes nothing: the caller falls back to the PGN
+    const later = reduce(c, state(4, { plyCount: 3, log: [1, 2, 3].map(() => ({ event: 'move', detail: { uci: 'a2a3' } })) }), 0);
+    expect(annotateSan(before, later, () => 'x', () => false).san).toEqual({ 0: 'Nf3' });
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The game page's client state: a pure reducer over server messages, so it can be tested without
+ * a browser. Time is passed in (`now`, ms on the client's clock) rather than read.
+ */
+import {
+  readGameState,
+  type ChoicePrompt,
+  type ClockReading,
+  type Color,
+  type ConnectionState,
+  type GameView,
+  type Seat,
+  type ServerMessage,
+} from './protocol';
+
+export interface Notice {
+  kind: 'error' | 'warning' | 'info';
+  text: string;
+  at: number;
+}
+
+export interface GameClient {
+  seat: Seat;
+  game: GameView | null;
+  /** The highest seq applied. A state with a lower or equal seq is stale and ignored. */
+  seq: number;
+  /** The client's wall-clock time when `game` was received. */
+  receivedAt: number;
+  /** Estimate of (server clock − client clock) in ms; see `observeOffset`. */
+  clockOffset: number | null;
+  /** A choice the server asked this seat for (v2 request-choice), until a state shows it resolved. */
+  request: { choiceId: string; prompt: ChoicePrompt } | null;
+  /** Choice ids this client has answered (their prompts stay answered across states). */
+  answered: string[];
+  gameOver: { result: string; reason: string } | null;
+  connection: ConnectionState;
+  reconnects: number;
+  notices: Notice[];
+  /** SAN of plies seen live, by ply index (0 = first move), computed by the caller. */
+  san: Record<number, string>;
+}
+
+export const initialClient = (): GameClient => ({
+  seat: 'spectator',
+  game: null,
+  seq: 0,
+  receivedAt: 0,
+  clockOffset: null,
+  request: null,
+  answered: [],
+  gameOver: null,
+  connection: 'connecting',
+  reconnects: 0,
+  notices: [],
+  san: {},
+});
+
+/**
+ * Server offset from one reading: serverTime − receivedAt = offset − latency, and latency ≥ 0, so
+ * the largest sample seen is the best lower bound of the true offset.
+ */
+export function observeOffset(prev: number | null, serverTime: number, receivedAt: number): number {
+  const sample = serverTime - receivedAt;
+  return prev === null ? sample : Math.max(prev, sample);
+}
+
+/** Remaining ms of `side` at client time `now`, counting down from the server's reading; never negative. */
+export function remainingMs(c: ClockReading, side: Color, now: number, offset: number | null): number {
+  const base = c[side];
+  if (c.running !== side) return Math.max(0, base);
+  const serverNow = now + (offset ?? c.serverTime - now);
+  return Math.max(0, base - Math.max(0, serverNow - c.serverTime));
+}
+
+/** "m:ss", with tenths under 10 s and hours when needed. */
+export function formatClock(ms: number): string {
+  const t = Math.max(0, ms);
+  if (t < 10_000) {
+    const s = Math.floor(t / 1000);
+    const tenths = Math.floor((t % 1000) / 100);
+    return `0:0${s}.${tenths}`;
+  }
+  const total = Math.floor(t / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+const MAX_NOTICES = 20;
+function notice(c: GameClient, kind: Notice['kind'], text: string, now: number): Notice[] {
+  return [...c.notices, { kind, text, at: now }].slice(-MAX_NOTICES);
+}
+
+function applyState(c: GameClient, seq: number, raw: unknown, now: number): GameClient {
+  if (seq <= c.seq && c.game) return c; // stale or duplicate (a resync after reconnect)
+  let g: GameView;
+  try {
+    g = readGameState(raw, seq, c.game?.id ?? '');
+  } catch (e) {
+    return { ...c, notices: notice(c, 'error', `unreadable state: ${(e as Error).message}`, now) };
+  }
+  g = { ...g, seq };
+  const pending = g.session.pendingChoice;
+  // A request stays only while the state still shows that choice pending.
+  const request = c.request && pending && pending.choiceId === c.request.choiceId ? c.request : null;
+  const clockOffset = g.clocks ? observeOffset(c.clockOffset, g.clocks.serverTime, now) : c.clockOffset;
+  const over = g.result ?? c.gameOver;
+  return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over };
+}
+
+/** Applies one server message. */
+export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient {
+  switch (m.kind) {
+    case 'welcome': {
+      const seat = m.seat;
+      // After a reconnect with lastSeq the welcome may carry the state we have: applyState skips it.
+      return applyState({ ...c, seat }, m.seq, m.state, now);
+    }
+    case 'state':
+      return applyState(c, m.seq, m.state, now);
+    case 'request-choice':
+      if (c.answered.includes(m.choiceId)) return c;
+      return { ...c, request: { choiceId: m.choiceId, prompt: m.prompt } };
+    case 'error':
+      return { ...c, notices: notice(c, 'error', `${m.message}${m.code ? ` (${m.code})` : ''}`, now) };
+    case 'warning':
+      return { ...c, notices: notice(c, 'warning', m.message, now) };
+    case 'game-over':
+      return { ...c, gameOver: { result: m.result, reason: m.reason } };
+    case 'presence': {
+      if (!c.game) return c;
+      const p = (v: unknown) =>
+        typeof v === 'object' && v !== null ? (v as { connected?: boolean }).connected === true : v === true;
+      // `{white, black}` (each a bool or `{connected}`), or one seat: `{seat, connected}`.
+      const one = (side: 'white' | 'black') =>
+        m.seat === side && typeof m.connected === 'boolean' ? m.connected : undefined;
+      const presence = {
+        white: one('white') ?? ('white' in m ? p(m.white) : c.game.presence.white),
+        black: one('black') ?? ('black' in m ? p(m.black) : c.game.presence.black),
+      };
+      return { ...c, game: { ...c.game, presence } };
+    }
+    case 'pong':
+      return c;
+  }
+}
+
+export function setConnection(c: GameClient, s: ConnectionState, now: number): GameClient {
+  const reconnects = s === 'open' && c.connection === 'reconnecting' ? c.reconnects + 1 : c.reconnects;
+  const notices = s === 'reconnecting' && c.connection === 'open' ? notice(c, 'warning', 'connection lost; reconnecting…', now) : c.notices;
+  return { ...c, connection: s, reconnects, notices };
+}
+
+export function markAnswered(c: GameClient, choiceId: string): GameClient {
+  return { ...c, answered: [...c.answered, choiceId], request: null };
+}
+
+/** The choice this seat should answer now, if any: the server's request, or the state's pending choice addressed to it. */
+export function choiceForMe(c: GameClient, hotSeat = false): { choiceId: string; prompt: ChoicePrompt } | null {
+  const pending = c.game?.session.pendingChoice;
+  if (!pending || c.answered.includes(pending.choiceId)) return null;
+  if (c.request && c.request.choiceId === pending.choiceId) return c.request;
+  const who = pending.prompt?.forPlayer ?? pending.forPlayer;
+  const mine = hotSeat || who === c.seat || (who === 'both' && c.seat !== 'spectator');
+  if (!mine) return null;
+  if (who === 'both' && pending.collected) {
+    // rps: our slot already holds an answer ("hidden" to everyone until both are in).
+    const slot = pending.collected[c.seat as string];
+    if (slot !== undefined && slot !== null && !hotSeat) return null;
+  }
+  const prompt: ChoicePrompt = pending.prompt ?? { kind: pending.kind, options: [], forPlayer: who as Color };
+  return { choiceId: pending.choiceId, prompt };
+}
+
+/**
+ * SAN for a ply seen live: when `next` is exactly one ply after `prev` and its log ends with that
+ * ply's move, the SAN is written from `prev`'s pieces and legal moves (disambiguation) and `next`'s
+ * status (mate) and check. Returns `next` with the SAN recorded.
+ */
+export function annotateSan(
+  prev: GameClient,
+  next: GameClient,
+  toSanFn: (uci: string, prevGame: GameView, suffix: '' | '+' | '#') => string,
+  inCheck: (g: GameView) => boolean,
+): GameClient {
+  const a = prev.game;
+  const b = next.game;
+  if (!a || !b || b === a) return next;
+  const moves = b.session.log.filter((e) => e.event === 'move');
+  const ply = moves.length - 1;
+  if (ply < 0 || next.san[ply] !== undefined) return next;
+  const prevMoves = a.session.log.filter((e) => e.event === 'move').length;
+  if (prevMoves !== ply) return next;
+  const uci = (moves[ply].detail as { uci?: string } | null)?.uci;
+  if (typeof uci !== 'string') return next;
+  const suffix = b.session.status.status === 'checkmate' ? '#' : inCheck(b) ? '+' : '';
+  return { ...next, san: { ...next.san, [ply]: toSanFn(uci, a, suffix) } };
+}
