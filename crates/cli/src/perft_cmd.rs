@@ -257,9 +257,22 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
     entries
         .into_iter()
         .map(|e| {
-            let game = Game::from_fen(variant.clone(), &e.fen).map_err(|err| {
-                CliError::input(format!("{shown}: line {} (id {}): {err}", e.line, e.id))
-            })?;
+            let game = Game::from_fen(variant.clone(), &e.fen)
+                .map(|mut g| {
+                    // Suites mix standard and Chess960 positions without
+                    // saying which: a position whose castling rights
+                    // standard castling would drop is Chess960, as
+                    // shakmaty's `CastlingMode::detect` decides.
+                    let standard = g.shredder_fen();
+                    g.set_chess960(true);
+                    if g.shredder_fen() == standard {
+                        g.set_chess960(variant.is_chess960());
+                    }
+                    g
+                })
+                .map_err(|err| {
+                    CliError::input(format!("{shown}: line {} (id {}): {err}", e.line, e.id))
+                })?;
             // The count's own line (a `perft` line of a `.perft` file), not
             // the position's.
             if let Some(i) = e.counts.iter().position(|&(d, _)| d > MAX_DEPTH) {

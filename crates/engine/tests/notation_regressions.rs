@@ -7,18 +7,13 @@ use houserules_engine::san::SanError;
 use houserules_engine::uci::UciError;
 use houserules_engine::{Game, GameError, Variant};
 
-fn lines(g: &Game) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .into_iter()
-        .map(|m| format!("{} {}", g.uci(m), g.san(m)))
-        .collect();
-    v.sort();
-    v
-}
+mod common;
 
 fn castles(g: &Game) -> Vec<String> {
-    lines(g).into_iter().filter(|l| l.contains("O-O")).collect()
+    common::move_lines(g)
+        .into_iter()
+        .filter(|l| l.contains("O-O"))
+        .collect()
 }
 
 /// Issue 11, item 1: standard castling is written king-to-destination even

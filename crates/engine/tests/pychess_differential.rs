@@ -30,6 +30,8 @@ use std::path::PathBuf;
 
 use houserules_engine::{Game, Variant};
 
+mod common;
+
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
@@ -48,17 +50,6 @@ fn digest(lines: &[String]) -> String {
         }
     }
     format!("{h:016x}")
-}
-
-/// Our legal moves as sorted `UCI SAN` lines.
-fn our_lines(g: &Game) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .legal_moves()
-        .into_iter()
-        .map(|m| format!("{} {}", g.uci(m), g.san(m)))
-        .collect();
-    v.sort();
-    v
 }
 
 fn reference() -> String {
@@ -126,7 +117,7 @@ fn legal_moves_in_uci_and_san_match_python_chess() {
             continue;
         };
         positions += 1;
-        let ours = our_lines(g);
+        let ours = common::move_lines(g);
         if digest(&ours) != want {
             failures.push(format!(
                 "line {lineno}: FEN {fen}{mode}\n  ours: {ours}\n  python-chess's list: python3 crates/engine/tests/data/make_pychess_reference.py --moves '{fen}'{flag}",

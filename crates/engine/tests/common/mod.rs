@@ -278,3 +278,15 @@ pub fn locate_perft_divergence(fen: &str, depth: u32) -> String {
 pub fn secs(d: std::time::Duration) -> String {
     format!("{:.1}s", d.as_secs_f64())
 }
+
+/// Our legal moves as sorted `UCI SAN` lines (python-chess's
+/// `board.uci(m) + " " + board.san(m)` for comparison).
+pub fn move_lines(g: &Game) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .legal_moves()
+        .into_iter()
+        .map(|m| format!("{} {}", g.uci(m), g.san(m)))
+        .collect();
+    v.sort();
+    v
+}
