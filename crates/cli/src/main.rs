@@ -27,10 +27,12 @@ mod error;
 mod games_cmd;
 mod loadtest_cmd;
 mod modifiers_cmd;
+mod movelist;
 mod moves_cmd;
 mod parallel;
 mod perft_cmd;
 mod pgn_cmd;
+mod pgn_out;
 mod position;
 mod progress;
 mod rules_cmd;
@@ -65,6 +67,8 @@ Examples:
   houserules state --rules piece-hp --play e2e4,d7d5,e4d5 --output pos.json
   houserules moves --state pos.json
   houserules serve --addr 127.0.0.1:8080
+  houserules moves --game capablanca --play 'e2e4 e7e5'
+  houserules state --play '1. e4 e5 2. Nf3' --pgn game.pgn
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed

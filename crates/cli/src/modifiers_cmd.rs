@@ -10,6 +10,7 @@ use houserules_modifiers::runtime::{CreateRequest, Input, InputReport, Session};
 use serde_json::{json, Value};
 
 use crate::error::{read_text_limited, CliError, Outcome};
+use crate::pgn_out::{self, RuleTags};
 
 /// Options of `houserules modifiers`.
 #[derive(Debug, Args)]
@@ -153,12 +154,14 @@ Examples:
                       {\"move\": \"e2e4\"}
   the rule first asks White to pick an enemy piece (b8), then e2e4 is
   played.
+  houserules play --create request.json --inputs inputs.jsonl --pgn game.pgn
+  writes the moves played as PGN as well.
 
 The creation request is {\"fen\"?, \"state\"?, \"layout\"?, \"presets\"?,
 \"modifiers\"?, \"seed\"?, \"draft\"?, \"choiceTimeout\"?, \"coinFlips\"?}
 (see docs/modifiers.md); \"state\" is a full JSON position state as
 `houserules state` writes it (docs/state-format.md) and carries the
-presets, so it excludes fen, layout and presets. Each input line is {\"move\": UCI} or {\"choice\":
+presets, so it excludes fen, layout and presets. Each input line is {\"move\": UCI or SAN} or {\"choice\":
 VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
 input is reported with its line number and reason, and the game stays as
 it was.
@@ -180,6 +183,12 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     fen_style: crate::position::FenStyleArg,
+    /// Also write the moves played as PGN to this file (tags: `Variant`
+    /// for a Chess960 layout, `HouseRules` the presets in --rules syntax,
+    /// `Modifiers` the library modifiers in --modifiers syntax, `SetUp`
+    /// and `FEN` when the game does not start from the standard position)
+    #[arg(long, value_name = "FILE.pgn")]
+    pgn: Option<PathBuf>,
 }
 
 /// Runs `houserules play`.
@@ -192,7 +201,10 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
     let req = CreateRequest::parse(&text)
         .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
+    let tags = args.pgn.as_ref().map(|_| pgn_rule_tags(&req));
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+    let start = s.game().clone();
+    let mut sans = Vec::new();
     let mut report = Vec::new();
     let mut refused = false;
     if let Some(p) = &args.inputs {
@@ -207,8 +219,18 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
                 let at = column.map(|c| format!(":{c}")).unwrap_or_default();
                 CliError::input(format!("{shown}:{}{at}: not an input: {e}", i + 1))
             })?;
+            // The SAN of a move, written in the position before it.
+            let san = match &input {
+                Input::Move { mv } if tags.is_some() => {
+                    s.resolve_move(mv).ok().map(|(m, _)| s.game().san(m))
+                }
+                _ => None,
+            };
             match s.submit(input) {
-                Ok(()) => report.push(json!({"line": i + 1, "ok": true})),
+                Ok(()) => {
+                    sans.extend(san);
+                    report.push(json!({"line": i + 1, "ok": true}));
+                }
                 Err(r) => {
                     refused = true;
                     report.push(
@@ -217,6 +239,24 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
                 }
             }
         }
+    }
+    if let (Some(path), Some(tags)) = (&args.pgn, &tags) {
+        let tags = RuleTags {
+            variant: start.is_chess960().then(|| "Chess960".to_string()),
+            ..tags.clone()
+        };
+        let own_start = start.fen() == houserules_engine::Game::chess().fen();
+        let status = s.status();
+        let result = match (s.is_over(), status["winner"].as_str()) {
+            (false, _) => "*",
+            (true, Some("white")) => "1-0",
+            (true, Some("black")) => "0-1",
+            (true, _) => "1/2-1/2",
+        };
+        pgn_out::write(
+            path,
+            &pgn_out::build(&tags, &start.fen(), own_start, &sans, result),
+        )?;
     }
     // The printed shape is docs/session-output.schema.json.
     let mut output = s.output();
@@ -297,4 +337,39 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         )?;
     }
     Ok(Outcome::failed_if(refused))
+}
+
+/// The PGN rule tags of a creation request: `HouseRules` from its presets
+/// (or its state's rules), `Modifiers` from its library modifiers
+/// (`ID[:K=V;...]`, joined by commas). An inline descriptor has no
+/// library id to name: it is left out, with a warning.
+fn pgn_rule_tags(req: &CreateRequest) -> RuleTags {
+    let presets = match &req.state {
+        Some(state) => state.rules.clone(),
+        // In canonical --rules form, every parameter written, as `state`
+        // writes it.
+        None => {
+            let joined = req.presets.join(",");
+            houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
+        }
+    };
+    let mut modifiers = Vec::new();
+    for m in &req.modifiers {
+        match m.as_str() {
+            Some(id) => modifiers.push(id.to_string()),
+            None => reportln!(
+                "warning: --pgn: the inline modifier {} is not written in the Modifiers tag \
+                 (only library modifiers have an id to name)",
+                m.get("id").and_then(Value::as_str).map_or_else(
+                    || "without an id".to_string(),
+                    |id| format!("`{}`", houserules_engine::echo::echo(id))
+                )
+            ),
+        }
+    }
+    RuleTags {
+        variant: None,
+        house_rules: Some(presets).filter(|p| !p.is_empty()),
+        modifiers: Some(modifiers.join(",")).filter(|m| !m.is_empty()),
+    }
 }

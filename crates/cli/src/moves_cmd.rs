@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Args;
-use houserules_engine::Status;
+use houserules_engine::{Claim, Status};
 use serde::Serialize;
 
 use crate::error::{CliError, Outcome};
@@ -14,13 +14,23 @@ Examples:
   houserules moves
   houserules moves --fen 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2'
   houserules moves --fen startpos --json
-  houserules moves --game gardner
+  houserules moves --play 'e4 e5 Nf3 Nc6 Bb5'
+  houserules moves --play 'Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1'   (Ng8 claims a threefold repetition)
+  houserules moves --game gardner --play d2d3
   houserules moves --rules suicide-chess --fen 'rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 2'
   houserules moves --state position.json   (JSON state format, docs/state-format.md)
 
-Text output is one move per line, `UCI SAN`, sorted by UCI, then a
-`status:` line when the game is over. JSON output is an array of
-{\"uci\", \"san\"} objects; when the game is over the status goes to stderr.";
+Text output is one move per line, `UCI SAN`, sorted by UCI; a move that
+lets its player claim a draw by announcing it (FIDE 9.2.1, 9.3.1) has
+`claim: threefold-repetition` or `claim: fifty-move-rule` after it. Then a
+`claimable draw:` line when the side to move may claim one without a move
+(FIDE 9.2.2, 9.3.2), and a `status:` line when the game is over. JSON
+output is an array of {\"uci\", \"san\"} objects, with \"claims\" (the
+names) on the moves that allow one; the claimable draws without a move and
+the status go to stderr.
+
+Repetitions are counted over the --play moves: a position given by --fen
+or --state has no history before it.";
 
 /// Options of `houserules moves`.
 #[derive(Debug, Args)]
@@ -34,11 +44,13 @@ pub struct MovesArgs {
     json: bool,
 }
 
-/// A legal move in both notations.
+/// A legal move in both notations, with the draws announcing it claims.
 #[derive(Serialize)]
 struct MoveText {
     uci: String,
     san: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    claims: Vec<&'static str>,
 }
 
 /// Runs `houserules moves`.
@@ -53,19 +65,49 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         .map(|m| MoveText {
             uci: game.uci(m),
             san: game.san(m),
+            claims: game
+                .claimable_draw_after(m)
+                .unwrap_or_default()
+                .into_iter()
+                .map(Claim::name)
+                .collect(),
         })
         .collect();
     moves.sort_by(|a, b| a.uci.cmp(&b.uci));
     let status = game.status();
+    let claims: Vec<&str> = if status.is_over() {
+        Vec::new()
+    } else {
+        game.claimable_draws()
+            .into_iter()
+            .map(Claim::name)
+            .collect()
+    };
     if args.json {
         let json = serde_json::to_string(&moves).expect("strings serialise");
         writeln!(out, "{json}")?;
+        if !claims.is_empty() {
+            reportln!("claimable draw: {}", claims.join(", "));
+        }
         if status.is_over() {
             reportln!("status: {}", describe(&status));
         }
     } else {
         for m in &moves {
-            writeln!(out, "{:<6} {}", m.uci, m.san)?;
+            if m.claims.is_empty() {
+                writeln!(out, "{:<6} {}", m.uci, m.san)?;
+            } else {
+                writeln!(
+                    out,
+                    "{:<6} {:<8} claim: {}",
+                    m.uci,
+                    m.san,
+                    m.claims.join(", ")
+                )?;
+            }
+        }
+        if !claims.is_empty() {
+            writeln!(out, "claimable draw: {}", claims.join(", "))?;
         }
         if status.is_over() {
             writeln!(out, "status: {}", describe(&status))?;

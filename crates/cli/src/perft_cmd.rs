@@ -75,7 +75,7 @@ pub struct PerftArgs {
 
     /// Run every position of a suite file instead: `.perft` (`id`, `epd`,
     /// `perft DEPTH NODES` lines) or `.epd` (`FEN ;D1 n ;D2 n`)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "state", "depth", "divide"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "state", "play", "depth", "divide"])]
     suite: Option<PathBuf>,
 
     /// With --suite: check only the depths whose expected count is at most

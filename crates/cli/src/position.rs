@@ -202,6 +202,12 @@ pub struct PositionArgs {
     /// The game (`--game`, `--rules`, `--layout`).
     #[command(flatten)]
     pub variant: VariantArgs,
+
+    /// Moves to play from the position first, in UCI or SAN, separated by
+    /// commas or spaces (`e2e4,e7e5` or `'e4 e5 Nf3'`; move numbers such
+    /// as `1.` are skipped), as UCI's `position … moves …`
+    #[arg(long, value_name = "MOVES")]
+    pub play: Option<String>,
 }
 
 impl PositionArgs {
@@ -221,12 +227,25 @@ impl PositionArgs {
         self.variant.choose()
     }
 
-    /// The game at the chosen position.
+    /// The game at the chosen position, after the `--play` moves.
+    ///
+    /// # Errors
+    /// As [`PositionArgs::start_game`], and a move that cannot be played
+    /// ([`crate::movelist::play`]).
+    pub fn game(&self) -> Result<Game, CliError> {
+        let mut game = self.start_game()?;
+        if let Some(list) = &self.play {
+            crate::movelist::play(&mut game, list)?;
+        }
+        Ok(game)
+    }
+
+    /// The game at the chosen position, before the `--play` moves.
     ///
     /// # Errors
     /// [`CliError::Input`] naming the game option or FEN and what is wrong
     /// with it.
-    pub fn game(&self) -> Result<Game, CliError> {
+    pub fn start_game(&self) -> Result<Game, CliError> {
         if let Some(path) = &self.state {
             return load_state(path).map(|(_, game)| game);
         }

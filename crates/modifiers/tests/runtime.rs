@@ -736,7 +736,7 @@ fn weak_dual_king_king_captures_stay_legal_in_a_session() {
 
 /// Regression (new-user trial): inputs with unknown keys, both `move` and
 /// `choice`, an unknown `auto` or player were accepted (or the choice
-/// dropped). The input format (`play --help`): `{"move": UCI}` or
+/// dropped). The input format (`play --help`): `{"move": UCI or SAN}` or
 /// `{"choice": VALUE, "player"?: "white"|"black", "auto"?: "timeout"}`.
 #[test]
 fn inputs_are_read_strictly() {
@@ -757,7 +757,7 @@ fn inputs_are_read_strictly() {
         (r#"{"choice": "e", "auto": "whenever"}"#, "`auto`"),
         (r#"{"move": "d2d4", "choice": "e"}"#, "not both"),
         (r#"{"choice": "e", "player": "green"}"#, "`player`"),
-        (r#"{"move": null}"#, "UCI string"),
+        (r#"{"move": null}"#, "UCI or SAN"),
         ("{}", "needs `move`"),
         ("[]", "JSON object"),
         ("{", "EOF"),
@@ -770,21 +770,31 @@ fn inputs_are_read_strictly() {
 }
 
 /// Regression (new-user trial): a SAN move was refused as "not legal"
-/// without saying that moves are read in UCI.
+/// without saying that moves are read in UCI. SAN is now read (issue 11):
+/// White's first move Nf3 is the g1 knight's move to f3, recorded in UCI;
+/// text that is neither UCI nor SAN gets the hint.
 #[test]
-fn a_san_move_is_refused_with_a_uci_hint() {
+fn a_san_move_is_played_and_other_text_gets_a_hint() {
     let mut s = session(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         &[],
         0,
     );
-    let e = s
-        .submit(Input::Move { mv: "Nf3".into() })
-        .expect_err("SAN is not read");
-    assert!(e.message.contains("UCI"), "{e}");
     // An illegal move in UCI form gets no hint.
     let e = s
         .submit(Input::Move { mv: "e2e5".into() })
         .expect_err("illegal");
     assert!(!e.message.contains("UCI"), "{e}");
+    let e = s
+        .submit(Input::Move {
+            mv: "knight".into(),
+        })
+        .expect_err("neither UCI nor SAN");
+    assert!(
+        e.message.contains("UCI") && e.message.contains("SAN"),
+        "{e}"
+    );
+    s.submit(Input::Move { mv: "Nf3".into() })
+        .expect("SAN is read");
+    assert_eq!(s.inputs(), [Input::Move { mv: "g1f3".into() }]);
 }

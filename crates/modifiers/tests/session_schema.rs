@@ -288,13 +288,19 @@ fn the_input_schema_agrees_with_the_input_reader() {
             "{l}: schema {by_schema}, reader {by_reader}"
         );
     }
-    // A move that is not UCI-shaped passes the reader so that the session
-    // can answer with a UCI hint; the schema (UCI only) refuses it.
+    // SAN is a move too: the schema and the reader take it, the session
+    // plays it (1. Nf3 from the start: the knight from g1 to f3, recorded
+    // in UCI), and refuses SAN naming no legal move with the reason.
     let l = r#"{"move": "Nf3"}"#;
-    assert!(!validate(&sch, &serde_json::from_str(l).unwrap()).is_empty());
+    assert!(validate(&sch, &serde_json::from_str(l).unwrap()).is_empty());
     let mut s = Session::create(CreateRequest::default()).unwrap();
-    let e = s.submit(Input::parse(l).unwrap()).unwrap_err();
-    assert!(e.message.contains("UCI"), "{e}");
+    s.submit(Input::parse(l).unwrap()).unwrap();
+    assert_eq!(s.inputs(), [Input::Move { mv: "g1f3".into() }]);
+    // 1... Nf3?? for Black: no black knight reaches f3.
+    let e = s
+        .submit(Input::parse(r#"{"move": "Nf3"}"#).unwrap())
+        .unwrap_err();
+    assert!(e.message.contains("`Nf3` is not legal"), "{e}");
 }
 
 // ----------------------------------------------------------------- outputs

@@ -9,7 +9,7 @@
 //! stack of pending choices and the dispatch cursor. Every collection that
 //! affects state is a `Vec` or a `BTreeMap`, so iteration order is fixed.
 //!
-//! Inputs are moves (UCI) and choices. A move runs, in order
+//! Inputs are moves (UCI or SAN) and choices. A move runs, in order
 //! (modifier-rulings A2): legality in dry mode, `on-capture-attempt`, the
 //! move itself with `PlyCount + 1` and the stage-0 marker entries, the
 //! numbered stages 1–10, 10a (`on-rule-expire`), 10b (`on-marker-expire`),
@@ -34,6 +34,7 @@ mod shapes;
 
 use std::collections::{BTreeMap, VecDeque};
 
+use houserules_engine::echo::echo;
 use houserules_engine::{Color, Game, Move, MoveKind, Piece, PieceKind, Position, Tables};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -225,9 +226,10 @@ impl CreateRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Input {
-    /// `{"move": "e2e4"}`.
+    /// `{"move": "e2e4"}` or `{"move": "Nf3"}`.
     Move {
-        /// UCI.
+        /// UCI or SAN (read by [`Session::submit`] against the moves the
+        /// active rules allow; recorded in UCI).
         #[serde(rename = "move")]
         mv: String,
     },
@@ -247,7 +249,7 @@ pub enum Input {
 
 impl Input {
     /// Reads one input from JSON text, strictly: an object with either
-    /// `move` (a UCI string) or `choice` (a string, with optional `player`,
+    /// `move` (a string, UCI or SAN: the session reads it) or `choice` (a string, with optional `player`,
     /// `white` or `black`, and `auto`, only `"timeout"`), and no other key
     /// (docs/session-input.schema.json).
     ///
@@ -263,7 +265,10 @@ impl Input {
         let allowed: &[&str] = match (o.contains_key("move"), o.contains_key("choice")) {
             (true, true) => return Err("an input has `move` or `choice`, not both".into()),
             (false, false) => {
-                return Err("an input needs `move` (UCI, e.g. \"e2e4\") or `choice`".into())
+                return Err(
+                    "an input needs `move` (UCI or SAN, e.g. \"e2e4\" or \"Nf3\") or `choice`"
+                        .into(),
+                )
             }
             (true, false) => &["move"],
             (false, true) => &["choice", "player", "auto"],
@@ -281,7 +286,7 @@ impl Input {
         if let Some(m) = o.get("move") {
             return match m {
                 Value::String(s) => Ok(Input::Move { mv: s.clone() }),
-                _ => Err("`move` is a UCI string such as \"e2e4\"".into()),
+                _ => Err("`move` is a string, in UCI or SAN, such as \"e2e4\" or \"Nf3\"".into()),
             };
         }
         let player = match o.get("player") {
@@ -1467,7 +1472,34 @@ impl Session {
         }
     }
 
-    fn submit_move(&mut self, uci: &str) -> Result<(), Refusal> {
+    /// Reads SAN against `legal`, the moves the active rules allow; an
+    /// error is the reason to append to "`text` is not legal under the
+    /// active rules".
+    fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, String> {
+        use houserules_engine::san::SanError;
+        let (pos, t) = self.pos();
+        houserules_engine::san::parse(self.game.variant().definition(), t, pos, legal, text)
+            .map_err(|e| match e {
+                SanError::Illegal(_) => String::new(),
+                SanError::Ambiguous { candidates, .. } => {
+                    format!(": it is ambiguous, matching {}", candidates.join(", "))
+                }
+                SanError::Syntax(_) => {
+                    " (moves are written in UCI, such as `e2e4`, or SAN, such as `Nf3`)".into()
+                }
+                other => format!(": {}", echo(&other.to_string())),
+            })
+    }
+
+    /// The move that `text` (UCI or SAN: `e2e4`, `Nf3`, `O-O`) names among
+    /// the moves the active rules allow now, and its text as the session
+    /// records it (SAN becomes UCI), without playing it; what
+    /// [`Session::submit`] would play for `{"move": text}`.
+    ///
+    /// # Errors
+    /// The [`Refusal`] `submit` would give: a pending choice, a game over,
+    /// or an illegal move with the reason.
+    pub fn resolve_move(&self, uci: &str) -> Result<(Move, String), Refusal> {
         if !self.st.pending.is_empty() {
             return Err(refuse(
                 codes::CHOICE_PENDING,
@@ -1491,21 +1523,41 @@ impl Session {
                     })
                 })
             });
-        let Some(m) = m else {
-            // A SAN move (`Nf3`) is the likeliest mistake: say what is read.
-            let hint = if !houserules_engine::uci::is_uci_shaped(uci) {
-                " (moves are written in UCI, such as `e2e4` or `e7e8q`)".to_string()
-            } else {
-                self.refusal_reason(uci, &legal)
-            };
-            return Err(refuse(
-                codes::ILLEGAL_MOVE,
-                format!(
-                    "`{}` is not legal under the active rules{hint}",
-                    houserules_engine::echo::echo(uci)
-                ),
-            ));
+        // Text that is not UCI-shaped is read as SAN against the moves the
+        // active rules allow (so a knight they forbid does not make `Nf3`
+        // ambiguous); the move is then recorded in UCI.
+        let san = m.is_none() && !houserules_engine::uci::is_uci_shaped(uci);
+        let m = match m {
+            Some(m) => m,
+            None if san => self.parse_san(uci, &legal).map_err(|why| {
+                refuse(
+                    codes::ILLEGAL_MOVE,
+                    format!("`{}` is not legal under the active rules{why}", echo(uci)),
+                )
+            })?,
+            None => {
+                return Err(refuse(
+                    codes::ILLEGAL_MOVE,
+                    format!(
+                        "`{}` is not legal under the active rules{}",
+                        echo(uci),
+                        self.refusal_reason(uci, &legal)
+                    ),
+                ))
+            }
         };
+        let text = if san {
+            self.write_uci(m, &legal)
+        } else {
+            uci.to_string()
+        };
+        Ok((m, text))
+    }
+
+    /// Plays a move given in UCI or SAN.
+    fn submit_move(&mut self, text: &str) -> Result<(), Refusal> {
+        let (m, uci) = self.resolve_move(text)?;
+        let uci = uci.as_str();
         self.inputs.push(Input::Move {
             mv: uci.to_string(),
         });

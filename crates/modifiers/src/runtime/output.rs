@@ -190,15 +190,14 @@ impl JsonSchema for InputLine {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         schemars::json_schema!({
-            "description": "One input: a move in UCI or the answer to the pending choice on top of the stack.",
+            "description": "One input: a move in UCI or SAN, or the answer to the pending choice on top of the stack.",
             "oneOf": [
                 {
                     "type": "object",
                     "properties": {
                         "move": {
-                            "description": "A move in UCI (`e2e4`, `e7e8q`; castling king-takes-rook where its usual form names another legal move).",
-                            "type": "string",
-                            "pattern": "^[a-h][1-8][a-h][1-8][a-z]?$"
+                            "description": "A move in UCI (`e2e4`, `e7e8q`; castling king-takes-rook where its usual form names another legal move) or in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`), read against the moves the active rules allow and recorded in UCI.",
+                            "type": "string"
                         }
                     },
                     "required": ["move"],
