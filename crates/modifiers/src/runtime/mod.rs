@@ -33,6 +33,7 @@ mod output;
 mod shapes;
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use houserules_engine::{Color, Game, Move, MoveKind, Piece, PieceKind, Position, Tables};
 use schemars::JsonSchema;
@@ -700,7 +701,8 @@ pub struct State {
     /// Choice timeout policy.
     pub choice_timeout: ChoiceTimeout,
     /// Descriptors of the attached (and once attached) modifiers, by id.
-    pub descriptors: BTreeMap<String, Descriptor>,
+    /// Shared, so that cloning a session does not copy them.
+    pub descriptors: BTreeMap<String, Arc<Descriptor>>,
     /// Attached instances, in attach order.
     pub modifiers: Vec<Instance>,
     /// Markers, by ascending id.
@@ -714,8 +716,11 @@ pub struct State {
     /// Where the dispatch stands.
     pub cursor: Cursor,
     /// Royal ids in check at the end of the previous dispatch (rulings C8).
+    /// Kept only while a check trigger can fire (one is attached, or a
+    /// draft may attach one); empty otherwise.
     pub checked: Vec<u16>,
-    /// `(attacker id, royal id)` pairs giving check then.
+    /// `(attacker id, royal id)` pairs giving check then (kept as
+    /// `checked` is).
     pub check_pairs: Vec<(u16, u16)>,
     /// Skips in a row without a ply.
     pub skips_in_row: u32,
@@ -765,7 +770,15 @@ pub(crate) struct PieceInfo {
 }
 
 pub(crate) fn sq_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 8) as char, sq / 8 + 1)
+    // Not `format!`: names are written for every event of every ply.
+    let mut s = String::with_capacity(3);
+    s.push((b'a' + sq % 8) as char);
+    let rank = sq / 8 + 1;
+    if rank >= 10 {
+        s.push((b'0' + rank / 10) as char);
+    }
+    s.push((b'0' + rank % 10) as char);
+    s
 }
 
 pub(crate) fn parse_sq(s: &str) -> Option<u8> {
@@ -1161,18 +1174,24 @@ impl Session {
     /// over (rulings B2). Dry mode: nothing is fired, drawn or changed.
     pub fn legal_moves_uci(&self) -> Vec<String> {
         let legal = self.legal_moves();
-        legal.iter().map(|m| self.write_uci(*m, &legal)).collect()
+        let engine_legal = self.game.legal_moves();
+        legal
+            .iter()
+            .map(|m| self.write_uci(*m, &legal, &engine_legal))
+            .collect()
     }
 
-    /// UCI of a legal move. Castling is written king-takes-rook when its
-    /// usual form would name another legal move (a king that also slides,
-    /// RULINGS G1 note on UCI castling).
-    fn write_uci(&self, m: Move, legal: &[Move]) -> String {
-        let usual = self.game.uci(m);
+    /// UCI of a legal move (`legal`: the rules' legal moves; `engine_legal`:
+    /// the engine's, [`Game::legal_moves`], which its castling notation
+    /// reads). Castling is written king-takes-rook when its usual form
+    /// would name another legal move (a king that also slides, RULINGS G1
+    /// note on UCI castling).
+    fn write_uci(&self, m: Move, legal: &[Move], engine_legal: &[Move]) -> String {
+        let usual = self.game.uci_among(m, engine_legal);
         if m.kind == MoveKind::Castle
-            && legal
-                .iter()
-                .any(|l| l.kind != MoveKind::Castle && self.game.uci(*l) == usual)
+            && legal.iter().any(|l| {
+                l.kind != MoveKind::Castle && self.game.uci_among(*l, engine_legal) == usual
+            })
         {
             return format!("{}{}", sq_name(m.from), sq_name(m.to));
         }
@@ -1214,16 +1233,21 @@ impl Session {
         if let Some(r) = &self.st.result {
             return r.clone();
         }
+        self.status_among(&self.rule_legal_moves(), &self.game.legal_moves())
+    }
+
+    /// [`Session::status`] with no choice pending and no runtime result,
+    /// given the rules' legal moves and the engine's ([`Game::legal_moves`]).
+    fn status_among(&self, legal: &[Move], engine_legal: &[Move]) -> Value {
         // A result the presets decide (capture-to-win, suicide-chess,
         // extinction-chess, first-promotion-wins, …) comes before the
         // standard checks, as in the engine: such a game has no legal
         // moves left, and reading that as mate or stalemate would name
         // the wrong result.
-        let status = self.game.status();
+        let status = self.game.status_among(engine_legal);
         if let houserules_engine::Status::Variant { winner, reason } = &status {
             return json!({"status": reason, "winner": winner.map(|c| c.name())});
         }
-        let legal = self.rule_legal_moves();
         let turn = self.game.turn();
         if legal.is_empty() {
             if self.in_check(turn) {
@@ -1278,11 +1302,34 @@ impl Session {
         pieces_of(p)
     }
 
+    /// The piece with id `id`, if it stands on the board (a scan of the
+    /// occupied squares: no list is built).
     pub(crate) fn find_piece(&self, id: u16) -> Option<PieceInfo> {
         if id == 0 {
             return None;
         }
-        self.pieces().into_iter().find(|p| p.id == id)
+        let (p, _) = self.pos();
+        let mut occ = p.occupied();
+        while occ != 0 {
+            let sq = occ.trailing_zeros() as u8;
+            occ &= occ - 1;
+            if p.piece_id(sq) == id {
+                return p.piece_at(sq).map(|piece| PieceInfo { id, sq, piece });
+            }
+        }
+        None
+    }
+
+    /// Whether an attached instance has a trigger of `kind`: a dispatch
+    /// stage that no trigger listens to computes nothing (its arms would
+    /// be none).
+    fn listens(&self, kind: TriggerKind) -> bool {
+        self.st.modifiers.iter().any(|m| {
+            self.st
+                .descriptors
+                .get(&m.descriptor)
+                .is_some_and(|d| d.triggers.iter().any(|t| t.kind == kind))
+        })
     }
 
     pub(crate) fn snap(&self, p: &PieceInfo) -> Value {
@@ -1361,7 +1408,7 @@ impl Session {
         });
     }
 
-    fn descriptor_of(&self, inst: u32) -> Option<&Descriptor> {
+    fn descriptor_of(&self, inst: u32) -> Option<&Arc<Descriptor>> {
         let i = self.st.modifiers.iter().find(|m| m.id == inst)?;
         self.st.descriptors.get(&i.descriptor)
     }
@@ -1399,7 +1446,7 @@ impl Session {
             auras: Vec::new(),
             expiring: false,
         });
-        self.st.descriptors.insert(desc.id.clone(), desc);
+        self.st.descriptors.insert(desc.id.clone(), Arc::new(desc));
         let c = &mut self.st.cursor;
         c.items
             .push_back(Work::Step(Step::Activate { instance: id }));
@@ -1414,7 +1461,7 @@ impl Session {
     /// can be told cheaply from the board (rulings E3: squares are 8×8,
     /// a1 = 0): no piece on the origin, the other side's piece, a missing
     /// promotion letter (with the choices), else a rule forbids it.
-    fn refusal_reason(&self, uci: &str, legal: &[Move]) -> String {
+    fn refusal_reason(&self, uci: &str, legal: &[Move], engine_legal: &[Move]) -> String {
         let b = uci.as_bytes();
         let square = |f: u8, r: u8| {
             ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
@@ -1445,18 +1492,16 @@ impl Session {
                 let promotions: Vec<String> = legal
                     .iter()
                     .filter(|l| l.from == from && l.to == to && l.promotion.is_some())
-                    .map(|l| format!("`{}`", self.write_uci(*l, legal)))
+                    .map(|l| format!("`{}`", self.write_uci(*l, legal, engine_legal)))
                     .collect();
                 if b.len() == 4 && !promotions.is_empty() {
                     format!(
                         ": a promotion piece letter is needed ({})",
                         promotions.join(", ")
                     )
-                } else if self
-                    .game
-                    .legal_moves()
+                } else if engine_legal
                     .iter()
-                    .any(|m| self.game.uci(*m) == uci)
+                    .any(|m| self.game.uci_among(*m, engine_legal) == uci)
                 {
                     // Legal in the game and its presets: a modifier says no.
                     ": forbidden by an attached modifier".into()
@@ -1474,14 +1519,24 @@ impl Session {
                 "a choice is pending; answer it first",
             ));
         }
-        if self.is_over() {
+        // One listing of each kind serves the end-of-game test and the
+        // notation (Session::is_over and write_uci would list them again).
+        let (legal, engine_legal) = self.rule_and_engine_legal();
+        let over = match &self.st.result {
+            Some(r) => r["status"] != "ongoing",
+            None => self.status_among(&legal, &engine_legal)["status"] != "ongoing",
+        };
+        if over {
             return Err(refuse(codes::GAME_OVER, "the game is over"));
         }
-        let legal = self.rule_legal_moves();
+        // A written move starts with its origin's name: only the moves
+        // from the square `uci` starts with are written out.
+        let from = uci_origin(uci, self.game.variant().definition());
         let m = legal
             .iter()
             .copied()
-            .find(|l| self.write_uci(*l, &legal) == uci)
+            .filter(|l| Some(l.from) == from)
+            .find(|l| self.write_uci(*l, &legal, &engine_legal) == uci)
             .or_else(|| {
                 self.game.parse_uci(uci).ok().and_then(|m| {
                     legal.iter().copied().find(|l| *l == m).or_else(|| {
@@ -1496,7 +1551,7 @@ impl Session {
             let hint = if !houserules_engine::uci::is_uci_shaped(uci) {
                 " (moves are written in UCI, such as `e2e4` or `e7e8q`)".to_string()
             } else {
-                self.refusal_reason(uci, &legal)
+                self.refusal_reason(uci, &legal, &engine_legal)
             };
             return Err(refuse(
                 codes::ILLEGAL_MOVE,
@@ -1563,18 +1618,22 @@ impl Session {
     /// Applies the pending ply's move on the board: `PlyCount + 1`, the
     /// stage-0 marker entries and the numbered stages (rulings A1, A2).
     fn apply_move_step(&mut self) {
-        let Some(ply) = self.st.cursor.ply.clone() else {
+        let Some(ply) = self.st.cursor.ply.as_ref() else {
             return;
         };
+        // What the step reads of the ply (the ply itself stays in the
+        // cursor: no copy of its snapshots).
+        let (mv, captured_id) = (ply.mv, ply.captured.get("id").and_then(Value::as_u64));
         if self.st.cursor.cancelled {
-            self.log("capture-cancelled", json!({"uci": ply.uci}));
+            let uci = ply.uci.clone();
+            self.log("capture-cancelled", json!({"uci": uci}));
             self.do_skip();
             return;
         }
         let (pos, _) = self.pos();
-        let mover_id = pos.piece_id(ply.mv.from);
-        let rook = if ply.mv.kind == MoveKind::Castle {
-            Some(pos.piece_id(ply.mv.to))
+        let mover_id = pos.piece_id(mv.from);
+        let rook = if mv.kind == MoveKind::Castle {
+            Some(pos.piece_id(mv.to))
         } else {
             None
         };
@@ -1586,10 +1645,10 @@ impl Session {
         // the target standing) lowers its `Hp` fact: stage 2 too.
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
-        self.game.apply_unchecked(ply.mv);
+        self.game.apply_unchecked(mv);
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
-        if let Some(cid) = ply.captured.get("id").and_then(Value::as_u64) {
+        if let Some(cid) = captured_id {
             self.st.attrs.remove(&(cid as u16));
         }
         let mut lost: Vec<u16> = self
@@ -1607,7 +1666,7 @@ impl Session {
         let mut rook_info = None;
         if let Some(rid) = rook {
             if let Some(r) = self.find_piece(rid) {
-                rook_info = Some((rid, ply.mv.to, r.sq));
+                rook_info = Some((rid, mv.to, r.sq));
                 entries.push(r);
             }
         }
@@ -1626,17 +1685,15 @@ impl Session {
                 before: 0,
             });
         }
-        let mut steps: Vec<Work> = Vec::new();
+        // The stages go after the entries, before the trailing Post.
+        let tail = c.items.split_off(entries.len());
+        c.items.reserve(15 + tail.len());
         for s in [1u16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 101, 102, 11] {
-            steps.push(Work::Step(Step::Stage { stage: s }));
+            c.items.push_back(Work::Step(Step::Stage { stage: s }));
         }
-        steps.push(Work::Step(Step::DetachExpired));
-        steps.push(Work::Step(Step::Stage { stage: 12 }));
-        // Insert after the entries, before the trailing Post.
-        let at = entries.len();
-        for (i, w) in steps.into_iter().enumerate() {
-            c.items.insert(at + i, w);
-        }
+        c.items.push_back(Work::Step(Step::DetachExpired));
+        c.items.push_back(Work::Step(Step::Stage { stage: 12 }));
+        c.items.extend(tail);
     }
 
     /// A skip (rulings A5): the other side moves; no ply, no lifetime; a
@@ -1984,9 +2041,20 @@ impl Session {
                 });
             }
         }
-        let (checked, pairs) = self.check_state();
-        self.st.checked = checked;
-        self.st.check_pairs = pairs;
+        // The check state is read by the next ply's check edges (stages 8
+        // and 9): computed only while a trigger can listen to them, an
+        // attached one or one a draft may attach.
+        if self.st.draft
+            || self.listens(TriggerKind::OnCheckReceived)
+            || self.listens(TriggerKind::OnCheckDelivered)
+        {
+            let (checked, pairs) = self.check_state();
+            self.st.checked = checked;
+            self.st.check_pairs = pairs;
+        } else {
+            self.st.checked.clear();
+            self.st.check_pairs.clear();
+        }
         if self.st.result.is_none() {
             let (p, t) = self.pos();
             let has = |c: Color| self.royals(p, t, c) != 0;
@@ -2109,6 +2177,32 @@ impl Session {
 
     /// Computes the arms of a numbered stage and puts them first.
     fn stage(&mut self, stage: u16) {
+        // The trigger kind each stage fires; 10a and 10b also expire
+        // modifiers and markers, so they always run.
+        let kind = match stage {
+            2 => Some(TriggerKind::OnDamaged),
+            3 => Some(TriggerKind::OnCapture),
+            4 => Some(TriggerKind::OnCaptured),
+            5 => Some(TriggerKind::OnPromotion),
+            6 => Some(TriggerKind::OnMove),
+            7 => Some(TriggerKind::OnMovedOntoSquare),
+            8 => Some(TriggerKind::OnCheckReceived),
+            9 => Some(TriggerKind::OnCheckDelivered),
+            10 => Some(TriggerKind::Conditional),
+            11 => Some(TriggerKind::OnTurnEnd),
+            12 => Some(TriggerKind::OnTurnStart),
+            101 | 102 => None,
+            _ => return,
+        };
+        if kind.is_some_and(|k| !self.listens(k)) {
+            return;
+        }
+        if stage == 101 && !self.st.modifiers.iter().any(|m| matches!(m.lifetime, Lifetime::Moves { expires_at_move } if expires_at_move <= self.st.ply_count) && !m.expiring) {
+            return;
+        }
+        if stage == 102 && !self.st.markers.iter().any(|m| matches!(m.lifetime, MarkerLifetime::Moves { expires_at_move } if expires_at_move <= self.st.ply_count)) {
+            return;
+        }
         let Some(ply) = self.st.cursor.ply.clone() else {
             // Stage 12 after a skip: no ply.
             if stage == 12 {
@@ -2450,6 +2544,9 @@ impl Session {
     }
 
     fn capture_attempt_arms(&mut self) -> Vec<Arm> {
+        if !self.listens(TriggerKind::OnCaptureAttempt) {
+            return Vec::new();
+        }
         let Some(ply) = self.st.cursor.ply.clone() else {
             return Vec::new();
         };
@@ -2552,6 +2649,13 @@ impl Session {
         }
         arms
     }
+}
+
+/// The origin square a UCI move starts with (a file letter and a rank
+/// number, as `fen::square_name` writes them), if it is on the board.
+fn uci_origin(uci: &str, def: &houserules_engine::GameDefinition) -> Option<u8> {
+    let digits = uci.bytes().skip(1).take_while(u8::is_ascii_digit).count();
+    houserules_engine::fen::parse_square(uci.get(..1 + digits)?, def.width, def.height)
 }
 
 /// Serde helper: a zero generation is left out.
