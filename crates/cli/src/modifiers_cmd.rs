@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use houserules_modifiers::library::{self, EntryKind};
-use houserules_modifiers::runtime::{CreateRequest, Input, InputReport, Session};
+use houserules_session::{CreateRequest, Input, InputReport, Session};
 use serde_json::{json, Value};
 
 use crate::error::{read_text_limited, CliError, Outcome};

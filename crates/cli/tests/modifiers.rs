@@ -142,7 +142,7 @@ fn play_mind_control_pending_choice_is_shown() {
 }
 
 /// `play --json` prints the shape of docs/session-output.schema.json (the
-/// full check against the schema is crates/modifiers/tests/session_schema.rs;
+/// full check against the schema is crates/session/tests/session_schema.rs;
 /// here: the keys of the printed object against the schema's).
 #[test]
 fn play_json_has_the_published_output_shape() {

@@ -493,11 +493,17 @@ impl Game {
 
     /// Writes a move in UCI (castling per [`Game::is_chess960`]).
     pub fn uci(&self, m: Move) -> String {
-        let legal = self.legal_moves();
+        self.uci_among(m, &self.legal_moves())
+    }
+
+    /// [`Game::uci`] with the legal moves already listed: `legal` must be
+    /// [`Game::legal_moves`] of this position (a caller writing many moves
+    /// lists them once).
+    pub fn uci_among(&self, m: Move, legal: &[Move]) -> String {
         with!(self, |_p, t| uci::write(
             &self.variant.def,
             t,
-            &legal,
+            legal,
             m,
             self.chess960
         ))
@@ -620,11 +626,16 @@ impl Game {
     /// The game's status. Checkmate is judged first, so a mate on the
     /// 75th move stands (FIDE 9.6.2).
     pub fn status(&self) -> Status {
-        let legal = self.legal_moves();
+        self.status_among(&self.legal_moves())
+    }
+
+    /// [`Game::status`] with the legal moves already listed: `legal` must
+    /// be [`Game::legal_moves`] of this position.
+    pub fn status_among(&self, legal: &[Move]) -> Status {
         if let Some(r) = with!(self, |p, t| t
             .hooks
             .as_ref()
-            .and_then(|h| h.game_result(t, p, &legal)))
+            .and_then(|h| h.game_result(t, p, legal)))
         {
             return Status::Variant {
                 winner: r.winner,

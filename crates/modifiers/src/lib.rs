@@ -2,7 +2,9 @@
 //! (`version: 1`), its validator with stable error codes and JSON paths, the
 //! seeded Mulberry32 stream, the shipped library of descriptors (every
 //! thressgame catalog rule), and the [`runtime`] that plays them inside
-//! engine games (session, dispatch, markers, choices, draft mode). See
+//! engine games (dispatch, triggers, primitives, markers, choices, draft
+//! mode). The session that hosts the runtime (creation request, inputs,
+//! output, snapshot and replay) is the `houserules-session` crate. See
 //! docs/modifiers.md.
 //!
 //! ```
@@ -24,7 +26,7 @@ pub use descriptor::{
     schema_json, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
 };
 pub use rng::Mulberry32;
-pub use runtime::{CreateRequest, Input, Refusal, Session};
+pub use runtime::{Refusal, Runtime};
 pub use validate::{codes, validate, validate_value, Finding};
 
 /// Input as echoed in a message: cut and with control characters escaped

@@ -332,7 +332,7 @@ fn is_ref(v: &Value) -> bool {
 }
 
 /// The JSON type name of a value, for messages ("a string", "an array").
-pub(crate) fn type_name(v: &Value) -> &'static str {
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -63,19 +63,6 @@ pub(crate) fn number(x: f64) -> Value {
     }
 }
 
-/// Whether a request's rules include the `piece-hp` preset (given as
-/// presets, or inside its `state`).
-pub(crate) fn uses_piece_hp(request: &super::CreateRequest) -> bool {
-    let has = |spec: &str| {
-        spec.split(',')
-            .any(|p| p.split(':').next().map(str::trim) == Some("piece-hp"))
-    };
-    match &request.state {
-        Some(doc) => has(&doc.rules),
-        None => request.presets.iter().any(|p| has(p)),
-    }
-}
-
 impl Session {
     /// Whether any aura can exist (a passive `add-aura` or one added by a
     /// trigger); false costs one pass over the attached modifiers.
@@ -225,11 +212,7 @@ impl Session {
 
     /// The stored attributes of `p` on `pos`, with `Hp` read from the
     /// `piece-hp` preset when it is active.
-    pub(crate) fn stored_attrs(
-        &self,
-        pos: &Position<u64>,
-        p: &PieceInfo,
-    ) -> BTreeMap<String, Value> {
+    pub fn stored_attrs(&self, pos: &Position<u64>, p: &PieceInfo) -> BTreeMap<String, Value> {
         let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
         if self.hp_preset() {
             if let Some(h) = Self::preset_hp(pos, p.sq) {
@@ -270,7 +253,7 @@ impl Session {
 
     /// Effective attributes of every piece on the game's position, keyed by
     /// id (one aura computation for all).
-    pub(crate) fn all_effective_attrs(&self) -> BTreeMap<u16, BTreeMap<String, Value>> {
+    pub fn all_effective_attrs(&self) -> BTreeMap<u16, BTreeMap<String, Value>> {
         let (pos, _) = self.pos();
         let auras = self.auras_on(pos);
         pieces_of(pos)

@@ -1080,32 +1080,67 @@ impl Session {
     /// Legal moves of the side to move under a plan (the phases of
     /// `interpreted_legal_moves`).
     pub(crate) fn legal_from_plan(&self, plan: &Plan) -> Vec<Move> {
+        if !plan.any {
+            return self.engine_legal_filtered(self.game.legal_moves());
+        }
+        self.legal_from_busy_plan(plan)
+    }
+
+    /// The rules' legal moves and the engine's ([`Game::legal_moves`]),
+    /// listing them once when no passive rule applies (the rules' moves are
+    /// then the engine's, less C2's royal captures).
+    ///
+    /// [`Game::legal_moves`]: houserules_engine::Game::legal_moves
+    pub(crate) fn rule_and_engine_legal(&self) -> (Vec<Move>, Vec<Move>) {
+        let both = self.legality_plan(0, |p| {
+            if p.any {
+                (self.legal_from_busy_plan(p), None)
+            } else {
+                let engine = self.game.legal_moves();
+                (self.engine_legal_filtered(engine.clone()), Some(engine))
+            }
+        });
+        match both {
+            Some((rule, Some(engine))) => (rule, engine),
+            Some((rule, None)) => (rule, self.game.legal_moves()),
+            None => (self.interpreted_legal_moves(0), self.game.legal_moves()),
+        }
+    }
+
+    /// No passive rule: the engine's own legality (`moves`), hooks
+    /// included, less the captures of royals C2 forbids.
+    fn engine_legal_filtered(&self, mut moves: Vec<Move>) -> Vec<Move> {
         let (pos, t) = self.pos();
         let us = pos.turn();
         let them = us.flip();
         let hooks = t.hooks();
         let self_check = hooks.is_none_or(|h| h.self_check_filter());
-        if !plan.any {
-            // No passive rule: the engine's own legality, hooks included.
-            let mut moves = self.game.legal_moves();
-            if self_check {
-                // C2, for the royals we attack (castling lands on our rook).
-                let occ = pos.occupied();
-                let mut r = self.royal_mask(pos, them);
-                let mut hit = 0u64;
-                while r != 0 {
-                    let sq = r.trailing_zeros() as u8;
-                    r &= r - 1;
-                    if hooks.is_some() || pos.is_attacked(t, sq, occ, us) {
-                        hit |= 1u64 << sq;
-                    }
-                }
-                if hit != 0 {
-                    moves.retain(|m| m.kind == MoveKind::Castle || hit & (1u64 << m.to) == 0);
+        if self_check {
+            // C2, for the royals we attack (castling lands on our rook).
+            let occ = pos.occupied();
+            let mut r = self.royal_mask(pos, them);
+            let mut hit = 0u64;
+            while r != 0 {
+                let sq = r.trailing_zeros() as u8;
+                r &= r - 1;
+                if hooks.is_some() || pos.is_attacked(t, sq, occ, us) {
+                    hit |= 1u64 << sq;
                 }
             }
-            return moves;
+            if hit != 0 {
+                moves.retain(|m| m.kind == MoveKind::Castle || hit & (1u64 << m.to) == 0);
+            }
         }
+        moves
+    }
+
+    /// Legal moves under a plan with passive rules.
+    fn legal_from_busy_plan(&self, plan: &Plan) -> Vec<Move> {
+        let (pos, t) = self.pos();
+        let us = pos.turn();
+        let them = us.flip();
+        let hooks = t.hooks();
+        let self_check = hooks.is_none_or(|h| h.self_check_filter());
         let mut royals = [0u64; 2];
         royals[ci(us)] = self.royal_mask(pos, us);
         royals[ci(them)] = self.royal_mask(pos, them);

@@ -2,8 +2,8 @@
 //! give the same legal moves as the presets of the same rules on positions
 //! reached by random play (both sides' moves, captures and promotions).
 
-use houserules_modifiers::runtime::{CreateRequest, Session};
 use houserules_modifiers::Mulberry32;
+use houserules_session::{CreateRequest, Session};
 use serde_json::json;
 
 /// Sorted legal moves, or `None` when plain chess refuses the FEN (the
@@ -42,8 +42,7 @@ fn compare(preset: &str, modifier: &str, games: u32, plies: u32) {
                 break;
             }
             let m = a[rng.below(a.len() as u32) as usize].clone();
-            s.submit(houserules_modifiers::Input::Move { mv: m })
-                .unwrap();
+            s.submit(houserules_session::Input::Move { mv: m }).unwrap();
         }
     }
     assert!(checked > 50);

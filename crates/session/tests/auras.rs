@@ -11,7 +11,7 @@
 mod common;
 
 use common::{mv, session};
-use houserules_modifiers::runtime::{Input, Session};
+use houserules_session::{Input, Session};
 use serde_json::{json, Value};
 
 fn attr(s: &Session, square: &str, name: &str) -> Value {

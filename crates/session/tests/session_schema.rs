@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use houserules_modifiers::runtime::{
+use houserules_session::{
     input_schema_json, output_schema_json, request_schema_json, CreateRequest, Input, Session,
 };
 use serde_json::{json, Value};
@@ -361,13 +361,13 @@ fn real_outputs_validate() {
     // What `houserules play` prints: the same, with the input reports.
     let mut o = s.output();
     o.inputs = Some(vec![
-        houserules_modifiers::runtime::InputReport {
+        houserules_session::InputReport {
             line: 1,
             ok: true,
             code: None,
             reason: None,
         },
-        houserules_modifiers::runtime::InputReport {
+        houserules_session::InputReport {
             line: 2,
             ok: false,
             code: Some("game-over".into()),

@@ -3,7 +3,7 @@
 //! skipped, a repeated key is refused instead of the last one winning), and
 //! a value of the wrong shape is reported with its JSON path.
 
-use houserules_modifiers::runtime::{CreateRequest, Input};
+use houserules_session::{CreateRequest, Input};
 
 #[test]
 fn request_with_a_byte_order_mark_is_read() {
@@ -59,9 +59,9 @@ fn input_with_a_repeated_key_is_refused() {
 /// `timeout-with-default`.
 #[test]
 fn timeout_inputs_take_the_default_and_need_a_timeout_policy() {
-    use houserules_modifiers::runtime::ChoiceTimeout;
+    use houserules_session::ChoiceTimeout;
     let session = |timeout: ChoiceTimeout| {
-        let s = houserules_modifiers::Session::create(CreateRequest {
+        let s = houserules_session::Session::create(CreateRequest {
             modifiers: vec![serde_json::json!("anti_camping")],
             seed: Some(serde_json::json!(7)),
             choice_timeout: Some(timeout),
@@ -100,7 +100,7 @@ fn modifier_parameter_errors_name_the_entry() {
             "$.modifiers[1]: ",
         ),
     ] {
-        let e = houserules_modifiers::Session::create(CreateRequest {
+        let e = houserules_session::Session::create(CreateRequest {
             modifiers: mods.iter().map(|m| serde_json::json!(m)).collect(),
             ..CreateRequest::default()
         })
@@ -124,8 +124,8 @@ fn state_that_is_not_an_object_names_the_state_format() {
 }
 
 /// The refusal of `uci` in a session created from `request`.
-fn refusal(request: &str, uci: &str) -> houserules_modifiers::Refusal {
-    let mut s = houserules_modifiers::Session::create(CreateRequest::parse(request).expect("read"))
+fn refusal(request: &str, uci: &str) -> houserules_session::Refusal {
+    let mut s = houserules_session::Session::create(CreateRequest::parse(request).expect("read"))
         .expect("created");
     s.submit(Input::Move { mv: uci.into() })
         .expect_err("refused")
@@ -193,7 +193,7 @@ fn refused_moves_say_why() {
 /// here, `$.modifiers[1]`).
 #[test]
 fn empty_parameter_list_is_refused_with_its_path() {
-    let e = houserules_modifiers::Session::create(CreateRequest {
+    let e = houserules_session::Session::create(CreateRequest {
         modifiers: vec![
             serde_json::json!("kamikaze"),
             serde_json::json!("frozen-column:"),

@@ -6,8 +6,8 @@
 
 mod common;
 
-use houserules_modifiers::runtime::{CreateRequest, Session};
 use houserules_modifiers::{validate_value, Mulberry32};
+use houserules_session::{CreateRequest, Session};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 //! seed 0 → 1144304738, heads, a 25 % miss; seed 1 → 2693262067, tails;
 //! seed 7 → 50271532, a 25 % hit).
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 
 fn session(fen: &str, modifiers: &[Value], seed: u32) -> Session {
@@ -644,7 +644,7 @@ fn skip_turn_auto_flip_equals_manual_flip() {
     let mut manual = Session::create(CreateRequest {
         fen: Some("4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1".into()),
         modifiers: vec![json!("all_on_red")],
-        coin_flips: Some(houserules_modifiers::runtime::CoinFlips::Manual),
+        coin_flips: Some(houserules_session::CoinFlips::Manual),
         ..CreateRequest::default()
     })
     .unwrap();

@@ -5,8 +5,8 @@
 
 mod common;
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use houserules_modifiers::Mulberry32;
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 
 const SETS: &[&[&str]] = &[

@@ -7,8 +7,8 @@
 
 #![allow(dead_code)]
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use houserules_modifiers::Mulberry32;
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::Value;
 
 /// A session from `fen` with the `modifiers` (descriptors or library ids),

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{mv, session};
-use houserules_modifiers::runtime::{codes, CreateRequest, Session};
+use houserules_session::{codes, CreateRequest, Session};
 use serde_json::{json, Value};
 
 fn castling_field(s: &Session) -> String {

@@ -2,8 +2,8 @@
 //! JSON position state, `docs/state-format.md`): the session starts from
 //! the state's position, presets and per-piece state.
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
 use houserules_presets::StateDoc;
+use houserules_session::{CreateRequest, Input, Session};
 
 /// A `piece-hp` state: white rook a1, black pawn a5 with `hp` hit points.
 fn hp_state(hp: u8) -> StateDoc {

@@ -4,7 +4,7 @@
 //! are forced by seeds (first draws, rulings F2: seed 0 → u ≈ 0.266, seed
 //! 1 → u ≈ 0.627).
 
-use houserules_modifiers::runtime::{CoinFlips, CreateRequest, Input, Session};
+use houserules_session::{CoinFlips, CreateRequest, Input, Session};
 use serde_json::json;
 
 fn session(fen: &str, m: &str, seed: u32) -> Session {

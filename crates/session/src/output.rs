@@ -1,6 +1,6 @@
 //! The session shapes the server accepts and returns, as Rust types with a
 //! JSON Schema each (issue 5 § CLI: "fix them now and document them with a
-//! JSON Schema"): the creation request ([`super::CreateRequest`]), one
+//! JSON Schema"): the creation request ([`crate::CreateRequest`]), one
 //! input line ([`InputLine`]) and the state output ([`SessionOutput`], what
 //! `houserules play --json` prints). [`Session::to_json`] serialises a
 //! [`SessionOutput`], so the published schema and the output cannot drift.
@@ -14,8 +14,12 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{kind_name, sq_name, Lifetime, LogEntry, MarkerLifetime, PendingChoice, Session};
-use crate::descriptor::{Descriptor, MarkerKind};
+use houserules_modifiers::descriptor::{Descriptor, MarkerKind};
+use houserules_modifiers::runtime::{
+    kind_name, sq_name, Lifetime, LogEntry, MarkerLifetime, PendingChoice,
+};
+
+use crate::Session;
 
 /// A colour name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -180,7 +184,7 @@ pub struct SessionOutput {
     pub inputs: Option<Vec<InputReport>>,
 }
 
-/// One input line (schema only; [`super::Input::parse`] is the reader).
+/// One input line (schema only; [`crate::Input::parse`] is the reader).
 pub struct InputLine;
 
 impl JsonSchema for InputLine {
@@ -243,7 +247,7 @@ fn pretty<T: JsonSchema>() -> String {
 /// The JSON Schema of the creation request, pretty-printed with a final
 /// newline.
 pub fn request_schema_json() -> String {
-    pretty::<super::CreateRequest>()
+    pretty::<crate::CreateRequest>()
 }
 
 /// The JSON Schema of one input line.
@@ -260,10 +264,11 @@ pub fn output_schema_json() -> String {
 impl Session {
     /// The state as clients see it (issue 5 § output).
     pub fn output(&self) -> SessionOutput {
-        let def = self.game.variant().definition();
-        let mut effective = self.all_effective_attrs();
-        let (pos, _) = self.pos();
-        let pieces = self
+        let rt = &self.rt;
+        let def = rt.game().variant().definition();
+        let mut effective = rt.all_effective_attrs();
+        let (pos, _) = rt.pos();
+        let pieces = rt
             .pieces()
             .iter()
             .map(|p| PieceOut {
@@ -272,11 +277,11 @@ impl Session {
                 ty: kind_name(def, p.piece.kind),
                 color: p.piece.color.into(),
                 attrs: effective.remove(&p.id).unwrap_or_default(),
-                base_attrs: self.stored_attrs(pos, p),
+                base_attrs: rt.stored_attrs(pos, p),
             })
             .collect();
-        let markers = self
-            .st
+        let markers = rt
+            .state()
             .markers
             .iter()
             .map(|m| MarkerOut {
@@ -289,8 +294,8 @@ impl Session {
                 source: m.source,
             })
             .collect();
-        let active_modifiers = self
-            .st
+        let active_modifiers = rt
+            .state()
             .modifiers
             .iter()
             .map(|i| ActiveModifier {
@@ -303,19 +308,19 @@ impl Session {
             })
             .collect();
         SessionOutput {
-            fen: self.game.fen(),
-            side_to_move: self.game.turn().into(),
+            fen: rt.game().fen(),
+            side_to_move: rt.game().turn().into(),
             status: self.status(),
             legal_moves: self.legal_moves_uci(),
             pending_choice: self.pending_choice().map(PendingChoice::public),
             markers,
             active_modifiers,
             pieces,
-            seed: self.st.rng.seed,
-            rng_stream: self.st.rng.stream,
-            ply_count: self.st.ply_count,
-            vars: self.st.vars.clone(),
-            log: self.st.log.clone(),
+            seed: rt.state().rng.seed,
+            rng_stream: rt.state().rng.stream,
+            ply_count: rt.state().ply_count,
+            vars: rt.state().vars.clone(),
+            log: rt.state().log.clone(),
             inputs: None,
         }
     }

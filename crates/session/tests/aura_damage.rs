@@ -22,7 +22,7 @@
 mod common;
 
 use common::{mv, session};
-use houserules_modifiers::runtime::Session;
+use houserules_session::Session;
 use serde_json::{json, Value};
 
 const BOARD: &str = "k7/8/8/8/8/8/3PR3/4K3 b - - 0 1";

@@ -8,8 +8,8 @@
 mod common;
 
 use houserules_engine::Move;
-use houserules_modifiers::runtime::{CreateRequest, Session};
 use houserules_modifiers::{library, Mulberry32};
+use houserules_session::{CreateRequest, Session};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 //! UCI (RULINGS G4 "as in Chess960"; the UCI protocol's UCI_Chess960
 //! convention), even when king and rooks stand on the standard squares.
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 
 /// Kings and rooks on their home squares, every castling right, the other
 /// back-rank pieces gone: both castlings are legal for White.

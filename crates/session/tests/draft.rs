@@ -3,7 +3,7 @@
 //! eligible cards; the game is reproducible from its inputs.
 
 use houserules_modifiers::library;
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::json;
 
 fn draft_game(seed: u32) -> Session {
@@ -116,7 +116,7 @@ fn a_picked_card_attaches_for_the_drafting_player_within_its_range() {
         card["duration"][1].as_u64().unwrap() as u32,
     );
     match inst.lifetime {
-        houserules_modifiers::runtime::Lifetime::Moves { expires_at_move } => {
+        houserules_session::Lifetime::Moves { expires_at_move } => {
             assert!(
                 (2 + lo..=2 + hi).contains(&expires_at_move),
                 "{expires_at_move} not in 2 + [{lo}, {hi}]"

@@ -13,7 +13,7 @@
 mod common;
 
 use common::mv;
-use houserules_modifiers::runtime::{CreateRequest, Session};
+use houserules_session::{CreateRequest, Session};
 use serde_json::{json, Value};
 
 const BOARD: &str = "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1";

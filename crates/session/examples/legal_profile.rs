@@ -6,7 +6,7 @@
 //! Kiwipete.
 
 use houserules_engine::{Game, Variant};
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::json;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -6,7 +6,7 @@
 //! pieces wins; in extinction-chess a side that has lost every piece of the
 //! target type loses), and the reasons are the presets' documented names.
 
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 
 fn status_after(presets: &[&str], fen: Option<&str>, moves: &[&str]) -> serde_json::Value {
     let mut s = Session::create(CreateRequest {

@@ -1,0 +1,337 @@
+//! The creation request and the inputs of a session, as JSON: their
+//! strict readers, and how a request's presets, layout and modifier
+//! entries become a game and attached modifiers.
+
+use std::collections::BTreeMap;
+
+use houserules_engine::Game;
+use houserules_modifiers::descriptor::{Descriptor, MarkerKind};
+use houserules_modifiers::runtime::{codes, parse_color, parse_sq, ChoiceTimeout, CoinFlips};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Input as echoed in a message: cut and with control characters escaped.
+fn echo_input(s: &str) -> String {
+    houserules_engine::echo::echo(s)
+}
+
+/// A creation request (issue 5 § Game session API).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateRequest {
+    /// Start position (in the letters of the variant). It replaces the
+    /// layout's start position; the rules of `presets` and `layout` apply
+    /// to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// A full position state (`docs/state-format.md`, format
+    /// `houserules-state/1`): board, side to move, castling, en passant,
+    /// clocks, piece ids and hit points, preset state, and the rule set.
+    /// It carries the position and the presets, so it excludes `fen`,
+    /// `layout` and `presets` (refused together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<houserules_presets::state::StateDoc>,
+    /// A layout id (presets crate: `standard`, `chess960:N`,
+    /// `chess960:random:SEED`, `dual-classic`, `knightmate`, `monster`,
+    /// `pawns-only`). It gives the start position and, for `chess960:…`,
+    /// Chess960 castling, written king-takes-rook in UCI. With `fen`, the
+    /// FEN replaces the start position and the layout's rules still apply
+    /// (a Chess960 FEN with `chess960:N` castles as Chess960); the layout
+    /// is still checked against the presets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    /// Presets, `ID[:K=V]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub presets: Vec<String>,
+    /// Modifiers: a library id (`ID[:K=V;…]`, with the reserved keys
+    /// `lifetime` and `chooser`, rulings G3) or an inline descriptor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<crate::output::ModifierEntry>")]
+    pub modifiers: Vec<Value>,
+    /// The seed, a u32 (0 when absent, rulings F4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u32>")]
+    pub seed: Option<Value>,
+    /// Draft mode (RULINGS M4): a card draft before every third ply.
+    #[serde(default)]
+    pub draft: bool,
+    /// Choice timeout policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice_timeout: Option<ChoiceTimeout>,
+    /// Coin flips drawn (`auto`) or asked (`manual`), rulings B6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coin_flips: Option<CoinFlips>,
+}
+
+impl CreateRequest {
+    /// Reads a creation request from JSON text: a byte order mark is
+    /// skipped, a repeated key is refused, and an error names the JSON
+    /// path of the offending value (`$.state.pieces[0].hp: invalid type…`).
+    ///
+    /// # Errors
+    /// A message with the line and column of a syntax error, or the path of
+    /// a value of the wrong shape.
+    pub fn parse(text: &str) -> Result<CreateRequest, String> {
+        let v = houserules_modifiers::validate::strict_json(text).map_err(|e| e.to_string())?;
+        if !v.is_object() {
+            return Err(
+                "a JSON object is expected, such as {\"modifiers\": [\"mr_freeze\"]}".into(),
+            );
+        }
+        // A state that is not an object would otherwise be reported with
+        // serde's Rust type name ("expected struct StateDoc").
+        if let Some(st) = v.get("state").filter(|st| !st.is_object() && !st.is_null()) {
+            let hint = if st.is_string() {
+                " (a file name is not read here: put the state JSON itself)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "$.state: a state object (docs/state-format.md, as `houserules state` writes it) is expected, not {}{hint}",
+                houserules_modifiers::validate::type_name(st)
+            ));
+        }
+        serde_path_to_error::deserialize(v).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                "$".to_string()
+            } else {
+                format!("$.{path}")
+            };
+            format!("{at}: {}", e.into_inner())
+        })
+    }
+}
+
+/// An input: a move or a choice (one JSON object per line in scripts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Input {
+    /// `{"move": "e2e4"}` or `{"move": "Nf3"}`.
+    Move {
+        /// UCI or SAN (read by [`crate::Session::submit`] against the moves
+        /// the active rules allow; recorded in UCI).
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// `{"choice": VALUE, "player"?: colour, "auto"?: reason}`.
+    Choice {
+        /// The value: a square name, file letter, rank digit, heads/tails,
+        /// rock/paper/scissors.
+        choice: Value,
+        /// Which player answers (needed for `rps` frames with both).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+        /// Set by the server for timeouts (`"timeout"`), rulings B7.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        auto: Option<String>,
+    },
+}
+
+impl Input {
+    /// Reads one input from JSON text, strictly: an object with either
+    /// `move` (a string, UCI or SAN: the session reads it) or `choice` (a string, with optional `player`,
+    /// `white` or `black`, and `auto`, only `"timeout"`), and no other key
+    /// (docs/session-input.schema.json).
+    ///
+    /// # Errors
+    /// A message naming the offending key or value.
+    pub fn parse(text: &str) -> Result<Input, String> {
+        let v = houserules_modifiers::validate::strict_json(text).map_err(|e| e.to_string())?;
+        let Value::Object(o) = v else {
+            return Err(
+                "an input is a JSON object: {\"move\": \"e2e4\"} or {\"choice\": VALUE}".into(),
+            );
+        };
+        let allowed: &[&str] = match (o.contains_key("move"), o.contains_key("choice")) {
+            (true, true) => return Err("an input has `move` or `choice`, not both".into()),
+            (false, false) => {
+                return Err(
+                    "an input needs `move` (UCI or SAN, e.g. \"e2e4\" or \"Nf3\") or `choice`"
+                        .into(),
+                )
+            }
+            (true, false) => &["move"],
+            (false, true) => &["choice", "player", "auto"],
+        };
+        if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key `{k}` (this input may have {})",
+                allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(m) = o.get("move") {
+            return match m {
+                Value::String(s) => Ok(Input::Move { mv: s.clone() }),
+                _ => Err("`move` is a string, in UCI or SAN, such as \"e2e4\" or \"Nf3\"".into()),
+            };
+        }
+        let player = match o.get("player") {
+            None => None,
+            Some(Value::String(p)) if p == "white" || p == "black" => Some(p.clone()),
+            Some(p) => return Err(format!("`player` is \"white\" or \"black\", not {p}")),
+        };
+        let auto = match o.get("auto") {
+            None => None,
+            Some(Value::String(a)) if a == "timeout" => Some(a.clone()),
+            Some(a) => return Err(format!("`auto` can only be \"timeout\", not {a}")),
+        };
+        if !o["choice"].is_string() {
+            return Err(format!(
+                "`choice` is a string (a square, file letter, rank digit, heads/tails, rock/paper/scissors or card id), not {}",
+                o["choice"]
+            ));
+        }
+        Ok(Input::Choice {
+            choice: o["choice"].clone(),
+            player,
+            auto,
+        })
+    }
+}
+
+/// The game a request's `presets` and `layout` choose (both copies of the
+/// building, [`Session::create`] and [`Session::restore`], go through it).
+pub(crate) struct PresetGame {
+    variant: houserules_engine::Variant,
+    /// The layout's start FEN (used when the request has no `fen`).
+    start: String,
+    /// The layout is Chess960: castling is written king-takes-rook in UCI
+    /// even when king and rooks stand on the standard squares.
+    chess960: bool,
+}
+
+impl PresetGame {
+    /// Parses the rule set and layout and builds the variant.
+    ///
+    /// # Errors
+    /// A message starting with the request field's JSON path (`$.presets: …`,
+    /// `$.layout: …`).
+    pub(crate) fn build(presets: &str, layout: Option<&str>) -> Result<PresetGame, String> {
+        let rules =
+            houserules_presets::RuleSet::parse(presets).map_err(|e| format!("$.presets: {e}"))?;
+        let layout = layout
+            .map(houserules_presets::Layout::parse)
+            .transpose()
+            .map_err(|e| format!("$.layout: {e}"))?;
+        let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
+        let (variant, start) =
+            houserules_presets::build(&rules, layout).map_err(|e| format!("$.presets: {e}"))?;
+        Ok(PresetGame {
+            variant,
+            start,
+            chess960,
+        })
+    }
+
+    /// The game at `fen` (the layout's start position when `None`) under
+    /// these rules: a given FEN replaces the layout's start position, and
+    /// the layout's rules (its castling notation) still apply to it.
+    pub(crate) fn game(self, fen: Option<&str>) -> Result<Game, houserules_engine::GameError> {
+        let mut game = Game::from_fen(self.variant, fen.unwrap_or(&self.start))?;
+        if self.chess960 {
+            game.set_chess960(true);
+        }
+        Ok(game)
+    }
+}
+
+/// Reads a creation-request modifier entry: a library id with
+/// `:K=V;…` overrides, or an inline descriptor. A key given twice is
+/// refused (the last one would otherwise win silently).
+#[allow(clippy::type_complexity)]
+pub(crate) fn resolve_modifier(
+    v: &Value,
+) -> Result<(Descriptor, BTreeMap<String, String>), (Option<&'static str>, String)> {
+    match v {
+        Value::String(s) => {
+            let (id, rest) = s.split_once(':').unwrap_or((s.as_str(), ""));
+            let d = houserules_modifiers::library::get(id).map_err(|e| (None, e.to_string()))?;
+            // As `--rules 'ID:'` is refused: a `:` promises parameters.
+            if s.contains(':') && rest.is_empty() {
+                return Err((
+                    None,
+                    format!(
+                        "`{}` has an empty parameter list: write `{id}`, or `{id}:KEY=VALUE;…`",
+                        echo_input(s)
+                    ),
+                ));
+            }
+            let mut over = BTreeMap::new();
+            for kv in rest.split(';').filter(|x| !x.is_empty()) {
+                let (k, val) = kv
+                    .split_once('=')
+                    .ok_or_else(|| (None, format!("`{}` is not KEY=VALUE", echo_input(kv))))?;
+                if over.insert(k.to_string(), val.to_string()).is_some() {
+                    return Err((
+                        Some(codes::DUPLICATE_PARAMETER),
+                        format!(
+                            "parameter `{}` is given twice in `{}`",
+                            echo_input(k),
+                            echo_input(s)
+                        ),
+                    ));
+                }
+            }
+            Ok((d, over))
+        }
+        Value::Object(_) => houserules_modifiers::validate::validate_value(v)
+            .map(|d| (d, BTreeMap::new()))
+            .map_err(|f| {
+                (
+                    None,
+                    f.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
+            }),
+        _ => Err((
+            None,
+            "a modifier is a library id or an inline descriptor".into(),
+        )),
+    }
+}
+
+pub(crate) fn parse_param_value(
+    ty: houserules_modifiers::descriptor::ParamType,
+    v: &str,
+) -> Option<Value> {
+    use houserules_modifiers::descriptor::ParamType as T;
+    match ty {
+        T::Integer => v.parse::<i64>().ok().map(Value::from),
+        T::Number => v
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        T::Boolean => v.parse::<bool>().ok().map(Value::from),
+        T::String => Some(json!(v)),
+        T::Square => parse_sq(v).map(|_| json!(v)),
+        T::File => (v.len() == 1 && ("a"..="h").contains(&v)).then(|| json!(v)),
+        T::PieceType => ["pawn", "knight", "bishop", "rook", "queen", "king"]
+            .contains(&v)
+            .then(|| json!(v)),
+        T::Color => parse_color(v).map(|_| json!(v)),
+        T::MarkerKind => MarkerKind::parse(v).map(|_| json!(v)),
+    }
+}
+
+/// Whether a request's rules include the `piece-hp` preset (given as
+/// presets, or inside its `state`): its hit points are then the pieces'
+/// `Hp` fact for the modifiers (presets-and-triggers § `piece-hp`).
+pub(crate) fn uses_piece_hp(request: &CreateRequest) -> bool {
+    let has = |spec: &str| {
+        spec.split(',')
+            .any(|p| p.split(':').next().map(str::trim) == Some("piece-hp"))
+    };
+    match &request.state {
+        Some(doc) => has(&doc.rules),
+        None => request.presets.iter().any(|p| has(p)),
+    }
+}
