@@ -55,6 +55,7 @@ Examples:
   houserules perft --suite ../shared/data/perft/tricky.perft --max-nodes 1000000
   houserules moves --fen startpos --json
   houserules pgn check games.pgn
+  houserules pgn format games.pgn --output clean.pgn
   houserules games
   houserules perft --game capablanca --depth 3
   houserules validate my-game.yaml
@@ -136,11 +137,27 @@ Examples:
   houserules pgn check --game capablanca capablanca-games.pgn
   houserules pgn check --rules coregal coregal-games.pgn
   houserules pgn check --state position.json games.pgn
+  houserules pgn check --strict games.pgn
 
-A `Variant` tag naming Antichess, Suicide or Giveaway replays the game
-with the suicide-chess preset; one naming a shipped game (Berolina,
-Capablanca, Grand, Los Alamos, Knightmate, ...) with that game. --game/--rules/--layout choose the rules of
-the games without a Variant tag (or with Standard/Chess960 ones).
+A `HouseRules` tag (presets in --rules syntax, e.g. `piece-hp,wrap-board`)
+replays the game with those presets. A `Variant` tag naming Antichess,
+Suicide or Giveaway replays it with the suicide-chess preset; one naming a
+shipped game by its id, its name or its Fairy-Stockfish name (berolina,
+capablanca, gardner, grand, losalamos, knightmate, clobberers, chess960 or
+fischerandom) with that game. --game/--rules/--layout choose the rules of
+the other games (no Variant tag, an unknown one, or Standard/Chess960 for
+presets); where a game's tags name another game, the tags win, with a
+warning.
+
+Each game's line gives its plies, how it ended (the first thing that ended
+it: a fivefold repetition before a later 75-move rule), its final FEN and,
+for a written 1/2-1/2 that a claim justifies, the claim
+(`draw by claim: threefold-repetition` or `fifty-move-rule`). A PGN syntax
+error is reported after the plies replayed before it. --strict adds
+warnings for SAN only the lenient reader accepts (`0-0`, `e8Q`,
+superfluous disambiguation, wrong check marks, UCI moves), with their line.
+Long games are checked in bounded memory (a hash per ply); tags (1 MiB a
+game) and a game's text (64 MiB) have budgets.
 
 A file that holds no game (an empty file, /dev/null) is reported as
 `FILE: no game found`; with --json, as a line whose `game` and `error` are
@@ -148,8 +165,45 @@ null and whose `warnings` say so.
 
 Exit status: 0 when every game replays (also when a file holds no game:
 no game failed), 1 when a game has an error, 2 when a file cannot be read
-or a game option is wrong.")]
+(also compressed or binary input: \"not a PGN text file (compressed? use
+zcat)\") or a game option is wrong.")]
     Check(PgnCheckArgs),
+    /// Write every game of PGN files back in export format
+    #[command(after_help = "\
+Examples:
+  houserules pgn format games.pgn
+  houserules pgn format a.pgn b.pgn --output clean.pgn
+  houserules pgn format --game capablanca capablanca-games.pgn
+  houserules pgn format --rules piece-hp,wrap-board house-games.pgn
+
+Every game is written in export format: the Seven Tag Roster first (missing
+tags as `?`), SAN as houserules writes it, comments, NAGs and variations
+kept, `SetUp` beside `FEN`, and the tags that make the file replay under the
+same rules: `Variant` (the game), `HouseRules` (the presets, in --rules
+syntax) and `FEN` for a layout's start. Games are chosen as in `pgn check`.
+
+Problems go to standard error: a game that cannot be read is not written; a
+move that does not replay is written as it was, with the rest of its line.
+Exit status: 0 when every game was written as SAN, 1 when a game had an
+error, 2 when a file cannot be read.")]
+    Format(PgnFormatArgs),
+}
+
+/// Options of `houserules pgn format`.
+#[derive(Debug, Args)]
+struct PgnFormatArgs {
+    /// PGN files to rewrite (`-` is standard input)
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+
+    /// Write to this file instead of standard output (not one of the input
+    /// files)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// The game of the games without a variant tag.
+    #[command(flatten)]
+    variant: position::VariantArgs,
 }
 
 /// Options of `houserules pgn check`.
@@ -162,6 +216,11 @@ struct PgnCheckArgs {
     /// Print JSON instead of text
     #[arg(long)]
     json: bool,
+
+    /// Also warn about SAN only the lenient reader accepts (`0-0`, `e8Q`,
+    /// superfluous or missing disambiguation, wrong check marks, UCI)
+    #[arg(long)]
+    strict: bool,
 
     /// Start the games without a FEN tag (and without a variant tag, or a
     /// standard or Chess960 one) from the position of a JSON state file
@@ -185,15 +244,13 @@ struct PgnCheckArgs {
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let mut resolver = if let Some(path) = &args.state {
-        pgn_cmd::Resolver::with_start(position::load_state(path)?.1)
-    } else if args.variant.is_given() {
-        pgn_cmd::Resolver::new(Some(args.variant.choose()?.variant))
-    } else {
-        pgn_cmd::Resolver::new(None)
-    };
+    let mut resolver = pgn_cmd::Resolver::from_args(args.state.as_deref(), &args.variant)?;
     resolver.fen_style = args.fen_style.fen_style;
-    match pgn_cmd::run(&args.files, args.json, &resolver, out) {
+    let opts = pgn_cmd::CheckOptions {
+        json: args.json,
+        strict: args.strict,
+    };
+    match pgn_cmd::run(&args.files, opts, &resolver, out) {
         Ok(c) if c.unreadable => Ok(Outcome::Unreadable),
         Ok(c) => Ok(Outcome::failed_if(c.game_errors)),
         // Only writing the report can fail.
@@ -201,11 +258,49 @@ fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
     }
 }
 
+/// `pgn format`: to standard output or `--output`, problems on standard
+/// error.
+fn pgn_format(args: &PgnFormatArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let resolver = pgn_cmd::Resolver::from_args(None, &args.variant)?;
+    let mut err = std::io::stderr();
+    let checked = match &args.output {
+        None => pgn_cmd::format(&args.files, &resolver, out, &mut err)?,
+        Some(path) => {
+            // Writing over an input would truncate it before it is read.
+            let target = std::fs::canonicalize(path).ok();
+            if target.is_some()
+                && args
+                    .files
+                    .iter()
+                    .any(|f| std::fs::canonicalize(f).ok() == target)
+            {
+                return Err(CliError::input(format!(
+                    "--output {}: this is one of the input files; write to another file",
+                    path.display()
+                )));
+            }
+            let file = std::fs::File::create(path).map_err(|e| {
+                CliError::input(format!("--output {}: cannot create: {e}", path.display()))
+            })?;
+            let mut w = std::io::BufWriter::new(file);
+            let c = pgn_cmd::format(&args.files, &resolver, &mut w, &mut err)?;
+            w.flush()?;
+            c
+        }
+    };
+    Ok(if checked.unreadable {
+        Outcome::Unreadable
+    } else {
+        Outcome::failed_if(checked.game_errors)
+    })
+}
+
 fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let outcome = match &cli.command {
         Command::Perft(args) => perft_cmd::run(args, out)?,
         Command::Moves(args) => moves_cmd::run(args, out)?,
         Command::Pgn(PgnCommand::Check(args)) => pgn_check(args, out)?,
+        Command::Pgn(PgnCommand::Format(args)) => pgn_format(args, out)?,
         Command::Games(args) => games_cmd::run(args, out)?,
         Command::Validate(args) => validate_cmd::run(args, out)?,
         Command::Rules(args) => rules_cmd::run(args, out)?,
