@@ -26,6 +26,7 @@
 mod aura;
 mod compiled;
 mod draft;
+mod entry;
 mod eval;
 mod exec;
 mod legal;
@@ -2622,6 +2623,7 @@ fn resolve_modifier(
             }
             Ok((d, over))
         }
+        Value::Object(o) if entry::has_options(o) => entry::with_options(o).map_err(|e| (None, e)),
         Value::Object(_) => crate::validate::validate_value(v)
             .map(|d| (d, BTreeMap::new()))
             .map_err(|f| {
