@@ -1968,24 +1968,10 @@ impl Checker {
             }
             Value::String(s) => s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()),
             Value::Array(_) | Value::Null => true,
-            Value::Object(o) => o.keys().any(|k| {
-                [
-                    "eq",
-                    "ne",
-                    "lt",
-                    "le",
-                    "gt",
-                    "ge",
-                    "and",
-                    "or",
-                    "not",
-                    "in-check",
-                    "rps-beats",
-                    "rps-winner",
-                    "opponent-of",
-                ]
-                .contains(&k.as_str())
-            }),
+            // Only these operators yield numbers.
+            Value::Object(o) => o
+                .keys()
+                .any(|k| !["count", "legal-move-count", "add", "sub", "abs"].contains(&k.as_str())),
             _ => false,
         };
         if bad {
