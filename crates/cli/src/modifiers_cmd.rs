@@ -20,9 +20,11 @@ Examples:
   houserules modifiers --json
 
 Lists the shipped modifier library: id, name, file under
-crates/modifiers/library/, kind (parity, template, catalog) and the
-thressgame catalog rule it implements. The text columns are id, kind,
-name, file and catalog rule (`-` for none).")]
+crates/modifiers/library/, kind (parity, template, catalog), the
+thressgame catalog rule it implements and its description. The text
+columns are id, kind, name, file and catalog rule (`-` for none), with
+the description indented on the next line; JSON entries have the keys
+id, name, file, kind, catalog and description.")]
 pub struct ModifiersArgs {
     /// Print JSON instead of text
     #[arg(long)]
@@ -41,6 +43,7 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
                 json!({
                     "id": e.id, "name": e.name, "file": e.file, "kind": e.kind,
                     "catalog": e.catalog.map(|c| json!({"number": c.number, "id": c.id})),
+                    "description": description(e.id),
                 })
             })
             .collect();
@@ -68,9 +71,16 @@ pub fn list(args: &ModifiersArgs, out: &mut dyn Write) -> Result<Outcome, CliErr
                 "{:<32} {:<9} {:<34} {:<file_width$} {}",
                 e.id, kind, e.name, e.file, cat
             )?;
+            writeln!(out, "  {}", description(e.id))?;
         }
     }
     Ok(Outcome::Success)
+}
+
+/// A library descriptor's `description` (every shipped one validates and
+/// has one; `library.rs` tests both).
+fn description(id: &str) -> String {
+    library::get(id).map(|d| d.description).unwrap_or_default()
 }
 
 /// Validates a JSON modifier descriptor: `ok: ID (NAME)`, or each finding

@@ -16,12 +16,13 @@ Examples:
   houserules perft --rules berolina-pawns:scope=both,knight-immunity --depth 3
   houserules perft --rules dual-king --layout dual-classic --depth 3
 
-Text output is one block per preset (id, name, category, mode, then its
-parameters, requirements, incompatibilities, preferred layout and, when it
-cannot be played yet, why), then the layouts. JSON output is one object:
-{\"presets\": [...], \"layouts\": [...]}; each preset has the keys id, name,
-category, mode, requires, incompatible_with, scope_aware, params (key,
-allowed, default), preferred_layout, implemented and needs.";
+Text output is one block per preset (id, name, category, mode, what it
+does, then its parameters, requirements, incompatibilities, preferred
+layout and, when it cannot be played yet, why), then the layouts. JSON
+output is one object: {\"presets\": [...], \"layouts\": [...]}; each preset
+has the keys id, name, category, mode, requires, incompatible_with,
+scope_aware, params (key, allowed, default), preferred_layout, implemented,
+needs and description. docs/presets.md describes every preset.";
 
 /// Options of `houserules rules`.
 #[derive(Debug, Args)]
@@ -45,10 +46,18 @@ struct LayoutInfo {
     fen: Option<String>,
 }
 
+/// A preset in the listing: its registry entry and what it does.
+#[derive(Serialize)]
+struct PresetEntry {
+    #[serde(flatten)]
+    info: &'static PresetInfo,
+    description: &'static str,
+}
+
 /// The whole listing.
 #[derive(Serialize)]
 struct Listing {
-    presets: &'static [PresetInfo],
+    presets: Vec<PresetEntry>,
     layouts: Vec<LayoutInfo>,
 }
 
@@ -108,7 +117,13 @@ fn mode_name(p: &PresetInfo) -> String {
 /// [`CliError`] when the output cannot be written.
 pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let listing = Listing {
-        presets: PRESETS,
+        presets: PRESETS
+            .iter()
+            .map(|info| PresetEntry {
+                info,
+                description: info.description(),
+            })
+            .collect(),
         layouts: layouts(),
     };
     if args.json {
@@ -126,6 +141,7 @@ pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             p.category,
             mode_name(p)
         )?;
+        writeln!(out, "  {}", p.description())?;
         if !p.params.is_empty() {
             let params: Vec<String> = p
                 .params

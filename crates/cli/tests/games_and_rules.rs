@@ -331,9 +331,14 @@ fn rules_json_lists_34_presets_and_the_layouts() {
             "scope_aware",
             "params",
             "implemented",
+            "description",
         ] {
             assert!(p.get(key).is_some(), "{key} missing in {p}");
         }
+        assert!(
+            p["description"].as_str().is_some_and(|d| d.len() > 20),
+            "{p}"
+        );
     }
     let layouts: Vec<&str> = v["layouts"]
         .as_array()
@@ -356,6 +361,17 @@ fn rules_json_lists_34_presets_and_the_layouts() {
     assert!(
         text.contains("suicide-chess") && text.contains("dual-classic"),
         "{text}"
+    );
+    // Each preset's description follows its header line (issue 12).
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("double-move "))
+        .expect("double-move header");
+    assert!(
+        lines[at + 1].contains("two moves per turn"),
+        "{}",
+        lines[at + 1]
     );
 }
 

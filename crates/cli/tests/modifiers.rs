@@ -62,6 +62,14 @@ fn modifiers_json_lists_the_library() {
         .expect("kamikaze");
     assert_eq!(k["catalog"]["number"], 38);
     assert_eq!(k["file"], "kamikaze.json");
+    // Issue 12: the listing carries each descriptor's description.
+    let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../modifiers/library/kamikaze.json");
+    let d: Value =
+        serde_json::from_str(&std::fs::read_to_string(lib).expect("read")).expect("JSON");
+    assert_eq!(k["description"], d["description"]);
+    assert!(list
+        .iter()
+        .all(|e| e["description"].as_str().is_some_and(|d| !d.is_empty())));
 }
 
 #[test]
@@ -285,6 +293,13 @@ fn modifiers_text_has_the_file_column() {
     assert_eq!(cols[0], "kamikaze");
     assert!(cols.contains(&"kamikaze.json"), "{line}");
     assert!(line.contains("#38"), "{line}");
+    // The description is indented on the next line (issue 12).
+    let next = text
+        .lines()
+        .skip_while(|l| l.split_whitespace().next() != Some("kamikaze"))
+        .nth(1)
+        .expect("a line after kamikaze");
+    assert!(next.starts_with("  ") && next.len() > 10, "{next}");
 }
 
 /// Regression (new-user trial): the size limits were undocumented and the

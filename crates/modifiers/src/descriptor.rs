@@ -121,6 +121,8 @@ kind_enum! {
         SwapPieces = "swap-pieces",
         /// Steps pieces in a direction.
         StepPiece = "step-piece",
+        /// Moves a piece to a named square, keeping its id and attributes.
+        MovePiece = "move-piece",
         /// Changes pieces' type or colour.
         ConvertPiece = "convert-piece",
         /// Cancels the capture being attempted.

@@ -83,6 +83,9 @@ pub mod codes {
     pub const UNBOUND: &str = "descriptor.bindings.unbound";
     /// A `bind` name defined twice in one trigger.
     pub const BINDING_DUPLICATE: &str = "descriptor.bindings.duplicate";
+    /// A reference where only a written value is read (a structural
+    /// parameter such as `lifetime`, `order` or a filter's booleans).
+    pub const REFERENCE_NOT_ALLOWED: &str = "descriptor.reference.not-allowed";
 
     /// Every code, for documentation and tests.
     pub const ALL: &[&str] = &[
@@ -116,6 +119,7 @@ pub mod codes {
         REFERENCE_INVALID,
         UNBOUND,
         BINDING_DUPLICATE,
+        REFERENCE_NOT_ALLOWED,
     ];
 }
 
@@ -369,6 +373,8 @@ enum P {
     Player,
     ForPlayer,
     MarkerKind,
+    /// A trigger's `kind` (read when the trigger is matched, as written).
+    TriggerMarkerKind,
     MarkerSpec,
     Lifetime,
     PieceType,
@@ -380,6 +386,7 @@ enum P {
     Distance,
     OnOccupied,
     IntoRoyal,
+    IfBlocked,
     Against,
     Shapes,
     Target,
@@ -407,6 +414,7 @@ const MOVE_FILTER: Spec = &[
     ("progress", P::Progress, false),
     ("crossesFile", P::File, false),
     ("when", P::Expr, false),
+    ("added", P::Bool, false),
 ];
 const PIECE_FILTER: Spec = &[
     ("color", P::Player, false),
@@ -503,6 +511,14 @@ fn primitive_spec(k: PrimitiveKind) -> Spec {
             ("distance", P::Distance, true),
             ("onOccupied", P::OnOccupied, false),
             ("intoRoyal", P::IntoRoyal, false),
+            ("ignoreHardBlocks", P::Bool, false),
+            ("enterMarkers", P::Bool, false),
+        ],
+        K::MovePiece => &[
+            ("piece", P::Pieces, true),
+            ("to", P::Square, true),
+            ("ifBlocked", P::IfBlocked, false),
+            ("enterMarkers", P::Bool, false),
         ],
         K::ConvertPiece => &[
             ("pieces", P::Pieces, true),
@@ -570,14 +586,14 @@ fn trigger_spec(k: TriggerKind) -> Spec {
         ],
         T::Conditional => &[("if", P::Expr, true), ("target", P::Target, false)],
         T::OnPieceEnteredMarker => &[
-            ("kind", P::MarkerKind, true),
+            ("kind", P::TriggerMarkerKind, true),
             ("own", P::Bool, false),
             ("cause", P::Cause, false),
             ("subject", P::PieceFilter, false),
             ("target", P::Target, false),
         ],
         T::OnMarkerExpire => &[
-            ("kind", P::MarkerKind, true),
+            ("kind", P::TriggerMarkerKind, true),
             ("own", P::Bool, false),
             ("target", P::Target, false),
         ],
@@ -613,6 +629,8 @@ struct Checker {
     params: BTreeSet<String>,
     vars_set: BTreeSet<String>,
     var_uses: Vec<(String, String)>,
+    /// How many `where` filters enclose the value being checked (`$it`).
+    in_where: usize,
 }
 
 impl Checker {
@@ -1223,8 +1241,44 @@ impl Checker {
 
     /// Checks a `$…` reference; returns false (after reporting) if it is bad.
     fn reference(&mut self, s: &str, path: &str, bound: &[String]) -> bool {
-        let parts: Vec<&str> = s[1..].split('.').collect();
-        let fields = ["square", "file", "rank", "type", "color", "id"];
+        let mut parts: Vec<&str> = s[1..].split('.').collect();
+        // An item of a list: `$bind.x[0]`, `$bind.x[-1]` (the last).
+        let at = usize::from(!parts.first().is_some_and(|b| {
+            let b = index_split(b).0;
+            b == "self" || b == "it"
+        }));
+        if let Some(seg) = parts.get(at).copied() {
+            match index_split(seg) {
+                (name, Some(Ok(_))) => parts[at] = name,
+                (_, Some(Err(()))) => {
+                    self.push(
+                        REFERENCE_INVALID,
+                        path,
+                        format!("`{}`: an index is a whole number from -64 to 63 in brackets, as `$bind.x[0]`", crate::echo_input(s)),
+                    );
+                    return false;
+                }
+                (_, None) => {}
+            }
+        }
+        if parts.first() == Some(&"it") && self.in_where == 0 {
+            self.push(
+                REFERENCE_INVALID,
+                path,
+                "`$it` (the candidate piece, square or marker) is read only inside a filter's `where`",
+            );
+            return false;
+        }
+        let fields = [
+            "square",
+            "file",
+            "rank",
+            "type",
+            "color",
+            "id",
+            "fileNumber",
+            "rankNumber",
+        ];
         // `.attr.<Name>` reads a piece's effective attribute (auras
         // included).
         let tail_ok = |t: &[&str]| match t {
@@ -1232,7 +1286,7 @@ impl Checker {
             _ => t.len() <= 1 && t.iter().all(|f| fields.contains(f)),
         };
         let ok = match parts.as_slice() {
-            ["self", rest @ ..] => tail_ok(rest),
+            ["self" | "it", rest @ ..] => tail_ok(rest),
             ["event", f, rest @ ..] => {
                 [
                     "from",
@@ -1283,7 +1337,7 @@ impl Checker {
                 REFERENCE_INVALID,
                 path,
                 format!(
-                    "`{s}` is not a valid reference ($self, $event.…, $bind.…, $var.…, $param.…, optionally with .square .file .rank .type .color .id or .attr.<Name>)"
+                    "`{s}` is not a valid reference ($self, $it, $event.…, $bind.…, $var.…, $param.…, optionally with an index [i], then .square .file .rank .fileNumber .rankNumber .type .color .id or .attr.<Name>)"
                 ),
             );
         }
@@ -1319,7 +1373,10 @@ impl Checker {
         }
         for (name, p, _) in spec {
             if let Some(x) = o.get(*name) {
+                let w = usize::from(*name == "where");
+                self.in_where += w;
                 self.value(*p, x, &key(path, name), env, bound, None);
+                self.in_where -= w;
             }
         }
     }
@@ -1341,7 +1398,18 @@ impl Checker {
             )
         {
             if let Value::String(s) = v {
-                self.reference(s, path, bound);
+                if written_only(p) {
+                    self.push(
+                        REFERENCE_NOT_ALLOWED,
+                        path,
+                        format!(
+                            "`{}` cannot stand here: this parameter is read as written (a reference may stand for a value: a number, count, distance, square, file, rank, player, piece type, marker kind, pieces, markers, a source or an expression operand)",
+                            crate::echo_input(s)
+                        ),
+                    );
+                } else {
+                    self.reference(s, path, bound);
+                }
             }
             return;
         }
@@ -1453,14 +1521,20 @@ impl Checker {
                 _ => self.push(FILTER_INVALID, path, format!("{v} is not a rank (\"1\"–\"8\" or 0–7)")),
             },
             P::RelRank => {
+                // `n` may be a reference (`"$param.n"`), read at run time.
+                let n_ok = |n: &Value| is_ref(n) || n.as_i64().is_some_and(|n| n != 0 && (-8..=8).contains(&n));
                 let ok = v.as_object().is_some_and(|o| {
-                    o.keys().all(|k| k == "of" || k == "n")
-                        && o.get("n").and_then(Value::as_i64).is_some_and(|n| n != 0 && (-8..=8).contains(&n))
+                    o.keys().all(|k| k == "of" || k == "n") && o.get("n").is_some_and(n_ok)
                 });
                 if !ok {
-                    self.push(FILTER_INVALID, path, "`relRank` is {\"of\": player, \"n\": ±1…±8}");
-                } else if let Some(of) = v.get("of") {
+                    self.push(FILTER_INVALID, path, "`relRank` is {\"of\": player, \"n\": ±1…±8 or a reference}");
+                    return;
+                }
+                if let Some(of) = v.get("of") {
                     self.value(P::Player, of, &key(path, "of"), env, bound, None);
+                }
+                if let Some(Value::String(s)) = v.get("n") {
+                    self.reference(s, &key(path, "n"), bound);
                 }
             }
             P::Adjacent => {
@@ -1523,7 +1597,7 @@ impl Checker {
                 }
                 _ => one_of(self, PARAM_INVALID, PLAYERS, "player"),
             },
-            P::MarkerKind => match v.as_str() {
+            P::MarkerKind | P::TriggerMarkerKind => match v.as_str() {
                 Some(s) if MarkerKind::parse(s).is_some() => {}
                 Some(s) => {
                     let hint = did_you_mean(s, MarkerKind::ALL.iter().map(|k| k.as_str()));
@@ -1553,7 +1627,8 @@ impl Checker {
                 let ok = v.as_object().is_some_and(|o| match o.get("kind").and_then(Value::as_str) {
                     Some("permanent" | "one-shot") => o.len() == 1,
                     Some("moves") => {
-                        o.len() == 2 && o.get("plies").and_then(Value::as_u64).is_some_and(|n| (1..=10_000).contains(&n))
+                        o.len() == 2
+                            && o.get("plies").is_some_and(|n| is_ref(n) || n.as_u64().is_some_and(|n| (1..=10_000).contains(&n)))
                     }
                     _ => false,
                 });
@@ -1561,8 +1636,10 @@ impl Checker {
                     self.push(
                         LIFETIME_INVALID,
                         path,
-                        format!("{v} is not a lifetime: {{\"kind\": \"permanent\"}}, {{\"kind\": \"one-shot\"}} or {{\"kind\": \"moves\", \"plies\": N ≥ 1}}"),
+                        format!("{v} is not a lifetime: {{\"kind\": \"permanent\"}}, {{\"kind\": \"one-shot\"}} or {{\"kind\": \"moves\", \"plies\": N ≥ 1 or a reference}}"),
                     );
+                } else if let Some(Value::String(s)) = v.get("plies") {
+                    self.reference(s, &key(path, "plies"), bound);
                 }
             }
             P::PieceType => one_of(self, PARAM_INVALID, PIECE_TYPES, "piece type"),
@@ -1586,7 +1663,8 @@ impl Checker {
                     self.push(PARAM_INVALID, path, "a distance is 1–16 or \"until-blocked\"");
                 }
             }
-            P::OnOccupied => one_of(self, PARAM_INVALID, &["stop", "kill"], "onOccupied value"),
+            P::OnOccupied => one_of(self, PARAM_INVALID, &["stop", "kill", "push"], "onOccupied value"),
+            P::IfBlocked => one_of(self, PARAM_INVALID, &["stay", "nearest-free"], "ifBlocked value"),
             P::IntoRoyal => one_of(self, PARAM_INVALID, &["stop"], "intoRoyal value"),
             P::Scope => one_of(self, PARAM_INVALID, &["modifier", "game"], "scope"),
             P::Cause => one_of(self, PARAM_INVALID, &["move", "effect"], "cause"),
@@ -1727,6 +1805,9 @@ impl Checker {
             "rps-winner",
             "rps-beats",
             "opponent-of",
+            "add",
+            "sub",
+            "abs",
         ];
         match v {
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
@@ -1752,11 +1833,14 @@ impl Checker {
                 for (op, arg) in o {
                     let ap = key(path, op);
                     match op.as_str() {
-                        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "rps-beats" => {
+                        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "rps-beats" | "sub" => {
                             match arg.as_array() {
                                 Some(a) if a.len() == 2 => {
                                     for (i, x) in a.iter().enumerate() {
                                         self.expr(x, &idx(&ap, i), env, bound);
+                                        if ["lt", "le", "gt", "ge", "sub"].contains(&op.as_str()) {
+                                            self.numeric_operand(x, &idx(&ap, i), op);
+                                        }
                                     }
                                 }
                                 _ => self.push(
@@ -1778,6 +1862,23 @@ impl Checker {
                                 format!("`{op}` takes a non-empty list"),
                             ),
                         },
+                        "add" => match arg.as_array() {
+                            Some(a) if a.len() >= 2 => {
+                                for (i, x) in a.iter().enumerate() {
+                                    self.expr(x, &idx(&ap, i), env, bound);
+                                    self.numeric_operand(x, &idx(&ap, i), op);
+                                }
+                            }
+                            _ => self.push(
+                                EXPRESSION_INVALID,
+                                ap,
+                                "`add` takes a list of two or more operands",
+                            ),
+                        },
+                        "abs" => {
+                            self.expr(arg, &ap, env, bound);
+                            self.numeric_operand(arg, &ap, op);
+                        }
                         "not" => self.expr(arg, &ap, env, bound),
                         "count" => self.value(P::Source, arg, &ap, env, bound, None),
                         "legal-move-count" => {
@@ -1808,6 +1909,77 @@ impl Checker {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Parameters the runtime reads as written, never through a reference:
+/// their shape decides what the primitive or filter is (modifier-rulings
+/// § 2.1 lists references as values, not as structure).
+fn written_only(p: P) -> bool {
+    matches!(
+        p,
+        P::Bool
+            | P::Scope
+            | P::Cause
+            | P::Against
+            | P::Progress
+            | P::Shapes
+            | P::ChoiceKind
+            | P::Lifetime
+            | P::MarkerSpec
+            | P::Order
+            | P::Adjacent
+            | P::RelRank
+            | P::CaptureFilter
+            | P::Links
+            | P::TriggerMarkerKind
+    )
+}
+
+/// A reference segment `name` or `name[i]`: the name and, when bracketed,
+/// the index (an error when it is not a whole number from -64 to 63).
+fn index_split(seg: &str) -> (&str, Option<Result<i64, ()>>) {
+    match seg.strip_suffix(']').and_then(|x| x.split_once('[')) {
+        Some((name, i)) => (
+            name,
+            Some(
+                i.parse::<i64>()
+                    .ok()
+                    .filter(|i| (-64..64).contains(i))
+                    .ok_or(()),
+            ),
+        ),
+        None if seg.contains('[') || seg.contains(']') => (seg, Some(Err(()))),
+        None => (seg, None),
+    }
+}
+
+impl Checker {
+    /// An operand of `lt le gt ge add sub abs` must be able to be a number:
+    /// a string literal that is not one, and the text fields of a
+    /// reference (`.square .file .type .color`, `$event.cause`), are
+    /// refused rather than compared silently false.
+    fn numeric_operand(&mut self, x: &Value, path: &str, op: &str) {
+        let bad = match x {
+            Value::String(s) if s.starts_with('$') => {
+                let last = s.rsplit('.').next().unwrap_or("");
+                ["square", "file", "type", "color"].contains(&last) || s == "$event.cause"
+            }
+            Value::String(s) => s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()),
+            Value::Array(_) | Value::Null => true,
+            // Only these operators yield numbers.
+            Value::Object(o) => o
+                .keys()
+                .any(|k| !["count", "legal-move-count", "add", "sub", "abs"].contains(&k.as_str())),
+            _ => false,
+        };
+        if bad {
+            self.push(
+                EXPRESSION_INVALID,
+                path,
+                format!("`{op}` works on numbers, and {x} is not one (read a file or rank as a number with `.fileNumber` or `.rankNumber`)"),
+            );
         }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use houserules_engine::Color;
-use houserules_modifiers::runtime::{ChoiceTimeout, CreateRequest, Input, Session};
+use houserules_session::{ChoiceTimeout, CreateRequest, Input, Session};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};

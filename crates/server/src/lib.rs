@@ -2,7 +2,7 @@
 //! and v2) over axum, games kept in SQLite (default) or Postgres.
 //!
 //! The rules stay in the pure crates: each game hosts a
-//! `houserules_modifiers::runtime::Session` in its own task
+//! `houserules_session::Session` in its own task
 //! ([`game`]), whose rules work runs on the blocking pool.
 
 pub mod clock;
@@ -143,7 +143,7 @@ pub struct AppState {
 /// The game's parts of a stored creation request.
 pub fn split_request(
     text: &str,
-) -> Result<(Meta, houserules_modifiers::runtime::CreateRequest), String> {
+) -> Result<(Meta, houserules_session::CreateRequest), String> {
     let mut v: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("$: not JSON: {e}"))?;
     let mut meta = serde_json::Map::new();
@@ -157,7 +157,7 @@ pub fn split_request(
     meta.remove("seat");
     let meta: Meta =
         serde_json::from_value(serde_json::Value::Object(meta)).map_err(|e| format!("$: {e}"))?;
-    let request = houserules_modifiers::runtime::CreateRequest::parse(&v.to_string())?;
+    let request = houserules_session::CreateRequest::parse(&v.to_string())?;
     Ok((meta, request))
 }
 

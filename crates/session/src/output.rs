@@ -51,6 +51,9 @@ pub(crate) enum ModifierEntry {
     Id(#[schemars(regex(pattern = r"^[a-z0-9][a-z0-9_-]{0,63}(:.*)?$"))] String),
     /// A descriptor (docs/modifier-descriptor.schema.json).
     Inline(Box<Descriptor>),
+    /// A descriptor or library id with options: `{"descriptor", "lifetime"?,
+    /// "chooser"?, "params"?}` (runtime::entry).
+    WithOptions(Box<houserules_modifiers::runtime::entry::WithOptions>),
 }
 
 /// The game status (schema of [`Session::status`]).

@@ -280,6 +280,9 @@ pub(crate) fn resolve_modifier(
             }
             Ok((d, over))
         }
+        Value::Object(o) if houserules_modifiers::runtime::entry::has_options(o) => {
+            houserules_modifiers::runtime::entry::with_options(o).map_err(|e| (None, e))
+        }
         Value::Object(_) => houserules_modifiers::validate::validate_value(v)
             .map(|d| (d, BTreeMap::new()))
             .map_err(|f| {

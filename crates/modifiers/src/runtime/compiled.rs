@@ -69,6 +69,16 @@ fn kind_is(def: &GameDefinition, k: usize, name: &str) -> bool {
 
 /// Whether an expression reads the board it is evaluated on (only `count`
 /// does: `in-check` and `legal-move-count` read the game's own position).
+/// Whether an expression reads `$it` (the candidate of a `where`).
+fn mentions_it(e: &Value) -> bool {
+    match e {
+        Value::String(s) => s == "$it" || s.starts_with("$it.") || s.starts_with("$it["),
+        Value::Array(a) => a.iter().any(mentions_it),
+        Value::Object(o) => o.values().any(mentions_it),
+        _ => false,
+    }
+}
+
 fn reads_board(e: &Value) -> bool {
     match e {
         Value::Object(o) => o.iter().any(|(k, v)| k == "count" || reads_board(v)),
@@ -654,6 +664,14 @@ impl Session {
                 "hasMarker" => self.marker_squares(cx, x),
                 "adjacentTo" => self.adjacent_squares(cx, x),
                 "exclude" => !self.square_set(cx, x),
+                // `$it` is each square in turn: judged square by square.
+                "where" if mentions_it(x) => {
+                    dynamic = true;
+                    let one = Value::Object([(k.clone(), x.clone())].into_iter().collect());
+                    (0..64u8)
+                        .filter(|&s| self.square_ok(cx, &one, s))
+                        .fold(0, |b, s| b | (1u64 << s))
+                }
                 "where" => {
                     dynamic |= reads_board(x);
                     if truthy(&self.eval(cx, x)) {
@@ -744,6 +762,15 @@ impl Session {
                     pm.squares &= files;
                 }
                 "exclude" => pm.squares &= !self.square_set(cx, x),
+                // `$it` is each piece in turn: judged piece by piece.
+                "where" if mentions_it(x) => {
+                    pm.dynamic = true;
+                    let one = Value::Object([(k.clone(), x.clone())].into_iter().collect());
+                    pm.squares &= super::pieces_of(pos)
+                        .iter()
+                        .filter(|p| self.piece_ok(cx, &one, &self.view(pos, p)))
+                        .fold(0u64, |b, p| b | (1u64 << p.sq));
+                }
                 "where" => {
                     pm.dynamic |= reads_board(x);
                     if !truthy(&self.eval(cx, x)) {
@@ -844,6 +871,9 @@ impl Session {
                     mm.crosses = Some(files);
                 }
                 "when" => mm.gate &= truthy(&self.eval(cx, x)),
+                // A plan runs only without move shapes (module docs), so
+                // no move is added: `added: true` matches nothing.
+                "added" => mm.gate &= x.as_bool() == Some(false),
                 _ => {}
             }
         }
@@ -961,6 +991,7 @@ impl Session {
                 binds: &b,
                 pos: Some(pos),
                 depth,
+                it: &Value::Null,
             };
             for n in &d.passive {
                 p.any = true;

@@ -28,6 +28,9 @@ pub(crate) struct Cx<'a> {
     pub pos: Option<&'a Position<u64>>,
     /// Nesting of `legal-move-count` (guards recursion through `when`).
     pub depth: u8,
+    /// `$it`: the candidate a `where` filter is testing (a piece snapshot,
+    /// a square name or a marker), null outside `where`.
+    pub it: &'a Value,
 }
 
 impl<'a> Cx<'a> {
@@ -45,6 +48,7 @@ impl<'a> Cx<'a> {
             binds,
             pos: None,
             depth: 0,
+            it: &Value::Null,
         }
     }
 }
@@ -61,11 +65,58 @@ pub(crate) fn truthy(v: &Value) -> bool {
     }
 }
 
-fn num(v: &Value) -> Option<f64> {
+/// A value read as a number: a number, a boolean (0/1), or a string of
+/// decimal digits such as a `.rank` ("4" is 4). Anything else is not a
+/// number (a comparison with it is false, arithmetic on it is null).
+pub(crate) fn num(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        Value::String(s)
+            if !s.is_empty() && s.len() <= 15 && s.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            s.parse().ok()
+        }
+        Value::Array(a) if a.len() == 1 => num(&a[0]),
         _ => None,
+    }
+}
+
+/// A number as JSON: whole numbers as integers.
+fn number_value(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        json!(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// A reference segment `name` or `name[i]` (i may be negative: from the
+/// end).
+pub(crate) fn split_index(seg: &str) -> (&str, Option<i64>) {
+    match seg.strip_suffix(']').and_then(|x| x.split_once('[')) {
+        Some((name, i)) => match i.parse::<i64>() {
+            Ok(i) => (name, Some(i)),
+            Err(_) => (seg, None),
+        },
+        None => (seg, None),
+    }
+}
+
+/// Item `i` of a list (negative: from the end); a value that is not a
+/// list is its own item 0. Out of range is null.
+fn index_into(v: Value, i: i64) -> Value {
+    let mut a = match v {
+        Value::Array(a) => a,
+        Value::Null => return Value::Null,
+        x => vec![x],
+    };
+    let len = a.len() as i64;
+    let at = if i < 0 { len + i } else { i };
+    if (0..len).contains(&at) {
+        a.swap_remove(at as usize)
+    } else {
+        Value::Null
     }
 }
 
@@ -149,6 +200,9 @@ fn field(v: &Value, f: &str) -> Value {
         "square" => square_of(v).map_or(Value::Null, |s| json!(sq_name(s))),
         "file" => file_of(v).map_or(Value::Null, |x| json!(((b'a' + x) as char).to_string())),
         "rank" => rank_of(v).map_or(Value::Null, |x| json!((x + 1).to_string())),
+        // Files and ranks as numbers from 1 (a = 1, rank 1 = 1).
+        "fileNumber" => file_of(v).map_or(Value::Null, |x| json!(x + 1)),
+        "rankNumber" => rank_of(v).map_or(Value::Null, |x| json!(x + 1)),
         "type" | "color" | "id" => v
             .get(f)
             .cloned()
@@ -161,6 +215,23 @@ fn field(v: &Value, f: &str) -> Value {
             })
             .unwrap_or(Value::Null),
         _ => Value::Null,
+    }
+}
+
+/// Whether a source is `{"values": […]}`, whose items keep their written
+/// order by default.
+pub(crate) fn is_values_source(src: &Value) -> bool {
+    matches!(src, Value::Object(o) if o.len() == 1 && o.contains_key("values"))
+}
+
+/// Whether an item names a square for the default order: a piece or
+/// marker (an object with a square) or a square name. Numbers are not
+/// read as square indices there, so a list of numbers keeps its order.
+fn square_like(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.get("square").is_some_and(|s| square_of(s).is_some()),
+        Value::String(s) => parse_sq(s).is_some(),
+        _ => false,
     }
 }
 
@@ -185,9 +256,23 @@ impl Session {
     }
 
     pub(crate) fn resolve_ref(&self, cx: &Cx, s: &str) -> Value {
-        let parts: Vec<&str> = s.trim_start_matches('$').split('.').collect();
+        let mut parts: Vec<&str> = s.trim_start_matches('$').split('.').collect();
+        // `$bind.x[0]`: an item of a list (also on `$event`, `$var`,
+        // `$param`, `$self` and `$it`).
+        let mut index = None;
+        let at = usize::from(
+            !parts
+                .first()
+                .is_some_and(|b| split_index(b).0 == "self" || split_index(b).0 == "it"),
+        );
+        if let Some(seg) = parts.get(at).copied() {
+            let (name, i) = split_index(seg);
+            parts[at] = name;
+            index = i;
+        }
         let (base, rest): (Value, &[&str]) = match parts.as_slice() {
             ["self", rest @ ..] => (cx.subject.clone(), rest),
+            ["it", rest @ ..] => (cx.it.clone(), rest),
             ["event", f, rest @ ..] => (cx.event.get(*f).cloned().unwrap_or(Value::Null), rest),
             ["bind", n, rest @ ..] => (cx.binds.get(*n).cloned().unwrap_or(Value::Null), rest),
             ["var", n, rest @ ..] => {
@@ -205,6 +290,10 @@ impl Session {
                 rest,
             ),
             _ => (Value::Null, &[]),
+        };
+        let base = match index {
+            Some(i) => index_into(base, i),
+            None => base,
         };
         if let ["attr", name] = rest {
             // A piece's effective attribute (runtime::aura).
@@ -405,7 +494,10 @@ impl Session {
                     let ex = self.squares(cx, x);
                     !ex.contains(&p.sq)
                 }
-                "where" => truthy(&self.eval(cx, x)),
+                "where" => {
+                    let it = json!({"id": p.id, "type": p.ty, "color": p.color.name(), "square": sq_name(p.sq)});
+                    truthy(&self.eval(&Cx { it: &it, ..*cx }, x))
+                }
                 _ => true,
             };
             if !ok {
@@ -462,7 +554,11 @@ impl Session {
                 "file" => self.files(cx, x).contains(&(sq % 8)),
                 "rank" => self.ranks(cx, x).contains(&(sq / 8)),
                 "relRank" => {
-                    let n = x.get("n").and_then(Value::as_i64).unwrap_or(0);
+                    let n = x
+                        .get("n")
+                        .map(|n| self.val(cx, n))
+                        .and_then(|n| n.as_i64())
+                        .unwrap_or(0);
                     let of = x
                         .get("of")
                         .map_or_else(|| vec![Color::White], |v| self.players(cx, v));
@@ -484,7 +580,10 @@ impl Session {
                 "hasMarker" => self.has_marker(cx, x, sq),
                 "adjacentTo" => self.adjacent(cx, x, sq),
                 "exclude" => !self.squares(cx, x).contains(&sq),
-                "where" => truthy(&self.eval(cx, x)),
+                "where" => {
+                    let it = json!(sq_name(sq));
+                    truthy(&self.eval(&Cx { it: &it, ..*cx }, x))
+                }
                 _ => true,
             };
             if !ok {
@@ -542,7 +641,12 @@ impl Session {
             .filter(|m| !own || Some(m.source) == cx.inst)
             .filter(|m| o.get("kind").is_none() || Some(m.kind) == kind)
             .filter(|m| o.get("at").is_none_or(|a| self.square_ok(cx, a, m.square)))
-            .filter(|_| o.get("where").is_none_or(|w| truthy(&self.eval(cx, w))))
+            .filter(|m| {
+                o.get("where").is_none_or(|w| {
+                    let it = super::marker_value(m);
+                    truthy(&self.eval(&Cx { it: &it, ..*cx }, w))
+                })
+            })
             .cloned()
             .collect()
     }
@@ -638,7 +742,10 @@ impl Session {
             }
         };
         match order {
-            None => inner(&mut v, "square-asc"),
+            // The default: ascending square when every item names one
+            // (pieces, squares, markers), else the items' own order.
+            None if v.iter().all(square_like) => inner(&mut v, "square-asc"),
+            None => {}
             Some(Value::String(s)) => inner(&mut v, s),
             Some(Value::Object(o)) => {
                 inner(
@@ -710,6 +817,22 @@ impl Session {
                 let (a, b) = two(cx);
                 json!(rps_beats(&a, &b))
             }
+            // Arithmetic: null when an operand is not a number.
+            "add" => {
+                let xs: Option<Vec<f64>> = arg
+                    .as_array()
+                    .map(|a| a.iter().map(|x| num(&self.eval(cx, x))).collect())
+                    .unwrap_or(None);
+                xs.map_or(Value::Null, |xs| number_value(xs.iter().sum()))
+            }
+            "sub" => {
+                let (a, b) = two(cx);
+                match (num(&a), num(&b)) {
+                    (Some(x), Some(y)) => number_value(x - y),
+                    _ => Value::Null,
+                }
+            }
+            "abs" => num(&self.eval(cx, arg)).map_or(Value::Null, |x| number_value(x.abs())),
             "and" => json!(arg
                 .as_array()
                 .is_some_and(|a| a.iter().all(|x| truthy(&self.eval(cx, x))))),

@@ -40,6 +40,24 @@ fn body_of(params: &BTreeMap<String, Value>, key: &str) -> Vec<Node> {
         .unwrap_or_default()
 }
 
+/// The square (`dx`, `dy`) away from `sq` on the 8×8 board, if any.
+fn offset(sq: u8, dx: i32, dy: i32) -> Option<u8> {
+    let (f, r) = (i32::from(sq % 8) + dx, i32::from(sq / 8) + dy);
+    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
+}
+
+/// A count or distance read at run time (a literal or a resolved
+/// reference): a whole number clamped to 1..=`max`; a value that is not a
+/// number, or below 1, counts 1 (the validator checks literals; a
+/// reference is only known here, rulings A9: never a runtime error).
+fn whole_count(v: &Value, max: u64) -> u64 {
+    let n = v
+        .as_u64()
+        .or_else(|| v.as_f64().filter(|x| *x >= 1.0).map(|x| x as u64))
+        .unwrap_or(1);
+    n.clamp(1, max)
+}
+
 fn with_step(prefix: &[PathStep], index: usize, branch: &str) -> Vec<PathStep> {
     let mut p = prefix.to_vec();
     p.push(PathStep {
@@ -420,13 +438,14 @@ impl Session {
                     .and_then(Value::as_str)
                 {
                     Some("one-shot") => MarkerLifetime::OneShot,
-                    Some("moves") => MarkerLifetime::Moves {
-                        expires_at_move: self.st.ply_count
-                            + p["lifetime"]
-                                .get("plies")
-                                .and_then(Value::as_u64)
-                                .unwrap_or(1) as u32,
-                    },
+                    Some("moves") => {
+                        // `plies` may be a reference (`"$param.n"`).
+                        let plies = p["lifetime"].get("plies").map(|n| self.val(&cx, n));
+                        MarkerLifetime::Moves {
+                            expires_at_move: self.st.ply_count
+                                + whole_count(&plies.unwrap_or(json!(1)), 10_000) as u32,
+                        }
+                    }
                     _ => MarkerLifetime::Permanent,
                 };
                 let owner = p
@@ -564,6 +583,7 @@ impl Session {
                 }
             }
             K::StepPiece => self.step_pieces(run, p),
+            K::MovePiece => self.move_piece(run, p),
             K::ConvertPiece => {
                 let cx = self.cx(run);
                 let targets = self.pieces_param(&cx, p.get("pieces").unwrap_or(&Value::Null));
@@ -629,9 +649,8 @@ impl Session {
                 let cx = self.cx(run);
                 let count = p
                     .get("count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1)
-                    .clamp(1, 64) as u32;
+                    .map_or(1, |c| whole_count(&self.val(&cx, c), 64))
+                    as u32;
                 let bind = p
                     .get("bind")
                     .and_then(Value::as_str)
@@ -672,8 +691,14 @@ impl Session {
             }
             K::ForEach => {
                 let cx = self.cx(run);
-                let items = self.source(&cx, p.get("over").unwrap_or(&Value::Null));
-                let items = self.order(&cx, items, p.get("order"));
+                let over = p.get("over").unwrap_or(&Value::Null);
+                let items = self.source(&cx, over);
+                // `{"values": […]}` keeps its written order unless an
+                // `order` is given (docs/modifiers.md § Orders).
+                let items = match p.get("order") {
+                    None if super::eval::is_values_source(over) => items,
+                    order => self.order(&cx, items, order),
+                };
                 let bind = p
                     .get("bind")
                     .and_then(Value::as_str)
@@ -692,14 +717,13 @@ impl Session {
             K::RandomPick => {
                 let cx = self.cx(run);
                 let mut cands = self.source(&cx, p.get("from").unwrap_or(&Value::Null));
-                if !matches!(p.get("from"), Some(Value::Object(o)) if o.contains_key("values")) {
+                if !p.get("from").is_some_and(super::eval::is_values_source) {
                     cands = self.order(&cx, cands, None);
                 }
                 let count = p
                     .get("count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1)
-                    .clamp(1, 64) as usize;
+                    .map_or(1, |c| whole_count(&self.val(&cx, c), 64))
+                    as usize;
                 let bind = p
                     .get("bind")
                     .and_then(Value::as_str)
@@ -1068,14 +1092,19 @@ impl Session {
             .map(|d| self.val(&cx, d))
             .and_then(|d| d.as_str().map(str::to_string))
             .unwrap_or_default();
-        let dist = p.get("distance").cloned().unwrap_or(json!(1));
-        let until = dist.as_str() == Some("until-blocked");
-        let n = if until {
+        // A reference stands for a count here too (`"$param.n"`).
+        let dist = p.get("distance").map_or(json!(1), |d| self.val(&cx, d));
+        let n = if dist.as_str() == Some("until-blocked") {
             16
         } else {
-            dist.as_u64().unwrap_or(1).min(16)
+            whole_count(&dist, 16)
         };
-        let kill_on = p.get("onOccupied").and_then(Value::as_str) == Some("kill");
+        let on_occupied = p.get("onOccupied").map(|v| self.val(&cx, v));
+        let kill_on = on_occupied == Some(json!("kill"));
+        let push_on = on_occupied == Some(json!("push"));
+        let royal_stops = p.get("intoRoyal").is_some() || !push_on;
+        let over_blocks = p.get("ignoreHardBlocks") == Some(&json!(true));
+        let enter = p.get("enterMarkers") != Some(&json!(false));
         for s in snaps {
             let Some(id) = s.get("id").and_then(Value::as_u64).map(|x| x as u16) else {
                 continue;
@@ -1102,13 +1131,15 @@ impl Session {
                 _ => continue,
             };
             let mut at = me.sq;
+            // The last square reached that is not hard-blocked: a piece
+            // stepping over blocks never ends on one.
+            let mut rest_at = me.sq;
+            let mut pushed: Vec<(u16, u8)> = Vec::new();
             for _ in 0..n {
-                let (f, r) = (i32::from(at % 8) + dx, i32::from(at / 8) + dy);
-                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                let Some(next) = offset(at, dx, dy) else {
                     break;
-                }
-                let next = (r * 8 + f) as u8;
-                if self.hard_blocked(next) {
+                };
+                if self.hard_blocked(next) && !over_blocks {
                     break;
                 }
                 let (pos, _) = self.pos();
@@ -1118,23 +1149,150 @@ impl Session {
                         sq: next,
                         piece: occ,
                     };
-                    if !kill_on || self.view(pos, &info).royal {
-                        break;
-                    }
-                    self.kill(&info);
-                    if self.pos().0.piece_at(next).is_some() {
-                        break;
+                    if push_on {
+                        match self.push_line(next, dx, dy, royal_stops) {
+                            Some(moved) => pushed.extend(moved),
+                            None => break,
+                        }
+                    } else {
+                        if !kill_on || self.view(pos, &info).royal {
+                            break;
+                        }
+                        self.kill(&info);
+                        if self.pos().0.piece_at(next).is_some() {
+                            break;
+                        }
                     }
                 }
                 self.rewrite(|pos| pos.relocate_piece(at, next));
                 at = next;
+                if !self.hard_blocked(at) {
+                    rest_at = at;
+                }
+            }
+            if at != rest_at && self.pos().0.piece_at(rest_at).is_none() {
+                self.rewrite(|pos| pos.relocate_piece(at, rest_at));
+                at = rest_at;
+            }
+            for (pid, sq) in pushed {
+                if let Some(now) = self.find_piece(pid) {
+                    self.auto_queen(&now);
+                    if enter && now.sq == sq {
+                        self.enqueue_entry(run, pid, sq);
+                    }
+                }
             }
             if at != me.sq {
                 if let Some(now) = self.find_piece(id) {
                     self.auto_queen(&now);
                 }
-                self.enqueue_entry(run, id, at);
+                if enter {
+                    self.enqueue_entry(run, id, at);
+                }
             }
+        }
+    }
+
+    /// Pushes the line of pieces that starts on `from` one square along
+    /// (`dx`, `dy`): the farthest first, into the first empty square beyond
+    /// the line, which must be on the board and not hard-blocked; a line
+    /// holding a royal piece does not move when `royal_stops`. Returns the
+    /// pieces moved with their new squares, or None when nothing moved.
+    fn push_line(
+        &mut self,
+        from: u8,
+        dx: i32,
+        dy: i32,
+        royal_stops: bool,
+    ) -> Option<Vec<(u16, u8)>> {
+        let mut line = vec![from];
+        let end = loop {
+            let last = *line.last()?;
+            let next = offset(last, dx, dy)?;
+            if self.hard_blocked(next) {
+                return None;
+            }
+            if self.pos().0.piece_at(next).is_none() {
+                break next;
+            }
+            line.push(next);
+        };
+        let (pos, _) = self.pos();
+        if royal_stops
+            && line.iter().any(|&sq| {
+                self.royal_mask(pos, pos.piece_at(sq).map_or(Color::White, |p| p.color))
+                    & (1u64 << sq)
+                    != 0
+            })
+        {
+            return None;
+        }
+        let mut moved = Vec::new();
+        let mut to = end;
+        for &sq in line.iter().rev() {
+            let id = self.pos().0.piece_id(sq);
+            self.rewrite(|pos| pos.relocate_piece(sq, to));
+            moved.push((id, to));
+            to = sq;
+        }
+        Some(moved)
+    }
+
+    /// move-piece: the first piece named moves to the first square of `to`
+    /// when it is empty and not hard-blocked, keeping its id and
+    /// attributes (a relocation, not a capture or a spawn). Otherwise,
+    /// with `ifBlocked: "nearest-free"`, it goes to the nearest empty
+    /// square that is not hard-blocked (Manhattan distance from `to`; ties
+    /// to the square nearer its origin, then the lower index, as the
+    /// catalog's mutator relocations, thressgame-catalog § Global
+    /// conventions); by default it stays. The landing enters markers
+    /// (cause `effect`) unless `enterMarkers: false`; a pawn on its far
+    /// rank becomes a queen (C5).
+    fn move_piece(&mut self, run: &mut ArmRun, p: &BTreeMap<String, Value>) {
+        let cx = self.cx(run);
+        let Some(me) = self
+            .pieces_param(&cx, p.get("piece").unwrap_or(&Value::Null))
+            .first()
+            .copied()
+        else {
+            return;
+        };
+        let Some(&target) = self
+            .squares(&cx, p.get("to").unwrap_or(&Value::Null))
+            .first()
+        else {
+            return;
+        };
+        let nearest = p.get("ifBlocked").map(|v| self.val(&cx, v)) == Some(json!("nearest-free"));
+        let enter = p.get("enterMarkers") != Some(&json!(false));
+        let (pos, _) = self.pos();
+        let free = |s: u8| (s == me.sq || pos.piece_at(s).is_none()) && !self.hard_blocked(s);
+        let dest = if free(target) {
+            Some(target)
+        } else if nearest {
+            let manhattan = |a: u8, b: u8| {
+                (i32::from(a % 8) - i32::from(b % 8)).abs()
+                    + (i32::from(a / 8) - i32::from(b / 8)).abs()
+            };
+            (0..64u8)
+                .filter(|&s| free(s))
+                .min_by_key(|&s| (manhattan(s, target), manhattan(s, me.sq), s))
+        } else {
+            None
+        };
+        let Some(dest) = dest.filter(|&d| d != me.sq) else {
+            return;
+        };
+        self.rewrite(|pos| pos.relocate_piece(me.sq, dest));
+        self.log(
+            "moved",
+            json!({"from": sq_name(me.sq), "to": sq_name(dest), "id": me.id}),
+        );
+        if let Some(now) = self.find_piece(me.id) {
+            self.auto_queen(&now);
+        }
+        if enter {
+            self.enqueue_entry(run, me.id, dest);
         }
     }
 

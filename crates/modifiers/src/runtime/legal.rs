@@ -84,6 +84,7 @@ impl Session {
             binds: &b,
             pos: None,
             depth,
+            it: &Value::Null,
         };
         // C2 keeps royals from being captured, but a rule set without the
         // self-check filter (weak-dual-king, RULINGS P16, which overrides
@@ -310,6 +311,7 @@ impl Session {
                         .any(|&f| (a < f && f < b) || (f == m.to % 8 && f != m.from % 8))
                 }
                 "when" => truthy(&self.eval(&cxp, x)),
+                "added" => x.as_bool() == Some(self.is_added_move(pos, m, cx.depth)),
                 _ => true,
             };
             if !ok {
@@ -342,6 +344,7 @@ impl Session {
                 binds: &b,
                 pos: Some(pos),
                 depth,
+                it: &Value::Null,
             };
             if let Some(s) = o.get("side") {
                 if !self.players(&cx, s).contains(&side) {
@@ -382,6 +385,7 @@ impl Session {
                 binds: &b,
                 pos: Some(pos),
                 depth,
+                it: &Value::Null,
             };
             r.kind == PrimitiveKind::Protect
                 && Self::against(r.params, "capture")
@@ -407,7 +411,7 @@ impl Session {
         let occ = pos.occupied() | self.blocked_mask();
         // Capture-flagged pieces give no check either (runtime::aura).
         let disarmed = self.disarmed(pos, them, depth) | self.capture_disarmed(pos);
-        let (replaced, extra) = self.shape_targets(pos, them, depth);
+        let (replaced, extra) = self.shape_targets_of(pos, them, depth, true);
         let mut out = Vec::new();
         let royals = self.royals(pos, t, color);
         for sq in 0..64u8 {

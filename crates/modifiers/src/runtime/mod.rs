@@ -29,6 +29,7 @@ mod aura;
 mod compiled;
 mod dispatch;
 mod draft;
+pub mod entry;
 mod eval;
 mod exec;
 mod legal;

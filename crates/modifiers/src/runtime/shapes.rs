@@ -45,7 +45,7 @@ pub fn shape_ok(v: &Value) -> Result<(), (Option<&'static str>, String)> {
         return Err((None, "a shape is an object".into()));
     };
     for k in o.keys() {
-        if !["kind", "direction", "range", "symmetry", "mode"].contains(&k.as_str()) {
+        if !["kind", "direction", "range", "symmetry", "mode", "attacks"].contains(&k.as_str()) {
             return Err((None, format!("unknown shape key `{k}`")));
         }
     }
@@ -84,6 +84,9 @@ pub fn shape_ok(v: &Value) -> Result<(), (Option<&'static str>, String)> {
                 "`symmetry` is none, full or horizontal".into(),
             ));
         }
+    }
+    if o.get("attacks").is_some_and(|a| !a.is_boolean()) {
+        return Err((Some("attacks"), "`attacks` is true or false".into()));
     }
     if let Some(m) = o.get("mode") {
         if !matches!(
@@ -365,6 +368,18 @@ impl Session {
         color: Color,
         depth: u8,
     ) -> (u64, Vec<(u8, u8, bool)>) {
+        self.shape_targets_of(pos, color, depth, false)
+    }
+
+    /// [`Session::shape_targets`]; with `attacking`, only the shapes that
+    /// count as attacks (not `"attacks": false`), for check.
+    pub(crate) fn shape_targets_of(
+        &self,
+        pos: &Position<u64>,
+        color: Color,
+        depth: u8,
+        attacking: bool,
+    ) -> (u64, Vec<(u8, u8, bool)>) {
         let (rules, wrap) = self.shape_rules();
         if rules.is_empty() && !wrap {
             return (0, Vec::new());
@@ -387,6 +402,7 @@ impl Session {
                     binds: &b,
                     pos: Some(pos),
                     depth,
+                    it: &Value::Null,
                 };
                 if !params
                     .get("pieces")
@@ -400,6 +416,7 @@ impl Session {
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
+                    .filter(|s| !attacking || s.get("attacks") != Some(&Value::Bool(false)))
                 {
                     walk(s, pos, p.sq, color, occ, wrap, false, &mut found);
                 }
@@ -419,6 +436,28 @@ impl Session {
             }
         }
         (replaced, out)
+    }
+
+    /// Whether `m` exists only through a modifier's move shapes
+    /// (`add-moves`, `replace-moves`, wrapped files), not through the
+    /// game's own rules (its definition and presets): the move filter key
+    /// `added` (issue 12). Castling is never added.
+    pub(crate) fn is_added_move(&self, pos: &Position<u64>, m: Move, depth: u8) -> bool {
+        if m.kind == MoveKind::Castle {
+            return false;
+        }
+        let (replaced, extra) = self.shape_targets(pos, pos.turn(), depth);
+        if replaced & (1u64 << m.from) != 0 {
+            return true;
+        }
+        if !extra.iter().any(|&(f, t, _)| f == m.from && t == m.to) {
+            return false;
+        }
+        let (_, t) = self.pos();
+        let mut own = Vec::new();
+        pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut own);
+        !own.iter()
+            .any(|x| x.from == m.from && x.to == m.to && x.kind != MoveKind::Castle)
     }
 
     /// Applies the shape mechanics to the side to move's pseudo-legal
