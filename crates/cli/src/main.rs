@@ -33,6 +33,7 @@ mod pgn_cmd;
 mod position;
 mod progress;
 mod rules_cmd;
+mod ruleset;
 mod state_cmd;
 mod validate_cmd;
 
@@ -158,7 +159,7 @@ struct PgnCheckArgs {
     #[arg(
         long,
         value_name = "FILE.json",
-        conflicts_with_all = ["game", "rules", "layout"]
+        conflicts_with_all = ["game", "rules", "layout", "modifiers"]
     )]
     state: Option<PathBuf>,
 
@@ -170,6 +171,12 @@ struct PgnCheckArgs {
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if args.variant.modifiers.is_some() {
+        return Err(CliError::input(
+            "--modifiers: `pgn check` replays games under --game and --rules only; \
+             replaying under modifiers is not built yet",
+        ));
+    }
     let resolver = if let Some(path) = &args.state {
         pgn_cmd::Resolver::with_start(position::load_state(path)?.1)
     } else if args.variant.is_given() {
