@@ -36,6 +36,7 @@ mod pgn_out;
 mod position;
 mod progress;
 mod rules_cmd;
+mod ruleset;
 mod serve_cmd;
 mod state_cmd;
 mod validate_cmd;
@@ -229,7 +230,7 @@ struct PgnCheckArgs {
     #[arg(
         long,
         value_name = "FILE.json",
-        conflicts_with_all = ["game", "rules", "layout"]
+        conflicts_with_all = ["game", "rules", "layout", "modifiers"]
     )]
     state: Option<PathBuf>,
 
@@ -244,6 +245,12 @@ struct PgnCheckArgs {
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if args.variant.modifiers.is_some() {
+        return Err(CliError::input(
+            "--modifiers: `pgn check` replays games under --game and --rules only; \
+             replaying under modifiers is not built yet",
+        ));
+    }
     let mut resolver = pgn_cmd::Resolver::from_args(args.state.as_deref(), &args.variant)?;
     resolver.fen_style = args.fen_style.fen_style;
     let opts = pgn_cmd::CheckOptions {

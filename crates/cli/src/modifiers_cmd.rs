@@ -158,6 +158,7 @@ fn parse_input(line: &str) -> Result<Input, (Option<usize>, String)> {
 #[command(after_help = "\
 Examples:
   houserules play --create request.json --inputs inputs.jsonl --json
+  houserules play --modifiers minefield,my-rule.json --inputs inputs.jsonl
 
   With request.json:  {\"modifiers\": [\"anti_camping\"], \"seed\": 7}
   and inputs.jsonl:   {\"choice\": \"b8\"}
@@ -171,7 +172,13 @@ The creation request is {\"fen\"?, \"state\"?, \"layout\"?, \"presets\"?,
 \"modifiers\"?, \"seed\"?, \"draft\"?, \"choiceTimeout\"?, \"coinFlips\"?}
 (see docs/modifiers.md); \"state\" is a full JSON position state as
 `houserules state` writes it (docs/state-format.md) and carries the
-presets, so it excludes fen, layout and presets. Each input line is {\"move\": UCI or SAN} or {\"choice\":
+presets, so it excludes fen, layout and presets. A modifier entry that
+names a `.json` file (\"modifiers\": [\"my-rule.json\"]) is read from the
+request's folder; --modifiers adds entries (ids or files).
+
+The text output shows the board, the FEN, the status, the pending choice
+with its options, the active modifiers (`none` when none), the markers
+with their squares, the last events and the number of legal moves. Each input line is {\"move\": UCI or SAN} or {\"choice\":
 VALUE, \"player\"?: \"white\"|\"black\", \"auto\"?: \"timeout\"}. A refused
 input is reported with its line number and reason, and the game stays as
 it was.
@@ -181,9 +188,13 @@ Size limits: the request is at most 1 MiB, the inputs file at most 16 MiB.
 Exit status: 0 when every input was accepted, 1 when one was refused, 2
 when the request or an input line cannot be read.")]
 pub struct PlayArgs {
-    /// The creation request (JSON)
+    /// The creation request (JSON) [default: FIDE chess, no rules]
     #[arg(long, value_name = "REQUEST.json")]
-    create: PathBuf,
+    create: Option<PathBuf>,
+    /// Modifiers added to the request's: `ID[:KEY=VALUE;...]` or
+    /// `FILE.json` descriptors, separated by commas
+    #[arg(long, value_name = "MODIFIERS")]
+    modifiers: Option<String>,
     /// The inputs, one JSON object per line
     #[arg(long, value_name = "INPUTS.jsonl")]
     inputs: Option<PathBuf>,
@@ -201,16 +212,64 @@ pub struct PlayArgs {
     pgn: Option<PathBuf>,
 }
 
+/// How many of the last log entries the text output shows.
+const LAST_EVENTS: usize = 8;
+
+/// The board as text, rank by rank from the top, `.` for an empty square,
+/// with file letters and rank numbers (any board size).
+fn write_board(game: &houserules_engine::Game, out: &mut dyn Write) -> Result<(), CliError> {
+    let def = game.variant().definition();
+    let (w, h) = (def.width, def.height);
+    for r in (0..h).rev() {
+        let mut line = format!("{:>2} ", r + 1);
+        for f in 0..w {
+            let c = game.piece_at(r * w + f).map_or('.', |p| {
+                let sym = def.pieces[p.kind.index()].symbol;
+                if p.color == houserules_engine::Color::White {
+                    sym
+                } else {
+                    sym.to_ascii_lowercase()
+                }
+            });
+            line.push(c);
+            line.push(' ');
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let files: Vec<String> = (0..w).map(|f| ((b'a' + f) as char).to_string()).collect();
+    writeln!(out, "   {}", files.join(" "))?;
+    Ok(())
+}
+
 /// Runs `houserules play`.
 ///
 /// # Errors
 /// [`CliError::Input`] for an unreadable or invalid request or input line.
 pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let shown = args.create.display().to_string();
-    let text = read_text_limited(&args.create, 1 << 20)
-        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
-    let req = CreateRequest::parse(&text)
-        .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
+    let (shown, mut req) = match &args.create {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let text = read_text_limited(path, 1 << 20)
+                .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+            let mut req = CreateRequest::parse(&text)
+                .map_err(|e| CliError::input(format!("{shown}: not a creation request: {e}")))?;
+            // `"modifiers": ["my-rule.json"]`: a descriptor file, read
+            // from the request's folder.
+            let dir = path.parent();
+            for (i, m) in req.modifiers.iter_mut().enumerate() {
+                if let Some(entry) = m.as_str().filter(|e| crate::ruleset::is_file(e)) {
+                    let at = format!("{shown}: $.modifiers[{i}]");
+                    *m = crate::ruleset::descriptor_file(entry, dir, &at)?;
+                }
+            }
+            (shown, req)
+        }
+        None => ("the request".to_string(), CreateRequest::default()),
+    };
+    if let Some(list) = &args.modifiers {
+        req.modifiers
+            .extend(crate::ruleset::modifier_entries(list)?);
+    }
     let tags = args.pgn.as_ref().map(|_| pgn_rule_tags(&req));
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
     let start = s.game().clone();
@@ -303,6 +362,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
                 )?;
             }
         }
+        write_board(s.game(), out)?;
         writeln!(out, "fen: {}", state["fen"].as_str().unwrap_or(""))?;
         let st = &state["status"];
         let name = st["status"].as_str().unwrap_or("unknown");
@@ -325,12 +385,20 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         };
         writeln!(out, "status: {line}")?;
         if !state["pendingChoice"].is_null() {
+            let pc = &state["pendingChoice"];
+            let options: Vec<String> = pc["prompt"]["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|o| o.as_str().map_or_else(|| o.to_string(), str::to_string))
+                .collect();
             writeln!(
                 out,
-                "pending choice: {} for {} from {}",
-                state["pendingChoice"]["kind"],
-                state["pendingChoice"]["forPlayer"],
-                state["pendingChoice"]["prompt"]["options"]
+                "pending choice: {} for {} ({}), options: {}",
+                pc["kind"].as_str().unwrap_or(""),
+                pc["forPlayer"].as_str().unwrap_or(""),
+                pc["descriptorId"].as_str().unwrap_or(""),
+                options.join(" ")
             )?;
         }
         let active: Vec<&str> = state["activeModifiers"]
@@ -339,11 +407,46 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             .flatten()
             .filter_map(|m| m["id"].as_str())
             .collect();
-        writeln!(out, "active modifiers: {}", active.join(", "))?;
+        let active = if active.is_empty() {
+            "none".to_string()
+        } else {
+            active.join(", ")
+        };
+        writeln!(out, "active modifiers: {active}")?;
+        let markers: Vec<String> = state["markers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                format!(
+                    "{} {}",
+                    m["kind"].as_str().unwrap_or("?"),
+                    m["square"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        let markers = if markers.is_empty() {
+            "none".to_string()
+        } else {
+            markers.join(", ")
+        };
+        writeln!(out, "markers: {markers}")?;
+        let log = state["log"].as_array().map_or(&[][..], Vec::as_slice);
+        if !log.is_empty() {
+            writeln!(out, "last events:")?;
+            for e in &log[log.len().saturating_sub(LAST_EVENTS)..] {
+                writeln!(
+                    out,
+                    "  {} {}",
+                    e["event"].as_str().unwrap_or("?"),
+                    e["detail"]
+                )?;
+            }
+        }
         writeln!(
             out,
-            "markers: {}",
-            state["markers"].as_array().map_or(0, Vec::len)
+            "legal moves: {}",
+            state["legalMoves"].as_array().map_or(0, Vec::len)
         )?;
     }
     Ok(Outcome::failed_if(refused))

@@ -58,6 +58,9 @@ struct MoveText {
 /// # Errors
 /// [`CliError`] on a bad FEN or when the output cannot be written.
 pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if let Some(list) = &args.position.variant.modifiers {
+        return run_session(args, list, out);
+    }
     let game = args.position.game()?;
     let mut moves: Vec<MoveText> = game
         .legal_moves()
@@ -111,6 +114,45 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         }
         if status.is_over() {
             writeln!(out, "status: {}", describe(&status))?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// The legal moves under modifiers: the session's dry-mode legality, SAN
+/// as the engine writes it for the position.
+fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let s = crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    let legal = s.legal_moves();
+    let ucis = s.legal_moves_uci();
+    let mut moves: Vec<MoveText> = legal
+        .iter()
+        .zip(ucis)
+        .map(|(m, uci)| MoveText {
+            uci,
+            san: s.game().san(*m),
+        })
+        .collect();
+    moves.sort_by(|a, b| a.uci.cmp(&b.uci));
+    let st = s.status();
+    let name = st["status"].as_str().unwrap_or("ongoing");
+    let status = (name != "ongoing").then(|| match st["winner"].as_str() {
+        Some(w) => format!("{name} ({w} wins)"),
+        None if name == "awaiting-choice" => name.to_string(),
+        None => format!("{name} (draw)"),
+    });
+    if args.json {
+        let json = serde_json::to_string(&moves).expect("strings serialise");
+        writeln!(out, "{json}")?;
+        if let Some(status) = status {
+            reportln!("status: {status}");
+        }
+    } else {
+        for m in &moves {
+            writeln!(out, "{:<6} {}", m.uci, m.san)?;
+        }
+        if let Some(status) = status {
+            writeln!(out, "status: {status}")?;
         }
     }
     Ok(Outcome::Success)

@@ -104,6 +104,14 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         .threads
         .map_or_else(parallel::default_threads, usize::from);
     let bulk = !args.no_bulk;
+    if let Some(list) = &args.position.variant.modifiers {
+        if args.suite.is_some() {
+            return Err(CliError::input(
+                "--modifiers cannot be used with --suite (a suite's counts are for its FEN's rules)",
+            ));
+        }
+        return run_session(args, list, bulk, out);
+    }
     match &args.suite {
         Some(path) => run_suite(args, path, bulk, threads, out),
         None => run_single(args, bulk, threads, out),
@@ -121,6 +129,73 @@ struct PerftReport<'a> {
     nps: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     divide: Option<&'a BTreeMap<String, u64>>,
+    /// With --modifiers: what the count does not enumerate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notes: Option<Vec<String>>,
+}
+
+/// Perft under modifiers: the modifier session's tree (crate::ruleset),
+/// one thread.
+fn run_session(
+    args: &PerftArgs,
+    list: &str,
+    bulk: bool,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let s = crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    let depth = args.depth.unwrap_or(0);
+    if args.divide && depth == 0 {
+        return Err(CliError::input("--divide needs --depth 1 or more"));
+    }
+    let start = Instant::now();
+    let mut total = crate::ruleset::Count::default();
+    let mut divide = BTreeMap::new();
+    if depth == 0 {
+        total.nodes = 1;
+    } else {
+        for m in s.legal_moves_uci() {
+            let Some(c) = crate::ruleset::after(&s, &m) else {
+                continue;
+            };
+            let n = crate::ruleset::below(&s, &c, depth - 1, bulk);
+            divide.insert(m, n.nodes);
+            total += n;
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let nps = if seconds > 0.0 {
+        (total.nodes as f64 / seconds) as u64
+    } else {
+        0
+    };
+    let notes = crate::ruleset::notes(&s, &total);
+    if args.json {
+        let fen = s.game().fen();
+        let report = PerftReport {
+            fen: &fen,
+            depth,
+            bulk,
+            nodes: total.nodes,
+            seconds,
+            nps,
+            divide: args.divide.then_some(&divide),
+            notes: Some(notes),
+        };
+        writeln!(out, "{}", to_json(&report))?;
+    } else {
+        if args.divide {
+            for (uci, n) in &divide {
+                writeln!(out, "{uci}: {n}")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out, "Nodes: {}", total.nodes)?;
+        writeln!(out, "Time: {seconds:.3} s ({nps} nodes/s)")?;
+        for n in notes {
+            writeln!(out, "note: {n}")?;
+        }
+    }
+    Ok(Outcome::Success)
 }
 
 fn run_single(
@@ -165,6 +240,7 @@ fn run_single(
             seconds,
             nps,
             divide: divide.as_ref(),
+            notes: None,
         };
         writeln!(out, "{}", to_json(&report))?;
     } else {

@@ -20,17 +20,25 @@ pub struct VariantArgs {
     #[arg(long, value_name = "ID|FILE.yaml")]
     pub game: Option<String>,
 
-    /// Preset house rules on FIDE chess: `ID[:KEY=VALUE[;KEY=VALUE...]][,ID...]`,
-    /// e.g. `berolina-pawns:scope=both,piece-hp` (`houserules rules` lists
-    /// them)
+    /// Preset house rules: `ID[:KEY=VALUE[;KEY=VALUE...]][,ID...]`, e.g.
+    /// `berolina-pawns:scope=both,piece-hp`, on FIDE chess or on the
+    /// --game (`houserules rules --game ID` lists those that apply)
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
 
-    /// The starting layout: `standard`, `chess960:N` (0–959),
+    /// The starting layout of FIDE chess: `standard`, `chess960:N` (0–959),
     /// `chess960:random:SEED`, `dual-classic`, `knightmate`, `monster`,
-    /// `pawns-only` [default: the rules' preferred layout, else standard]
+    /// `pawns-only` [default: the rules' preferred layout, else standard;
+    /// another --game starts from its own setup]
     #[arg(long, value_name = "LAYOUT")]
     pub layout: Option<String>,
+
+    /// Custom rule modifiers: `ID[:KEY=VALUE[;KEY=VALUE...]]` (library
+    /// ids, `houserules modifiers` lists them) or `FILE.json`
+    /// descriptors, separated by commas; counted and listed through the
+    /// modifier session's dry-mode legality
+    #[arg(long, value_name = "MODIFIERS")]
+    pub modifiers: Option<String>,
 }
 
 /// A chosen game: its compiled variant (with its castling mode: Chess960
@@ -57,8 +65,9 @@ impl VariantArgs {
     ///
     /// # Errors
     /// [`CliError::Input`]: an unknown game id, a YAML file with problems
-    /// (its rendered diagnostics), `--rules`/`--layout` with a game other
-    /// than chess, or a preset error (its message verbatim).
+    /// (its rendered diagnostics), a preset the game cannot take (naming
+    /// the preset and what the game lacks), `--layout` with a game other
+    /// than FIDE chess, or a preset error (its message verbatim).
     pub fn choose(&self) -> Result<Chosen, CliError> {
         let presets = self.rules.is_some() || self.layout.is_some();
         if let Some(game) = &self.game {
@@ -66,15 +75,7 @@ impl VariantArgs {
             // and presets are those of chess (`--game chess960 --layout
             // chess960:N`).
             if presets && game != "chess" && game != "chess960" {
-                let what = match (&self.rules, &self.layout) {
-                    (Some(_), Some(_)) => "--rules and --layout",
-                    (Some(_), None) => "--rules",
-                    _ => "--layout",
-                };
-                return Err(CliError::input(format!(
-                    "{what} cannot be used with --game {game}: preset rules and layouts \
-                     modify FIDE chess only (drop --game, or use --game chess)"
-                )));
+                return self.presets_on_game(game);
             }
             if !presets {
                 let variant = load_game(game)?;
@@ -114,6 +115,35 @@ impl VariantArgs {
             variant,
             start_fen,
             label: "chess".into(),
+        })
+    }
+
+    /// `--rules` (and `--layout`) on the game `game`.
+    fn presets_on_game(&self, game: &str) -> Result<Chosen, CliError> {
+        let base = load_game(game)?;
+        let rules = self.rules.as_deref().unwrap_or("");
+        let shown = |e: houserules_presets::PresetError| CliError::input(e.to_string());
+        let rs = RuleSet::parse(rules).map_err(shown)?;
+        let layout = self
+            .layout
+            .as_deref()
+            .map(houserules_presets::Layout::parse)
+            .transpose()
+            .map_err(shown)?;
+        let (variant, start_fen) =
+            houserules_presets::build_on(base.definition(), base.has_hooks(), &rs, layout)
+                .map_err(shown)?;
+        let mut label = vec![format!("game {}", base.definition().id)];
+        if let Some(r) = &self.rules {
+            label.push(format!("rules {r}"));
+        }
+        if let Some(l) = &self.layout {
+            label.push(format!("layout {l}"));
+        }
+        Ok(Chosen {
+            variant,
+            start_fen,
+            label: label.join(", "),
         })
     }
 }
@@ -195,7 +225,7 @@ pub struct PositionArgs {
     #[arg(
         long,
         value_name = "FILE.json",
-        conflicts_with_all = ["game", "rules", "layout"]
+        conflicts_with_all = ["game", "rules", "layout", "modifiers"]
     )]
     pub state: Option<std::path::PathBuf>,
 

@@ -13,6 +13,7 @@ const EXAMPLES: &str = "\
 Examples:
   houserules rules
   houserules rules --json
+  houserules rules --game capablanca
   houserules perft --rules berolina-pawns:scope=both,knight-immunity --depth 3
   houserules perft --rules dual-king --layout dual-classic --depth 3
 
@@ -22,7 +23,12 @@ layout and, when it cannot be played yet, why), then the layouts. JSON
 output is one object: {\"presets\": [...], \"layouts\": [...]}; each preset
 has the keys id, name, category, mode, requires, incompatible_with,
 scope_aware, params (key, allowed, default), preferred_layout, implemented,
-needs and description. docs/presets.md describes every preset.";
+needs and description. docs/presets.md describes every preset.
+
+With --game, only the presets that apply to that game are listed, then
+those that do not with what the game lacks (JSON: `game`, and
+`not_applicable`: [{\"id\", \"needs\"}]); the layouts are listed
+for FIDE chess only.";
 
 /// Options of `houserules rules`.
 #[derive(Debug, Args)]
@@ -31,6 +37,18 @@ pub struct RulesArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+
+    /// List the presets that apply to this game (a shipped id or a YAML
+    /// file)
+    #[arg(long, value_name = "ID|FILE.yaml")]
+    game: Option<String>,
+}
+
+/// A preset that does not apply to the game, and why.
+#[derive(Serialize)]
+struct NotApplicable {
+    id: &'static str,
+    needs: String,
 }
 
 /// A starting layout, for the listing.
@@ -54,11 +72,62 @@ struct PresetEntry {
     description: &'static str,
 }
 
+impl PresetEntry {
+    fn of(info: &'static PresetInfo) -> PresetEntry {
+        PresetEntry {
+            info,
+            description: info.description(),
+        }
+    }
+}
+
 /// The whole listing.
 #[derive(Serialize)]
 struct Listing {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     presets: Vec<PresetEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_applicable: Option<Vec<NotApplicable>>,
     layouts: Vec<LayoutInfo>,
+}
+
+/// The listing, for one game with `--game`.
+fn listing(game: Option<&str>) -> Result<Listing, CliError> {
+    let Some(arg) = game else {
+        return Ok(Listing {
+            game: None,
+            presets: PRESETS.iter().map(PresetEntry::of).collect(),
+            not_applicable: None,
+            layouts: layouts(),
+        });
+    };
+    let v = crate::position::load_game(arg)?;
+    let (def, hooks) = (v.definition(), v.has_hooks());
+    let mut presets = Vec::new();
+    let mut not = Vec::new();
+    for p in PRESETS {
+        let param = |k: &str| {
+            p.params
+                .iter()
+                .find(|x| x.key == k)
+                .map(|x| x.default.to_string())
+        };
+        match houserules_presets::needs::missing(p.id, param, def, hooks) {
+            None => presets.push(PresetEntry::of(p)),
+            Some(n) => not.push(NotApplicable {
+                id: p.id,
+                needs: n.describe(),
+            }),
+        }
+    }
+    let fide = houserules_presets::rules::is_fide(def);
+    Ok(Listing {
+        game: Some(def.id.clone()),
+        presets,
+        not_applicable: Some(not),
+        layouts: if fide { layouts() } else { Vec::new() },
+    })
 }
 
 fn layouts() -> Vec<LayoutInfo> {
@@ -116,23 +185,22 @@ fn mode_name(p: &PresetInfo) -> String {
 /// # Errors
 /// [`CliError`] when the output cannot be written.
 pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let listing = Listing {
-        presets: PRESETS
-            .iter()
-            .map(|info| PresetEntry {
-                info,
-                description: info.description(),
-            })
-            .collect(),
-        layouts: layouts(),
-    };
+    let listing = listing(args.game.as_deref())?;
     if args.json {
         let json = serde_json::to_string(&listing).expect("the registry serialises");
         writeln!(out, "{json}")?;
         return Ok(Outcome::Success);
     }
-    writeln!(out, "Presets ({}):", PRESETS.len())?;
-    for p in PRESETS {
+    match &listing.game {
+        Some(g) => writeln!(
+            out,
+            "Presets that apply to game {g} ({} of {}):",
+            listing.presets.len(),
+            PRESETS.len()
+        )?,
+        None => writeln!(out, "Presets ({}):", PRESETS.len())?,
+    }
+    for p in listing.presets.iter().map(|e| e.info) {
         writeln!(
             out,
             "\n{}  {} ({}, {})",
@@ -168,8 +236,19 @@ pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             writeln!(out, "  not implemented: needs {why}")?;
         }
     }
+    if let (Some(g), Some(not)) = (&listing.game, &listing.not_applicable) {
+        if !not.is_empty() {
+            writeln!(out, "\nNot applicable to game {g}:")?;
+            for n in not {
+                writeln!(out, "  {}: needs {}", n.id, n.needs)?;
+            }
+        }
+    }
+    let l = listing.layouts;
+    if l.is_empty() {
+        return Ok(Outcome::Success);
+    }
     writeln!(out, "\nLayouts (--layout):")?;
-    let l = layouts();
     let w = l.iter().map(|x| x.id.len()).max().unwrap_or(0);
     for x in &l {
         if x.usage == x.id {

@@ -61,6 +61,12 @@ pub struct StateArgs {
 /// (naming it, its number in `--play` and the position), or an output
 /// file that cannot be written.
 pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if args.position.variant.modifiers.is_some() {
+        return Err(CliError::input(
+            "--modifiers: the state format holds a position with preset rules, not modifiers \
+             (`houserules play` runs a game with modifiers)",
+        ));
+    }
     let (rules, start) = match &args.position.state {
         Some(path) => load_state(path)?,
         None => {
