@@ -56,6 +56,29 @@ pub fn play(game: &mut Game, list: &str) -> Result<Vec<String>, CliError> {
     Ok(sans)
 }
 
+/// Plays the moves of `list` (see [`tokens`]) in a modifier session, each
+/// in UCI or SAN, with the whole after-move dispatch. A move that leaves a
+/// choice pending ends the list: the next move would be refused anyway.
+///
+/// # Errors
+/// [`CliError::Input`] for the first move the session refuses: its number
+/// in the list, its text, the position (FEN) and the session's reason.
+pub fn play_session(session: &mut houserules_session::Session, list: &str) -> Result<(), CliError> {
+    for (i, mv) in tokens(list).enumerate() {
+        let fen = session.game().fen();
+        session
+            .submit(houserules_session::Input::Move { mv: mv.to_string() })
+            .map_err(|e| {
+                CliError::input(format!(
+                    "--play: move {} `{}` cannot be played in `{fen}`: {e}",
+                    i + 1,
+                    echo(mv)
+                ))
+            })?;
+    }
+    Ok(())
+}
+
 /// A token of a pasted move list without its move number: `1.` and `12...`
 /// become empty, `2.Nf3` becomes `Nf3` (PGN export format writes no space
 /// there, and readers accept both).

@@ -122,7 +122,11 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
 /// The legal moves under modifiers: the session's dry-mode legality, SAN
 /// as the engine writes it for the position.
 fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let s = crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    let mut s =
+        crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    if let Some(moves) = &args.position.play {
+        crate::movelist::play_session(&mut s, moves)?;
+    }
     let legal = s.legal_moves();
     let ucis = s.legal_moves_uci();
     let mut moves: Vec<MoveText> = legal
@@ -131,6 +135,7 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
         .map(|(m, uci)| MoveText {
             uci,
             san: s.game().san(*m),
+            claims: Vec::new(),
         })
         .collect();
     moves.sort_by(|a, b| a.uci.cmp(&b.uci));

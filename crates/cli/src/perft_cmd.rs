@@ -142,7 +142,11 @@ fn run_session(
     bulk: bool,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
-    let s = crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    let mut s =
+        crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
+    if let Some(moves) = &args.position.play {
+        crate::movelist::play_session(&mut s, moves)?;
+    }
     let depth = args.depth.unwrap_or(0);
     if args.divide && depth == 0 {
         return Err(CliError::input("--divide needs --depth 1 or more"));

@@ -863,6 +863,7 @@ pub struct Checked {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use houserules_pgn::replay_with;
 
     const JSON: CheckOptions = CheckOptions {
         json: true,

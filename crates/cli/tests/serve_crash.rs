@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use houserules_modifiers::runtime::{CreateRequest, Input, Session};
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
