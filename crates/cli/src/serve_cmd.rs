@@ -14,7 +14,7 @@ Examples:
   houserules serve --addr 0.0.0.0:8080 --db sqlite:/var/lib/houserules/games.db
   houserules serve --db postgres://postgres@127.0.0.1:5432/test
 
-  curl -s -X POST localhost:8080/api/games -d '{\"presets\": [\"atomic\"], \"clock\": {\"initialSeconds\": 300, \"incrementSeconds\": 2}}'
+  curl -s -X POST localhost:8080/api/games -d '{\"presets\": [\"knight-immunity\"], \"clock\": {\"initialSeconds\": 300, \"incrementSeconds\": 2}}'
 
 Games are kept in a SQLite file (houserules-games.db in the current
 directory by default) or in Postgres; unfinished games are rebuilt from

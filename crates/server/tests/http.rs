@@ -11,7 +11,7 @@ async fn create_answers_seats_and_refuses_bad_requests(b: Backend) {
         s.addr,
         "POST",
         "/api/games",
-        Some(r#"{"presets": ["atomic"], "white": "Ann"}"#),
+        Some(r#"{"presets": ["knight-immunity"], "white": "Ann"}"#),
     )
     .await;
     assert_eq!(status, 201, "{body}");
@@ -112,7 +112,7 @@ async fn service_endpoints(b: Backend) {
         .as_array()
         .unwrap()
         .iter()
-        .any(|p| p["id"] == "atomic"));
+        .any(|p| p["id"] == "knight-immunity"));
     assert!(rules["modifiers"]
         .as_array()
         .unwrap()
