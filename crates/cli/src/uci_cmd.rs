@@ -1,0 +1,431 @@
+//! `houserules uci`: the engine opponent over the UCI protocol, for any
+//! shipped game (`UCI_Variant`), YAML game file (`GameFile`) or preset
+//! rule set (`HouseRules`). The search runs on its own thread so that
+//! `stop`, `isready` and `quit` are answered at once.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use clap::Args;
+use houserules_engine::{Game, Variant};
+use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher};
+
+use crate::error::{CliError, Outcome};
+use crate::position::VariantArgs;
+
+/// Options of `houserules uci`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Speaks UCI on standard input and output, e.g. from a chess GUI or
+python-chess. Options: UCI_Variant (shipped games), UCI_Chess960,
+HouseRules (presets in --rules syntax), GameFile (a YAML game), Hash,
+Skill Level (1-8).
+
+Example:
+  printf 'uci\\nposition startpos moves e2e4\\ngo depth 6\\n' | houserules uci")]
+pub struct UciArgs {}
+
+/// A shared, line-locked output.
+type Out = Arc<Mutex<dyn Write + Send>>;
+
+fn say(out: &Out, line: &str) {
+    if let Ok(mut o) = out.lock() {
+        // A closed pipe ends the session at the next read; nothing to do.
+        let _ = writeln!(o, "{line}");
+        let _ = o.flush();
+    }
+}
+
+/// The engine's state between commands.
+struct Session {
+    out: Out,
+    variant_name: String,
+    chess960: bool,
+    house_rules: String,
+    game_file: String,
+    level: u8,
+    hash_mb: usize,
+    variant: Option<Variant>,
+    game: Game,
+    searcher: Arc<Mutex<Searcher>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Runs `houserules uci` on standard input and output.
+///
+/// # Errors
+/// None in practice: protocol errors are reported as `info string` lines.
+pub fn run(_args: &UciArgs, _out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let out: Out = Arc::new(Mutex::new(std::io::stdout()));
+    serve(std::io::stdin().lock(), out);
+    Ok(Outcome::Success)
+}
+
+/// Speaks UCI: reads commands from `input` until `quit` or its end.
+pub fn serve(input: impl BufRead, out: Out) {
+    let mut s = Session {
+        out,
+        variant_name: "chess".into(),
+        chess960: false,
+        house_rules: String::new(),
+        game_file: String::new(),
+        level: 8,
+        hash_mb: 16,
+        variant: None,
+        game: Game::chess(),
+        searcher: Arc::new(Mutex::new(Searcher::new(16))),
+        stop: Arc::new(AtomicBool::new(false)),
+        thread: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !s.command(line.trim()) {
+            break;
+        }
+    }
+    s.stop_search();
+}
+
+impl Session {
+    /// Handles one command; `false` on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => say(&self.out, "readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.new_game();
+                }
+            }
+            "setoption" => self.setoption(rest),
+            "position" => {
+                self.stop_search();
+                if let Err(e) = self.position(rest) {
+                    say(&self.out, &format!("info string error: {e}"));
+                }
+            }
+            "go" => self.go(rest),
+            "stop" => self.stop_search(),
+            "quit" => return false,
+            "" => {}
+            other => say(&self.out, &format!("info string unknown command: {other}")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        let vars = houserules_definitions::builtin_ids().join(" var ");
+        let lines = [
+            "id name houserules".to_string(),
+            "id author the houserules authors".into(),
+            format!("option name UCI_Variant type combo default chess var {vars}"),
+            "option name UCI_Chess960 type check default false".into(),
+            "option name HouseRules type string default <empty>".into(),
+            "option name GameFile type string default <empty>".into(),
+            "option name Hash type spin default 16 min 1 max 4096".into(),
+            "option name Skill Level type spin default 8 min 1 max 8".into(),
+            "uciok".into(),
+        ];
+        for l in lines {
+            say(&self.out, &l);
+        }
+    }
+
+    fn setoption(&mut self, rest: &str) {
+        let Some(rest) = rest.strip_prefix("name ") else {
+            say(&self.out, "info string error: setoption needs `name`");
+            return;
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        let value = if value == "<empty>" { "" } else { value };
+        self.stop_search();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.variant_name = value.to_string();
+                self.variant = None;
+            }
+            "uci_chess960" => {
+                self.chess960 = value.eq_ignore_ascii_case("true");
+                self.variant = None;
+            }
+            "houserules" => {
+                self.house_rules = value.to_string();
+                self.variant = None;
+            }
+            "gamefile" => {
+                self.game_file = value.to_string();
+                self.variant = None;
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) => {
+                    self.hash_mb = mb.clamp(1, 4096);
+                    if let Ok(mut s) = self.searcher.lock() {
+                        s.set_hash(self.hash_mb);
+                    }
+                }
+                Err(_) => say(
+                    &self.out,
+                    &format!("info string error: Hash {value:?} is not a number"),
+                ),
+            },
+            "skill level" => match value.parse::<u8>() {
+                Ok(l) if (1..=8).contains(&l) => self.level = l,
+                _ => say(
+                    &self.out,
+                    &format!("info string error: Skill Level {value:?} is not 1 to 8"),
+                ),
+            },
+            _ => say(&self.out, &format!("info string unknown option: {name}")),
+        }
+        if self.variant.is_none() {
+            if let Err(e) = self.variant() {
+                say(&self.out, &format!("info string error: {e}"));
+            }
+        }
+    }
+
+    /// The game chosen by the options (built once per change).
+    fn variant(&mut self) -> Result<Variant, CliError> {
+        if let Some(v) = &self.variant {
+            return Ok(v.clone());
+        }
+        let game = if !self.game_file.is_empty() {
+            Some(self.game_file.clone())
+        } else if self.variant_name.is_empty() || self.variant_name == "chess" {
+            None
+        } else {
+            Some(self.variant_name.clone())
+        };
+        let args = VariantArgs {
+            game,
+            rules: (!self.house_rules.is_empty()).then(|| self.house_rules.clone()),
+            layout: None,
+        };
+        let chosen = args.choose()?;
+        let mut v = chosen.variant;
+        if self.chess960 {
+            v = v.with_chess960(true);
+        }
+        say(
+            &self.out,
+            &format!(
+                "info string variant {} ({})",
+                v.definition().id,
+                chosen.label
+            ),
+        );
+        self.variant = Some(v.clone());
+        Ok(v)
+    }
+
+    fn position(&mut self, rest: &str) -> Result<(), CliError> {
+        let variant = self.variant()?;
+        let (setup, moves) = match rest.split_once("moves") {
+            Some((a, b)) => (a.trim(), b.trim()),
+            None => (rest.trim(), ""),
+        };
+        let mut game = if setup == "startpos" {
+            Game::new(variant)
+        } else if let Some(fen) = setup.strip_prefix("fen ") {
+            Game::from_fen(variant, fen.trim())
+                .map_err(|e| CliError::input(format!("position fen: {e}")))?
+        } else {
+            return Err(CliError::input(format!(
+                "position: expected `startpos` or `fen FEN`, got {setup:?}"
+            )));
+        };
+        for m in moves.split_whitespace() {
+            game.apply_uci(m)
+                .map_err(|e| CliError::input(format!("position moves: {m}: {e}")))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, rest: &str) {
+        self.stop_search();
+        let limits = match parse_go(rest) {
+            Ok(l) => l,
+            Err(e) => {
+                say(&self.out, &format!("info string error: {e}"));
+                return;
+            }
+        };
+        self.stop.store(false, Ordering::SeqCst);
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let stop = self.stop.clone();
+        let searcher = self.searcher.clone();
+        let level = self.level;
+        let objective = Objective::from_rules(&self.house_rules);
+        self.thread = Some(std::thread::spawn(move || {
+            let Ok(mut s) = searcher.lock() else { return };
+            s.set_level(Level::new(level));
+            s.set_objective(objective);
+            let r = s.search(&game, &limits, &stop, |info| {
+                say(&out, &info_line(&game, info));
+            });
+            match r.best {
+                Some(m) => say(&out, &format!("bestmove {}", game.uci(m))),
+                None => say(&out, "bestmove (none)"),
+            }
+        }));
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(t) = self.thread.take() {
+            self.stop.store(true, Ordering::SeqCst);
+            let _ = t.join();
+        }
+    }
+}
+
+/// The `info` line of one iteration.
+fn info_line(game: &Game, info: &SearchInfo) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let ms = info.elapsed.as_millis().max(1) as u64;
+    let mut g = game.clone();
+    let mut pv = Vec::new();
+    for &m in &info.pv {
+        pv.push(g.uci(m));
+        if g.apply(m).is_err() {
+            break;
+        }
+    }
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nodes * 1000 / ms,
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// The limits of a `go` command.
+fn parse_go(rest: &str) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let mut words = rest.split_whitespace();
+    let num = |w: Option<&str>, what: &str| -> Result<u64, String> {
+        let v = w.ok_or_else(|| format!("go {what}: missing value"))?;
+        // Clocks may go negative in some GUIs: treat as zero.
+        if let Ok(n) = v.parse::<i64>() {
+            return Ok(n.max(0) as u64);
+        }
+        Err(format!("go {what}: {v:?} is not a number"))
+    };
+    let ms = Duration::from_millis;
+    while let Some(w) = words.next() {
+        match w {
+            "depth" => l.depth = Some(num(words.next(), w)? as u32),
+            "nodes" => l.nodes = Some(num(words.next(), w)?),
+            "movetime" => l.movetime = Some(ms(num(words.next(), w)?)),
+            "wtime" => l.wtime = Some(ms(num(words.next(), w)?)),
+            "btime" => l.btime = Some(ms(num(words.next(), w)?)),
+            "winc" => l.winc = Some(ms(num(words.next(), w)?)),
+            "binc" => l.binc = Some(ms(num(words.next(), w)?)),
+            "movestogo" => l.movestogo = Some(num(words.next(), w)? as u32),
+            "infinite" => l.infinite = true,
+            "ponder" => {}
+            "mate" => l.depth = Some(2 * num(words.next(), w)? as u32),
+            other => return Err(format!("go: unknown parameter {other:?}")),
+        }
+    }
+    Ok(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> Vec<String> {
+        let buf = Shared::default();
+        let out: Out = Arc::new(Mutex::new(buf.clone()));
+        serve(input.as_bytes(), out);
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn handshake_and_mate_in_one() {
+        // UCI spec: `uci` is answered by `id` lines, options and `uciok`;
+        // `isready` by `readyok`; `go` ends with `bestmove`.
+        let lines = session(
+            "uci\nisready\nucinewgame\n\
+             position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\n\
+             go depth 3\nisready\nquit\n",
+        );
+        assert!(lines.iter().any(|l| l == "uciok"));
+        assert!(lines.iter().any(|l| l.starts_with("id name ")));
+        assert!(lines.iter().any(|l| l == "readyok"));
+        assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")));
+        // Scholar's mate: Qxf7# (mate in 1, see crates/search/tests/mates.py).
+        assert!(lines.iter().any(|l| l == "bestmove h5f7"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 1")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn infinite_stops_on_stop() {
+        let t = std::time::Instant::now();
+        let lines = session("position startpos\ngo infinite\nstop\nquit\n");
+        assert!(t.elapsed() < Duration::from_secs(2));
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1
+        );
+    }
+
+    #[test]
+    fn house_rules_option_and_errors() {
+        let lines = session(
+            "setoption name HouseRules value suicide-chess\n\
+             position fen 8/8/8/8/8/8/1p6/R7 w - - 0 1\ngo depth 4\n\
+             position startpos moves e2e5\nsetoption name Skill Level value 9\nquit\n",
+        );
+        // Hand proof in crates/search/tests/search.rs: Rc1 wins.
+        assert!(lines.iter().any(|l| l == "bestmove a1c1"), "{lines:?}");
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: position moves: e2e5")));
+        assert!(lines.iter().any(|l| l.contains("Skill Level")));
+    }
+
+    #[test]
+    fn go_parameters() {
+        let l = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
+        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.btime, Some(Duration::ZERO));
+        assert!(parse_go("depth x").is_err());
+        assert!(parse_go("sideways").is_err());
+    }
+}
