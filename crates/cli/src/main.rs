@@ -39,6 +39,7 @@ mod rules_cmd;
 mod ruleset;
 mod serve_cmd;
 mod state_cmd;
+mod uci_cmd;
 mod validate_cmd;
 
 use std::io::Write;
@@ -124,6 +125,9 @@ enum Command {
     /// Hold many concurrent bot games against a server on this machine and
     /// report moves per second, ack latency and memory
     Loadtest(loadtest_cmd::LoadtestArgs),
+    /// Play as a UCI engine on standard input and output, for any shipped
+    /// game, YAML game file or preset rule set
+    Uci(uci_cmd::UciArgs),
 }
 
 /// The `pgn` subcommands.
@@ -316,6 +320,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::State(args) => state_cmd::run(args, out)?,
         Command::Serve(args) => serve_cmd::run(args, out)?,
         Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
+        Command::Uci(args) => uci_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)

@@ -253,7 +253,32 @@ impl Resolver {
         let mut s = Setup::default();
         let choice = self.choice.as_ref();
         if let Some(house) = tag(HOUSE_RULES_TAG).filter(|h| !h.is_empty()) {
-            match houserules_presets::build_from_str(house, None) {
+            // The presets apply to the game the Variant tag names (a file
+            // we write names it); a Variant houserules does not know is
+            // an error, with or without presets.
+            let vtag = tag("Variant").unwrap_or("");
+            let built = match named(vtag) {
+                Named::Absent | Named::Chess(_) => houserules_presets::build_from_str(house, None),
+                Named::Game(id) => match crate::position::load_game(id) {
+                    Ok(base) => houserules_presets::RuleSet::parse(house).and_then(|rs| {
+                        houserules_presets::build_on(base.definition(), base.has_hooks(), &rs, None)
+                    }),
+                    Err(e) => {
+                        s.error = Some(format!("Variant tag `{id}`: {e}"));
+                        return s;
+                    }
+                },
+                Named::Antichess | Named::Unknown => {
+                    s.error = Some(format!(
+                        "the Variant tag `{}` names no game houserules can combine with the \
+                         HouseRules tag `{}`",
+                        houserules_engine::echo::echo(vtag),
+                        houserules_engine::echo::echo(house)
+                    ));
+                    return s;
+                }
+            };
+            match built {
                 Ok((variant, start_fen)) => {
                     s.start = Game::from_fen(variant.clone(), &start_fen).ok();
                     s.variant = Some(variant);

@@ -31,11 +31,14 @@ impl RuleTags {
     /// The tags of `game` (its variant) under the presets `rules`
     /// (`--rules` syntax, empty for none).
     pub fn of_game(game: &Game, rules: &str) -> RuleTags {
-        let id = &game.variant().definition().id;
+        // A composed definition is named `GAME+PRESETS`: the Variant tag
+        // names the game, the HouseRules tag the presets.
+        let full = &game.variant().definition().id;
+        let id = full.split('+').next().unwrap_or(full);
         let variant = if game.is_chess960() {
             Some("Chess960".to_string())
         } else if id != "chess" {
-            Some(id.clone())
+            Some(id.to_string())
         } else {
             None
         };

@@ -210,6 +210,7 @@ impl Session {
             game,
             rules: (!self.house_rules.is_empty()).then(|| self.house_rules.clone()),
             layout: None,
+            modifiers: None,
         };
         let chosen = args.choose()?;
         let mut v = chosen.variant;

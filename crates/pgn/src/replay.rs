@@ -402,7 +402,11 @@ pub fn start_from_tags(
     let chess960 = rules == Rules::Chess960
         || (rules == Rules::Resolved && rules_for_variant(Some(tag)) == Ok(Rules::Chess960));
     let mut g = match tag_value(tags, "FEN") {
+        // A FEN tag is a position a user gives: more kings than the rules
+        // allow are refused, as `--fen` refuses them (python-chess:
+        // STATUS_TOO_MANY_KINGS).
         Some(fen) => Game::from_fen(variant, fen)
+            .and_then(|g| g.check_royal_count().map(|()| g).map_err(Into::into))
             .map_err(|e| setup_error(ReplayErrorKind::BadFen(format!("`{fen}`: {e}")), "FEN"))?,
         None => Game::from_fen(variant, "startpos").map_err(|e| {
             setup_error(

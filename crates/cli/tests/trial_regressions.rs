@@ -1,0 +1,70 @@
+//! Regression tests for wrong answers found by the trial session (a fresh
+//! user's run of the README). Each fails on commit 015a61a. Expected values
+//! are python-chess 1.11.2's or derived by hand (quoted beside each).
+
+use std::process::Command;
+
+/// Runs the binary: (exit status, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the houserules binary runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("houserules-trial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// A PGN `FEN` tag with two white kings: python-chess
+/// `Board("k7/8/8/8/8/8/8/K6K w - - 0 1").status()` has
+/// `STATUS_TOO_MANY_KINGS`, and `houserules moves --fen` refuses it ("white
+/// has 2 kings (a1, h1), the rules allow 1"). `pgn check` replayed the game
+/// and exited 0.
+#[test]
+fn pgn_fen_tag_with_two_white_kings_is_refused() {
+    let pgn = temp("two-kings.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"y\"]\n[FEN \"k7/8/8/8/8/8/8/K6K w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\n1. Kb2 *\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["pgn", "check", pgn.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("2 kings"), "{out}{err}");
+}
+
+/// `state --game capablanca --rules suicide-chess --pgn` writes
+/// `[Variant "capablanca+suicide-chess"]` and `[HouseRules "suicide-chess"]`;
+/// `pgn check` of that file must replay on the 10x8 Capablanca board. By
+/// hand: Capablanca's start `rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/
+/// RNABQKBCNR`, then e2e4 and d7d5. It was replayed as 8x8 chess.
+#[test]
+fn written_variant_with_house_rules_replays_on_its_own_board() {
+    let pgn = temp("capa-suicide.pgn");
+    let (code, out, err) = run(&[
+        "state",
+        "--game",
+        "capablanca",
+        "--rules",
+        "suicide-chess",
+        "--play",
+        "e4 d5",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run(&["pgn", "check", pgn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("rnabqkbcnr/ppp1pppppp/10/3p6/4P5/10/PPPP1PPPPP/RNABQKBCNR"),
+        "{out}{err}"
+    );
+}
