@@ -69,10 +69,8 @@ impl TempFile {
         // the other's file (a flaky `cannot read suite file`).
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "houserules-cli-{}-{n}-{name}",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("houserules-cli-{}-{n}-{name}", std::process::id()));
         std::fs::write(&path, text).expect("the temp file is written");
         TempFile(path)
     }

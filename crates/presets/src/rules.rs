@@ -1646,13 +1646,15 @@ pub fn build_on(
 ) -> Result<(Variant, String), PresetError> {
     let fide = is_fide(base);
     let layout = match layout {
-        Some(l) if !fide => return Err(PresetError::BadLayout {
-            id: l.id(),
-            reason: format!(
+        Some(l) if !fide => {
+            return Err(PresetError::BadLayout {
+                id: l.id(),
+                reason: format!(
                 "layouts are start positions of FIDE chess; game `{}` starts from its own setup",
                 base.id
             ),
-        }),
+            })
+        }
         Some(l) => Some(l),
         None if fide => Some(Layout::parse(rules.preferred_layout())?),
         None => None,

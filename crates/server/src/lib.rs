@@ -141,9 +141,7 @@ pub struct AppState {
 }
 
 /// The game's parts of a stored creation request.
-pub fn split_request(
-    text: &str,
-) -> Result<(Meta, houserules_session::CreateRequest), String> {
+pub fn split_request(text: &str) -> Result<(Meta, houserules_session::CreateRequest), String> {
     let mut v: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("$: not JSON: {e}"))?;
     let mut meta = serde_json::Map::new();

@@ -6,8 +6,8 @@
 //! derives its expected position by hand in a comment; the validator cases
 //! name the code and JSON path of each misuse.
 
-use houserules_session::{CreateRequest, Input, Session};
 use houserules_modifiers::{codes, validate, Finding};
+use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 
 /// A descriptor with one integer parameter `n` (default `n`), the given
