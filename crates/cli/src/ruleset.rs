@@ -73,24 +73,30 @@ pub fn modifier_entries(list: &str) -> Result<Vec<Value>, CliError> {
 }
 
 /// The modifier session of the rule set `rules` at `fen` (`None`: the
-/// start position), with the modifiers `list`.
+/// start position), with the modifiers `list`. A `--game` is passed to the
+/// session as its `game`: a shipped id as is, a YAML file as its text.
 ///
 /// # Errors
-/// [`CliError::Input`]: a bad list, a game the session cannot host yet
-/// (any game but FIDE chess with presets), or the session's refusal.
+/// [`CliError::Input`]: a bad list, an unreadable game file, or the
+/// session's refusal (for example `request.unsupported-board` for a game
+/// whose board the modifier runtime cannot hold yet).
 pub fn session(rules: &VariantArgs, fen: Option<&str>, list: &str) -> Result<Session, CliError> {
-    if let Some(game) = &rules.game {
-        let v = load_game(game)?;
-        if v.has_hooks() || !houserules_presets::rules::is_fide(v.definition()) {
-            return Err(CliError::input(format!(
-                "--modifiers with --game {game}: the modifier session plays FIDE chess (with \
-                 --rules and --layout) only, not yet another game"
-            )));
+    let game = match &rules.game {
+        None => None,
+        Some(g) if houserules_definitions::builtin_source(g).is_some() => Some(g.clone()),
+        Some(g) => {
+            // Loading reports a missing file or a bad definition with the
+            // command line's own wording before the text is handed over.
+            load_game(g)?;
+            Some(read_text_limited(Path::new(g), 1 << 20).map_err(|e| {
+                CliError::input(format!("--game {g}: cannot read the game file: {e}"))
+            })?)
         }
-    }
+    };
     let request = CreateRequest {
         fen: fen.filter(|f| f.trim() != "startpos").map(str::to_string),
         layout: rules.layout.clone(),
+        game,
         presets: rules.rules.iter().cloned().collect(),
         modifiers: modifier_entries(list)?,
         ..CreateRequest::default()

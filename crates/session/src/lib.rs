@@ -86,12 +86,15 @@ impl Session {
 
         let game = match &request.state {
             Some(doc) => {
-                if request.fen.is_some() || request.layout.is_some() || !request.presets.is_empty()
+                if request.fen.is_some()
+                    || request.layout.is_some()
+                    || request.game.is_some()
+                    || !request.presets.is_empty()
                 {
                     return Err(refuse(
                         codes::BAD_REQUEST,
-                        "$.state carries the position and the presets: leave out fen, layout \
-                         and presets",
+                        "$.state carries the position and the presets of FIDE chess: leave out \
+                         fen, layout, game and presets",
                     ));
                 }
                 let (_, game) = doc
@@ -100,9 +103,12 @@ impl Session {
                 game
             }
             None => {
-                let built =
-                    PresetGame::build(&request.presets.join(","), request.layout.as_deref())
-                        .map_err(|e| refuse(codes::BAD_REQUEST, e))?;
+                let built = PresetGame::build(
+                    request.game.as_deref(),
+                    &request.presets.join(","),
+                    request.layout.as_deref(),
+                )
+                .map_err(|e| refuse(codes::BAD_REQUEST, e))?;
                 built
                     .game(request.fen.as_deref())
                     .map_err(|e| refuse(codes::BAD_REQUEST, format!("$.fen: {e}")))?
@@ -258,10 +264,11 @@ impl Session {
             Some(doc) => doc.rules.clone(),
             None => request.presets.join(","),
         };
-        let mut game = PresetGame::build(&presets, request.layout.as_deref())
-            .map_err(bad)?
-            .game(Some(fen))
-            .map_err(|e| bad(format!("$.fen: {e}")))?;
+        let mut game =
+            PresetGame::build(request.game.as_deref(), &presets, request.layout.as_deref())
+                .map_err(bad)?
+                .game(Some(fen))
+                .map_err(|e| bad(format!("$.fen: {e}")))?;
         game.edit_small(|p, _| {
             for &(sq, id) in &ids {
                 p.set_piece_id(sq, id);

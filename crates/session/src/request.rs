@@ -41,6 +41,14 @@ pub struct CreateRequest {
     /// is still checked against the presets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<String>,
+    /// The game (issue 12): a shipped game id (`gardner`, `berolina`, …,
+    /// as `houserules games` lists them) or the text of a YAML game
+    /// definition (docs/game-format.md). Absent: FIDE chess. The presets
+    /// compose on it (each refused, naming its missing need, when the game
+    /// lacks what it needs); `layout` is for FIDE chess only. Boards of
+    /// more than 64 squares are refused (`request.unsupported-board`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
     /// Presets, `ID[:K=V]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub presets: Vec<String>,
@@ -195,8 +203,9 @@ impl Input {
     }
 }
 
-/// The game a request's `presets` and `layout` choose (both copies of the
-/// building, [`Session::create`] and [`Session::restore`], go through it).
+/// The game a request's `game`, `presets` and `layout` choose (both copies
+/// of the building, [`Session::create`] and [`Session::restore`], go
+/// through it).
 pub(crate) struct PresetGame {
     variant: houserules_engine::Variant,
     /// The layout's start FEN (used when the request has no `fen`).
@@ -206,13 +215,52 @@ pub(crate) struct PresetGame {
     chess960: bool,
 }
 
+/// The variant a request's `game` names: a shipped game id, or else the
+/// text of a YAML definition (with the rule hooks its mutations need).
+///
+/// # Errors
+/// A message starting with `$.game: `.
+pub(crate) fn load_game(game: &str) -> Result<houserules_engine::Variant, String> {
+    let id = game.trim();
+    if let Some(src) = houserules_definitions::builtin_source(id) {
+        return houserules_definitions::load_variant_str(&format!("{id}.yaml"), src).map_err(|d| {
+            format!(
+                "$.game: the shipped game `{id}` needs engine features that are not built yet: {}",
+                d.render().trim_end()
+            )
+        });
+    }
+    // One word without YAML structure is meant as an id.
+    if !game.contains(':') && !game.contains('\n') {
+        let ids = houserules_definitions::builtin_ids().join(", ");
+        return Err(format!(
+            "$.game: `{}` is not a shipped game id ({ids}) nor the text of a YAML game definition",
+            echo_input(game)
+        ));
+    }
+    houserules_definitions::load_variant_str("$.game", game).map_err(|d| {
+        format!(
+            "$.game: the YAML game definition has problems:\n{}",
+            d.render().trim_end()
+        )
+    })
+}
+
 impl PresetGame {
-    /// Parses the rule set and layout and builds the variant.
+    /// Parses the game, rule set and layout and builds the variant:
+    /// without `game`, FIDE chess (`houserules_presets::build`); with it,
+    /// the presets compose on that game (`houserules_presets::build_on`, as
+    /// the command line's `--game … --rules …`), and a game with no preset
+    /// nor layout is played as defined (its own rule hooks included).
     ///
     /// # Errors
-    /// A message starting with the request field's JSON path (`$.presets: …`,
-    /// `$.layout: …`).
-    pub(crate) fn build(presets: &str, layout: Option<&str>) -> Result<PresetGame, String> {
+    /// A message starting with the request field's JSON path (`$.game: …`,
+    /// `$.presets: …`, `$.layout: …`).
+    pub(crate) fn build(
+        game: Option<&str>,
+        presets: &str,
+        layout: Option<&str>,
+    ) -> Result<PresetGame, String> {
         let rules =
             houserules_presets::RuleSet::parse(presets).map_err(|e| format!("$.presets: {e}"))?;
         let layout = layout
@@ -220,8 +268,26 @@ impl PresetGame {
             .transpose()
             .map_err(|e| format!("$.layout: {e}"))?;
         let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
-        let (variant, start) =
-            houserules_presets::build(&rules, layout).map_err(|e| format!("$.presets: {e}"))?;
+        let (variant, start) = match game {
+            None => {
+                houserules_presets::build(&rules, layout).map_err(|e| format!("$.presets: {e}"))?
+            }
+            Some(g) => {
+                let base = load_game(g)?;
+                if rules.is_empty() && layout.is_none() {
+                    let start = base.definition().start_fen.clone();
+                    (base, start)
+                } else {
+                    houserules_presets::build_on(
+                        base.definition(),
+                        base.has_hooks(),
+                        &rules,
+                        layout,
+                    )
+                    .map_err(|e| format!("$.presets: {e}"))?
+                }
+            }
+        };
         Ok(PresetGame {
             variant,
             start,

@@ -234,7 +234,11 @@ impl Runtime {
         if def.width != 8 || def.height != 8 {
             return Err(refuse(
                 codes::UNSUPPORTED_BOARD,
-                "the modifier runtime plays 8×8 boards only",
+                format!(
+                    "game `{}` has a {}×{} board; the modifier runtime plays 8×8 boards only \
+                     (games of another size are played without modifiers)",
+                    def.id, def.width, def.height
+                ),
             ));
         }
         let st = State {
