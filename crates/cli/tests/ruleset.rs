@@ -176,8 +176,8 @@ fn modifier_errors_name_what_is_wrong() {
         err.contains("cannot read the descriptor file missing.json"),
         "{err}"
     );
-    // Not yet: the session plays FIDE chess only (the session helper's
-    // work of issue 12 lifts this).
+    // The session takes the game, but its modifier runtime holds 8×8
+    // boards only: Gardner's 5×5 is refused naming game and size.
     let err = fails(&[
         "perft",
         "--game",
@@ -187,7 +187,10 @@ fn modifier_errors_name_what_is_wrong() {
         "--depth",
         "1",
     ]);
-    assert!(err.contains("--modifiers with --game gardner"), "{err}");
+    assert!(
+        err.contains("request.unsupported-board") && err.contains("gardner") && err.contains("5×5"),
+        "{err}"
+    );
     let err = fails(&["state", "--modifiers", "minefield"]);
     assert!(err.contains("--modifiers"), "{err}");
 }
