@@ -160,6 +160,7 @@ fn finding(code: &str, message: &str) -> Finding {
         list_games,
         join_game,
         rules,
+        save_modifier,
         validate,
         healthz,
         metrics,
@@ -194,6 +195,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/rules", get(rules))
+        .route("/api/modifiers", post(save_modifier))
         .route("/api/validate", post(validate))
         .route("/api/openapi.json", get(openapi_json))
         .route("/healthz", get(healthz))
@@ -206,9 +208,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// The hook for the web app's embedded assets (issue 14): every path the
-/// API does not serve comes here. Until the assets are embedded it
-/// answers 404 for API paths and a short page pointing at the API.
+/// Everything the API does not serve: `404` with a JSON error under
+/// `/api/`, else the embedded web app ([`crate::assets`]).
 pub async fn web_assets(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
         return error(
@@ -217,12 +218,7 @@ pub async fn web_assets(uri: axum::http::Uri) -> Response {
             format!("no API route {}", uri.path()),
         );
     }
-    (
-        StatusCode::NOT_FOUND,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "houserules server: the web app is not built into this binary; the API is under /api (GET /api/openapi.json)\n",
-    )
-        .into_response()
+    crate::assets::serve(&uri)
 }
 
 fn links(id: &str, token: Option<&str>) -> (String, String) {
@@ -272,7 +268,7 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     }
     for k in ["white", "black"] {
         if let Some(n) = v.get(k).filter(|n| !n.is_null()) {
-            if !n.as_str().is_some_and(|s| s.chars().count() <= 100) {
+            if n.as_str().is_none_or(|s| s.chars().count() > 100) {
                 findings.push(Finding {
                     code: "request.bad-name".into(),
                     path: format!("$.{k}"),
@@ -330,12 +326,7 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
         created_ms: now_ms(),
     };
     if let Err(e) = app.store.create_game(&row).await {
-        app.metrics.store_errors.inc();
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server.store",
-            e.to_string(),
-        );
+        return store_failed(&app, e);
     }
     let mut seats = std::collections::BTreeMap::new();
     for (name, t) in ["white", "black"].iter().zip(&tokens) {
@@ -478,14 +469,7 @@ async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>
                 .collect::<Vec<_>>(),
         )
         .into_response(),
-        Err(e) => {
-            app.metrics.store_errors.inc();
-            error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "server.store",
-                e.to_string(),
-            )
-        }
+        Err(e) => store_failed(&app, e),
     }
 }
 
@@ -519,7 +503,7 @@ async fn join_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> 
 /// Games (layouts), presets with descriptions and incompatibilities, and
 /// the library modifiers.
 #[utoipa::path(get, path = "/api/rules", responses((status = 200, body = Object, description = "{presets, layouts, modifiers}")))]
-async fn rules() -> Response {
+async fn rules(State(app): State<Arc<AppState>>) -> Response {
     use houserules_presets::Layout;
     let layouts: Vec<Value> = [
         ("standard", Some(Layout::Standard)),
@@ -532,12 +516,74 @@ async fn rules() -> Response {
     .into_iter()
     .map(|(id, l)| json!({"id": id, "fen": l.map(|l| l.fen())}))
     .collect();
+    // The registry's fields plus `description` (what the preset does), for
+    // the lobby's list.
+    let presets: Vec<Value> = houserules_presets::PRESETS
+        .iter()
+        .map(|p| {
+            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+            if let Value::Object(m) = &mut v {
+                m.insert("description".into(), p.description().into());
+            }
+            v
+        })
+        .collect();
+    let mut modifiers: Vec<Value> = houserules_modifiers::library::list()
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap_or(Value::Null))
+        .collect();
+    // The library saved with POST /api/modifiers, after the built-in one.
+    match app.store.saved_modifiers().await {
+        Ok(saved) => modifiers.extend(saved.into_iter().map(|(id, text)| {
+            let descriptor: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            json!({"id": id, "name": descriptor["name"].as_str().unwrap_or(&id), "saved": true, "descriptor": descriptor})
+        })),
+        Err(e) => return store_failed(&app, e),
+    }
     Json(json!({
-        "presets": houserules_presets::PRESETS,
+        "presets": presets,
         "layouts": layouts,
-        "modifiers": houserules_modifiers::library::list(),
+        "modifiers": modifiers,
     }))
     .into_response()
+}
+
+/// Saves a modifier descriptor to the library (listed by GET /api/rules
+/// with `saved: true` and the descriptor, which a creation request may
+/// then carry inline). Issue 13 does not name this route; the web app's
+/// editor uses it.
+#[utoipa::path(post, path = "/api/modifiers", request_body(content = Object, description = "A modifier descriptor (JSON)"),
+    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}")))]
+async fn save_modifier(State(app): State<Arc<AppState>>, body: String) -> Response {
+    let checked = tokio::task::spawn_blocking(move || {
+        houserules_modifiers::validate::validate(&body).map(|d| (d.id.to_string(), body))
+    })
+    .await;
+    match checked {
+        Ok(Ok((id, text))) => match app.store.save_modifier(&id, &text, now_ms()).await {
+            Ok(()) => (StatusCode::CREATED, Json(json!({"id": id}))).into_response(),
+            Err(e) => store_failed(&app, e),
+        },
+        Ok(Err(findings)) => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"ok": false, "findings": findings})),
+        )
+            .into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("checking the descriptor failed: {e}"),
+        ),
+    }
+}
+
+fn store_failed(app: &AppState, e: crate::store::StoreError) -> Response {
+    app.metrics.store_errors.inc();
+    error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "server.store",
+        e.to_string(),
+    )
 }
 
 /// Checks a modifier descriptor (JSON) or a YAML game file.

@@ -5,6 +5,7 @@
 //! `houserules_session::Session` in its own task
 //! ([`game`]), whose rules work runs on the blocking pool.
 
+mod assets;
 pub mod clock;
 pub mod game;
 pub mod http;
@@ -47,12 +48,9 @@ impl Metrics {
         let games_loaded = Gauge::default();
         let connections = Gauge::default();
         let moves = Counter::default();
-        let ack_latency = Histogram::new(
-            [
-                0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0,
-            ]
-            .into_iter(),
-        );
+        let ack_latency = Histogram::new([
+            0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0,
+        ]);
         let store_errors = Counter::default();
         let mut registry = Registry::with_prefix("houserules");
         registry.register("games_loaded", "Games in memory", games_loaded.clone());

@@ -126,6 +126,12 @@ pub trait Store: Send + Sync + 'static {
     async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError>;
     /// The ids of the games not finished.
     async fn unfinished(&self) -> Result<Vec<String>, StoreError>;
+    /// Saves a modifier descriptor (JSON text) under `id`, replacing an
+    /// earlier one of the same id.
+    async fn save_modifier(&self, id: &str, descriptor: &str, at_ms: i64)
+        -> Result<(), StoreError>;
+    /// The saved modifiers as (id, descriptor JSON text), by id.
+    async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError>;
 }
 
 /// The SQL store, on SQLite or Postgres (sqlx's `Any` driver: one SQL text
@@ -137,13 +143,22 @@ pub struct SqlStore {
 
 fn migrator() -> Migrator {
     Migrator {
-        migrations: Cow::Owned(vec![Migration::new(
-            1,
-            Cow::Borrowed("games"),
-            MigrationType::Simple,
-            Cow::Borrowed(include_str!("../migrations/0001_games.sql")),
-            false,
-        )]),
+        migrations: Cow::Owned(vec![
+            Migration::new(
+                1,
+                Cow::Borrowed("games"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../migrations/0001_games.sql")),
+                false,
+            ),
+            Migration::new(
+                2,
+                Cow::Borrowed("modifiers"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../migrations/0002_modifiers.sql")),
+                false,
+            ),
+        ]),
         ..Migrator::DEFAULT
     }
 }
@@ -226,6 +241,37 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
 
 #[async_trait]
 impl Store for SqlStore {
+    async fn save_modifier(
+        &self,
+        id: &str,
+        descriptor: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        // Both dialects have `ON CONFLICT … DO UPDATE` (SQLite 3.24+).
+        sqlx::query(
+            "INSERT INTO modifiers (id, descriptor, saved_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO UPDATE SET descriptor = excluded.descriptor, saved_ms = excluded.saved_ms",
+        )
+        .bind(id)
+        .bind(descriptor)
+        .bind(at_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(err(format!("save modifier {id}")))?;
+        Ok(())
+    }
+
+    async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query("SELECT id, descriptor FROM modifiers ORDER BY id")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(err("read the modifier library"))?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("descriptor")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("read the modifier library"))
+    }
+
     async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, request, white_token, black_token, status, result, created_ms) \

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{create, fast, get_json, http, start, start_on, Backend, Client};
+use common::{create, fast, fresh_db, get_json, http, http_full, start, start_on, Backend, Client};
 use serde_json::{json, Value};
 
 async fn create_answers_seats_and_refuses_bad_requests(b: Backend) {
@@ -112,7 +112,9 @@ async fn service_endpoints(b: Backend) {
         .as_array()
         .unwrap()
         .iter()
-        .any(|p| p["id"] == "knight-immunity"));
+        .any(|p| p["id"] == "knight-immunity"
+            && p["description"]
+                == houserules_presets::descriptions::description("knight-immunity")));
     assert!(rules["modifiers"]
         .as_array()
         .unwrap()
@@ -169,6 +171,72 @@ async fn service_endpoints(b: Backend) {
     assert_eq!(status, 413);
 }
 
+/// POST /api/modifiers keeps a descriptor (checked) in the store; GET
+/// /api/rules lists it with `saved: true`, and a restarted server still
+/// has it.
+async fn modifier_library(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    // crates/modifiers/library/parry.json under another id: a valid
+    // descriptor by construction.
+    let mut d: Value =
+        serde_json::from_str(include_str!("../../modifiers/library/parry.json")).unwrap();
+    d["id"] = json!("my-parry");
+    let (status, body) = http(s.addr, "POST", "/api/modifiers", Some(&d.to_string())).await;
+    assert_eq!((status, body.as_str()), (201, r#"{"id":"my-parry"}"#));
+    let (status, body) = http(
+        s.addr,
+        "POST",
+        "/api/modifiers",
+        Some(r#"{"version": 1, "id": "x"}"#),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert!(v["findings"][0]["path"].is_string(), "{body}");
+    drop(s);
+    let again = start_on(db, fast()).await;
+    let rules = get_json(again.addr, "/api/rules").await;
+    let saved: Vec<&Value> = rules["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["saved"] == true)
+        .collect();
+    assert_eq!(saved.len(), 1, "only the valid descriptor is kept");
+    assert_eq!(saved[0]["id"], "my-parry");
+    assert_eq!(saved[0]["descriptor"], d);
+}
+
+/// The embedded web app (issue 14): files with their types, page routes
+/// answered with `index.html`, missing files and API paths `404`.
+async fn web_app(b: Backend) {
+    let s = start(b).await;
+    let (status, head, index) = http_full(s.addr, "GET", "/", None).await;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(head.contains("cache-control: no-cache"), "{head}");
+    // web/index.html's mount point, kept by the build.
+    assert!(index.contains(r#"<div id="app"></div>"#), "{index}");
+    for page in ["/games/abc123", "/games/abc123?token=x", "/editor", "/yaml"] {
+        let (status, _, body) = http_full(s.addr, "GET", page, None).await;
+        assert_eq!((status, body == index), (200, true), "{page}");
+    }
+    // The bundle index.html loads: `src="/assets/index-HASH.js"`.
+    let js = index
+        .split('"')
+        .find(|p| p.starts_with("/assets/") && p.ends_with(".js"))
+        .expect("index.html loads a bundle from /assets/");
+    let (status, head, _) = http_full(s.addr, "GET", js, None).await;
+    assert_eq!(status, 200, "{js}");
+    assert!(head.contains("content-type: text/javascript"), "{head}");
+    assert!(head.contains("immutable"), "{head}");
+    assert_eq!(http(s.addr, "GET", "/assets/missing.js", None).await.0, 404);
+    let (status, head, _) = http_full(s.addr, "GET", "/api/missing", None).await;
+    assert_eq!(status, 404);
+    assert!(head.contains("application/json"), "{head}");
+}
+
 /// A restarted server rebuilds every unfinished game from its log with a
 /// byte-identical state (the clocks aside, which read the time).
 async fn rebuild_is_identical(b: Backend) {
@@ -206,5 +274,7 @@ on_both!(
     create_answers_seats_and_refuses_bad_requests,
     open_game_and_join,
     service_endpoints,
+    web_app,
+    modifier_library,
     rebuild_is_identical,
 );

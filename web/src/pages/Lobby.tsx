@@ -99,7 +99,8 @@ export function Lobby() {
     setCreateError(null);
     const req: CreateGameRequest = {
       presets,
-      modifiers: [...modifiers, ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
+      // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
+      modifiers: [...modifiers.map((id) => (rules?.modifiers.find((m) => m.id === id)?.descriptor as object | undefined) ?? id), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
       draft,
       choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
     };

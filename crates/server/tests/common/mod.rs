@@ -123,6 +123,17 @@ pub async fn start(backend: Backend) -> Server {
 /// A minimal HTTP/1.1 client over a raw socket: the method, path, body;
 /// returns (status, body text).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = http_full(addr, method, path, body).await;
+    (status, body)
+}
+
+/// [`http`] with the response's head (status line and headers, lower-cased).
+pub async fn http_full(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
@@ -144,15 +155,12 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     } else {
         rest.to_string()
     };
-    (status, body)
+    (status, head.to_ascii_lowercase(), body)
 }
 
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
-    loop {
-        let Some((size, rest)) = s.split_once("\r\n") else {
-            break;
-        };
+    while let Some((size, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
         if n == 0 {
             break;

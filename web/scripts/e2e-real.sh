@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The browser checks (scripts/e2e.mjs) against a real `houserules serve`: builds the binary when
+# needed (debug; build.rs embeds web/dist), starts it on a free loopback port with a temporary
+# SQLite file, waits for /healthz, runs the checks, and stops the server by its PID.
+#   web/scripts/e2e-real.sh            # extra arguments go to e2e.mjs
+#   HOUSERULES_BIN=target/release/houserules web/scripts/e2e-real.sh
+set -euo pipefail
+web="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$web/.." && pwd)"
+bin="${HOUSERULES_BIN:-}"
+if [ -z "$bin" ]; then
+  (cd "$root" && cargo build -p houserules)
+  bin="$root/target/debug/houserules"
+fi
+tmp="$(mktemp -d)"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+"$bin" serve --addr "127.0.0.1:$port" --db "sqlite:$tmp/games.db" >"$tmp/server.log" 2>&1 &
+pid=$!
+cleanup() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+  if curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; then break; fi
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "e2e-real: houserules serve exited:" >&2
+    cat "$tmp/server.log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e-real: no /healthz on :$port after 10 s" >&2; cat "$tmp/server.log" >&2; exit 1; }
+status=0
+node "$web/scripts/e2e.mjs" --base "http://127.0.0.1:$port" "$@" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "e2e-real: server log (last 40 lines):" >&2
+  tail -n 40 "$tmp/server.log" >&2
+fi
+exit "$status"
