@@ -5,7 +5,7 @@
 
 use houserules_engine::Game;
 
-use crate::model::{Line, PgnGame};
+use crate::model::{Line, PgnGame, Tag};
 use crate::reader::RESULTS;
 use crate::replay::{ReplayError, ReplayErrorKind};
 
@@ -34,7 +34,7 @@ pub struct ExportProblems {
 
 /// Completes the tags of export format: the Seven Tag Roster (missing
 /// tags get their "unknown" values, `Result` the termination marker),
-/// `SetUp "1"` beside a `FEN` tag, and a termination marker (the `Result`
+/// `SetUp "1"` just before a `FEN` tag that has none, and a termination marker (the `Result`
 /// tag's, else `*`) when the movetext has none.
 pub fn export_tags(game: &mut PgnGame) {
     let marker = game.result.clone().or_else(|| {
@@ -52,8 +52,19 @@ pub fn export_tags(game: &mut PgnGame) {
             game.set_tag(name, value);
         }
     }
-    if game.tag("FEN").is_some() && game.tag("SetUp").is_none() {
-        game.set_tag("SetUp", "1");
+    // PGN Standard 9.7.1: `SetUp "1"` goes with a `FEN` tag; written just
+    // before it, where python-chess's `Game.setup` puts it.
+    if game.tag("SetUp").is_none() {
+        if let Some(i) = game.tags.iter().position(|t| t.name == "FEN") {
+            game.tags.insert(
+                i,
+                Tag {
+                    name: "SetUp".to_string(),
+                    value: "1".to_string(),
+                    pos: None,
+                },
+            );
+        }
     }
     if game.result.is_none() {
         game.result = Some(marker.unwrap_or_else(|| "*".to_string()));

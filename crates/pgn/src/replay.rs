@@ -432,7 +432,9 @@ pub fn is_null_move(s: &str) -> bool {
 /// Passes the turn (a null move): side to move flipped, en passant
 /// cleared, half-move clock and (after Black) full-move number advanced,
 /// as python-chess does. Repetition history before it is not kept.
-fn play_null(g: &Game) -> Option<Game> {
+/// `None` when the side to move is in check (a null move would leave its
+/// king attacked) or the position's FEN cannot be rebuilt.
+pub fn play_null(g: &Game) -> Option<Game> {
     if g.is_check() {
         return None;
     }

@@ -118,3 +118,27 @@ fn lines_wrap_before_80_columns() {
     // Move number and move stay together.
     assert!(!text.lines().any(|l| l.ends_with('.')), "{text}");
 }
+
+/// Regression (session-5 trial): `pgn format` wrote the added `SetUp "1"`
+/// after every other tag instead of beside `FEN`. PGN Standard 9.7.1 pairs
+/// the two; python-chess's `Game.setup` writes `SetUp` just before `FEN`.
+#[test]
+fn export_writes_set_up_just_before_fen() {
+    let mut game = PgnGame {
+        tags: vec![
+            tag("Event", "e"),
+            tag("FEN", "8/8/8/8/8/8/6K1/k7 w - - 0 1"),
+            tag("Annotator", "a"),
+        ],
+        ..PgnGame::default()
+    };
+    houserules_pgn::export_tags(&mut game);
+    let text = write_pgn(&game);
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/6K1/k7 w - - 0 1\"]\n[Annotator \"a\"]\n"),
+        "{text}"
+    );
+    // A game that has `SetUp` keeps it where it was, once.
+    houserules_pgn::export_tags(&mut game);
+    assert_eq!(write_pgn(&game).matches("SetUp").count(), 1);
+}

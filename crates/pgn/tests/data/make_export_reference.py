@@ -5,8 +5,10 @@ moves (UCI), comments and NAGs, as one digest per game.
 Two uses:
 
 - Without arguments, it reads the shared PGN test files
-  (../shared/data/pgn) and writes export_reference.jsonl next to this
-  script (export_reference.tsv): what python-chess reads from the *input* files. The Rust test
+  (../shared/data/pgn) and writes export_reference.tsv next to this
+  script: what python-chess reads from the *input* files
+  (with `SetUp "1"` added before a `FEN` tag that has none, see
+  `with_setup`). The Rust test
   tests/export_roundtrip.rs rewrites every game with the export writer,
   reads its output back and compares it with this file.
 - With `--dump DIR`, it prints the same JSON lines for the files under DIR
@@ -92,7 +94,19 @@ def line_of(first_nodes, starting_comment):
     return {"comment": norm(starting_comment), "moves": moves}
 
 
-def dump(data, out):
+def with_setup(headers):
+    """The headers export format must give back: PGN Standard 9.7.1 pairs a
+    `FEN` tag with `SetUp "1"`, so a game that has `FEN` and no `SetUp`
+    reads back with `SetUp 1` just before `FEN` (where python-chess's
+    `Game.setup` puts it). Every other header is unchanged."""
+    names = [k for k, _ in headers]
+    if "FEN" in names and "SetUp" not in names:
+        i = names.index("FEN")
+        headers = headers[:i] + [["SetUp", "1"]] + headers[i:]
+    return headers
+
+
+def dump(data, out, expected=False):
     files = []
     for dirpath, _dirs, names in os.walk(data):
         for name in names:
@@ -112,6 +126,8 @@ def dump(data, out):
                 line = line_of(first, "") if first is not None else {"comment": "", "moves": []}
                 line["comment"] = norm(game.comment)
                 headers = [[k, v] for k, v in game.headers.items()]
+                if expected:
+                    headers = with_setup(headers)
                 text = canonical(headers, line)
                 digest = fnv1a64(text.encode("utf-8"))
                 out.write(f"{rel}\t{index}\t{len(game.errors)}\t{len(line['moves'])}\t{digest:016x}\n")
@@ -126,7 +142,7 @@ def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "data", "pgn")
     out_path = os.path.join(HERE, "export_reference.tsv")
     with open(out_path, "w", encoding="utf-8", newline="\n") as out:
-        total, n = dump(os.path.abspath(data), out)
+        total, n = dump(os.path.abspath(data), out, expected=True)
     print(f"{total} games from {n} files -> {out_path}")
 
 
