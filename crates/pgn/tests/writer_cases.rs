@@ -142,3 +142,28 @@ fn export_writes_set_up_just_before_fen() {
     houserules_pgn::export_tags(&mut game);
     assert_eq!(write_pgn(&game).matches("SetUp").count(), 1);
 }
+
+/// Regression (fuzz target `pgn_format`): a NUL read from a comment was
+/// written back, and the output was refused as binary ("not a PGN text
+/// file") because a NUL near the start of a file means binary data.
+#[test]
+fn a_nul_in_a_comment_is_written_as_a_replacement_character() {
+    let mut first = MoveNode::new("e4");
+    first.comments.push("a\0b".to_string());
+    let mut game = PgnGame {
+        tags: vec![tag("Event", "e\0f")],
+        ..PgnGame::default()
+    };
+    game.mainline.moves.push(first);
+    let text = write_pgn(&game);
+    assert!(!text.contains('\0'), "{text:?}");
+    let back = Reader::new(text.as_bytes())
+        .next()
+        .expect("one game")
+        .expect("the written game reads back as text");
+    assert_eq!(back.tag("Event"), Some("e\u{fffd}f"));
+    assert_eq!(
+        back.mainline.moves[0].comments,
+        vec!["a\u{fffd}b".to_string()]
+    );
+}

@@ -19,6 +19,11 @@ fuzz_target!(|data: &[u8]| {
         let text = write_pgn(&game);
         let mut back = Reader::new(text.as_bytes());
         match back.next() {
+            // The writer turns NUL into U+FFFD (see `write_pgn`): such a
+            // game reads back changed, but writing it again is a fixpoint.
+            Some(Ok(again)) if format!("{game:?}").contains("\\0") => {
+                assert_eq!(write_pgn(&again), text, "not a fixpoint:\n{text}");
+            }
             Some(Ok(again)) => {
                 assert_eq!(
                     again.mainline, game.mainline,
