@@ -17,7 +17,7 @@
 mod common;
 
 use houserules_definitions::{builtin, builtin_ids};
-use houserules_engine::{BitSet, Game, Move, Position, Status, Tables};
+use houserules_engine::{Game, Move, Status};
 use houserules_presets::{build_on, PresetError, RuleSet, PRESETS};
 
 use common::Rng;
@@ -65,43 +65,13 @@ fn key(m: &Move) -> (u8, u8, u8, u8) {
     )
 }
 
-/// The legal moves by playing every pseudo-legal move through the hooks.
-fn reference<B: BitSet>(pos: &Position<B>, t: &Tables<B>) -> Vec<Move> {
-    let mut out: Vec<Move> = Vec::new();
-    let Some(h) = t.hooks() else {
-        pos.legal_moves_into(t, &mut out);
-        return out;
-    };
-    let mut pseudo = Vec::new();
-    pos.pseudo_legal_moves_hooked(t, Some(h), &mut pseudo);
-    let us = pos.turn();
-    for m in pseudo {
-        if h.self_check_filter() {
-            let mut after = *pos;
-            after.play_with_hooks(t, h, m);
-            let occ = after.occupied();
-            if h.royal_squares(t, &after, us)
-                .iter()
-                .any(|s| h.is_attacked(t, &after, s, occ, us.flip()))
-            {
-                continue;
-            }
-        }
-        if !out.contains(&m) {
-            out.push(m);
-        }
-    }
-    h.filter_moves(t, pos, &mut out);
-    out
-}
-
 fn reference_of(g: &Game) -> Vec<Move> {
     let v = g.variant();
     let mut r = if let (Some(p), Some(t)) = (g.position::<u64>(), v.tables_u64()) {
-        reference(p, t)
+        common::hooked_reference(p, t)
     } else {
         let p = g.position::<u128>().expect("u64 or u128 board");
-        reference(p, v.tables_u128().expect("u128 tables"))
+        common::hooked_reference(p, v.tables_u128().expect("u128 tables"))
     };
     r.sort_by_key(key);
     r

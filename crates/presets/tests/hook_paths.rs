@@ -13,8 +13,7 @@
 
 mod common;
 
-use houserules_engine::hooks::RuleHooks;
-use houserules_engine::{BitSet, Game, Move, Position, Status, Tables};
+use houserules_engine::{Game, Move, Status};
 use houserules_presets::registry::PRESETS;
 use houserules_presets::{build, RuleSet};
 
@@ -29,32 +28,6 @@ fn key(m: &Move) -> (u8, u8, u8, u8) {
     )
 }
 
-/// The legal moves by playing every pseudo-legal move through the hooks.
-fn reference(pos: &Position<u64>, t: &Tables<u64>, h: &dyn RuleHooks<u64>) -> Vec<Move> {
-    let mut pseudo = Vec::new();
-    pos.pseudo_legal_moves_hooked(t, Some(h), &mut pseudo);
-    let us = pos.turn();
-    let mut out: Vec<Move> = Vec::new();
-    for m in pseudo {
-        if h.self_check_filter() {
-            let mut after = *pos;
-            after.play_with_hooks(t, h, m);
-            let occ = after.occupied();
-            if h.royal_squares(t, &after, us)
-                .iter()
-                .any(|s| h.is_attacked(t, &after, s, occ, us.flip()))
-            {
-                continue;
-            }
-        }
-        if !out.contains(&m) {
-            out.push(m);
-        }
-    }
-    h.filter_moves(t, pos, &mut out);
-    out
-}
-
 /// Plays up to `plies` random moves from the rule set's start and checks
 /// every position on the way.
 fn check_playout(rs: &RuleSet, rng: &mut Rng, plies: usize) -> usize {
@@ -66,8 +39,8 @@ fn check_playout(rs: &RuleSet, rng: &mut Rng, plies: usize) -> usize {
     for _ in 0..plies {
         let (pos, t) = g.small().expect("presets are on 8×8");
         let mut general = Vec::new();
-        if let Some(h) = t.hooks() {
-            general = reference(pos, t, h);
+        if t.hooks().is_some() {
+            general = common::hooked_reference(pos, t);
         } else {
             pos.legal_moves_into(t, &mut general);
         }

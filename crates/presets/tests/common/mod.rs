@@ -1,7 +1,7 @@
 //! Shared test helpers.
 #![allow(dead_code)]
 
-use houserules_engine::Game;
+use houserules_engine::{BitSet, Game, Move, Position, Tables};
 use houserules_presets::{build_from_str, Layout, RuleSet, PRESETS};
 
 /// The shared data directory; fails with a plain message when absent.
@@ -121,4 +121,36 @@ pub fn dests(g: &Game, from: &str) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// The legal moves by playing every pseudo-legal move through the rule
+/// hooks (the general path, without the engine's fast legality profile):
+/// the reference the hooked move generators are compared with.
+pub fn hooked_reference<B: BitSet>(pos: &Position<B>, t: &Tables<B>) -> Vec<Move> {
+    let mut out: Vec<Move> = Vec::new();
+    let Some(h) = t.hooks() else {
+        pos.legal_moves_into(t, &mut out);
+        return out;
+    };
+    let mut pseudo = Vec::new();
+    pos.pseudo_legal_moves_hooked(t, Some(h), &mut pseudo);
+    let us = pos.turn();
+    for m in pseudo {
+        if h.self_check_filter() {
+            let mut after = *pos;
+            after.play_with_hooks(t, h, m);
+            let occ = after.occupied();
+            if h.royal_squares(t, &after, us)
+                .iter()
+                .any(|s| h.is_attacked(t, &after, s, occ, us.flip()))
+            {
+                continue;
+            }
+        }
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    h.filter_moves(t, pos, &mut out);
+    out
 }
