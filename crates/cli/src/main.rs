@@ -157,10 +157,12 @@ warning.
 Each game's line gives its plies, how it ended (the first thing that ended
 it: a fivefold repetition before a later 75-move rule), its final FEN and,
 for a written 1/2-1/2 that a claim justifies, the claim
-(`draw by claim: threefold-repetition` or `fifty-move-rule`). A PGN syntax
+(`draw by claim: threefold-repetition` or `fifty-move-rule`), with the move
+announced when the claim needs one (FIDE 9.2.1, 9.3.1: `(announcing Ng8)`). A PGN syntax
 error is reported after the plies replayed before it. --strict adds
 warnings for SAN only the lenient reader accepts (`0-0`, `e8Q`,
-superfluous disambiguation, wrong check marks, UCI moves), with their line.
+superfluous disambiguation, wrong check marks, UCI or long algebraic moves,
+`P` on pawn moves), with their line.
 Long games are checked in bounded memory (a hash per ply); tags (1 MiB a
 game) and a game's text (64 MiB) have budgets.
 

@@ -390,6 +390,10 @@ struct GameReport<'a> {
     /// 9.2 and 9.3) that justifies a written `1/2-1/2` on a final position
     /// that did not end by itself (`null` otherwise).
     claim: Option<&'static str>,
+    /// The move announced with the claim (SAN) when the claim is made by
+    /// announcing a move that the game does not play (FIDE 9.2.1, 9.3.1);
+    /// `null` when the final position itself justifies it.
+    claim_move: Option<String>,
     /// The first error, if any.
     error: Option<ErrorReport>,
     /// Oddities of a game that replays: moves after the game ended, a
@@ -410,6 +414,7 @@ impl<'a> GameReport<'a> {
             final_fen: None,
             status: None,
             claim: None,
+            claim_move: None,
             error,
             warnings,
         }
@@ -512,6 +517,9 @@ fn emit(out: &mut dyn Write, json: bool, r: &GameReport) -> std::io::Result<()> 
         }
         if let Some(claim) = r.claim {
             write!(out, ", draw by claim: {claim}")?;
+            if let Some(m) = &r.claim_move {
+                write!(out, " (announcing {m})")?;
+            }
         }
     }
     match &r.error {
@@ -601,6 +609,7 @@ fn game_report<'a>(
                 final_fen: None,
                 status: None,
                 claim: None,
+                claim_move: None,
                 error: Some(ErrorReport::from_pgn(&e)),
                 warnings: Vec::new(),
             };
@@ -649,6 +658,7 @@ fn game_report<'a>(
         final_fen,
         status: rep.status(),
         claim: rep.claim.map(claim_name),
+        claim_move: rep.claim_move.clone(),
         error,
         warnings,
     }

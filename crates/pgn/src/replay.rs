@@ -172,6 +172,10 @@ pub struct Replay {
     /// that justifies a written `1/2-1/2` result on a final position that
     /// did not end by itself, if there is one.
     pub claim: Option<Claim>,
+    /// The move announced with [`Replay::claim`] (SAN), when the claim is
+    /// made by announcing a move that is not played (FIDE 9.2.1, 9.3.1)
+    /// rather than on the final position itself; `None` otherwise.
+    pub claim_move: Option<String>,
     /// The first error, if any.
     pub error: Option<ReplayError>,
     /// Oddities of a game that replays (moves after the game ended, a
@@ -509,6 +513,34 @@ fn parse_move(g: &Game, text: &str) -> Result<Parsed, ReplayErrorKind> {
     })
 }
 
+/// Whether `move_text` names its from- and to-squares (`e2e4`, `e2-e4`,
+/// `Ng1f3`, `e7e8q`): an optional piece letter, two squares (a file
+/// letter and a rank number each, `-`/`x`/`:` between them allowed), an
+/// optional promotion letter.
+fn names_both_squares(move_text: &str) -> bool {
+    let t: Vec<u8> = move_text
+        .bytes()
+        .filter(|b| !matches!(b, b'-' | b'x' | b':'))
+        .collect();
+    let mut i = usize::from(t.first().is_some_and(u8::is_ascii_uppercase));
+    for _ in 0..2 {
+        if !t.get(i).is_some_and(u8::is_ascii_lowercase) {
+            return false;
+        }
+        i += 1;
+        let digits = t[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        i += digits;
+    }
+    match &t[i..] {
+        [] => true,
+        [p] | [b'=', p] => p.is_ascii_alphabetic(),
+        _ => false,
+    }
+}
+
 /// Why `written` (read leniently as the move whose SAN is `standard`) is
 /// not strict SAN, or `None` when it is.
 pub fn strict_san_problem(written: &str, standard: &str) -> Option<&'static str> {
@@ -527,6 +559,18 @@ pub fn strict_san_problem(written: &str, standard: &str) -> Option<&'static str>
         } else {
             "castling not written O-O or O-O-O"
         });
+    }
+    // Regression (session-6 trial): `e2e4`, `Ng1f3` and `e7e8q+` were
+    // reported as superfluous disambiguation or a promotion without `=`.
+    if names_both_squares(wb) {
+        return Some(if wb.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "long algebraic (from-square written)"
+        } else {
+            "UCI or long algebraic move, not SAN"
+        });
+    }
+    if wb.starts_with('P') && sb.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return Some("pawn move written with `P`");
     }
     if sb.contains('=') && !wb.contains('=') {
         return Some("promotion without `=`");
@@ -728,6 +772,48 @@ impl Replayer {
         g.claimable_draw().filter(|c| *c == Claim::FiftyMoveRule)
     }
 
+    /// The draw the side to move may claim by announcing a legal move
+    /// without playing it (FIDE 9.2.1: the move would make a position
+    /// appear for the third time; 9.3.1: it would complete the variant's
+    /// claim half-moves), with that move: threefold repetition first, then
+    /// the fifty-move rule, the first move in generation order. As
+    /// python-chess's `can_claim_threefold_repetition` and
+    /// `can_claim_fifty_moves` count them; repetitions over the whole
+    /// mainline.
+    pub fn claimable_draw_by_move(&self) -> Option<(Claim, Move)> {
+        let g = self.game.as_ref()?;
+        let end = &g.variant().definition().end;
+        let moves = g.legal_moves();
+        let after = |m: Move| {
+            let mut next = g.clone();
+            next.apply(m).ok().map(|()| next)
+        };
+        if let Some(n) = end.claim_repetitions {
+            for &m in &moves {
+                let Some(next) = after(m) else { continue };
+                // An irreversible move starts a new repetition history.
+                let seen = if next.halfmove_clock() == 0 {
+                    0
+                } else {
+                    self.keys.iter().filter(|k| **k == next.hash()).count()
+                };
+                if seen + 1 >= n as usize {
+                    return Some((Claim::ThreefoldRepetition, m));
+                }
+            }
+        }
+        if let Some(n) = end.claim_halfmoves {
+            for &m in &moves {
+                let Some(next) = after(m) else { continue };
+                // A move that mates or stalemates ends the game instead.
+                if next.halfmove_clock() >= n && next.count_legal_moves() > 0 {
+                    return Some((Claim::FiftyMoveRule, m));
+                }
+            }
+        }
+        None
+    }
+
     /// Plays the next mainline move, written `san`, found at `pos`.
     /// Returns whether it was played (not after an error).
     pub fn push(&mut self, san: &str, pos: Option<TextPos>) -> bool {
@@ -833,6 +919,7 @@ impl Replayer {
     /// `movetext_result`).
     pub fn finish(mut self, tags: &[Tag], movetext_result: Option<&str>) -> Replay {
         let mut claim = None;
+        let mut claim_move = None;
         let mut final_status = None;
         if self.game.is_some() {
             let st = self.status();
@@ -856,6 +943,12 @@ impl Replayer {
                     .or(movetext_result);
                 if written == Some("1/2-1/2") && self.ended.is_none() {
                     claim = self.claimable_draw();
+                    if claim.is_none() {
+                        if let Some((c, m)) = self.claimable_draw_by_move() {
+                            claim = Some(c);
+                            claim_move = self.game.as_ref().map(|g| g.san(m));
+                        }
+                    }
                 }
             }
         }
@@ -866,6 +959,7 @@ impl Replayer {
             ended: self.ended,
             final_status,
             claim,
+            claim_move,
             error: self.error,
             warnings: self.warnings,
         }

@@ -301,3 +301,32 @@ fn moves_after_fivefold_repetition_are_a_warning() {
     let r = replay(&game(&format!("{} 1/2-1/2", cycle.repeat(4))));
     assert_eq!(r.warnings, []);
 }
+
+/// Regression (session-6 trial): a `1/2-1/2` justified by a claim made by
+/// announcing a move (FIDE 9.2.1, 9.3.1) was not recognised. python-chess
+/// 1.11.2 on the final positions: `can_claim_threefold_repetition()` is
+/// True for the first game (announcing Ng8 brings the start position
+/// back a third time), `can_claim_fifty_moves()` True for the second
+/// (White to move at half-move clock 99), both False for the third.
+#[test]
+fn a_draw_claimed_by_announcing_a_move_justifies_the_result() {
+    let r = replay(&game(
+        "[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 1/2-1/2",
+    ));
+    assert_eq!(r.claim, Some(houserules_engine::Claim::ThreefoldRepetition));
+    assert_eq!(r.claim_move.as_deref(), Some("Ng8"));
+
+    let r = replay(&game(
+        "[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/KR6 b - - 98 80\"]\n\n80... Kg8 1/2-1/2",
+    ));
+    assert_eq!(r.claim, Some(houserules_engine::Claim::FiftyMoveRule));
+    // Any rook or king move completes the 50 moves; a pawnless position
+    // has no irreversible move but captures, and there are none.
+    assert!(r.claim_move.is_some());
+
+    let r = replay(&game(
+        "[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 1/2-1/2",
+    ));
+    assert_eq!(r.claim, None);
+    assert_eq!(r.claim_move, None);
+}

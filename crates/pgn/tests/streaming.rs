@@ -75,10 +75,22 @@ fn a_written_draw_reports_the_claim_that_justifies_it() {
     );
     assert_eq!(r.claim, Some(Claim::FiftyMoveRule));
 
-    // One ply short of the fifty-move rule (clock 99): no claim on the
-    // final position, so the draw was agreed (no warning either).
+    // One ply short of the fifty-move rule (clock 99): Black claims by
+    // announcing a king move (FIDE 9.3.1); python-chess 1.11.2's
+    // `can_claim_fifty_moves()` is True there (it was wrongly expected to
+    // be no claim before the session-6 trial).
     let (r, _) = stream(
         "[FEN \"4k3/7p/8/8/8/8/P7/4K1N1 w - - 98 80\"]\n\n80. Nf3 1/2-1/2\n",
+        false,
+    );
+    assert_eq!(r.claim, Some(Claim::FiftyMoveRule));
+    assert!(r.claim_move.as_deref().is_some_and(|m| m.starts_with('K')));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+
+    // Two plies short (clock 98 after the move): no claim, the draw was
+    // agreed (no warning either); python-chess: False.
+    let (r, _) = stream(
+        "[FEN \"4k3/7p/8/8/8/8/P7/4K1N1 w - - 97 80\"]\n\n80. Nf3 1/2-1/2\n",
         false,
     );
     assert_eq!(r.claim, None);
@@ -181,4 +193,36 @@ fn stored_movetext_over_the_budget_is_an_error() {
     let (r, e) = stream(&text, false);
     assert!(e.is_none(), "{e:?}");
     assert_eq!(r.plies, 2);
+}
+
+/// Regression (session-6 trial): under `strict`, `e2e4` and `Ng1f3` were
+/// "superfluous disambiguation", `Pe4` too, and `e7e8q+` "promotion
+/// without `=`". python-chess 1.11.2 writes these moves `e4`, `Nf3`, `e4`
+/// and `e8=Q+`.
+#[test]
+fn strict_names_uci_long_algebraic_and_pawn_letters() {
+    let whys = |text: &str| -> Vec<&'static str> {
+        let (r, _) = stream(text, true);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        r.warnings
+            .iter()
+            .filter_map(|w| match w {
+                ReplayWarning::NotStrictSan { why, .. } => Some(*why),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        whys("1. e2e4 e7e5 2. Ng1f3 *\n"),
+        [
+            "UCI or long algebraic move, not SAN",
+            "UCI or long algebraic move, not SAN",
+            "long algebraic (from-square written)"
+        ]
+    );
+    assert_eq!(whys("1. Pe4 *\n"), ["pawn move written with `P`"]);
+    assert_eq!(
+        whys("[FEN \"4k3/2P5/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. c7c8q+ *\n"),
+        ["UCI or long algebraic move, not SAN"]
+    );
 }
