@@ -77,6 +77,7 @@ pub struct Reader<R> {
 /// The budgets of one game (see the [`Reader`] setters).
 #[derive(Clone, Copy)]
 struct Limits {
+    line_bytes: usize,
     game_bytes: usize,
     tag_bytes: usize,
     stored_bytes: usize,
@@ -107,6 +108,7 @@ impl<R: BufRead> Reader<R> {
                 game_bytes: DEFAULT_MAX_GAME_BYTES,
                 tag_bytes: DEFAULT_MAX_TAG_BYTES,
                 stored_bytes: DEFAULT_MAX_STORED_BYTES,
+                line_bytes: DEFAULT_MAX_LINE_BYTES,
             },
         }
     }
@@ -115,6 +117,7 @@ impl<R: BufRead> Reader<R> {
     /// longer line is skipped without being stored and spoils its game.
     pub fn max_line_bytes(mut self, n: usize) -> Reader<R> {
         self.src.max_line = n.max(1);
+        self.limits.line_bytes = n.max(1);
         self
     }
 
@@ -376,7 +379,14 @@ impl<R: BufRead> LineSource<R> {
         if self.line_no == 1 && bytes.starts_with(BOM) {
             bytes = &bytes[BOM.len()..];
         }
-        let text = String::from_utf8_lossy(bytes).into_owned();
+        // PGN Standard 2.1: the character set is ISO 8859-1. A line that
+        // is not UTF-8 is read as Latin-1 (every byte one character), so
+        // old files keep `Müller` rather than U+FFFD replacement marks
+        // (regression: session-6 trial).
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t.to_owned(),
+            Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        };
         Ok(Some(RawLine {
             no: self.line_no,
             text,
@@ -756,7 +766,10 @@ impl Builder {
                     line: line.no,
                     column: 1,
                 },
-                "line too long (over the reader's line limit)",
+                format!(
+                    "line too long (over the reader's limit of {} bytes)",
+                    self.limits.line_bytes
+                ),
             );
             // A tag line stays in the tag section, so that the tags after
             // it still belong to this game.

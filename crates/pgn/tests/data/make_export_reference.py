@@ -94,6 +94,28 @@ def line_of(first_nodes, starting_comment):
     return {"comment": norm(starting_comment), "moves": moves}
 
 
+def open_pgn(path):
+    """The file's text as the houserules reader decodes it: each line as
+    UTF-8, or, when it is not UTF-8, as ISO 8859-1 (the PGN Standard's
+    character set, 2.1). python-chess reads whatever text it is given, so
+    the reference uses the same decoding (immortal-games.pgn has Latin-1
+    lines)."""
+    import io
+
+    with open(path, "rb") as raw:
+        data = raw.read()
+    lines = []
+    for line in data.split(b"\n"):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines.append(line.decode("latin-1"))
+    text = "\n".join(lines)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return io.StringIO(text)
+
+
 def with_setup(headers):
     """The headers export format must give back: PGN Standard 9.7.1 pairs a
     `FEN` tag with `SetUp "1"`, so a game that has `FEN` and no `SetUp`
@@ -115,7 +137,7 @@ def dump(data, out, expected=False):
     files.sort()
     total = 0
     for rel in files:
-        with open(os.path.join(data, rel), encoding="utf-8", errors="replace") as handle:
+        with open_pgn(os.path.join(data, rel)) as handle:
             index = 0
             while True:
                 game = chess.pgn.read_game(handle)
