@@ -13,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { ruleChecks } from './e2e-rules.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -70,6 +71,7 @@ async function api(path, body) {
 async function page(ctxOpts, path) {
   const ctx = await browser.newContext({ ...ctxOpts, baseURL: base });
   const p = await ctx.newPage();
+  p.setDefaultTimeout(15_000); // a check that waits for what never comes fails, bounded
   p.on('pageerror', (e) => check(false, `page error on ${path}: ${e.message}`));
   // Latency probes on the page's own clock (all pages share the machine's clock): when a move
   // left this page, and when a piece appeared on a square here.
@@ -258,6 +260,9 @@ try {
     check((await w.locator('[data-clock="black"]').textContent()).includes('0:00'), 'the fallen clock reads 0:00');
     await w.context().close();
   });
+
+  // ---- The modifier runtime through the UI: parity scenarios, every choice kind, a timeout
+  if (!mock) await ruleChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, base });
 
   // ---- Two players and a spectator from the invite links (mock)
   if (mock) await step('play from invite links', async () => {

@@ -71,6 +71,9 @@ export function Lobby() {
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
   const [timeoutSeconds, setTimeoutSeconds] = useState(60);
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  const [fen, setFen] = useState('');
+  const [seed, setSeed] = useState('');
+  const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
   const [created, setCreated] = useState<CreatedGame | null>(null);
   const [myColour, setMyColour] = useState<'white' | 'black'>('white');
   const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
@@ -108,6 +111,9 @@ export function Lobby() {
     if (gameYaml) req.game = gameYaml.text;
     else if (game) req.game = game;
     if (layout) req.layout = layout;
+    if (fen.trim()) req.fen = fen.trim();
+    if (seed.trim()) req.seed = Number(seed.trim());
+    if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
     try {
@@ -232,7 +238,7 @@ export function Lobby() {
             </label>
             <label>
               Choice timeout
-              <select value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
+              <select name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
                 <option value="timeout-with-default">first option after</option>
                 <option value="no-timeout">no timeout (pause)</option>
               </select>
@@ -240,7 +246,7 @@ export function Lobby() {
             {timeoutMode === 'timeout-with-default' && (
               <label>
                 seconds
-                <input type="number" min={5} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
+                <input name="choiceTimeoutSeconds" type="number" min={1} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
               </label>
             )}
             <label>
@@ -252,6 +258,26 @@ export function Lobby() {
               </select>
             </label>
           </div>
+          <details class="advanced">
+            <summary>Start position, seed and coin flips</summary>
+            <label>
+              Start position (FEN; empty: the game's own)
+              <input name="fen" value={fen} spellcheck={false} autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" onInput={(e) => setFen((e.target as HTMLInputElement).value)} />
+            </label>
+            <div class="row">
+              <label>
+                Seed (random rules; empty: 0)
+                <input name="seed" type="number" min={0} max={4294967295} step={1} value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
+              </label>
+              <label>
+                Coin flips
+                <select name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
+                  <option value="auto">drawn by the server</option>
+                  <option value="manual">called by the players</option>
+                </select>
+              </label>
+            </div>
+          </details>
           <button type="submit" class="primary" disabled={presetConflicts.length > 0}>Create game</button>
         </form>
         {createError && (
