@@ -9,7 +9,7 @@
 //   npm run build && npm run e2e [-- --base http://127.0.0.1:8080]
 //   scripts/e2e-real.sh        # against a real houserules serve on a free port
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -245,6 +245,49 @@ try {
     await shot(w, 'piece-hp-desktop');
     await w.context().close();
     await b.context().close();
+  });
+
+  // ---- The server restarted in mid-game (scripts/e2e-real.sh passes how it started it): the
+  // server is killed by its PID (SIGKILL, as a crash: every input is committed before it is
+  // acknowledged, docs/protocol.md § Persistence) and started again on the same SQLite file. Both
+  // pages reconnect by themselves, the position, the markers and the move list are back, and the
+  // game goes on. The game has minefield's two mines (their squares are compared before and after).
+  if (!mock && process.env.E2E_SERVER_PIDFILE) await step('server restart', async () => {
+    const g = await api('/api/games', { modifiers: ['minefield'] });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    const mines = async (p) => (await p.locator('[data-marker="mine"]').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-on')))).sort().join();
+    const before = await mines(w);
+    for (const [me, other, from, to, piece] of [[w, b, 'd2', 'd4', 'white-pawn'], [b, w, 'd7', 'd5', 'black-pawn']]) {
+      await clickSquare(me, from);
+      await clickSquare(me, to);
+      await other.waitForSelector(`[data-on="${to}"][data-piece="${piece}"]`);
+    }
+    const pidFile = process.env.E2E_SERVER_PIDFILE;
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+    await w.waitForSelector('[data-connection="reconnecting"]');
+    await b.waitForSelector('[data-connection="reconnecting"]');
+    check(true, 'restart: the pages see the connection drop');
+    const [bin, ...argv] = process.env.E2E_SERVER_CMD.split('\n').filter(Boolean);
+    const log = openSync(process.env.E2E_SERVER_LOG ?? '/dev/null', 'a');
+    // detached: the restarted server outlives this script until e2e-real.sh stops it by its PID
+    const child = spawn(bin, argv, { stdio: ['ignore', log, log], detached: true });
+    child.unref();
+    writeFileSync(pidFile, `${child.pid}\n`);
+    for (let i = 0; i < 100; i++) {
+      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+    check((await mines(w)) === before && before.split(',').length === 2, `restart: the page reconnects with the position and its markers (mines ${before})`);
+    await clickSquare(w, 'c2');
+    await clickSquare(w, 'c4');
+    await b.waitForSelector('[data-on="c4"][data-piece="white-pawn"]');
+    check((await b.locator('[data-on="d5"][data-piece="black-pawn"]').count()) === 1, 'restart: the game continues where it was (c4 after d4 d5)');
+    await w.waitForFunction(() => /1\. ?d4 ?d5 ?2\. ?c4/.test(document.querySelector('.moves')?.textContent.replace(/\s+/g, ' ') ?? ''));
+    check(true, 'restart: the move list reads 1. d4 d5 2. c4');
+    for (const x of [w, b]) await x.context().close();
   });
 
   // ---- A clock that runs out: 3 s each; White moves, Black does not, Black's flag falls (FIDE 6.9).
