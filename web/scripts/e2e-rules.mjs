@@ -199,6 +199,7 @@ export async function ruleChecks(h) {
     await b.click('[data-option="paper"]');
     await w.waitForSelector('.choice', { state: 'detached' });
     check((await pieceAt(w, 'e4')) === 'white-pawn' && (await pieceAt(w, 'd5')) === 'black-pawn', 'parry: rock vs paper, the defender wins: the position is unchanged');
+    await b.waitForSelector('.choice', { state: 'detached' });
     await move(b, 'e8', 'e7');
     await waitPiece(w, 'e7', 'black-king');
     await move(w, 'e4', 'd5');
@@ -237,10 +238,12 @@ export async function ruleChecks(h) {
     await waitPiece(b, 'e2', 'white-king');
     await b.waitForSelector('.choice[data-choice="coin-flip"] [data-option]');
     await b.click('[data-option="heads"]');
+    await b.waitForSelector('.choice', { state: 'detached' }); // the board takes moves once the flip is in
     await move(b, 'e8', 'd8');
     await waitPiece(w, 'd8', 'black-king');
     await w.waitForSelector('.choice[data-choice="coin-flip"] [data-option]');
     await w.click('[data-option="heads"]');
+    await w.waitForSelector('.choice', { state: 'detached' });
     await move(w, 'a1', 'a5');
     await waitPiece(b, 'a5', 'white-rook');
     check(true, 'all_on_red test 3: on heads a1a5 is accepted');
@@ -352,6 +355,7 @@ export async function ruleChecks(h) {
     await clickSquare(w, 'c2');
     await b.waitForFunction(() => document.querySelectorAll('[data-marker="frozen-square"]').length === 8);
     check((await markersOf(b, 'frozen-square')).join() === 'a2,b2,c2,d2,e2,f2,g2,h2', 'row choice: rank 2, clicked on the board, is frozen');
+    await w.waitForSelector('.choice', { state: 'detached' });
     await clickSquare(w, 'e2');
     check((await dests(w)).length === 0, 'row choice: a pawn on the frozen rank has no move');
     await close(w, b);

@@ -40,6 +40,24 @@ export function conflicts(chosen: string[], entries: RuleEntry[]): string[] {
   return out;
 }
 
+/**
+ * The lobby's key of a modifier entry: the id for the built-in library, `saved:ID` for one saved
+ * with POST /api/modifiers (it may reuse a built-in id, as a template saved unchanged does).
+ */
+export function modifierKey(m: RuleEntry): string {
+  return m.saved ? `saved:${m.id}` : m.id;
+}
+
+/**
+ * What the creation request carries for a chosen key: a built-in id as is, a saved modifier as its
+ * descriptor inline (the session knows only the built-in library).
+ */
+export function modifierEntry(key: string, entries: RuleEntry[]): string | object {
+  if (!key.startsWith('saved:')) return key;
+  const d = entries.find((m) => m.saved && m.id === key.slice(6))?.descriptor;
+  return d && typeof d === 'object' ? (d as object) : key.slice(6);
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -103,7 +121,7 @@ export function Lobby() {
     const req: CreateGameRequest = {
       presets,
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
-      modifiers: [...modifiers.map((id) => (rules?.modifiers.find((m) => m.id === id)?.descriptor as object | undefined) ?? id), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
+      modifiers: [...modifiers.map((key) => modifierEntry(key, rules?.modifiers ?? [])), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
       draft,
       choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
     };
@@ -173,6 +191,7 @@ export function Lobby() {
           </label>
           <fieldset class="presets">
             <legend>House rules (presets)</legend>
+            <div class="choices">
             {(rules?.presets ?? []).map((p) => {
               const bad = presets.includes(p.id) && presetConflicts.some((c) => c.includes(p.name ?? p.id));
               return (
@@ -194,6 +213,7 @@ export function Lobby() {
                 </label>
               );
             })}
+            </div>
           </fieldset>
           {presetConflicts.length > 0 && (
             <div class="notice error" role="alert">
@@ -204,15 +224,23 @@ export function Lobby() {
           )}
           <fieldset class="modifiers">
             <legend>Modifiers</legend>
+            <div class="choices">
             {(rules?.modifiers ?? []).map((m) => (
               <label class="check" title={m.description}>
-                <input type="checkbox" data-modifier={m.id} checked={modifiers.includes(m.id)} onChange={() => toggle(modifiers, setModifiers, m.id)} />
+                <input
+                  type="checkbox"
+                  data-modifier={m.id}
+                  data-saved={m.saved ? 'true' : undefined}
+                  checked={modifiers.includes(modifierKey(m))}
+                  onChange={() => toggle(modifiers, setModifiers, modifierKey(m))}
+                />
                 <span>
-                  <b>{m.name ?? m.id}</b> <small>{m.description}</small>
+                  <b>{m.name ?? m.id}</b> <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
                 </span>
               </label>
             ))}
-            {customMods.map((m) => (
+            {/* Kept in this browser only: the ones the server's library does not hold (yet). */}
+            {customMods.filter((m) => !(rules?.modifiers ?? []).some((r) => r.saved && r.id === m.id)).map((m) => (
               <label class="check">
                 <input type="checkbox" checked={custom.includes(m.id)} onChange={() => toggle(custom, setCustom, m.id)} />
                 <span>
@@ -226,6 +254,7 @@ export function Lobby() {
                 <b>Draft mode</b> <small>rule cards dealt during the game</small>
               </span>
             </label>
+            </div>
           </fieldset>
           <div class="row">
             <label>
