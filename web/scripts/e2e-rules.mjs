@@ -153,6 +153,10 @@ export async function ruleChecks(h) {
     await w.waitForSelector('.choice[data-choice="column"] [data-option]');
     check((await options(w)).join('') === 'abcdefgh', 'mr_freeze: the column choice offers the files a to h');
     check((await b.locator('.choice [data-option]').count()) === 0 && /Waiting for white/.test(await b.locator('.choice').textContent()), 'mr_freeze: the opponent sees that White is choosing');
+    const d4 = await w.locator('[data-square="d4"]').boundingBox();
+    await w.mouse.move(d4.x + d4.width / 2, d4.y + d4.height / 2); // the pointer lights file d
+    await w.waitForSelector('.choose-hover');
+    check((await w.locator('.sq.choose-hover').count()) === 8, 'mr_freeze: the file under the pointer is lit, all eight squares');
     await shot(w, 'choice-desktop');
     const ph = await page(PHONE, inv.white);
     await ph.waitForSelector('.choice [data-option]');
