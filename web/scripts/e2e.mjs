@@ -603,6 +603,17 @@ try {
     const ds = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
     check(ds === 'a3,c3', `the preview board shows legal moves on click (b1: ${ds})`);
     await shot(p, 'yaml-desktop');
+    if (!mock) {
+      // Grand chess as shipped (crates/definitions/games/grand.yaml), from the real engine: a 10×10
+      // preview; by Grand's rules (Freeling) a pawn on its third rank may step one or two squares.
+      await p.fill('textarea', readFileSync(join(here, '../crates/definitions/games/grand.yaml'), 'utf8'));
+      await p.waitForSelector('[data-square="j10"]');
+      check((await p.locator('[data-square]').count()) === 100, 'the YAML preview of Grand is 10×10');
+      await clickSquare(p, 'e3');
+      const gd = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+      check(gd === 'e4,e5', `Grand's preview: the e3 pawn goes to e4 or e5 (${gd})`);
+      await shot(p, 'yaml-grand-desktop');
+    }
     await p.context().close();
   });
 } finally {
