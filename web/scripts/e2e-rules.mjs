@@ -68,7 +68,8 @@ export async function ruleChecks(h) {
     await clickSquare(p, from);
     await clickSquare(p, to);
   };
-  const activeRules = async (p) => ((await p.locator('.mods').count()) ? await p.locator('.mods').textContent() : '');
+  /** The ids of the active rules, from the page's rules line. */
+  const activeRules = async (p) => ((await p.locator('.mods').count()) ? await p.locator('.mods').getAttribute('data-rules') : '');
   const options = async (p) => p.locator('.choice [data-option]').evaluateAll((os) => os.map((o) => o.getAttribute('data-option')));
 
   /** Creates a game from the lobby's form; returns the invite links of both seats and spectators. */
@@ -124,6 +125,7 @@ export async function ruleChecks(h) {
     while (minefieldMines(fen, seed).slice().sort().join() !== 'd1,e4') seed++;
     const inv = await lobbyGame({ modifiers: ['minefield'], fen, seed });
     const [w, b] = await seats(inv);
+    check((await activeRules(w)) === 'minefield' && /Rules: Minefield/.test(await w.locator('.mods').textContent()), 'minefield: the page lists the rule by its name while it is active');
     check((await markersOf(w, 'mine')).join() === 'd1,e4', `minefield: the two mines are drawn where the seeded draw puts them (d1, e4; seed ${seed})`);
     await shot(w, 'markers-desktop');
     const ph = await page(PHONE, inv.spectator);

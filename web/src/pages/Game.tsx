@@ -85,6 +85,14 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [inspect, setInspect] = useState<PieceOut | null>(null);
   const [pgnSan, setPgnSan] = useState<string[]>([]);
   const [sentRps, setSentRps] = useState<string | null>(null);
+  // Display names of the library's modifiers, for the active rules line (ids when unknown).
+  const [ruleNames, setRuleNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    api.rules().then(
+      (r) => setRuleNames(Object.fromEntries(r.modifiers.map((m) => [m.id, m.name ?? m.id]))),
+      () => {},
+    );
+  }, []);
 
   const update = (f: (c: GameClient) => GameClient) => {
     const next = f(clientRef.current);
@@ -341,7 +349,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </details>
         )}
         {s.activeModifiers.length > 0 && (
-          <p class="mods">Rules: {s.activeModifiers.map((m) => m.id).join(', ')}</p>
+          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>Rules: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
         )}
         {(s.markers.length > 0 || s.activeModifiers.length > 0) && <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />}
         <div class="notices" aria-live="assertive">
