@@ -199,9 +199,11 @@ export async function ruleChecks(h) {
     check((await options(b)).join() === 'rock,paper,scissors', 'parry: the defender is offered rock, paper and scissors');
     await w.click('[data-option="rock"]');
     await w.waitForSelector('text=stays hidden');
-    await b.waitForTimeout(300);
-    const bt = await b.locator('.side').innerText();
-    check(!/white[^\n]*rock|rock[^\n]*white/i.test(bt) && (await options(b)).length === 3, 'parry: White\'s throw stays hidden from Black');
+    // White's answer is logged for everyone as "hidden" (rulings B5); Black's page names no throw
+    // outside its own three buttons.
+    await b.waitForFunction(() => /hidden/.test(document.querySelector('.events')?.textContent ?? ''));
+    const events = await b.locator('.events').textContent();
+    check(!/rock|paper|scissors/i.test(events) && (await options(b)).length === 3, `parry: White's throw stays hidden from Black (log: ${events.replace(/\s+/g, ' ').slice(-80)})`);
     await b.click('[data-option="paper"]');
     await w.waitForSelector('.choice', { state: 'detached' });
     check((await pieceAt(w, 'e4')) === 'white-pawn' && (await pieceAt(w, 'd5')) === 'black-pawn', 'parry: rock vs paper, the defender wins: the position is unchanged');

@@ -71,6 +71,7 @@ function summarise(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
   if (typeof detail !== 'object') return String(detail);
   return Object.entries(detail as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined) // "auto: null" says nothing
     .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
     .join(', ');
 }
