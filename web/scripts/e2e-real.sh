@@ -16,9 +16,16 @@ tmp="$(mktemp -d)"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
 "$bin" serve --addr "127.0.0.1:$port" --db "sqlite:$tmp/games.db" >"$tmp/server.log" 2>&1 &
 pid=$!
+# Not this shell's job any more: the restart check's SIGKILL is expected, not reported as "Killed".
+disown "$pid"
+# The restart check (e2e.mjs) kills this server by the PID in this file and starts it again with
+# the same arguments, writing the new PID here; the cleanup stops whichever runs.
+echo "$pid" >"$tmp/server.pid"
 cleanup() {
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
+  local p
+  p="$(cat "$tmp/server.pid" 2>/dev/null || echo "$pid")"
+  kill "$p" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -33,7 +40,8 @@ for _ in $(seq 1 100); do
 done
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e-real: no /healthz on :$port after 10 s" >&2; cat "$tmp/server.log" >&2; exit 1; }
 status=0
-node "$web/scripts/e2e.mjs" --base "http://127.0.0.1:$port" "$@" || status=$?
+E2E_SERVER_PIDFILE="$tmp/server.pid" E2E_SERVER_CMD="$(printf '%s\n' "$bin" serve --addr "127.0.0.1:$port" --db "sqlite:$tmp/games.db")" \
+  E2E_SERVER_LOG="$tmp/server.log" node "$web/scripts/e2e.mjs" --base "http://127.0.0.1:$port" "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e-real: server log (last 40 lines):" >&2
   tail -n 40 "$tmp/server.log" >&2

@@ -9,10 +9,11 @@
 //   npm run build && npm run e2e [-- --base http://127.0.0.1:8080]
 //   scripts/e2e-real.sh        # against a real houserules serve on a free port
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { ruleChecks } from './e2e-rules.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -54,11 +55,14 @@ const check = (ok, what) => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
   if (!ok) failures++;
 };
+const only = process.env.E2E_ONLY; // run only the steps whose name contains this (development)
 const step = async (what, f) => {
+  if (only && !what.includes(only)) return;
   try {
     await f();
   } catch (e) {
-    check(false, `${what}: ${e.message.split('\n')[0]}`);
+    // Playwright's message: the failure, then what it was waiting for
+    check(false, `${what}: ${e.message.split('\n').filter((l) => l.trim() && !/^=+/.test(l)).slice(0, 3).join(' | ')}`);
   }
 };
 
@@ -70,6 +74,7 @@ async function api(path, body) {
 async function page(ctxOpts, path) {
   const ctx = await browser.newContext({ ...ctxOpts, baseURL: base });
   const p = await ctx.newPage();
+  p.setDefaultTimeout(15_000); // a check that waits for what never comes fails, bounded
   p.on('pageerror', (e) => check(false, `page error on ${path}: ${e.message}`));
   // Latency probes on the page's own clock (all pages share the machine's clock): when a move
   // left this page, and when a piece appeared on a square here.
@@ -245,6 +250,49 @@ try {
     await b.context().close();
   });
 
+  // ---- The server restarted in mid-game (scripts/e2e-real.sh passes how it started it): the
+  // server is killed by its PID (SIGKILL, as a crash: every input is committed before it is
+  // acknowledged, docs/protocol.md § Persistence) and started again on the same SQLite file. Both
+  // pages reconnect by themselves, the position, the markers and the move list are back, and the
+  // game goes on. The game has minefield's two mines (their squares are compared before and after).
+  if (!mock && process.env.E2E_SERVER_PIDFILE) await step('server restart', async () => {
+    const g = await api('/api/games', { modifiers: ['minefield'] });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    const mines = async (p) => (await p.locator('[data-marker="mine"]').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-on')))).sort().join();
+    const before = await mines(w);
+    for (const [me, other, from, to, piece] of [[w, b, 'd2', 'd4', 'white-pawn'], [b, w, 'd7', 'd5', 'black-pawn']]) {
+      await clickSquare(me, from);
+      await clickSquare(me, to);
+      await other.waitForSelector(`[data-on="${to}"][data-piece="${piece}"]`);
+    }
+    const pidFile = process.env.E2E_SERVER_PIDFILE;
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+    await w.waitForSelector('[data-connection="reconnecting"]');
+    await b.waitForSelector('[data-connection="reconnecting"]');
+    check(true, 'restart: the pages see the connection drop');
+    const [bin, ...argv] = process.env.E2E_SERVER_CMD.split('\n').filter(Boolean);
+    const log = openSync(process.env.E2E_SERVER_LOG ?? '/dev/null', 'a');
+    // detached: the restarted server outlives this script until e2e-real.sh stops it by its PID
+    const child = spawn(bin, argv, { stdio: ['ignore', log, log], detached: true });
+    child.unref();
+    writeFileSync(pidFile, `${child.pid}\n`);
+    for (let i = 0; i < 100; i++) {
+      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+    check((await mines(w)) === before && before.split(',').length === 2, `restart: the page reconnects with the position and its markers (mines ${before})`);
+    await clickSquare(w, 'c2');
+    await clickSquare(w, 'c4');
+    await b.waitForSelector('[data-on="c4"][data-piece="white-pawn"]');
+    check((await b.locator('[data-on="d5"][data-piece="black-pawn"]').count()) === 1, 'restart: the game continues where it was (c4 after d4 d5)');
+    await w.waitForFunction(() => /1\. ?d4 ?d5 ?2\. ?c4/.test(document.querySelector('.moves')?.textContent.replace(/\s+/g, ' ') ?? ''));
+    check(true, 'restart: the move list reads 1. d4 d5 2. c4');
+    for (const x of [w, b]) await x.context().close();
+  });
+
   // ---- A clock that runs out: 3 s each; White moves, Black does not, Black's flag falls (FIDE 6.9).
   if (!mock) await step('clock runs out', async () => {
     const g = await api('/api/games', { clock: { initialSeconds: 3, incrementSeconds: 0 } });
@@ -258,6 +306,9 @@ try {
     check((await w.locator('[data-clock="black"]').textContent()).includes('0:00'), 'the fallen clock reads 0:00');
     await w.context().close();
   });
+
+  // ---- The modifier runtime through the UI: parity scenarios, every choice kind, a timeout
+  if (!mock) await ruleChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, base });
 
   // ---- Two players and a spectator from the invite links (mock)
   if (mock) await step('play from invite links', async () => {
@@ -418,15 +469,36 @@ try {
     await q.context().close();
   });
 
-  // ---- A 10×10 board with lettered fairy pieces (the session does not host YAML games yet)
+  // ---- A 10×10 board with lettered fairy pieces, rendered and played. Against the mock only: the
+  // real server refuses boards over 64 squares (`request.unsupported-board`, web/README.md). The
+  // mock moves pawns and the standard pieces on 10×10; two-digit ranks go through the whole path
+  // (click, UCI `e3e5`, the state's FEN, the pieces, the move list).
   if (mock) await step('grand', async () => {
     const g = await api('/api/games', { game: 'grand' });
-    const p = await page(DESKTOP, g.spectateUrl);
-    await p.waitForSelector('[data-square="j10"]');
-    check((await p.locator('[data-square]').count()) === 100, 'a 10×10 board has 100 squares');
-    check((await pieceOn(p, 'f9')) === 'black-marshal', 'fairy pieces are drawn from the game (marshal on f9)');
-    await shot(p, 'grand-desktop');
-    await p.context().close();
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    await w.waitForSelector('[data-square="j10"]');
+    check((await w.locator('[data-square]').count()) === 100, 'a 10×10 board has 100 squares');
+    check((await pieceOn(w, 'f9')) === 'black-marshal', 'fairy pieces are drawn from the game (marshal on f9)');
+    await clickSquare(w, 'e3');
+    const ds = (await w.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+    check(ds === 'e4,e5', `10×10: the e3 pawn may go to e4 or e5 (${ds})`);
+    await clickSquare(w, 'e5');
+    await b.waitForSelector('[data-on="e5"][data-piece="white-pawn"]');
+    await clickSquare(b, 'e8');
+    await clickSquare(b, 'e6');
+    await w.waitForSelector('[data-on="e6"][data-piece="black-pawn"]');
+    await clickSquare(w, 'b2');
+    await clickSquare(w, 'c4');
+    await b.waitForSelector('[data-on="c4"][data-piece="white-knight"]');
+    const moves = (await b.locator('.moves').textContent()).replace(/\s+/g, ' ');
+    check(/1\. ?e5 ?e6 ?2\. ?Nc4/.test(moves), `10×10: moves played by click on both sides, in the move list (${moves.trim()})`);
+    await shot(w, 'grand-desktop');
+    const ph = await page(PHONE, g.spectateUrl);
+    await ph.waitForSelector('[data-on="c4"][data-piece="white-knight"]');
+    await shot(ph, 'grand-phone');
+    for (const x of [w, b, ph]) await x.context().close();
   });
 
   // ---- Promotion through the picker (against the real server it is in the whole game above)
@@ -468,9 +540,39 @@ try {
     await p.click('text=JSON view');
     check((await p.inputValue('textarea')) === text, 'JSON view round trip without loss');
     await p.click('text=Visual view');
+    // A user's own rule gets its own id and name before it is saved.
+    await p.fill('#f-id', 'mine_on_c6');
+    await p.fill('#f-name', 'Mine on c6');
+    await p.waitForSelector('[data-valid="true"]');
     await p.click('text=Save');
     await p.waitForSelector('text=Saved');
     check(true, 'the descriptor is saved');
+    if (!mock) {
+      // The saved rule in a new game from the lobby (GET /api/rules lists it, the lobby sends it
+      // inline). simple-mine puts one mine on its square parameter (c6 now) and kills the first
+      // non-royal piece that ends a move there (library simple-mine.json): after 1. e4 Nc6 the
+      // knight is gone and so is the one-shot mine.
+      const l = await page(DESKTOP, '/');
+      await l.waitForSelector('[data-modifier="mine_on_c6"][data-saved="true"]');
+      await l.check('[data-modifier="mine_on_c6"]');
+      await l.click('button[type=submit]');
+      await l.waitForSelector('[data-invite="black"]');
+      const links = { white: await l.inputValue('[data-invite="white"]'), black: await l.inputValue('[data-invite="black"]') };
+      await l.context().close();
+      const w = await page(DESKTOP, links.white);
+      const b = await page(DESKTOP, links.black);
+      await b.waitForSelector('[data-marker="mine"][data-on="c6"]');
+      check((await b.locator('[data-marker]').count()) === 1, 'the saved rule acts in a new game: one mine, on c6');
+      await clickSquare(w, 'e2');
+      await clickSquare(w, 'e4');
+      await b.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+      await clickSquare(b, 'b8');
+      await clickSquare(b, 'c6');
+      await w.waitForFunction(() => !document.querySelector('[data-on="b8"][data-piece]') && !document.querySelector('[data-marker]'));
+      check((await w.locator('[data-on="c6"][data-piece]').count()) === 0, 'the saved rule acts: the knight ending on the c6 mine dies, the mine is used up');
+      await w.context().close();
+      await b.context().close();
+    }
     await p.click('text=Try it');
     await p.waitForSelector('text=sandbox');
     // one person plays both sides
@@ -491,15 +593,27 @@ try {
     await p.waitForSelector('.diagnostics [data-line="1"]');
     check(/line 1, column 1/.test(await p.locator('.diagnostics').textContent()), 'the YAML editor shows diagnostics at line and column');
     if (!mock) {
-      await shot(p, 'yaml-desktop');
-      await p.context().close();
-      return; // the server sends no preview position yet (web/README.md)
-    }
-    await p.fill('textarea', 'name: Gardner\nboard: { files: 5, ranks: 5 }\n');
+      // Gardner's definition as shipped (crates/definitions/games/gardner.yaml): a 5×5 preview
+      // whose b1 knight goes to a3 or c3 (d2 holds its own pawn).
+      await p.fill('textarea', readFileSync(join(here, '../crates/definitions/games/gardner.yaml'), 'utf8'));
+    } else await p.fill('textarea', 'name: Gardner\nboard: { files: 5, ranks: 5 }\n');
     await p.waitForSelector('[data-square="e5"]');
+    check((await p.locator('[data-square]').count()) === 25, 'the YAML preview board is 5×5');
     await clickSquare(p, 'b1');
-    check((await p.locator('[data-dest]').count()) === 2, 'the preview board shows legal moves on click');
+    const ds = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+    check(ds === 'a3,c3', `the preview board shows legal moves on click (b1: ${ds})`);
     await shot(p, 'yaml-desktop');
+    if (!mock) {
+      // Grand chess as shipped (crates/definitions/games/grand.yaml), from the real engine: a 10×10
+      // preview; by Grand's rules (Freeling) a pawn on its third rank may step one or two squares.
+      await p.fill('textarea', readFileSync(join(here, '../crates/definitions/games/grand.yaml'), 'utf8'));
+      await p.waitForSelector('[data-square="j10"]');
+      check((await p.locator('[data-square]').count()) === 100, 'the YAML preview of Grand is 10×10');
+      await clickSquare(p, 'e3');
+      const gd = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+      check(gd === 'e4,e5', `Grand's preview: the e3 pawn goes to e4 or e5 (${gd})`);
+      await shot(p, 'yaml-grand-desktop');
+    }
     await p.context().close();
   });
 } finally {

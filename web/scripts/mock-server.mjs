@@ -15,7 +15,8 @@ const FILES = 'abcdefghijklmnop';
 const sq = (f, r) => `${FILES[f]}${r + 1}`;
 const parse = (s) => [FILES.indexOf(s[0]), Number(s.slice(1)) - 1];
 const TYPES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king', m: 'marshal', c: 'cardinal' };
-// Grand chess (10×10): shown, not played, by the mock.
+// Grand chess (10×10): the mock moves its standard movers (not the marshal and cardinal), pawns
+// with their double step from the third rank; enough to play a few moves on a 10×10 board.
 const GRAND = 'r8r/1nbqkmcbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKMCBN1/R8R w - - 0 1';
 const LETTER = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
@@ -35,13 +36,13 @@ function piecesFromFen(fen) {
   });
   return out;
 }
-function fenOf(pieces, side, ply) {
+function fenOf(pieces, side, ply, n = 8) {
   const at = new Map(pieces.map((p) => [p.square, p]));
   const rows = [];
-  for (let r = 7; r >= 0; r--) {
+  for (let r = n - 1; r >= 0; r--) {
     let row = '';
     let empty = 0;
-    for (let f = 0; f < 8; f++) {
+    for (let f = 0; f < n; f++) {
       const p = at.get(sq(f, r));
       if (!p) empty++;
       else {
@@ -62,20 +63,21 @@ const DIAG = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
 const KN = [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]];
 const MOVERS = { knight: [KN, false], bishop: [DIAG, true], rook: [ORTHO, true], queen: [[...ORTHO, ...DIAG], true], king: [[...ORTHO, ...DIAG], false] };
 
-function pseudo(pieces, side) {
+function pseudo(pieces, side, n = 8) {
   const at = new Map(pieces.map((p) => [p.square, p]));
   const out = [];
-  const on = (f, r) => f >= 0 && f < 8 && r >= 0 && r < 8;
+  const on = (f, r) => f >= 0 && f < n && r >= 0 && r < n;
+  const home = n === 10 ? 2 : 1; // Grand's pawns start on the third rank
   for (const p of pieces) {
     if (p.color !== side) continue;
     const [f, r] = parse(p.square);
     if (p.type === 'pawn') {
       const d = side === 'white' ? 1 : -1;
-      const last = side === 'white' ? 7 : 0;
+      const last = side === 'white' ? n - 1 : 0;
       const add = (to, tr) => (tr === last ? ['q', 'r', 'b', 'n'].forEach((x) => out.push(p.square + to + x)) : out.push(p.square + to));
       if (on(f, r + d) && !at.has(sq(f, r + d))) {
         add(sq(f, r + d), r + d);
-        const start = side === 'white' ? 1 : 6;
+        const start = side === 'white' ? home : n - 1 - home;
         if (r === start && !at.has(sq(f, r + 2 * d))) out.push(p.square + sq(f, r + 2 * d));
       }
       for (const df of [-1, 1]) {
@@ -101,22 +103,22 @@ function pseudo(pieces, side) {
   return out;
 }
 function play(pieces, uci) {
-  const from = uci.slice(0, 2);
-  const to = uci.slice(2, 4);
-  const promo = uci[4];
+  const [, from, to, promo] = /^([a-p]\d+)([a-p]\d+)([qrbn])?$/.exec(uci) ?? [];
   return pieces
     .filter((p) => p.square !== to)
     .map((p) => (p.square === from ? { ...p, square: to, type: promo ? TYPES[promo] : p.type } : p));
 }
-function inCheck(pieces, side) {
+function inCheck(pieces, side, n = 8) {
   const king = pieces.find((p) => p.type === 'king' && p.color === side);
   if (!king) return false;
   const other = side === 'white' ? 'black' : 'white';
-  return pseudo(pieces, other).some((m) => m.slice(2, 4) === king.square);
+  return pseudo(pieces, other, n).some((m) => dest(m) === king.square);
 }
-function legal(pieces, side) {
-  return pseudo(pieces, side).filter((m) => !inCheck(play(pieces, m), side));
+function legal(pieces, side, n = 8) {
+  return pseudo(pieces, side, n).filter((m) => !inCheck(play(pieces, m), side, n));
 }
+/** The destination square of a UCI move (ranks may have two digits). */
+const dest = (uci) => /^[a-p]\d+([a-p]\d+)/.exec(uci)?.[1];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -174,10 +176,10 @@ function stateOf(g) {
   return {
     id: g.id,
     seq: g.seq,
-    fen: g.grand ? GRAND : fenOf(g.pieces, g.side, g.ply),
+    fen: fenOf(g.pieces, g.side, g.ply, g.grand ? 10 : 8),
     sideToMove: g.side,
     status: g.status,
-    legalMoves: g.pending || g.result || g.grand ? [] : legal(g.pieces, g.side),
+    legalMoves: g.pending || g.result ? [] : legal(g.pieces, g.side, g.grand ? 10 : 8),
     pendingChoice,
     markers: g.markers,
     activeModifiers: g.mods.map((m, i) => ({ instance: i + 1, id: m, chooser: 'white', lifetime: { kind: 'permanent' }, attachedAt: 0, vars: {} })),
@@ -233,7 +235,7 @@ function onMessage(g, ws, text) {
       if (g.result) return err(ws, 'game.over', 'the game is over');
       if (seat !== g.side) return err(ws, 'move.out-of-turn', `it is ${g.side}'s move`);
       if (g.pending) return err(ws, 'choice.pending', 'a choice is pending');
-      const legalMoves = legal(g.pieces, g.side);
+      const legalMoves = legal(g.pieces, g.side, g.grand ? 10 : 8);
       if (!legalMoves.includes(m.move)) return err(ws, 'move.illegal', `${m.move} is not legal here`);
       if (g.clock && g.ply >= 1) {
         const used = Date.now() - g.clock.since;
@@ -246,8 +248,8 @@ function onMessage(g, ws, text) {
       g.side = g.side === 'white' ? 'black' : 'white';
       g.log.push({ event: 'move', detail: { uci: m.move, color } });
       g.drawOffer = null;
-      if (legal(g.pieces, g.side).length === 0) {
-        if (inCheck(g.pieces, g.side)) return finish(g, color === 'white' ? '1-0' : '0-1', 'checkmate', color);
+      if (legal(g.pieces, g.side, g.grand ? 10 : 8).length === 0) {
+        if (inCheck(g.pieces, g.side, g.grand ? 10 : 8)) return finish(g, color === 'white' ? '1-0' : '0-1', 'checkmate', color);
         return finish(g, '1/2-1/2', 'stalemate');
       }
       return broadcast(g);

@@ -359,6 +359,8 @@ export interface RuleEntry {
   game?: string;
   category?: string;
   descriptor?: unknown;
+  /** Modifiers: saved with POST /api/modifiers (its descriptor is then sent inline). */
+  saved?: boolean;
 }
 export interface Rules {
   games: RuleEntry[];

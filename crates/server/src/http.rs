@@ -528,9 +528,18 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
             v
         })
         .collect();
+    // The library's entries plus the descriptor's `description`, for the
+    // lobby's list (the entry itself carries only id, name and file).
     let mut modifiers: Vec<Value> = houserules_modifiers::library::list()
         .iter()
-        .map(|m| serde_json::to_value(m).unwrap_or(Value::Null))
+        .map(|m| {
+            let mut v = serde_json::to_value(m).unwrap_or(Value::Null);
+            let text: Value = serde_json::from_str(m.text).unwrap_or(Value::Null);
+            if let (Value::Object(o), Some(d)) = (&mut v, text["description"].as_str()) {
+                o.insert("description".into(), d.into());
+            }
+            v
+        })
         .collect();
     // The library saved with POST /api/modifiers, after the built-in one.
     match app.store.saved_modifiers().await {
@@ -588,7 +597,7 @@ fn store_failed(app: &AppState, e: crate::store::StoreError) -> Response {
 
 /// Checks a modifier descriptor (JSON) or a YAML game file.
 #[utoipa::path(post, path = "/api/validate", request_body(content = String, description = "A descriptor (JSON object) or a YAML game file"),
-    responses((status = 200, body = Object, description = "{ok, findings: [{code, path?, message, line?, column?}]}")))]
+    responses((status = 200, body = Object, description = "{ok, kind, findings: [{code, path?, message, line?, column?}]}, and for a valid game `preview: {fen, legalMoves}` (its start position and legal moves in UCI)")))]
 async fn validate(body: String) -> Response {
     let report = tokio::task::spawn_blocking(move || {
         let trimmed = body.trim_start_matches('\u{feff}').trim_start();
@@ -599,7 +608,19 @@ async fn validate(body: String) -> Response {
             }
         } else {
             match houserules_definitions::load_variant_str("game.yaml", &body) {
-                Ok(v) => json!({"ok": true, "kind": "game", "id": v.definition().id, "findings": []}),
+                Ok(v) => {
+                    let id = v.definition().id.clone();
+                    // The web app's YAML editor draws this start position and
+                    // its legal moves (UCI) on a preview board.
+                    let preview = houserules_engine::Game::from_fen(v, "startpos")
+                        .map(|g| {
+                            let moves: Vec<String> =
+                                g.legal_moves().into_iter().map(|m| g.uci(m)).collect();
+                            json!({"fen": g.fen(), "legalMoves": moves})
+                        })
+                        .unwrap_or(Value::Null);
+                    json!({"ok": true, "kind": "game", "id": id, "findings": [], "preview": preview})
+                }
                 Err(diags) => {
                     let findings: Vec<Value> = diags
                         .iter()

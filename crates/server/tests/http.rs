@@ -119,7 +119,7 @@ async fn service_endpoints(b: Backend) {
         .as_array()
         .unwrap()
         .iter()
-        .any(|m| m["id"] == "parry"));
+        .any(|m| m["id"] == "parry" && m["description"].is_string()));
     assert!(rules["layouts"]
         .as_array()
         .unwrap()
@@ -141,6 +141,26 @@ async fn service_endpoints(b: Backend) {
     assert_eq!(
         (v["ok"].as_bool(), v["kind"].as_str()),
         (Some(false), Some("game"))
+    );
+    // A valid game comes with a preview for the web app's YAML editor: its
+    // start position and legal moves. Gardner minichess (5×5): the start
+    // FEN of crates/definitions/games/gardner.yaml; White's moves by hand:
+    // five single pawn pushes (no double step on 5×5) and Nb1-a3, Nb1-c3.
+    let gardner = include_str!("../../definitions/games/gardner.yaml");
+    let (_, body) = http(s.addr, "POST", "/api/validate", Some(gardner)).await;
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["ok"], true, "{body}");
+    assert_eq!(v["preview"]["fen"], "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1");
+    let mut moves: Vec<&str> = v["preview"]["legalMoves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    moves.sort_unstable();
+    assert_eq!(
+        moves,
+        ["a2a3", "b1a3", "b1c3", "b2b3", "c2c3", "d2d3", "e2e3"]
     );
     let api = get_json(s.addr, "/api/openapi.json").await;
     for p in [

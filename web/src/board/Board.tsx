@@ -133,6 +133,8 @@ export function Board(props: BoardProps) {
 
   // Choice mode: which squares are offered, and the option each square stands for.
   const choiceMap = useMemo(() => choiceSquares(props.choice ?? null, pieces, files, ranks), [props.choice, pieces, files, ranks]);
+  // The option under the pointer: a column or row choice lights its whole line.
+  const [hoverOpt, setHoverOpt] = useState<string | null>(null);
 
   const last = props.lastMove ? splitUci(props.lastMove) : null;
   const selDests = selected && movable ? dests.get(selected) : undefined;
@@ -189,6 +191,12 @@ export function Board(props: BoardProps) {
     } else setSelected(null);
   };
   const onMoveEv = (ev: JSX.TargetedPointerEvent<SVGSVGElement>) => {
+    if (props.choice) {
+      const at = toSvg(ev);
+      const sq = at ? squareAt(at.x, at.y) : null;
+      const opt = sq ? (choiceMap.get(sq) ?? null) : null;
+      if (opt !== hoverOpt) setHoverOpt(opt);
+    }
     if (!drag) return;
     const pt = toSvg(ev);
     if (!pt) return;
@@ -219,6 +227,7 @@ export function Board(props: BoardProps) {
       if (selected === name && movable) classes.push('selected');
       if (props.checkSquare === name) classes.push('check');
       if (choiceMap.has(name)) classes.push('choosable');
+      if (props.choice && hoverOpt !== null && choiceMap.get(name) === hoverOpt) classes.push('choose-hover');
       squares.push(
         <rect key={name} data-square={name} class={classes.join(' ')} x={xOf(f)} y={yOf(r)} width={S} height={S} role="img" aria-label={label} />,
       );
@@ -367,7 +376,10 @@ export function Board(props: BoardProps) {
       onPointerDown={onDown}
       onPointerMove={onMoveEv}
       onPointerUp={onUp}
-      onPointerLeave={() => props.onInspect?.(null)}
+      onPointerLeave={() => {
+        props.onInspect?.(null);
+        setHoverOpt(null);
+      }}
     >
       {squares}
       {markerTints}

@@ -346,7 +346,12 @@ export function Editor() {
               {(['id', 'name', 'description'] as const).map((k) => (
                 <div class="param" data-path={`$.${k}`}>
                   <label class="key" for={`f-${k}`}>{k}</label>
-                  <input id={`f-${k}`} value={String(desc[k] ?? '')} onInput={(e) => set(`$.${k}`, (e.target as HTMLInputElement).value)} />
+                  {k === 'description' ? (
+                    // a sentence or two: shown whole, never cut at the field's edge
+                    <textarea id={`f-${k}`} rows={2} value={String(desc[k] ?? '')} onInput={(e) => set(`$.${k}`, (e.target as HTMLTextAreaElement).value)} />
+                  ) : (
+                    <input id={`f-${k}`} value={String(desc[k] ?? '')} onInput={(e) => set(`$.${k}`, (e.target as HTMLInputElement).value)} />
+                  )}
                   {findingsAt(`$.${k}`)}
                 </div>
               ))}

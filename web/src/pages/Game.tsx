@@ -71,6 +71,7 @@ function summarise(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
   if (typeof detail !== 'object') return String(detail);
   return Object.entries(detail as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined) // "auto: null" says nothing
     .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
     .join(', ');
 }
@@ -85,6 +86,14 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [inspect, setInspect] = useState<PieceOut | null>(null);
   const [pgnSan, setPgnSan] = useState<string[]>([]);
   const [sentRps, setSentRps] = useState<string | null>(null);
+  // Display names of the library's modifiers, for the active rules line (ids when unknown).
+  const [ruleNames, setRuleNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    api.rules().then(
+      (r) => setRuleNames(Object.fromEntries(r.modifiers.map((m) => [m.id, m.name ?? m.id]))),
+      () => {},
+    );
+  }, []);
 
   const update = (f: (c: GameClient) => GameClient) => {
     const next = f(clientRef.current);
@@ -341,7 +350,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </details>
         )}
         {s.activeModifiers.length > 0 && (
-          <p class="mods">Rules: {s.activeModifiers.map((m) => m.id).join(', ')}</p>
+          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>Rules: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
         )}
         {(s.markers.length > 0 || s.activeModifiers.length > 0) && <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />}
         <div class="notices" aria-live="assertive">

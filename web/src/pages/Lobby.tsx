@@ -40,6 +40,24 @@ export function conflicts(chosen: string[], entries: RuleEntry[]): string[] {
   return out;
 }
 
+/**
+ * The lobby's key of a modifier entry: the id for the built-in library, `saved:ID` for one saved
+ * with POST /api/modifiers (it may reuse a built-in id, as a template saved unchanged does).
+ */
+export function modifierKey(m: RuleEntry): string {
+  return m.saved ? `saved:${m.id}` : m.id;
+}
+
+/**
+ * What the creation request carries for a chosen key: a built-in id as is, a saved modifier as its
+ * descriptor inline (the session knows only the built-in library).
+ */
+export function modifierEntry(key: string, entries: RuleEntry[]): string | object {
+  if (!key.startsWith('saved:')) return key;
+  const d = entries.find((m) => m.saved && m.id === key.slice(6))?.descriptor;
+  return d && typeof d === 'object' ? (d as object) : key.slice(6);
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -71,6 +89,9 @@ export function Lobby() {
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
   const [timeoutSeconds, setTimeoutSeconds] = useState(60);
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  const [fen, setFen] = useState('');
+  const [seed, setSeed] = useState('');
+  const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
   const [created, setCreated] = useState<CreatedGame | null>(null);
   const [myColour, setMyColour] = useState<'white' | 'black'>('white');
   const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
@@ -100,7 +121,7 @@ export function Lobby() {
     const req: CreateGameRequest = {
       presets,
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
-      modifiers: [...modifiers.map((id) => (rules?.modifiers.find((m) => m.id === id)?.descriptor as object | undefined) ?? id), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
+      modifiers: [...modifiers.map((key) => modifierEntry(key, rules?.modifiers ?? [])), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
       draft,
       choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
     };
@@ -108,6 +129,9 @@ export function Lobby() {
     if (gameYaml) req.game = gameYaml.text;
     else if (game) req.game = game;
     if (layout) req.layout = layout;
+    if (fen.trim()) req.fen = fen.trim();
+    if (seed.trim()) req.seed = Number(seed.trim());
+    if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
     try {
@@ -167,6 +191,7 @@ export function Lobby() {
           </label>
           <fieldset class="presets">
             <legend>House rules (presets)</legend>
+            <div class="choices">
             {(rules?.presets ?? []).map((p) => {
               const bad = presets.includes(p.id) && presetConflicts.some((c) => c.includes(p.name ?? p.id));
               return (
@@ -188,6 +213,7 @@ export function Lobby() {
                 </label>
               );
             })}
+            </div>
           </fieldset>
           {presetConflicts.length > 0 && (
             <div class="notice error" role="alert">
@@ -198,15 +224,23 @@ export function Lobby() {
           )}
           <fieldset class="modifiers">
             <legend>Modifiers</legend>
+            <div class="choices">
             {(rules?.modifiers ?? []).map((m) => (
               <label class="check" title={m.description}>
-                <input type="checkbox" data-modifier={m.id} checked={modifiers.includes(m.id)} onChange={() => toggle(modifiers, setModifiers, m.id)} />
+                <input
+                  type="checkbox"
+                  data-modifier={m.id}
+                  data-saved={m.saved ? 'true' : undefined}
+                  checked={modifiers.includes(modifierKey(m))}
+                  onChange={() => toggle(modifiers, setModifiers, modifierKey(m))}
+                />
                 <span>
-                  <b>{m.name ?? m.id}</b> <small>{m.description}</small>
+                  <b>{m.name ?? m.id}</b> <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
                 </span>
               </label>
             ))}
-            {customMods.map((m) => (
+            {/* Kept in this browser only: the ones the server's library does not hold (yet). */}
+            {customMods.filter((m) => !(rules?.modifiers ?? []).some((r) => r.saved && r.id === m.id)).map((m) => (
               <label class="check">
                 <input type="checkbox" checked={custom.includes(m.id)} onChange={() => toggle(custom, setCustom, m.id)} />
                 <span>
@@ -220,6 +254,7 @@ export function Lobby() {
                 <b>Draft mode</b> <small>rule cards dealt during the game</small>
               </span>
             </label>
+            </div>
           </fieldset>
           <div class="row">
             <label>
@@ -232,7 +267,7 @@ export function Lobby() {
             </label>
             <label>
               Choice timeout
-              <select value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
+              <select name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
                 <option value="timeout-with-default">first option after</option>
                 <option value="no-timeout">no timeout (pause)</option>
               </select>
@@ -240,7 +275,7 @@ export function Lobby() {
             {timeoutMode === 'timeout-with-default' && (
               <label>
                 seconds
-                <input type="number" min={5} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
+                <input name="choiceTimeoutSeconds" type="number" min={1} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
               </label>
             )}
             <label>
@@ -252,6 +287,26 @@ export function Lobby() {
               </select>
             </label>
           </div>
+          <details class="advanced">
+            <summary>Start position, seed and coin flips</summary>
+            <label>
+              Start position (FEN; empty: the game's own)
+              <input name="fen" value={fen} spellcheck={false} autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" onInput={(e) => setFen((e.target as HTMLInputElement).value)} />
+            </label>
+            <div class="row">
+              <label>
+                Seed (random rules; empty: 0)
+                <input name="seed" type="number" min={0} max={4294967295} step={1} value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
+              </label>
+              <label>
+                Coin flips
+                <select name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
+                  <option value="auto">drawn by the server</option>
+                  <option value="manual">called by the players</option>
+                </select>
+              </label>
+            </div>
+          </details>
           <button type="submit" class="primary" disabled={presetConflicts.length > 0}>Create game</button>
         </form>
         {createError && (

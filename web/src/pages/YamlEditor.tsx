@@ -32,6 +32,8 @@ export function YamlEditor() {
   const [text, setText] = useState(() => localStorage.getItem('houserules.yaml') ?? SAMPLE);
   const [findings, setFindings] = useState<Finding[]>([]);
   const [preview, setPreview] = useState<{ fen: string; legalMoves: string[] } | null>(null);
+  /** The preview is of an earlier text: the current one has diagnostics. */
+  const [stale, setStale] = useState(false);
   const [error, setError] = useState('');
 
   useEffect(() => {
@@ -41,6 +43,7 @@ export function YamlEditor() {
         (r) => {
           setFindings(r.findings);
           if (r.preview) setPreview(r.preview);
+          setStale(!r.preview);
           setError('');
         },
         (e: Error) => setError(e.message),
@@ -75,6 +78,7 @@ export function YamlEditor() {
       </section>
       <section>
         <h2>Start position</h2>
+        {preview && stale && <p class="notice warning">The definition has diagnostics: this is the last valid version.</p>}
         {preview ? (
           <Board fen={preview.fen} pieces={pieces} legalMoves={preview.legalMoves} movable={true} label="Preview of the start position" />
         ) : (
