@@ -218,3 +218,32 @@ pub fn rule_set_game(
     pgn.result = Some(result.to_string());
     pgn
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_are_the_ones_other_programs_read() {
+        // Fairy-Stockfish's names (pyffish.variants(), crates/cli/tests/
+        // data/fsf_variants.txt): `knightmate`, `losalamos`, `capablanca`;
+        // python-chess and lichess write `Chess960`; FIDE chess has no tag.
+        assert_eq!(variant_name("chess", false), None);
+        assert_eq!(variant_name("chess", true).as_deref(), Some("Chess960"));
+        assert_eq!(variant_name("chess960", false).as_deref(), Some("Chess960"));
+        assert_eq!(
+            variant_name("knightmate-classic", false).as_deref(),
+            Some("knightmate")
+        );
+        assert_eq!(
+            variant_name("los-alamos", false).as_deref(),
+            Some("losalamos")
+        );
+        assert_eq!(
+            variant_name("capablanca", false).as_deref(),
+            Some("capablanca")
+        );
+        // A game no other program knows (a YAML game) is named by its id.
+        assert_eq!(variant_name("my-game", false).as_deref(), Some("my-game"));
+    }
+}
