@@ -22,6 +22,8 @@ const EXAMPLES: &str = "\
 Examples:
   houserules loadtest --games 1000 --seconds 20
   houserules loadtest --games 200 --seconds 10 --server 127.0.0.1:8080
+  houserules loadtest --games 10000 --moves-per-second 2000 --seconds 60 \\
+      --server 127.0.0.1:8080 --server-pid $(pgrep -n -f 'houserules serve')
 
 Without --server, a server is started in this process on a loopback port
 with a fresh SQLite file in the temporary directory (removed after), so
@@ -47,6 +49,15 @@ pub struct LoadtestArgs {
     /// The seed of the bots' random moves
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The moves per second all games together aim at (each game then
+    /// moves every GAMES/RATE seconds, as people do); 0: every bot moves
+    /// as soon as it has the state (the server's most)
+    #[arg(long, value_name = "RATE", default_value_t = 0)]
+    moves_per_second: u64,
+    /// The process id of the --server, whose resident memory is then
+    /// measured (else only this process's is)
+    #[arg(long, value_name = "PID", requires = "server")]
+    server_pid: Option<u32>,
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -55,14 +66,18 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 struct Stats {
     moves: AtomicU64,
     games_done: AtomicU64,
-    errors: AtomicU64,
     connections: AtomicU64,
     latencies_us: Mutex<Vec<u64>>,
 }
 
-/// The resident memory of this process, in KiB (Linux `/proc`).
-fn rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+/// The resident memory of a process (this one for `None`), in KiB
+/// (Linux `/proc`).
+fn rss_kib(pid: Option<u32>) -> Option<u64> {
+    let path = match pid {
+        Some(p) => format!("/proc/{p}/status"),
+        None => "/proc/self/status".into(),
+    };
+    let s = std::fs::read_to_string(path).ok()?;
     let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
@@ -123,8 +138,13 @@ async fn bot_pair(
     addr: SocketAddr,
     mut rng: u64,
     until: Instant,
+    pace: Option<Duration>,
     stats: Arc<Stats>,
 ) -> Result<(), String> {
+    // Paced games start their clocks at spread-out times, so that the
+    // moves do not come in waves.
+    let mut next_move =
+        Instant::now() + pace.map_or(Duration::ZERO, |p| p.mul_f64((rng % 1000) as f64 / 1000.0));
     while Instant::now() < until {
         let g = http_post(addr, "/api/games", "{}").await?;
         let id = g["id"].as_str().ok_or("no id")?;
@@ -145,6 +165,19 @@ async fn bot_pair(
             rng ^= rng >> 7;
             rng ^= rng << 17;
             let mv = &legal[(rng % legal.len() as u64) as usize];
+            if let Some(p) = pace {
+                if next_move > until {
+                    // The next move would fall after the end: stop here
+                    // rather than start another game.
+                    for s in &mut socks {
+                        let _ = s.close(None).await;
+                    }
+                    stats.connections.fetch_sub(2, Ordering::Relaxed);
+                    return Ok(());
+                }
+                tokio::time::sleep_until(next_move.into()).await;
+                next_move += p;
+            }
             let side = usize::from(state["sideToMove"] == "black");
             let ply = state["plyCount"].clone();
             let sent = Instant::now();
@@ -203,7 +236,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         .build()
         .map_err(|e| CliError::input(format!("cannot start the async runtime: {e}")))?;
     let report = runtime.block_on(async {
-        let rss_before = rss_kib();
+        let rss_before = rss_kib(args.server_pid);
         let mut db_file = None;
         let addr = match args.server {
             Some(a) => a,
@@ -235,9 +268,11 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         let start = Instant::now();
         let until = start + Duration::from_secs(args.seconds);
         let mut tasks = Vec::new();
+        let pace = (args.moves_per_second > 0)
+            .then(|| Duration::from_secs_f64(args.games as f64 / args.moves_per_second as f64));
         for i in 0..args.games {
             let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
-            tasks.push(tokio::spawn(bot_pair(addr, seed, until, Arc::clone(&stats))));
+            tasks.push(tokio::spawn(bot_pair(addr, seed, until, pace, Arc::clone(&stats))));
         }
         // The connections held once everyone is in, and the memory then.
         let mut peak = 0;
@@ -245,7 +280,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         while Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(250)).await;
             peak = peak.max(stats.connections.load(Ordering::Relaxed));
-            rss_peak = rss_peak.max(rss_kib().unwrap_or(0));
+            rss_peak = rss_peak.max(rss_kib(args.server_pid).unwrap_or(0));
         }
         let mut failed = 0;
         let mut first_error = None;
@@ -271,14 +306,28 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
         lat.sort_unstable();
         let moves = stats.moves.load(Ordering::Relaxed);
+        let whose = match args.server_pid {
+            Some(p) => format!("the server, process {p}"),
+            None if args.server.is_none() => "server and clients in one process".into(),
+            None => "this client process only: give --server-pid".into(),
+        };
         let per_game = match rss_before {
-            Some(b) => format!("{:.1} KiB", rss_peak.saturating_sub(b) as f64 / args.games as f64),
+            Some(b) => format!(
+                "{:.1} KiB ({whose}: {:.1} MiB at the start, {:.1} MiB at the peak)",
+                rss_peak.saturating_sub(b) as f64 / args.games as f64,
+                b as f64 / 1024.0,
+                rss_peak as f64 / 1024.0
+            ),
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "games: {} concurrent ({} finished and replaced)\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game} (server and clients in one process unless --server)\nbots failed: {failed}{}\n",
+            "games: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
             args.games,
             stats.games_done.load(Ordering::Relaxed),
+            match pace {
+                Some(p) => format!(", each moving every {:.2} s", p.as_secs_f64()),
+                None => ", moving as fast as acknowledged".into(),
+            },
             moves as f64 / elapsed,
             percentile(&lat, 0.50),
             percentile(&lat, 0.99),

@@ -36,25 +36,9 @@ const ANTICHESS_TAGS: &[&str] = &[
 pub const HOUSE_RULES_TAG: &str = "HouseRules";
 
 /// The shipped games other than chess and Chess960 with the `Variant`
-/// names other programs write for them: Fairy-Stockfish's variant names
-/// (`pyffish.variants()`, which pychess-variants uses too) and the games'
-/// own names. The first name is the one `pgn format` writes. Colorbound
-/// Clobberers has no Fairy-Stockfish name (its `clobber` is another game).
-pub const GAME_NAMES: &[(&str, &[&str])] = &[
-    ("capablanca", &["capablanca", "capablanca chess"]),
-    (
-        "gardner",
-        &["gardner", "gardner minichess", "gardner chess"],
-    ),
-    (
-        "los-alamos",
-        &["losalamos", "los alamos", "los alamos chess"],
-    ),
-    ("berolina", &["berolina", "berolina chess"]),
-    ("grand", &["grand", "grand chess"]),
-    ("knightmate-classic", &["knightmate", "knightmate chess"]),
-    ("clobberers", &["clobberers", "colorbound clobberers"]),
-];
+/// names other programs write for them (the PGN crate's table, which the
+/// server writes with too).
+pub use houserules_pgn::export::GAME_NAMES;
 
 /// A tag value compared loosely: lower case, letters and digits only.
 fn loose(s: &str) -> String {
@@ -352,13 +336,7 @@ impl Resolver {
 /// The `Variant` tag `pgn format` writes for a game chosen by id: the
 /// name other programs use (see [`GAME_NAMES`]), `Chess960`, or the id.
 fn written_name(id: &str) -> String {
-    if id == "chess960" {
-        return "Chess960".into();
-    }
-    GAME_NAMES
-        .iter()
-        .find(|(i, _)| *i == id)
-        .map_or_else(|| id.to_string(), |(_, names)| names[0].to_string())
+    houserules_pgn::export::variant_name(id, false).unwrap_or_else(|| id.to_string())
 }
 
 impl Setup {

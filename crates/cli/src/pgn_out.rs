@@ -3,52 +3,23 @@
 //!
 //! Tags: the Seven Tag Roster (`?` where unknown, the result from the
 //! final position), then the rule set: `Variant` names the game (absent
-//! for FIDE chess, `Chess960` for a Chess960 game, else the game's id, as
-//! `houserules games` lists it), `HouseRules` holds the presets in
+//! for FIDE chess, `Chess960` for a Chess960 game, else the game's
+//! Fairy-Stockfish name where it has one, its id otherwise: the PGN crate's
+//! `variant_name`), `HouseRules` holds the presets in
 //! `--rules` syntax, `Modifiers` the modifiers in `--modifiers` syntax
 //! (library ids with parameters); `SetUp "1"` and `FEN` when the game did
 //! not start from its own start position.
 
 use std::path::Path;
 
-use houserules_engine::{Color, Game, Status};
-use houserules_pgn::{MoveNode, PgnGame};
+use houserules_engine::{Color, Status};
+use houserules_pgn::PgnGame;
 
 use crate::error::CliError;
 
-/// The rule set of a written game, as tag values (`None`: no tag).
-#[derive(Clone, Debug, Default)]
-pub struct RuleTags {
-    /// `Variant`.
-    pub variant: Option<String>,
-    /// `HouseRules`: presets in `--rules` syntax.
-    pub house_rules: Option<String>,
-    /// `Modifiers`: modifiers in `--modifiers` syntax.
-    pub modifiers: Option<String>,
-}
-
-impl RuleTags {
-    /// The tags of `game` (its variant) under the presets `rules`
-    /// (`--rules` syntax, empty for none).
-    pub fn of_game(game: &Game, rules: &str) -> RuleTags {
-        // A composed definition is named `GAME+PRESETS`: the Variant tag
-        // names the game, the HouseRules tag the presets.
-        let full = &game.variant().definition().id;
-        let id = full.split('+').next().unwrap_or(full);
-        let variant = if game.is_chess960() {
-            Some("Chess960".to_string())
-        } else if id != "chess" {
-            Some(id.to_string())
-        } else {
-            None
-        };
-        RuleTags {
-            variant,
-            house_rules: Some(rules.to_string()).filter(|r| !r.is_empty()),
-            modifiers: None,
-        }
-    }
-}
+/// The rule set of a written game and its tags: the PGN crate's, which
+/// the server's `GET /api/games/{id}/pgn` writes too.
+pub use houserules_pgn::export::RuleTags;
 
 /// The PGN result of a final position: `1-0`, `0-1`, `1/2-1/2` when the
 /// game is over, `*` while it goes on.
@@ -72,42 +43,7 @@ pub fn result_of(status: &Status) -> &'static str {
 /// The game whose moves `sans` were played from `start_fen`, ending with
 /// `result`; `own_start` says whether `start_fen` is the game's own start
 /// position (no `SetUp`/`FEN` tags then).
-pub fn build(
-    tags: &RuleTags,
-    start_fen: &str,
-    own_start: bool,
-    sans: &[String],
-    result: &str,
-) -> PgnGame {
-    let mut pgn = PgnGame::default();
-    for (name, value) in [
-        ("Event", "?"),
-        ("Site", "?"),
-        ("Date", "????.??.??"),
-        ("Round", "?"),
-        ("White", "?"),
-        ("Black", "?"),
-        ("Result", result),
-    ] {
-        pgn.set_tag(name, value);
-    }
-    for (name, value) in [
-        ("Variant", &tags.variant),
-        ("HouseRules", &tags.house_rules),
-        ("Modifiers", &tags.modifiers),
-    ] {
-        if let Some(v) = value {
-            pgn.set_tag(name, v.as_str());
-        }
-    }
-    if !own_start {
-        pgn.set_tag("SetUp", "1");
-        pgn.set_tag("FEN", start_fen);
-    }
-    pgn.mainline.moves = sans.iter().map(MoveNode::new).collect();
-    pgn.result = Some(result.to_string());
-    pgn
-}
+pub use houserules_pgn::export::rule_set_game as build;
 
 /// Writes `pgn` to `path`.
 ///

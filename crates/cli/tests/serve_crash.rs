@@ -210,3 +210,85 @@ async fn sigkill_loses_no_acknowledged_input() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `GET /api/games/{id}/record` replays with `houserules play` (issue 13,
+/// docs/protocol.md § Replaying the record) for a game chosen with the
+/// request's `game` field: Berolina, with a clock and players' names
+/// (server fields, left out of the session request as the doc says).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_replays_with_play() {
+    let dir = std::env::temp_dir().join(format!("houserules-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite:{}", dir.join("games.db").display());
+    let (_child, addr) = serve(&db).await;
+    let created = http(
+        &addr,
+        "POST",
+        "/api/games",
+        r#"{"game": "berolina", "white": "Ann", "clock": {"initialSeconds": 600, "incrementSeconds": 0}}"#,
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let tokens = [
+        created["seats"]["white"]["token"].as_str().unwrap(),
+        created["seats"]["black"]["token"].as_str().unwrap(),
+    ];
+    let mut socks = [
+        ws(&addr, id, tokens[0]).await,
+        ws(&addr, id, tokens[1]).await,
+    ];
+    next_state(&mut socks[0]).await.unwrap();
+    next_state(&mut socks[1]).await.unwrap();
+    // Berolina pawns step diagonally (e2-d3, d7-e6), then the knights.
+    for (ply, mv) in ["e2d3", "d7e6", "g1f3", "b8c6"].iter().enumerate() {
+        let msg = json!({"kind": "move", "move": mv, "ply": ply});
+        socks[ply % 2]
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        for s in socks.iter_mut() {
+            let st = next_state(s).await.unwrap();
+            assert_eq!(st["state"]["plyCount"], ply + 1, "{st}");
+        }
+    }
+    let state = http(&addr, "GET", &format!("/api/games/{id}"), "").await;
+    let rec = http(&addr, "GET", &format!("/api/games/{id}/record"), "").await;
+    let mut request = rec["request"].clone();
+    for k in ["clock", "white", "black", "seat"] {
+        request.as_object_mut().unwrap().remove(k);
+    }
+    let inputs: Vec<String> = rec["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["input"].clone())
+        .filter(|i| i.get("event").is_none())
+        .map(|i| i.to_string())
+        .collect();
+    std::fs::write(dir.join("request.json"), request.to_string()).unwrap();
+    std::fs::write(dir.join("inputs.jsonl"), inputs.join("\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .arg("play")
+        .arg("--create")
+        .arg(dir.join("request.json"))
+        .arg("--inputs")
+        .arg(dir.join("inputs.jsonl"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let played: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    // Hand-derived as in crates/server/tests/http.rs (game_field).
+    assert_eq!(
+        state["fen"],
+        "r1bqkbnr/ppp1pppp/2n1p3/8/8/3P1N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    assert_eq!(played["fen"], state["fen"], "{text}");
+    assert_eq!(played["legalMoves"], state["legalMoves"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

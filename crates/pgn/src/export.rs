@@ -126,3 +126,135 @@ fn rewrite_line(
     }
     None
 }
+
+/// The shipped games other than chess and Chess960 with the `Variant`
+/// names other programs write for them: Fairy-Stockfish's variant names
+/// (`pyffish.variants()`, which pychess-variants uses too) and the games'
+/// own names. The first name is the one houserules writes. Colorbound
+/// Clobberers has no Fairy-Stockfish name (its `clobber` is another game).
+pub const GAME_NAMES: &[(&str, &[&str])] = &[
+    ("capablanca", &["capablanca", "capablanca chess"]),
+    (
+        "gardner",
+        &["gardner", "gardner minichess", "gardner chess"],
+    ),
+    (
+        "los-alamos",
+        &["losalamos", "los alamos", "los alamos chess"],
+    ),
+    ("berolina", &["berolina", "berolina chess"]),
+    ("grand", &["grand", "grand chess"]),
+    ("knightmate-classic", &["knightmate", "knightmate chess"]),
+    ("clobberers", &["clobberers", "colorbound clobberers"]),
+];
+
+/// The `Variant` tag value of the game with id `id` (a shipped game id
+/// or a YAML game's own id): `None` for FIDE chess, `Chess960` for
+/// Chess960 (by id or castling mode), the first name of [`GAME_NAMES`]
+/// for the games listed there, else the id itself.
+pub fn variant_name(id: &str, chess960: bool) -> Option<String> {
+    if chess960 || id == "chess960" {
+        return Some("Chess960".into());
+    }
+    if id == "chess" {
+        return None;
+    }
+    Some(
+        GAME_NAMES
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map_or_else(|| id.to_string(), |(_, names)| names[0].to_string()),
+    )
+}
+
+/// The rule set of a written game, as tag values (`None`: no tag).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleTags {
+    /// `Variant`: the game ([`variant_name`]).
+    pub variant: Option<String>,
+    /// `HouseRules`: the presets in `--rules` syntax (`piece-hp,wrap-board`).
+    pub house_rules: Option<String>,
+    /// `Modifiers`: the library modifiers in `--modifiers` syntax
+    /// (`ID[:K=V;…]`, joined by commas).
+    pub modifiers: Option<String>,
+}
+
+impl RuleTags {
+    /// The tags of `game` (its variant and castling mode) under the presets
+    /// `rules` (`--rules` syntax, empty for none).
+    pub fn of_game(game: &Game, rules: &str) -> RuleTags {
+        // A composed definition is named `GAME+PRESETS`: the Variant tag
+        // names the game, the HouseRules tag the presets.
+        let full = &game.variant().definition().id;
+        let id = full.split('+').next().unwrap_or(full);
+        RuleTags {
+            variant: variant_name(id, game.is_chess960()),
+            house_rules: Some(rules.to_string()).filter(|r| !r.is_empty()),
+            modifiers: None,
+        }
+    }
+}
+
+/// A game to write whose moves `sans` were played from `start_fen` under
+/// the rule set `tags`, ending with `result`: the Seven Tag Roster (`?`
+/// where unknown), `Variant`, `HouseRules` and `Modifiers` when set, and
+/// `SetUp "1"` with `FEN` (PGN standard 9.7) unless `own_start` says the
+/// game began at its rules' own start position. Set other roster tags
+/// (players, event) on the result with [`PgnGame::set_tag`].
+pub fn rule_set_game(
+    tags: &RuleTags,
+    start_fen: &str,
+    own_start: bool,
+    sans: &[String],
+    result: &str,
+) -> PgnGame {
+    let mut pgn = PgnGame::default();
+    for (name, value) in ROSTER_DEFAULTS {
+        pgn.set_tag(name, if name == "Result" { result } else { value });
+    }
+    for (name, value) in [
+        ("Variant", &tags.variant),
+        ("HouseRules", &tags.house_rules),
+        ("Modifiers", &tags.modifiers),
+    ] {
+        if let Some(v) = value {
+            pgn.set_tag(name, v.as_str());
+        }
+    }
+    if !own_start {
+        pgn.set_tag("SetUp", "1");
+        pgn.set_tag("FEN", start_fen);
+    }
+    pgn.mainline.moves = sans.iter().map(crate::model::MoveNode::new).collect();
+    pgn.result = Some(result.to_string());
+    pgn
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_are_the_ones_other_programs_read() {
+        // Fairy-Stockfish's names (pyffish.variants(), crates/cli/tests/
+        // data/fsf_variants.txt): `knightmate`, `losalamos`, `capablanca`;
+        // python-chess and lichess write `Chess960`; FIDE chess has no tag.
+        assert_eq!(variant_name("chess", false), None);
+        assert_eq!(variant_name("chess", true).as_deref(), Some("Chess960"));
+        assert_eq!(variant_name("chess960", false).as_deref(), Some("Chess960"));
+        assert_eq!(
+            variant_name("knightmate-classic", false).as_deref(),
+            Some("knightmate")
+        );
+        assert_eq!(
+            variant_name("los-alamos", false).as_deref(),
+            Some("losalamos")
+        );
+        assert_eq!(
+            variant_name("capablanca", false).as_deref(),
+            Some("capablanca")
+        );
+        // A game no other program knows (a YAML game) is named by its id.
+        assert_eq!(variant_name("my-game", false).as_deref(), Some("my-game"));
+    }
+}

@@ -588,10 +588,17 @@ impl Game {
         json!({"id": self.id, "request": request, "inputs": inputs, "result": self.outcome})
     }
 
-    /// The game as PGN: the moves in SAN (replayed on a fresh session, on
-    /// the blocking pool), the players, the result, and `SetUp`/`FEN` when
-    /// the start is not the standard one. Choices and events are not moves
-    /// and are left out (the record has them).
+    /// The game as PGN, written as the CLI writes it (the PGN crate's
+    /// [`houserules_pgn::export::rule_set_game`]): the moves in SAN
+    /// (replayed on a fresh session, on the blocking pool), the players,
+    /// the result and its reason, and the rule set: `Variant` (the game's
+    /// Fairy-Stockfish name where it has one, `Chess960` for a Chess960
+    /// game, absent for FIDE chess), `HouseRules` (the presets in `--rules`
+    /// syntax), `Modifiers` (the library modifiers; an inline descriptor
+    /// has no id to name and is left out), `SetUp`/`FEN` when the game did
+    /// not start at its rules' own start position (always for Chess960).
+    /// Choices and events are not moves and are left out (the record has
+    /// them).
     async fn pgn(&self) -> String {
         let request = self.request.clone();
         let inputs: Vec<Input> = self
@@ -601,32 +608,28 @@ impl Game {
             .filter(|v| v.get("event").is_none())
             .filter_map(|v| serde_json::from_value::<Input>(v).ok())
             .collect();
-        let mut tags = vec![
-            ("Event", "houserules game".to_string()),
-            ("Site", format!("houserules game {}", self.id)),
-            ("Date", "????.??.??".to_string()),
-            ("Round", "-".to_string()),
-            (
-                "White",
-                self.meta.white.clone().unwrap_or_else(|| "?".into()),
-            ),
-            (
-                "Black",
-                self.meta.black.clone().unwrap_or_else(|| "?".into()),
-            ),
-            (
-                "Result",
-                self.outcome
-                    .as_ref()
-                    .map_or("*".into(), |o| o.result.clone()),
-            ),
-        ];
-        if let Some(o) = &self.outcome {
-            tags.push(("Termination", o.reason.clone()));
-        }
-        let moves = blocking(&self.session, move |_| {
-            let mut s = Session::create(request).ok()?;
-            let fen = s.game().fen();
+        let result = self
+            .outcome
+            .as_ref()
+            .map_or("*".to_string(), |o| o.result.clone());
+        let written = blocking(&self.session, move |_| {
+            let presets = match &request.state {
+                Some(state) => state.rules.clone(),
+                None => {
+                    let joined = request.presets.join(",");
+                    houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
+                }
+            };
+            let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
+            let modifiers = modifiers.join(",");
+            let mut s = Session::create(request.clone()).ok()?;
+            let start = s.game().clone();
+            let fen = start.fen();
+            let own_start = !start.is_chess960()
+                && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
+                    .is_ok_and(|g| g.fen() == fen);
+            let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
+            tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
             let mut sans = Vec::new();
             for i in inputs {
                 if let Input::Move { mv } = &i {
@@ -638,40 +641,25 @@ impl Game {
                 }
                 let _ = s.submit(i);
             }
-            Some((fen, sans))
+            Some(houserules_pgn::export::rule_set_game(
+                &tags, &fen, own_start, &sans, &result,
+            ))
         })
         .await
         .ok()
         .flatten();
-        let (fen, sans) = moves.unwrap_or_default();
-        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        if !fen.is_empty() && fen != START {
-            tags.push(("SetUp", "1".into()));
-            tags.push(("FEN", fen));
+        let mut game = written.unwrap_or_default();
+        game.set_tag("Event", "houserules game");
+        game.set_tag("Site", format!("houserules game {}", self.id));
+        for (name, player) in [("White", &self.meta.white), ("Black", &self.meta.black)] {
+            if let Some(p) = player {
+                game.set_tag(name, p.as_str());
+            }
         }
-        let game = houserules_pgn::PgnGame {
-            tags: tags
-                .into_iter()
-                .map(|(name, value)| houserules_pgn::Tag {
-                    name: name.into(),
-                    value,
-                    pos: None,
-                })
-                .collect(),
-            mainline: houserules_pgn::Line {
-                moves: sans
-                    .into_iter()
-                    .map(houserules_pgn::MoveNode::new)
-                    .collect(),
-                ..Default::default()
-            },
-            result: Some(
-                self.outcome
-                    .as_ref()
-                    .map_or("*".into(), |o| o.result.clone()),
-            ),
-            start: Default::default(),
-        };
+        if let Some(o) = &self.outcome {
+            game.set_tag("Termination", o.reason.as_str());
+        }
+        houserules_pgn::export_tags(&mut game);
         houserules_pgn::write_pgn(&game)
     }
 
@@ -972,7 +960,11 @@ impl Game {
                 })
                 .await
             }
-            ClientMessage::ClaimDraw => self.on_claim_draw(me).await,
+            ClientMessage::ClaimDraw {
+                mv: Some(mv),
+                ply: Some(ply),
+            } => self.on_claim_draw_with_move(conn, me, mv, ply).await,
+            ClientMessage::ClaimDraw { .. } => self.on_claim_draw(me).await,
             ClientMessage::ClaimVictory => {
                 let them = me.flip();
                 let idx = if them == Color::White { 0 } else { 1 };
@@ -1042,6 +1034,21 @@ impl Game {
         mv: String,
         ply: u32,
     ) -> Result<(), (&'static str, String)> {
+        match self.resolve_move(conn, me, mv, ply).await? {
+            Some(uci) => self.apply_input(Some(Input::Move { mv: uci })).await,
+            None => Ok(()),
+        }
+    }
+
+    /// The checks of a move message and its UCI; `None` when it was a
+    /// resend of a move already played (answered with the state).
+    async fn resolve_move(
+        &mut self,
+        conn: u64,
+        me: Color,
+        mv: String,
+        ply: u32,
+    ) -> Result<Option<String>, (&'static str, String)> {
         let now_ply = self.ply_count();
         if ply < now_ply || self.last_move == Some((me, ply)) {
             // A resend of a move already played: the state, no change.
@@ -1050,7 +1057,7 @@ impl Game {
                 state: self.view(),
             };
             self.send(conn, &msg);
-            return Ok(());
+            return Ok(None);
         }
         if ply > now_ply {
             return Err((
@@ -1083,13 +1090,72 @@ impl Game {
         })
         .await
         .map_err(|e| ("server.rules", e))?;
-        let Some(uci) = uci else {
-            return Err((
+        match uci {
+            Some(uci) => Ok(Some(uci)),
+            None => Err((
                 "move.illegal",
                 format!("`{mv}` is not a legal move here (UCI such as e2e4, or SAN such as Nf3)"),
-            ));
+            )),
+        }
+    }
+
+    /// A draw claimed by announcing a move (FIDE 9.2.1, 9.3.1): the claim
+    /// is judged on the position the move makes
+    /// (`Game::claimable_draw_after`), then the move is played as any move
+    /// is (committed, broadcast). A correct claim then draws the game (a
+    /// `claim-draw` event after the move in the log). An incorrect one
+    /// leaves the move played and the game going on (FIDE 9.5.2: the
+    /// announced move must be made; the server adds no time to the
+    /// opponent's clock), and the claimant gets a `warning` with code
+    /// `draw.claim-incorrect`. A move that ends the game by itself
+    /// (checkmate, an automatic draw) ends it so, and the claim is moot.
+    async fn on_claim_draw_with_move(
+        &mut self,
+        conn: u64,
+        me: Color,
+        mv: String,
+        ply: u32,
+    ) -> Result<(), (&'static str, String)> {
+        let Some(uci) = self.resolve_move(conn, me, mv, ply).await? else {
+            return Ok(());
         };
-        self.apply_input(Some(Input::Move { mv: uci })).await
+        let text = uci.clone();
+        let claim = blocking(&self.session, move |s| {
+            let legal = s.legal_moves();
+            let k = s.legal_moves_uci().iter().position(|u| *u == text)?;
+            let claims = s.game().claimable_draw_after(legal[k]).ok()?;
+            claims.first().map(|c| match c {
+                houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
+                houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
+            })
+        })
+        .await
+        .map_err(|e| ("server.rules", e))?;
+        self.apply_input(Some(Input::Move { mv: uci.clone() }))
+            .await?;
+        if self.outcome.is_some() {
+            return Ok(());
+        }
+        match claim {
+            Some(c) => {
+                self.commit_event(Event::ClaimDraw {
+                    player: me.name().into(),
+                    claim: c.into(),
+                })
+                .await
+            }
+            None => {
+                let warn = ServerMessage::Warning {
+                    code: "draw.claim-incorrect".into(),
+                    message: format!(
+                        "the claim is incorrect: {uci} makes neither a threefold repetition nor \
+                         the fifty-move rule; the move is played and the game goes on (FIDE 9.5.2)"
+                    ),
+                };
+                self.send(conn, &warn);
+                Ok(())
+            }
+        }
     }
 
     async fn on_submit_choice(
@@ -1341,7 +1407,7 @@ fn kind_name(m: &ClientMessage) -> &'static str {
         ClientMessage::OfferDraw => "offer-draw",
         ClientMessage::AcceptDraw => "accept-draw",
         ClientMessage::DeclineDraw => "decline-draw",
-        ClientMessage::ClaimDraw => "claim-draw",
+        ClientMessage::ClaimDraw { .. } => "claim-draw",
         ClientMessage::ClaimVictory => "claim-victory",
         ClientMessage::Ping => "ping",
     }

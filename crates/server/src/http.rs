@@ -26,7 +26,8 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// One problem in a request: a stable code, the JSON path, a message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Finding {
-    /// Stable code (`request.bad-json`, `request.bad-preset`, …).
+    /// Stable code (`request.bad-json`, `request.invalid`,
+    /// `request.unsupported-board`, `request.too-large`, …).
     pub code: String,
     /// JSON path of the offending value (`$.clock.initialSeconds`).
     pub path: String,
@@ -205,7 +206,31 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(tower_http::limit::RequestBodyLimitLayer::new(
             MAX_BODY_BYTES,
         ))
+        .layer(axum::middleware::map_response(too_large_as_findings))
         .with_state(state)
+}
+
+/// A `413` from the body limits (tower-http's and axum's answer in plain
+/// text) becomes the findings JSON of every other refused request, with
+/// the code `request.too-large`.
+async fn too_large_as_findings(response: Response) -> Response {
+    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
+    }
+    (
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Json(Refused {
+            findings: vec![Finding {
+                code: "request.too-large".into(),
+                path: "$".into(),
+                message: format!(
+                    "the request body is larger than {} bytes (1 MiB), the most this server reads",
+                    MAX_BODY_BYTES
+                ),
+            }],
+        }),
+    )
+        .into_response()
 }
 
 /// Everything the API does not serve: `404` with a JSON error under
@@ -233,7 +258,7 @@ fn links(id: &str, token: Option<&str>) -> (String, String) {
 
 /// Creates a game.
 #[utoipa::path(post, path = "/api/games", request_body(content = Object, description = "The session creation request plus `clock`, `white`, `black`, `seat` (CreateGameExtras)."),
-    responses((status = 201, body = Created), (status = 400, body = Refused)))]
+    responses((status = 201, body = Created), (status = 400, body = Refused), (status = 413, body = Refused)))]
 async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response {
     let v = match houserules_modifiers::validate::strict_json(&body) {
         Ok(Value::Object(o)) => o,
@@ -715,7 +740,14 @@ async fn ws(
     };
     // Frames up to 1 MiB are read so that a message over the protocol's
     // 64 KiB gets an error reply rather than a dropped connection.
+    // A read buffer of 8 KiB rather than tungstenite's 128 KiB, allocated
+    // per connection up front: client messages are small (a move is under
+    // 100 bytes), a larger one is read in several chunks, and 20,000
+    // sockets would hold 2.5 GiB of buffers (docs/load.md). Every message
+    // is written at once (the writer flushes each).
     upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
         .max_message_size(MAX_BODY_BYTES)
         .max_frame_size(MAX_BODY_BYTES)
         .on_upgrade(move |socket| crate::ws::run(socket, h, seat, rate))

@@ -130,10 +130,15 @@ pub struct Config {
     pub rate_per_second: u32,
 }
 
+/// A game's place in the registry: its task once loaded.
+type Slot = Arc<Mutex<Option<GameHandle>>>;
+
 /// The server's shared state.
 pub struct AppState {
     store: Arc<dyn Store>,
-    games: Mutex<HashMap<String, GameHandle>>,
+    /// The games in memory: one slot per game id, locked while the game
+    /// loads (see [`AppState::game`]).
+    games: Mutex<HashMap<String, Slot>>,
     metrics: Arc<Metrics>,
     config: Config,
 }
@@ -176,15 +181,46 @@ impl AppState {
     /// The game's task, loading (rebuilding) it from the store if needed;
     /// `Ok(None)` for an unknown id.
     ///
+    /// The registry lock is held only to find or add the game's slot, never
+    /// across a store read or a rebuild: a game that takes long to load
+    /// holds up only the requests for that game (which wait on its slot, so
+    /// that it is loaded once), and every other game stays served.
+    ///
     /// # Errors
     /// The store fails or the stored game does not rebuild.
     pub async fn game(&self, id: &str) -> Result<Option<GameHandle>, String> {
-        let mut games = self.games.lock().await;
-        if let Some(h) = games.get(id) {
-            if !h.tx.is_closed() {
-                return Ok(Some(h.clone()));
+        let slot = {
+            let mut games = self.games.lock().await;
+            Arc::clone(games.entry(id.to_string()).or_default())
+        };
+        let mut handle = slot.lock().await;
+        if let Some(h) = handle.as_ref().filter(|h| !h.tx.is_closed()) {
+            return Ok(Some(h.clone()));
+        }
+        let loaded = self.load(id).await;
+        if let Ok(Some(h)) = &loaded {
+            *handle = Some(h.clone());
+        } else {
+            *handle = None;
+            drop(handle);
+            // No game (an unknown id, or one that does not rebuild): its
+            // slot goes, so that probing ids does not grow the registry.
+            let mut games = self.games.lock().await;
+            // Only when no other request holds the slot (the map's and
+            // ours are its only references; none can be taken meanwhile,
+            // the registry being locked).
+            if games
+                .get(id)
+                .is_some_and(|s| Arc::ptr_eq(s, &slot) && Arc::strong_count(&slot) == 2)
+            {
+                games.remove(id);
             }
         }
+        loaded
+    }
+
+    /// Reads a game from the store and rebuilds it (no lock held).
+    async fn load(&self, id: &str) -> Result<Option<GameHandle>, String> {
         let Some(row) = self.store.game(id).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
@@ -204,7 +240,6 @@ impl AppState {
             self.config.timing.clone(),
         )
         .await?;
-        games.insert(row.id, handle.clone());
         Ok(Some(handle))
     }
 

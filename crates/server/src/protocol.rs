@@ -64,8 +64,21 @@ pub enum ClientMessage {
     /// Declines the opponent's standing draw offer.
     DeclineDraw,
     /// Claims a draw by threefold repetition or the fifty-move rule (the
-    /// variant's claim rules), on one's own turn.
-    ClaimDraw,
+    /// variant's claim rules), on one's own turn: for the position on the
+    /// board (FIDE 9.2.2, 9.3.2), or, with `move` and `ply`, for the
+    /// position that move makes (FIDE 9.2.1, 9.3.1). The announced move is
+    /// played whether or not the claim holds (FIDE 9.5.2: after an
+    /// incorrect claim the announced move must be made); a correct claim
+    /// then draws the game, an incorrect one gets a `warning`.
+    ClaimDraw {
+        /// The announced move, UCI or SAN (with `ply`).
+        #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+        mv: Option<String>,
+        /// The `plyCount` of the state the move is played from (with
+        /// `move`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<u32>,
+    },
     /// Claims the win when the opponent has been disconnected for the
     /// absence period (`claimVictoryAfterMs` in the state).
     ClaimVictory,
@@ -237,6 +250,15 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         "claim-victory",
         "ping",
     ];
+    /// The kinds that carry nothing but `kind`.
+    const FIELDLESS: [&str; 6] = [
+        "resign",
+        "offer-draw",
+        "accept-draw",
+        "decline-draw",
+        "claim-victory",
+        "ping",
+    ];
     if !KINDS.contains(&k.as_str()) {
         return Err(ReadError {
             code: "message.unknown-kind",
@@ -244,11 +266,41 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
             kind,
         });
     }
+    // serde's internally tagged unit variants ignore other fields, so
+    // `{"kind": "resign", "x": 1}` would be read as `resign`: the kinds
+    // without fields are checked here, as `deny_unknown_fields` checks the
+    // others.
+    if FIELDLESS.contains(&k.as_str()) {
+        if let Some(extra) = value
+            .as_object()
+            .and_then(|o| o.keys().find(|key| key.as_str() != "kind"))
+        {
+            return Err(ReadError {
+                code: "message.malformed",
+                message: format!(
+                    "`{k}`: unknown field `{}`: `{k}` has no fields besides `kind`",
+                    houserules_engine::echo::echo(extra)
+                ),
+                kind,
+            });
+        }
+    }
     let msg: ClientMessage = serde_json::from_value(value).map_err(|e| ReadError {
         code: "message.malformed",
         message: format!("`{k}`: {e}"),
         kind: kind.clone(),
     })?;
+    if let ClientMessage::ClaimDraw { mv, ply } = &msg {
+        if mv.is_some() != ply.is_some() {
+            return Err(ReadError {
+                code: "message.malformed",
+                message: "`claim-draw`: `move` and `ply` go together (the move announced and \
+                          the plyCount it is played from), or neither is given"
+                    .into(),
+                kind,
+            });
+        }
+    }
     if let ClientMessage::Hello {
         protocol_version, ..
     } = &msg

@@ -179,6 +179,9 @@ impl SqlStore {
         } else {
             url.to_string()
         };
+        if sqlite {
+            check_sqlite_file(&url)?;
+        }
         let options = AnyConnectOptions::from_str(&url).map_err(err(format!("open {url}")))?;
         let schema = schema.map(str::to_string);
         if let (false, Some(s)) = (sqlite, &schema) {
@@ -196,6 +199,9 @@ impl SqlStore {
             // SQLite has one writer at a time; more connections only wait
             // on its lock.
             .max_connections(if sqlite { 4 } else { 16 })
+            // A database that cannot be opened is reported in seconds, not
+            // after sqlx's 30 s default of retrying.
+            .acquire_timeout(std::time::Duration::from_secs(10))
             .after_connect(move |conn, _| {
                 let schema = schema.clone();
                 Box::pin(async move {
@@ -225,6 +231,59 @@ impl SqlStore {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// The file of a `sqlite:` URL (`sqlite:PATH`, `sqlite://PATH`, options
+/// after `?`); `None` for an in-memory database.
+fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let path = rest.split('?').next().unwrap_or("");
+    (!path.is_empty() && path != ":memory:").then(|| std::path::PathBuf::from(path))
+}
+
+/// Checks a SQLite file before sqlx opens it, so that the usual mistakes
+/// get a message naming the path at once: its folder is missing, or the
+/// file exists and is not a SQLite database (its first 16 bytes are not
+/// the header "SQLite format 3\0", sqlite.org/fileformat.html § 1.3). An
+/// empty or missing file is fine: SQLite creates the database.
+fn check_sqlite_file(url: &str) -> Result<(), StoreError> {
+    use std::io::Read;
+    let Some(path) = sqlite_path(url) else {
+        return Ok(());
+    };
+    let fail = |message: String| StoreError {
+        op: format!("open {}", path.display()),
+        message,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(fail(format!(
+                "the folder {} does not exist (create it, or choose another path)",
+                dir.display()
+            )));
+        }
+    }
+    if path.is_dir() {
+        return Err(fail("this is a folder, not a file".into()));
+    }
+    let mut file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(fail(format!("cannot read the file: {e}"))),
+    };
+    let mut head = Vec::with_capacity(16);
+    if let Err(e) = file.by_ref().take(16).read_to_end(&mut head) {
+        return Err(fail(format!("cannot read the file: {e}")));
+    }
+    if head.is_empty() || head.as_slice() == b"SQLite format 3\0" {
+        return Ok(());
+    }
+    Err(fail(
+        "the file is not a SQLite database (it does not start with the SQLite header); \
+         give a new file name or an existing houserules database"
+            .into(),
+    ))
 }
 
 fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {

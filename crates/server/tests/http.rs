@@ -3,6 +3,7 @@
 mod common;
 
 use common::{create, fast, fresh_db, get_json, http, http_full, start, start_on, Backend, Client};
+use houserules_server::store::{Entry, GameRow, Store, StoreError, Summary};
 use serde_json::{json, Value};
 
 async fn create_answers_seats_and_refuses_bad_requests(b: Backend) {
@@ -186,9 +187,48 @@ async fn service_endpoints(b: Backend) {
     assert!(m.contains("houserules_ack_latency_seconds_count 1"), "{m}");
     let (status, _) = http(s.addr, "GET", "/api/nothing", None).await;
     assert_eq!(status, 404);
+    // A body over 1 MiB: 413 with the findings JSON of every refusal (it
+    // was tower-http's plain text).
     let big = format!("{{\"white\": \"{}\"}}", "x".repeat(2 << 20));
-    let (status, _) = http(s.addr, "POST", "/api/games", Some(&big)).await;
-    assert_eq!(status, 413);
+    for path in ["/api/games", "/api/validate", "/api/modifiers"] {
+        let (status, head, body) = http_full(s.addr, "POST", path, Some(&big)).await;
+        assert_eq!(status, 413, "{path}: {body}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        let f = &v["findings"][0];
+        assert_eq!(
+            (f["code"].as_str(), f["path"].as_str()),
+            (Some("request.too-large"), Some("$")),
+            "{body}"
+        );
+        assert!(f["message"].as_str().unwrap().contains("1 MiB"), "{body}");
+    }
+}
+
+/// docs/protocol.md's example of a refused creation shows the code and
+/// path the server really answers (it said `request.bad-preset`).
+async fn doc_example_refusal_is_true(b: Backend) {
+    let s = start(b).await;
+    let doc = include_str!("../../../docs/protocol.md");
+    let example = "-d '{\"presets\": [\"no-such-rule\"]}'\n# 400 ";
+    let at = doc.find(example).expect("the example in docs/protocol.md") + example.len();
+    let line = doc[at..].lines().next().unwrap();
+    let shown: Value = serde_json::from_str(&line.replace('…', "")).unwrap();
+    let (status, body) = http(
+        s.addr,
+        "POST",
+        "/api/games",
+        Some(r#"{"presets": ["no-such-rule"]}"#),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let real: Value = serde_json::from_str(&body).unwrap();
+    for k in ["code", "path"] {
+        assert_eq!(
+            shown["findings"][0][k], real["findings"][0][k],
+            "{k}: {body}"
+        );
+    }
 }
 
 /// POST /api/modifiers keeps a descriptor (checked) in the store; GET
@@ -290,6 +330,246 @@ async fn rebuild_is_identical(b: Backend) {
     assert_eq!(strip(before), strip(after));
 }
 
+/// Plays `moves` (UCI) alternately from White over the WebSocket; each
+/// must be accepted.
+async fn play_moves(addr: std::net::SocketAddr, g: &common::Created, moves: &[&str]) {
+    let mut w = Client::connect(addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(addr, &g.id, &g.black, 1).await;
+    for (ply, m) in moves.iter().enumerate() {
+        let c = if ply % 2 == 0 { &mut w } else { &mut bl };
+        c.mv(m, ply as u32).await;
+        // Both seats see each move (an error reply fails `expect`).
+        for c in [&mut w, &mut bl] {
+            let st = c.expect("state").await;
+            assert_eq!(st["state"]["plyCount"], ply as u64 + 1, "{m}");
+        }
+    }
+}
+
+/// Reads the server's PGN back with the PGN crate and replays it: the
+/// `Variant` tag as the crate reads it, presets from the `HouseRules`
+/// tag (as `houserules pgn` builds them); returns the PGN text and the
+/// final FEN of the replay.
+async fn pgn_replayed(addr: std::net::SocketAddr, id: &str) -> (String, String) {
+    let (status, text) = http(addr, "GET", &format!("/api/games/{id}/pgn"), None).await;
+    assert_eq!(status, 200, "{text}");
+    let game = houserules_pgn::Reader::new(text.as_bytes())
+        .next()
+        .expect("a game")
+        .unwrap_or_else(|e| panic!("{e}: {text}"));
+    let house = game.tag("HouseRules").map(str::to_string);
+    let resolve = move |_: &str| {
+        house
+            .as_deref()
+            .map(|h| houserules_presets::build_from_str(h, None).unwrap().0)
+    };
+    let r = houserules_pgn::replay_with(&game, &resolve);
+    assert!(r.error.is_none(), "{:?}: {text}", r.error);
+    (text, r.game.expect("replayed").fen())
+}
+
+/// `GET /api/games/{id}/pgn` writes the rule set (issue 13, the session-5
+/// trial: a Chess960 game read back as standard chess): `Variant
+/// "Chess960"` with `SetUp`/`FEN` for a Chess960 layout, `HouseRules`
+/// for presets, `Modifiers` for library modifiers; read back with the
+/// PGN crate, each replays to the server's final position.
+async fn pgn_writes_the_rule_set(b: Backend) {
+    let s = start(b).await;
+    // Chess960 position 0 (BBQNNRKR); pawn moves and a capture, legal in
+    // any Chess960 start.
+    let g = create(s.addr, json!({"layout": "chess960:0", "white": "Ann"})).await;
+    // Black's knight d8 leaps to c6 (b7 and f7 hold pawns).
+    play_moves(s.addr, &g, &["e2e4", "d7d5", "e4d5", "d8c6"]).await;
+    let (text, fen) = pgn_replayed(s.addr, &g.id).await;
+    let state = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(fen, state["fen"].as_str().unwrap(), "{text}");
+    for tag in [
+        "[Variant \"Chess960\"]",
+        "[SetUp \"1\"]",
+        "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w ",
+        "[White \"Ann\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} missing: {text}");
+    }
+    assert!(text.contains("1. e4 d5 2. exd5 Nc6 *"), "{text}");
+
+    // Backward pawns: 2. e3 and 2... e6 step back (P21), which FIDE chess
+    // does not allow, so the replay needs the HouseRules tag.
+    let g = create(
+        s.addr,
+        json!({"presets": ["wrap-board", "pawns-move-backward"]}),
+    )
+    .await;
+    play_moves(s.addr, &g, &["e2e4", "e7e5", "e4e3", "e5e6"]).await;
+    let (text, fen) = pgn_replayed(s.addr, &g.id).await;
+    let state = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(fen, state["fen"].as_str().unwrap(), "{text}");
+    assert!(text.contains("[HouseRules \""), "{text}");
+    assert!(!text.contains("[Variant "), "FIDE chess has none: {text}");
+    assert!(!text.contains("[FEN "), "its own start: {text}");
+    assert!(text.contains("1. e4 e5 2. e3 e6 *"), "{text}");
+
+    // A library modifier is named in the Modifiers tag.
+    let g = create(s.addr, json!({"modifiers": ["parry"]})).await;
+    let (status, text) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    assert_eq!(status, 200);
+    assert!(text.contains("[Modifiers \"parry\"]"), "{text}");
+}
+
+/// The creation request's `game` (issue 12's field): Berolina chess (a
+/// shipped 8×8 game whose pawns move diagonally) is created, played over
+/// the WebSocket and rebuilt after a restart. Boards other than 8×8
+/// (Capablanca's 10×8) are refused by the session as
+/// `request.unsupported-board`, with or without modifiers: its rules
+/// runtime holds 8×8 boards only so far (docs/status.md, issue 12).
+async fn game_field(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"game": "berolina"})).await;
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    // 30 moves from the start (crates/session/tests/game_field.rs derives
+    // them), not FIDE chess's 20: the game is really Berolina.
+    assert_eq!(v["legalMoves"].as_array().unwrap().len(), 30);
+    // The e-pawn steps diagonally e2-d3, Black's d-pawn d7-e6 (Berolina
+    // pawns move diagonally forward, capture straight), then the knights.
+    play_moves(s.addr, &g, &["e2d3", "d7e6", "g1f3", "b8c6"]).await;
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    // Hand-derived: two pawn moves reset the half-move clock, the two
+    // knight moves make it 2; move 3, White to move.
+    assert_eq!(
+        v["fen"],
+        "r1bqkbnr/ppp1pppp/2n1p3/8/8/3P1N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    let db = s.db.clone();
+    drop(s);
+    let again = common::start_on(db, fast()).await;
+    let after = get_json(again.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(after["fen"], v["fen"]);
+    assert_eq!(after["legalMoves"], v["legalMoves"]);
+
+    for body in [
+        r#"{"game": "capablanca", "modifiers": ["minefield"]}"#,
+        r#"{"game": "capablanca"}"#,
+    ] {
+        let (status, text) = http(again.addr, "POST", "/api/games", Some(body)).await;
+        assert_eq!(status, 400, "{body}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let f = &v["findings"][0];
+        assert_eq!(f["code"], "request.unsupported-board", "{text}");
+        let m = f["message"].as_str().unwrap();
+        assert!(m.contains("capablanca") && m.contains("10×8"), "{text}");
+    }
+    let (status, text) = http(
+        again.addr,
+        "POST",
+        "/api/games",
+        Some(r#"{"game": "no-such-game"}"#),
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("$.game"), "{text}");
+}
+
+/// A store whose log read of one game waits until it is let go: a game
+/// that takes long to load.
+struct SlowStore {
+    inner: houserules_server::store::SqlStore,
+    slow_id: String,
+    gate: std::sync::Arc<tokio::sync::Notify>,
+}
+
+#[async_trait::async_trait]
+impl Store for SlowStore {
+    async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.inner.create_game(g).await
+    }
+    async fn append(&self, id: &str, e: &Entry, f: Option<&str>) -> Result<(), StoreError> {
+        self.inner.append(id, e, f).await
+    }
+    async fn take_seat(
+        &self,
+        id: &str,
+        seat: &'static str,
+        token: &str,
+        status: &str,
+    ) -> Result<bool, StoreError> {
+        self.inner.take_seat(id, seat, token, status).await
+    }
+    async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        self.inner.game(id).await
+    }
+    async fn entries(&self, id: &str) -> Result<Vec<Entry>, StoreError> {
+        if id == self.slow_id {
+            self.gate.notified().await;
+        }
+        self.inner.entries(id).await
+    }
+    async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError> {
+        self.inner.list(status, limit).await
+    }
+    async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.unfinished().await
+    }
+    async fn save_modifier(&self, id: &str, d: &str, at: i64) -> Result<(), StoreError> {
+        self.inner.save_modifier(id, d, at).await
+    }
+    async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError> {
+        self.inner.saved_modifiers().await
+    }
+}
+
+/// While one game loads from the store (its log read held up), the other
+/// games are still served: the registry is not locked across the load (it
+/// was, and every request waited for the slow game).
+async fn a_slow_load_holds_up_no_other_game(b: Backend) {
+    use std::sync::Arc;
+    use std::time::Duration;
+    let first = start(b).await;
+    let slow = create(first.addr, json!({})).await;
+    let other = create(first.addr, json!({})).await;
+    let db = first.db.clone();
+    drop(first);
+    let gate = Arc::new(tokio::sync::Notify::new());
+    let store = SlowStore {
+        inner: common::open(&db).await,
+        slow_id: slow.id.clone(),
+        gate: Arc::clone(&gate),
+    };
+    // A fresh server over the same store, nothing loaded yet.
+    let state = houserules_server::AppState::new(Arc::new(store), fast());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = houserules_server::http::router(Arc::clone(&state));
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    let path = format!("/api/games/{}", slow.id);
+    let waiting = tokio::spawn(async move { http(addr, "GET", &path, None).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!waiting.is_finished(), "the slow game is held up");
+    let served = tokio::time::timeout(
+        Duration::from_secs(5),
+        http(addr, "GET", &format!("/api/games/{}", other.id), None),
+    )
+    .await
+    .expect("another game is served while the slow one loads");
+    assert_eq!(served.0, 200, "{}", served.1);
+    // Unknown ids are answered meanwhile too.
+    let (status, _) = tokio::time::timeout(
+        Duration::from_secs(5),
+        http(addr, "GET", "/api/games/nope", None),
+    )
+    .await
+    .expect("an unknown id is answered while the slow game loads");
+    assert_eq!(status, 404);
+    gate.notify_one();
+    let (status, body) = tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .expect("the slow game is served once its log is read")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    server.abort();
+}
+
 on_both!(
     create_answers_seats_and_refuses_bad_requests,
     open_game_and_join,
@@ -297,4 +577,8 @@ on_both!(
     web_app,
     modifier_library,
     rebuild_is_identical,
+    doc_example_refusal_is_true,
+    a_slow_load_holds_up_no_other_game,
+    pgn_writes_the_rule_set,
+    game_field,
 );

@@ -387,7 +387,84 @@ async fn claim_victory(b: Backend) {
     );
 }
 
+/// A draw claimed by announcing a move (FIDE 9.2.1), over the socket.
+/// The knights shuffle: 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8; the
+/// start position (White to move) stands after plies 0, 4 and 8, so
+/// Black's announced 4... Ng8 makes it appear a third time.
+async fn claim_draw_by_announcing_a_move(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    for (ply, m) in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"].iter().enumerate() {
+        let c = if ply % 2 == 0 { &mut w } else { &mut bl };
+        c.mv(m, ply as u32).await;
+        c.expect("state").await;
+    }
+    // Out of turn: refused, nothing played.
+    w.send(json!({"kind": "claim-draw", "move": "Ng1", "ply": 5}))
+        .await;
+    assert_eq!(w.expect("error").await["code"], "move.not-your-turn");
+    // 3... Nf6 makes the position after 1... Nf6 appear a second time
+    // only: the claim is incorrect, and the announced move is played
+    // (FIDE 9.5.2); the claimant gets a warning, the game goes on.
+    bl.send(json!({"kind": "claim-draw", "move": "Nf6", "ply": 5}))
+        .await;
+    let st = w.expect("state").await;
+    assert_eq!(st["state"]["plyCount"], 6);
+    assert!(st["state"]["result"].is_null());
+    let warn = bl.expect("warning").await;
+    assert_eq!(warn["code"], "draw.claim-incorrect", "{warn}");
+    w.mv("f3g1", 6).await;
+    w.expect("state").await;
+    // A claim without a move is for the position on the board (WNg1,
+    // BNf6, Black to move: seen after plies 3 and 7, twice): refused.
+    bl.send(json!({"kind": "claim-draw"})).await;
+    assert_eq!(bl.expect("error").await["code"], "draw.no-claim");
+    // 4... Ng8 announced: the third start position; drawn.
+    bl.send(json!({"kind": "claim-draw", "move": "Ng8", "ply": 7}))
+        .await;
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1/2-1/2"), Some("threefold-repetition"))
+    );
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    // The start position after 8 knight moves: half-move clock 8, move 5.
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5"
+    );
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    let inputs = rec["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 9, "8 moves and the claim: {rec}");
+    assert_eq!(inputs[7]["input"]["move"], "f6g8");
+    assert_eq!(inputs[8]["input"]["event"], "claim-draw");
+    let (_, pgn) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    assert!(pgn.contains("4. Ng1 Ng8 1/2-1/2"), "{pgn}");
+}
+
+/// An unknown field on a message kind without fields is refused over the
+/// socket as on any other kind (`{"kind":"resign","x":1}` used to resign).
+async fn unknown_field_on_a_fieldless_kind(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    w.send(json!({"kind": "resign", "x": 1})).await;
+    let e = w.expect("error").await;
+    assert_eq!(
+        (e["code"].as_str(), e["ref"].as_str()),
+        (Some("message.malformed"), Some("resign"))
+    );
+    w.send(json!({"kind": "ping"})).await;
+    assert_eq!(w.next().await["kind"], "pong");
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert!(v["result"].is_null(), "the game goes on: {v}");
+}
+
 on_both!(
+    claim_draw_by_announcing_a_move,
+    unknown_field_on_a_fieldless_kind,
     whole_game_to_checkmate,
     refused_messages,
     resend_after_reconnect,

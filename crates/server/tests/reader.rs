@@ -20,7 +20,14 @@ fn message() -> impl Strategy<Value = ClientMessage> {
         Just(ClientMessage::OfferDraw),
         Just(ClientMessage::AcceptDraw),
         Just(ClientMessage::DeclineDraw),
-        Just(ClientMessage::ClaimDraw),
+        Just(ClientMessage::ClaimDraw {
+            mv: None,
+            ply: None
+        }),
+        (".{0,12}", any::<u32>()).prop_map(|(m, p)| ClientMessage::ClaimDraw {
+            mv: Some(m),
+            ply: Some(p)
+        }),
         Just(ClientMessage::ClaimVictory),
         Just(ClientMessage::Ping),
     ]
@@ -65,8 +72,40 @@ fn refusals_name_what_is_wrong() {
     assert_eq!(e.code, "message.malformed");
     assert!(e.message.contains("ply"), "{}", e.message);
     assert_eq!(e.kind.as_deref(), Some("move"));
-    // Known gap: an unknown field on a field-less kind (`{"kind": "ping",
-    // "extra": 1}`) is accepted (serde's internally tagged unit variants).
+    // An unknown field is refused on every kind, the field-less ones too
+    // (serde's internally tagged unit variants would ignore it).
+    for text in [
+        r#"{"kind":"resign","x":1}"#,
+        r#"{"kind":"ping","extra":null}"#,
+        r#"{"kind":"offer-draw","move":"e4"}"#,
+        r#"{"kind":"accept-draw","a":[]}"#,
+        r#"{"kind":"decline-draw","b":{}}"#,
+        r#"{"kind":"claim-victory","c":true}"#,
+        r#"{"kind":"claim-draw","c":true}"#,
+        r#"{"kind":"move","move":"e2e4","ply":0,"x":1}"#,
+        r#"{"kind":"hello","protocolVersion":1,"x":1}"#,
+    ] {
+        let e = read_client_message(text).unwrap_err();
+        assert_eq!(e.code, "message.malformed", "{text}");
+        assert!(e.message.contains("unknown field"), "{text}: {}", e.message);
+        assert!(e.kind.is_some(), "{text}");
+    }
+    // A claim by announcing a move needs both the move and its ply.
+    for text in [
+        r#"{"kind":"claim-draw","move":"Nf3"}"#,
+        r#"{"kind":"claim-draw","ply":4}"#,
+    ] {
+        let e = read_client_message(text).unwrap_err();
+        assert_eq!(e.code, "message.malformed", "{text}");
+        assert!(e.message.contains("go together"), "{text}: {}", e.message);
+    }
+    assert_eq!(
+        read_client_message(r#"{"kind":"claim-draw","move":"Nf3","ply":4}"#),
+        Ok(ClientMessage::ClaimDraw {
+            mv: Some("Nf3".into()),
+            ply: Some(4)
+        })
+    );
     let e = read_client_message(r#"{"kind":"hello","protocolVersion":3}"#).unwrap_err();
     assert_eq!(e.code, "message.bad-version");
     let e = read_client_message(r#"{"kind":"pong"}"#).unwrap_err();

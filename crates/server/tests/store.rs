@@ -118,6 +118,44 @@ async fn migrations_run_once(b: Backend) {
     assert!(s.game("g").await.unwrap().is_some());
 }
 
+/// `sqlite:FILE` where FILE is not a SQLite database, or lies in a folder
+/// that does not exist, is refused at once with a message naming the path
+/// (it used to wait for sqlx's 30 s pool timeout and say "pool timed out").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_sqlite_path_fails_fast_naming_it() {
+    use houserules_server::store::SqlStore;
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("houserules-badpath-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "these are not the bytes of a database\n").unwrap();
+    let missing = dir.join("no-such-folder").join("games.db");
+    for (path, says) in [
+        (text.clone(), "not a SQLite database"),
+        (missing.clone(), "does not exist"),
+    ] {
+        let url = format!("sqlite:{}", path.display());
+        let opened = tokio::time::timeout(Duration::from_secs(10), SqlStore::connect(&url, None))
+            .await
+            .unwrap_or_else(|_| panic!("{url}: no answer within 10 s"));
+        let e = opened.expect_err(&url).to_string();
+        assert!(e.contains(&path.display().to_string()), "{url}: {e}");
+        assert!(e.contains(says), "{url}: {e}");
+    }
+    // The text file is left as it was.
+    assert_eq!(
+        std::fs::read_to_string(&text).unwrap(),
+        "these are not the bytes of a database\n"
+    );
+    // An empty file is a new database.
+    let empty = dir.join("empty.db");
+    std::fs::write(&empty, "").unwrap();
+    let s = SqlStore::connect(&format!("sqlite:{}", empty.display()), None)
+        .await
+        .unwrap();
+    assert!(s.game("x").await.unwrap().is_none());
+}
+
 on_both!(
     log_is_append_only_and_ordered,
     finishing_is_in_the_same_transaction,
