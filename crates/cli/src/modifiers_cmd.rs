@@ -310,8 +310,18 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         }
     }
     if let (Some(path), Some(tags)) = (&args.pgn, &tags) {
+        // A shipped game other than chess is named by its `Variant`
+        // (`pgn check` replays the moves on it).
+        let id = &start.variant().definition().id;
+        let variant = if start.is_chess960() {
+            Some("Chess960".to_string())
+        } else if id != "chess" && houserules_definitions::builtin_source(id).is_some() {
+            Some(crate::pgn_cmd::written_name(id))
+        } else {
+            None
+        };
         let tags = RuleTags {
-            variant: start.is_chess960().then(|| "Chess960".to_string()),
+            variant,
             ..tags.clone()
         };
         let own_start = start.fen() == houserules_engine::Game::chess().fen();

@@ -402,7 +402,7 @@ impl Resolver {
 
 /// The `Variant` tag `pgn format` writes for a game chosen by id: the
 /// name other programs use (see [`GAME_NAMES`]), `Chess960`, or the id.
-fn written_name(id: &str) -> String {
+pub(crate) fn written_name(id: &str) -> String {
     if id == "chess960" {
         return "Chess960".into();
     }

@@ -815,7 +815,10 @@ fn state_command_writes_other_games() {
     let printed = ok(&["state", "--game", "capablanca", "--play", "e2e4"]);
     let v: Value = serde_json::from_str(&printed).expect("a JSON document");
     assert_eq!(v["game"], "capablanca");
-    assert_eq!(v["board"], "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR");
+    assert_eq!(
+        v["board"],
+        "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR"
+    );
     assert_eq!(v["turn"], "black");
     let path = dir.join("capablanca.json");
     std::fs::write(&path, &printed).unwrap();
@@ -827,10 +830,16 @@ fn state_command_writes_other_games() {
     let moves = ok(&["moves", "--state", path.to_str().unwrap()]);
     assert_eq!(moves.lines().count(), 28, "{moves}");
     // A game file travels as its text: the document stands alone.
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../definitions/games/gardner.yaml");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../definitions/games/gardner.yaml"
+    );
     let printed = ok(&["state", "--game", file, "--play", "b1c3"]);
     let v: Value = serde_json::from_str(&printed).expect("a JSON document");
-    assert!(v["game"].as_str().unwrap().contains("id: gardner"), "{printed}");
+    assert!(
+        v["game"].as_str().unwrap().contains("id: gardner"),
+        "{printed}"
+    );
     let path = dir.join("gardner.json");
     std::fs::write(&path, &printed).unwrap();
     // Gardner 5×5 after 1.Nc3: black's pawns a4-a3, b4-b3, bxc3, dxc3,

@@ -176,20 +176,36 @@ fn modifier_errors_name_what_is_wrong() {
         err.contains("cannot read the descriptor file missing.json"),
         "{err}"
     );
-    // The session takes the game, but its modifier runtime holds 8×8
-    // boards only: Gardner's 5×5 is refused naming game and size.
+    // The modifier runtime holds boards of at most 64 squares:
+    // Capablanca's 10×8 (80 squares) is refused naming game and size.
     let err = fails(&[
         "perft",
         "--game",
-        "gardner",
+        "capablanca",
         "--modifiers",
         "minefield",
         "--depth",
         "1",
     ]);
     assert!(
-        err.contains("request.unsupported-board") && err.contains("gardner") && err.contains("5×5"),
+        err.contains("request.unsupported-board")
+            && err.contains("capablanca")
+            && err.contains("10×8"),
         "{err}"
+    );
+    // Gardner's 5×5 plays: `severe_constipation` freezes the knight on
+    // b1, leaving the 5 pawn pushes of Gardner's 7 first moves.
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            "gardner",
+            "--modifiers",
+            "severe_constipation",
+            "--depth",
+            "1"
+        ]),
+        5
     );
     let err = fails(&["state", "--modifiers", "minefield"]);
     assert!(err.contains("--modifiers"), "{err}");
@@ -270,7 +286,9 @@ fn pgn_check_replays_the_modifiers_tag() {
     // and `Bh5` names no move: ply 3 is an error (exit status 1).
     let bare_text: String = written
         .lines()
-        .filter(|l| !l.starts_with("[Modifiers") && !l.starts_with("[SetUp") && !l.starts_with("[FEN"))
+        .filter(|l| {
+            !l.starts_with("[Modifiers") && !l.starts_with("[SetUp") && !l.starts_with("[FEN")
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     let bare = dir.join("bare.pgn");
@@ -306,8 +324,38 @@ fn pgn_check_replays_the_modifiers_tag() {
     let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     assert_eq!(r["error"]["kind"], "modifiers", "{r}");
     assert!(
-        r["error"]["message"].as_str().unwrap().contains("mr_freeze"),
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mr_freeze"),
         "{r}"
+    );
+
+    // A game on another board: Gardner 5×5 with `severe_constipation`.
+    // After 1.a3 (a2-a3; no double steps in Gardner) the board reads
+    // rnbqk/ppppp/P4/1PPPP/RNBQK, Black to move, move 1. The PGN names
+    // the game in its Variant tag, and `pgn check` replays it there.
+    let req = dir.join("gardner.json");
+    std::fs::write(&req, r#"{"game": "gardner"}"#).unwrap();
+    std::fs::write(&inputs, "{\"move\": \"a2a3\"}\n").unwrap();
+    ok(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--modifiers",
+        "severe_constipation",
+        "--inputs",
+        inputs_s,
+        "--pgn",
+        pgn_s,
+    ]);
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(written.contains("[Variant \"gardner\"]"), "{written}");
+    let report = ok(&["pgn", "check", "--json", pgn_s]);
+    let r: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(
+        r["final_fen"], "rnbqk/ppppp/P4/1PPPP/RNBQK b - - 0 1",
+        "{report}"
     );
     std::fs::remove_dir_all(&dir).ok();
 }
