@@ -119,15 +119,16 @@ pub fn shipped_game_of(tag: &str) -> Option<&'static str> {
 /// How one game is being replayed: by the engine under the rules of its
 /// tags, or through the modifier session ([`SessionReplay`]).
 enum Replaying {
-    Engine(Replayer, Setup),
-    Session(SessionReplay),
+    // Boxed: both are kilobytes (one box per game).
+    Engine(Box<(Replayer, Setup)>),
+    Session(Box<SessionReplay>),
 }
 
 impl Replaying {
     fn push(&mut self, san: &str, pos: houserules_pgn::TextPos) {
         match self {
-            Replaying::Engine(r, _) => {
-                r.push(san, Some(pos));
+            Replaying::Engine(r) => {
+                r.0.push(san, Some(pos));
             }
             Replaying::Session(s) => s.push(san, Some(pos)),
         }
@@ -290,10 +291,10 @@ impl Resolver {
     /// else by the engine under [`Resolver::setup`].
     fn replaying(&self, tags: &[Tag], strict: bool) -> Replaying {
         match SessionReplay::for_game(tags, &self.args) {
-            Some(s) => Replaying::Session(s),
+            Some(s) => Replaying::Session(Box::new(s)),
             None => {
                 let setup = self.setup(tags);
-                Replaying::Engine(setup.replayer(tags, strict), setup)
+                Replaying::Engine(Box::new((setup.replayer(tags, strict), setup)))
             }
         }
     }
@@ -639,9 +640,9 @@ fn game_report<'a>(
         None => None,
     };
     let (replayer, setup) = match replaying {
-        Some(Replaying::Engine(r, setup)) => (r, setup),
+        Some(Replaying::Engine(r)) => *r,
         Some(Replaying::Session(sr)) => {
-            return session_report(name, number, sr, syntax, &tags, resolver)
+            return session_report(name, number, *sr, syntax, &tags, resolver)
         }
         None => {
             // A syntax error before any move: no position was set up.
