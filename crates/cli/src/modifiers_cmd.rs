@@ -89,13 +89,18 @@ fn description(id: &str) -> String {
 ///
 /// # Errors
 /// [`CliError::Input`] when the file cannot be read (without `--json`).
-pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub fn validate(
+    path: &Path,
+    as_json: bool,
+    board: Option<houserules_modifiers::runtime::Geom>,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
     let shown = path.display().to_string();
     let text = match read_text_limited(path, 1 << 20) {
         Ok(text) => text,
         Err(e) => return crate::validate_cmd::unreadable(&shown, &e, as_json, true, out),
     };
-    validate_text(&shown, &text, as_json, out)
+    validate_text(&shown, &text, as_json, board, out)
 }
 
 /// Validates the text of a JSON modifier descriptor read from `shown`, as
@@ -107,9 +112,22 @@ pub fn validate_text(
     shown: &str,
     text: &str,
     as_json: bool,
+    board: Option<houserules_modifiers::runtime::Geom>,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
-    match houserules_modifiers::validate(text) {
+    // A descriptor valid on 8×8 is checked against `--board` too.
+    let checked = houserules_modifiers::validate(text).and_then(|d| {
+        let on_board = match (board, houserules_modifiers::validate::strict_json(text)) {
+            (Some(g), Ok(v)) => houserules_modifiers::validate::board_findings(&v, g),
+            _ => Vec::new(),
+        };
+        if on_board.is_empty() {
+            Ok(d)
+        } else {
+            Err(on_board)
+        }
+    });
+    match checked {
         Ok(d) => {
             if as_json {
                 writeln!(

@@ -359,3 +359,25 @@ fn pgn_check_replays_the_modifiers_tag() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `validate --board WxH` (modifier-rulings E3): a descriptor's squares,
+/// files and ranks checked against another board.
+#[test]
+fn validate_checks_a_descriptor_against_a_board() {
+    let ice_age = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../modifiers/library/ice_age.json"
+    );
+    // ice_age freezes files a and h; a 6×6 board has files a–f.
+    let o = houserules(&["validate", ice_age, "--board", "6x6"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("descriptor.board-size") && err.contains("file h") && err.contains("6×6"),
+        "{err}"
+    );
+    assert!(ok(&["validate", ice_age, "--board", "8x8"]).starts_with("ok: ice_age"));
+    assert!(ok(&["validate", ice_age]).starts_with("ok: ice_age"));
+    let err = fails(&["validate", ice_age, "--board", "17x1"]);
+    assert!(err.contains("17x1"), "{err}");
+}
