@@ -33,6 +33,7 @@ mod parallel;
 mod perft_cmd;
 mod pgn_cmd;
 mod pgn_out;
+mod pgn_session;
 mod position;
 mod progress;
 mod rules_cmd;
@@ -143,6 +144,7 @@ Examples:
   houserules pgn check --rules coregal coregal-games.pgn
   houserules pgn check --state position.json games.pgn
   houserules pgn check --strict games.pgn
+  houserules pgn check --modifiers minefield game.pgn
 
 A `HouseRules` tag (presets in --rules syntax, e.g. `piece-hp,wrap-board`)
 replays the game with those presets. A `Variant` tag naming Antichess,
@@ -152,7 +154,10 @@ capablanca, gardner, grand, losalamos, knightmate, clobberers, chess960 or
 fischerandom) with that game. --game/--rules/--layout choose the rules of
 the other games (no Variant tag, an unknown one, or Standard/Chess960 for
 presets); where a game's tags name another game, the tags win, with a
-warning.
+warning. A `Modifiers` tag (library modifiers in --modifiers syntax, as
+`play --pgn` writes it) or --modifiers replays the game through the
+modifier session, seed 0 as `play`: a move after which a player must
+choose cannot be replayed (PGN records no answers) and is reported.
 
 Each game's line gives its plies, how it ended (the first thing that ended
 it: a fivefold repetition before a later 75-move rule), its final FEN and,
@@ -251,12 +256,6 @@ struct PgnCheckArgs {
 /// A file that cannot be opened or read is reported like a bad game, the
 /// other files are still checked, and the exit status is then 2.
 fn pgn_check(args: &PgnCheckArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    if args.variant.modifiers.is_some() {
-        return Err(CliError::input(
-            "--modifiers: `pgn check` replays games under --game and --rules only; \
-             replaying under modifiers is not built yet",
-        ));
-    }
     let mut resolver = pgn_cmd::Resolver::from_args(args.state.as_deref(), &args.variant)?;
     resolver.fen_style = args.fen_style.fen_style;
     let opts = pgn_cmd::CheckOptions {

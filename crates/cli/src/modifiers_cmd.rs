@@ -89,13 +89,18 @@ fn description(id: &str) -> String {
 ///
 /// # Errors
 /// [`CliError::Input`] when the file cannot be read (without `--json`).
-pub fn validate(path: &Path, as_json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub fn validate(
+    path: &Path,
+    as_json: bool,
+    board: Option<houserules_modifiers::runtime::Geom>,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
     let shown = path.display().to_string();
     let text = match read_text_limited(path, 1 << 20) {
         Ok(text) => text,
         Err(e) => return crate::validate_cmd::unreadable(&shown, &e, as_json, true, out),
     };
-    validate_text(&shown, &text, as_json, out)
+    validate_text(&shown, &text, as_json, board, out)
 }
 
 /// Validates the text of a JSON modifier descriptor read from `shown`, as
@@ -107,9 +112,22 @@ pub fn validate_text(
     shown: &str,
     text: &str,
     as_json: bool,
+    board: Option<houserules_modifiers::runtime::Geom>,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
-    match houserules_modifiers::validate(text) {
+    // A descriptor valid on 8×8 is checked against `--board` too.
+    let checked = houserules_modifiers::validate(text).and_then(|d| {
+        let on_board = match (board, houserules_modifiers::validate::strict_json(text)) {
+            (Some(g), Ok(v)) => houserules_modifiers::validate::board_findings(&v, g),
+            _ => Vec::new(),
+        };
+        if on_board.is_empty() {
+            Ok(d)
+        } else {
+            Err(on_board)
+        }
+    });
+    match checked {
         Ok(d) => {
             if as_json {
                 writeln!(
@@ -310,8 +328,18 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         }
     }
     if let (Some(path), Some(tags)) = (&args.pgn, &tags) {
+        // A shipped game other than chess is named by its `Variant`
+        // (`pgn check` replays the moves on it).
+        let id = &start.variant().definition().id;
+        let variant = if start.is_chess960() {
+            Some("Chess960".to_string())
+        } else if id != "chess" && houserules_definitions::builtin_source(id).is_some() {
+            Some(crate::pgn_cmd::written_name(id))
+        } else {
+            None
+        };
         let tags = RuleTags {
-            variant: start.is_chess960().then(|| "Chess960".to_string()),
+            variant,
             ..tags.clone()
         };
         let own_start = start.fen() == houserules_engine::Game::chess().fen();

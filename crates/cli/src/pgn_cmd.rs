@@ -17,6 +17,7 @@ use houserules_pgn::{
 use serde::Serialize;
 
 use crate::error::CliError;
+use crate::pgn_session::{SessionReplay, MODIFIERS_TAG};
 use crate::position::VariantArgs;
 
 /// The `Variant` tag values (lower case) that select the `suicide-chess`
@@ -87,6 +88,37 @@ fn named(tag: &str) -> Named {
     Named::Unknown
 }
 
+/// The shipped game id a `Variant` tag names (`chess` and `chess960`
+/// included; absent: `chess`), or `None` for Antichess and names
+/// houserules does not know (for the modifier session, which takes a game
+/// id).
+pub fn shipped_game_of(tag: &str) -> Option<&'static str> {
+    match named(tag) {
+        Named::Absent => Some("chess"),
+        Named::Chess(id) | Named::Game(id) => Some(id),
+        Named::Antichess | Named::Unknown => None,
+    }
+}
+
+/// How one game is being replayed: by the engine under the rules of its
+/// tags, or through the modifier session ([`SessionReplay`]).
+enum Replaying {
+    // Boxed: both are kilobytes (one box per game).
+    Engine(Box<(Replayer, Setup)>),
+    Session(Box<SessionReplay>),
+}
+
+impl Replaying {
+    fn push(&mut self, san: &str, pos: houserules_pgn::TextPos) {
+        match self {
+            Replaying::Engine(r) => {
+                r.0.push(san, Some(pos));
+            }
+            Replaying::Session(s) => s.push(san, Some(pos)),
+        }
+    }
+}
+
 /// The game chosen on the command line (`--game`, `--rules`, `--layout`).
 struct Choice {
     variant: Variant,
@@ -126,6 +158,9 @@ pub struct Resolver {
     antichess: OnceLock<Option<Variant>>,
     /// How the reports write FENs (`--fen-style`).
     pub fen_style: crate::position::FenStyle,
+    /// The command line's rule options, for games replayed under
+    /// modifiers (`--modifiers` or a `Modifiers` tag).
+    args: VariantArgs,
 }
 
 /// The rules of one game.
@@ -160,6 +195,7 @@ impl Resolver {
             state: None,
             antichess: OnceLock::new(),
             fen_style: crate::position::FenStyle::Xfen,
+            args: VariantArgs::default(),
         }
     }
 
@@ -186,7 +222,9 @@ impl Resolver {
             return Ok(Resolver::with_start(crate::position::load_state(path)?.1));
         }
         if !args.is_given() {
-            return Ok(Resolver::new(None));
+            let mut r = Resolver::new(None);
+            r.args = args.clone();
+            return Ok(r);
         }
         let chosen = args.choose()?;
         let presets = args.rules.is_some() || args.layout.is_some();
@@ -206,6 +244,7 @@ impl Resolver {
             state: None,
             fen_style: crate::position::FenStyle::Xfen,
             antichess: OnceLock::new(),
+            args: args.clone(),
         })
     }
 
@@ -229,6 +268,19 @@ impl Resolver {
             pos: None,
         }];
         self.setup(&tags).variant
+    }
+
+    /// How a game with these tags is replayed: through the modifier
+    /// session when its `Modifiers` tag or `--modifiers` names modifiers,
+    /// else by the engine under [`Resolver::setup`].
+    fn replaying(&self, tags: &[Tag], strict: bool) -> Replaying {
+        match SessionReplay::for_game(tags, &self.args) {
+            Some(s) => Replaying::Session(Box::new(s)),
+            None => {
+                let setup = self.setup(tags);
+                Replaying::Engine(Box::new((setup.replayer(tags, strict), setup)))
+            }
+        }
     }
 
     /// The rules of a game with these tags.
@@ -335,7 +387,7 @@ impl Resolver {
 
 /// The `Variant` tag `pgn format` writes for a game chosen by id: the
 /// name other programs use (see [`GAME_NAMES`]), `Chess960`, or the id.
-fn written_name(id: &str) -> String {
+pub(crate) fn written_name(id: &str) -> String {
     houserules_pgn::export::variant_name(id, false).unwrap_or_else(|| id.to_string())
 }
 
@@ -403,6 +455,7 @@ impl<'a> GameReport<'a> {
 #[derive(Debug, Serialize)]
 struct ErrorReport {
     /// `open`, `read`, `not-text`, `pgn-syntax`, `house-rules`,
+    /// `modifiers` (the modifier session cannot be built),
     /// `variant-not-supported`, `bad-fen`, `syntax`, `illegal`,
     /// `ambiguous` or `null-move`.
     kind: &'static str,
@@ -559,7 +612,7 @@ fn game_report<'a>(
     name: &'a str,
     number: usize,
     item: Result<PgnGame, PgnError>,
-    replayer: Option<(Replayer, Setup)>,
+    replayer: Option<Replaying>,
     resolver: &Resolver,
     strict: bool,
 ) -> GameReport<'a> {
@@ -567,11 +620,15 @@ fn game_report<'a>(
         Ok(game) => (game.tags, game.result, None),
         Err(e) => (Vec::new(), None, Some(e)),
     };
-    let (replayer, setup) = match replayer {
-        Some(r) => r,
-        None if syntax.is_none() => {
-            let setup = resolver.setup(&tags);
-            (setup.replayer(&tags, strict), setup)
+    let replaying = match replayer {
+        Some(r) => Some(r),
+        None if syntax.is_none() => Some(resolver.replaying(&tags, strict)),
+        None => None,
+    };
+    let (replayer, setup) = match replaying {
+        Some(Replaying::Engine(r)) => *r,
+        Some(Replaying::Session(sr)) => {
+            return session_report(name, number, *sr, syntax, &tags, resolver)
         }
         None => {
             // A syntax error before any move: no position was set up.
@@ -642,6 +699,71 @@ fn game_report<'a>(
     }
 }
 
+/// The report of a game replayed through the modifier session.
+fn session_report<'a>(
+    name: &'a str,
+    number: usize,
+    sr: SessionReplay,
+    syntax: Option<PgnError>,
+    tags: &[Tag],
+    resolver: &Resolver,
+) -> GameReport<'a> {
+    let mut warnings = sr.warnings;
+    let mut error = None;
+    let (final_fen, status) = match &sr.session {
+        Ok(s) => (
+            Some(resolver.fen_style.fen(s.game())),
+            s.status()["status"].as_str().map(str::to_string),
+        ),
+        Err(e) => {
+            error = Some(ErrorReport {
+                kind: "modifiers",
+                ply: None,
+                mv: None,
+                message: format!("Modifiers: {e}"),
+                line: tags
+                    .iter()
+                    .find(|t| t.name == MODIFIERS_TAG)
+                    .and_then(|t| t.pos)
+                    .map(|p| p.line),
+                column: None,
+                candidates: None,
+                located: false,
+            });
+            (None, None)
+        }
+    };
+    if let Some((ply, san, message, pos)) = sr.error {
+        error = Some(ErrorReport {
+            kind: "illegal",
+            ply: Some(ply),
+            mv: Some(san),
+            message,
+            line: pos.map(|p| p.line),
+            column: pos.map(|p| p.column),
+            candidates: None,
+            located: false,
+        });
+    }
+    if let Some(e) = &syntax {
+        match error {
+            Some(_) => warnings.push(format!("also: {e}")),
+            None => error = Some(ErrorReport::from_pgn(e)),
+        }
+    }
+    GameReport {
+        file: name,
+        game: Some(number),
+        plies: sr.plies,
+        final_fen,
+        status,
+        claim: None,
+        claim_move: None,
+        error,
+        warnings,
+    }
+}
+
 /// Replays the games of one file, each streamed (memory bounded by one
 /// hash per ply, whatever the game's length).
 fn check_file(
@@ -665,13 +787,11 @@ fn check_file(
     let mut checked = Checked::default();
     let mut reader = Reader::new(file);
     loop {
-        let mut replayer: Option<(Replayer, Setup)> = None;
+        let mut replayer: Option<Replaying> = None;
         let Some(item) = reader.read_game_streaming(&mut |tags, san, pos| {
-            let (rp, _) = replayer.get_or_insert_with(|| {
-                let setup = resolver.setup(tags);
-                (setup.replayer(tags, opts.strict), setup)
-            });
-            rp.push(san, Some(pos));
+            replayer
+                .get_or_insert_with(|| resolver.replaying(tags, opts.strict))
+                .push(san, pos);
         }) else {
             break;
         };

@@ -149,7 +149,7 @@ impl VariantArgs {
 }
 
 /// Whether `arg` names a file rather than a shipped game id.
-fn is_file_argument(arg: &str) -> bool {
+pub(crate) fn is_file_argument(arg: &str) -> bool {
     let lower = arg.to_ascii_lowercase();
     lower.ends_with(".yaml")
         || lower.ends_with(".yml")

@@ -14,7 +14,7 @@ use houserules_presets::RuleSet;
 use crate::error::{CliError, Outcome};
 use crate::movelist;
 use crate::pgn_out::{self, RuleTags};
-use crate::position::{load_state, PositionArgs};
+use crate::position::{is_file_argument, load_state, PositionArgs};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -25,10 +25,9 @@ Examples:
   houserules state --game capablanca --play 'e4 e5' --pgn game.pgn
   houserules moves --state pos.json
 
-The document goes to standard output, or to --output. The state format
-holds FIDE chess with preset rules (--rules, --layout); a position of a
-shipped or YAML game (--game) cannot be written in it, so with such a game
-`state` writes only the --pgn file.
+The document goes to standard output, or to --output. It holds the game
+(--game: a shipped game by its id, a game file by its YAML text), the
+preset rules (--rules, --layout) and the position.
 
 --pgn writes the game played by --play as PGN: the Seven Tag Roster, the
 rule set (`Variant` names a game other than FIDE chess, `HouseRules` the
@@ -56,8 +55,8 @@ pub struct StateArgs {
 /// Runs `houserules state`.
 ///
 /// # Errors
-/// [`CliError::Input`] for a bad position or rule option, `--game` with a
-/// game other than chess without `--pgn`, a move that cannot be played
+/// [`CliError::Input`] for a bad position or rule option, a game file
+/// that cannot be read, a move that cannot be played
 /// (naming it, its number in `--play` and the position), or an output
 /// file that cannot be written.
 pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
@@ -76,22 +75,18 @@ pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             (rules, args.position.start_game()?)
         }
     };
-    // The state document holds FIDE chess (with presets) only.
-    let other_game = args
-        .position
-        .variant
-        .game
-        .as_deref()
-        .filter(|_| start.variant().definition().id != "chess");
-    if let Some(g) = other_game {
-        if args.pgn.is_none() || args.output.is_some() {
-            return Err(CliError::input(format!(
-                "--game {g}: the state format holds FIDE chess with preset rules only \
-                 (--rules, --layout); write the game with --pgn FILE, or see its position \
-                 with `houserules moves --game {g} --play ...`"
-            )));
-        }
-    }
+    // A game other than FIDE chess is written to the document's `game`
+    // field: a shipped game by its id, a game file by its YAML text (so
+    // the document stands alone, without the file).
+    let game_field = match args.position.variant.game.as_deref() {
+        Some(g) if start.variant().definition().id != "chess" => Some(if is_file_argument(g) {
+            crate::error::read_text_limited(std::path::Path::new(g), 1 << 20)
+                .map_err(|e| CliError::input(format!("--game {g}: cannot read the file: {e}")))?
+        } else {
+            g.to_string()
+        }),
+        _ => None,
+    };
     let mut game = start.clone();
     let sans = match &args.position.play {
         Some(list) => movelist::play(&mut game, list)?,
@@ -110,11 +105,9 @@ pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             &pgn_out::build(&tags, &start.fen(), own_start, &sans, result),
         )?;
     }
-    if other_game.is_some() {
-        return Ok(Outcome::Success);
-    }
-    let json = houserules_presets::state::to_json(&rules, &game)
-        .map_err(|e| CliError::input(format!("cannot write the state: {e}")))?;
+    let json = houserules_presets::StateDoc::from_game_on(&rules, &game, game_field.as_deref())
+        .map_err(|e| CliError::input(format!("cannot write the state: {e}")))?
+        .to_json();
     match &args.output {
         Some(path) => std::fs::write(path, json).map_err(|e| {
             CliError::input(format!("--output {}: cannot write: {e}", path.display()))

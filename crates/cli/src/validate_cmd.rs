@@ -31,6 +31,10 @@ file's findings are {\"code\", \"message\", \"file\", \"line\", \"column\",
 \"message\"}. A file that cannot be read is reported the same way, with one
 finding of code \"file.unreadable\" (and exit status 2).
 
+--board WxH also checks a descriptor's squares, files and ranks against a
+board of that size (code descriptor.board-size), as a session on such a
+game does when the modifier attaches.
+
 A game file or a descriptor is at most 1 MiB.
 
 Exit status: 0 when the file is valid, 1 when it has problems, 2 when it
@@ -46,6 +50,25 @@ pub struct ValidateArgs {
     /// Print the report as one JSON object on stdout
     #[arg(long)]
     json: bool,
+    /// Descriptors: also check the squares, files and ranks against a
+    /// board of this size (`6x6`, `5×5`; at most 16 a side and 128
+    /// squares), as a session on such a game does
+    /// (`descriptor.board-size`)
+    #[arg(long, value_name = "WxH", value_parser = parse_board)]
+    board: Option<houserules_modifiers::runtime::Geom>,
+}
+
+/// `WxH` (or `W×H`): a board of W files and H ranks.
+fn parse_board(s: &str) -> Result<houserules_modifiers::runtime::Geom, String> {
+    let bad = || {
+        format!("`{s}` is not a board size WxH with 1–16 files and ranks, at most 128 squares (e.g. 6x6)")
+    };
+    let (w, h) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    let (w, h): (u8, u8) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if !(1..=16).contains(&w) || !(1..=16).contains(&h) || u16::from(w) * u16::from(h) > 128 {
+        return Err(bad());
+    }
+    Ok(houserules_modifiers::runtime::Geom { w, h })
 }
 
 /// The code of the finding of a file that cannot be read (`--json`).
@@ -102,7 +125,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
     let shown = path.display().to_string();
     let ext = path.extension().map(|e| e.to_ascii_lowercase());
     if ext.as_ref().is_some_and(|e| e == "json") {
-        return crate::modifiers_cmd::validate(path, args.json, out);
+        return crate::modifiers_cmd::validate(path, args.json, args.board, out);
     }
     // Game files may be at most 1 MiB (the loader's budget); read no more.
     let text = match crate::error::read_text_limited(path, 1 << 20) {
@@ -119,7 +142,13 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             .trim_start()
             .starts_with('{')
     {
-        return crate::modifiers_cmd::validate_text(&shown, &text, args.json, out);
+        return crate::modifiers_cmd::validate_text(&shown, &text, args.json, args.board, out);
+    }
+    if args.board.is_some() {
+        return Err(CliError::input(format!(
+            "--board checks a modifier descriptor against a board size; {shown} is a game file, \
+             whose board is its own"
+        )));
     }
     // Loaded as a playable variant: mutations that run as rule hooks are
     // part of a valid game.

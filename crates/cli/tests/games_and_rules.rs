@@ -705,8 +705,8 @@ fn state_command_writes_a_state_that_state_and_moves_read_back() {
 fn state_command_errors_name_the_move_and_the_option() {
     let err = fails(&["state", "--play", "e2e4,e7e5,e1e3"], 2);
     assert!(err.contains("move 3") && err.contains("e1e3"), "{err}");
-    let err = fails(&["state", "--game", "capablanca"], 2);
-    assert!(err.contains("--game capablanca"), "{err}");
+    let err = fails(&["state", "--game", "no-such-game"], 2);
+    assert!(err.contains("--game no-such-game"), "{err}");
     let err = fails(&["state", "--rules", "no-such-rule"], 2);
     assert!(err.contains("no-such-rule"), "{err}");
 }
@@ -802,4 +802,50 @@ fn chess960_layout_writes_castling_king_takes_rook() {
     for m in ["e1g1", "e1c1"] {
         assert!(fide.contains(&m.to_owned()), "{m} in standard chess");
     }
+}
+
+/// Issue 12: `state --game` writes games other than FIDE chess, naming the
+/// game in the document's `game` field (a shipped id, or a game file's
+/// YAML text), and `--state` reads them back on that game.
+#[test]
+fn state_command_writes_other_games() {
+    let dir = std::env::temp_dir().join(format!("houserules-state-games-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Capablanca (10×8, 80 squares: the engine's wide boards) after e4.
+    let printed = ok(&["state", "--game", "capablanca", "--play", "e2e4"]);
+    let v: Value = serde_json::from_str(&printed).expect("a JSON document");
+    assert_eq!(v["game"], "capablanca");
+    assert_eq!(
+        v["board"],
+        "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR"
+    );
+    assert_eq!(v["turn"], "black");
+    let path = dir.join("capablanca.json");
+    std::fs::write(&path, &printed).unwrap();
+    // Black's moves are those of Capablanca's start, which e4 does not
+    // touch: 10 pawns × 2 steps = 20, the knights 2 each (a6/c6, h6/j6),
+    // the archbishop on c8 and the chancellor on h8 2 knight leaps each
+    // (b6/d6, g6/i6); rides are blocked: 20 + 4 + 4 = 28 (Capablanca's
+    // perft(1), chessprogramming.org).
+    let moves = ok(&["moves", "--state", path.to_str().unwrap()]);
+    assert_eq!(moves.lines().count(), 28, "{moves}");
+    // A game file travels as its text: the document stands alone.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../definitions/games/gardner.yaml"
+    );
+    let printed = ok(&["state", "--game", file, "--play", "b1c3"]);
+    let v: Value = serde_json::from_str(&printed).expect("a JSON document");
+    assert!(
+        v["game"].as_str().unwrap().contains("id: gardner"),
+        "{printed}"
+    );
+    let path = dir.join("gardner.json");
+    std::fs::write(&path, &printed).unwrap();
+    // Gardner 5×5 after 1.Nc3: black's pawns a4-a3, b4-b3, bxc3, dxc3,
+    // d4-d3, e4-e3 (c4 is blocked by the knight) and the knight b5's a3
+    // and c3 (d4 holds its own pawn): 8 moves.
+    let moves = ok(&["moves", "--state", path.to_str().unwrap()]);
+    assert_eq!(moves.lines().count(), 8, "{moves}");
+    std::fs::remove_dir_all(&dir).ok();
 }

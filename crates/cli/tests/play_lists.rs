@@ -280,8 +280,8 @@ fn state_pgn_tags_the_start_position_rules_and_result() {
         text.contains("[Result \"0-1\"]") && text.ends_with("1. f3 e5 2. g4 Qh4# 0-1\n\n"),
         "{text}"
     );
-    // Presets in --rules syntax; a shipped game by its id (no state
-    // document then, only the PGN).
+    // Presets in --rules syntax; a shipped game by its id (its state
+    // document names the game, issue 12).
     ok(&[
         "state",
         "--rules",
@@ -303,7 +303,7 @@ fn state_pgn_tags_the_start_position_rules_and_result() {
         "--pgn",
         path.to_str().unwrap(),
     ]);
-    assert_eq!(out, "");
+    assert!(out.contains("\"game\": \"capablanca\""), "{out}");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
         text.contains("[Variant \"capablanca\"]") && text.contains("1. e4 *"),

@@ -176,20 +176,36 @@ fn modifier_errors_name_what_is_wrong() {
         err.contains("cannot read the descriptor file missing.json"),
         "{err}"
     );
-    // The session takes the game, but its modifier runtime holds 8×8
-    // boards only: Gardner's 5×5 is refused naming game and size.
+    // The modifier runtime holds boards of at most 64 squares:
+    // Capablanca's 10×8 (80 squares) is refused naming game and size.
     let err = fails(&[
         "perft",
         "--game",
-        "gardner",
+        "capablanca",
         "--modifiers",
         "minefield",
         "--depth",
         "1",
     ]);
     assert!(
-        err.contains("request.unsupported-board") && err.contains("gardner") && err.contains("5×5"),
+        err.contains("request.unsupported-board")
+            && err.contains("capablanca")
+            && err.contains("10×8"),
         "{err}"
+    );
+    // Gardner's 5×5 plays: `severe_constipation` freezes the knight on
+    // b1, leaving the 5 pawn pushes of Gardner's 7 first moves.
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            "gardner",
+            "--modifiers",
+            "severe_constipation",
+            "--depth",
+            "1"
+        ]),
+        5
     );
     let err = fails(&["state", "--modifiers", "minefield"]);
     assert!(err.contains("--modifiers"), "{err}");
@@ -218,4 +234,150 @@ fn rules_for_a_game_list_what_applies() {
         "perft", "--game", "grand", "--layout", "monster", "--depth", "1",
     ]);
     assert!(err.contains("starts from its own setup"), "{err}");
+}
+
+/// `pgn check` replays a game under its `Modifiers` tag (issue 12): a game
+/// written by `play --modifiers ... --pgn` reads back to the position
+/// `play` reached, and the same movetext without the tag does not replay.
+#[test]
+fn pgn_check_replays_the_modifiers_tag() {
+    let dir = std::env::temp_dir().join(format!("houserules-pgn-mods-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let inputs = dir.join("inputs.jsonl");
+    std::fs::write(
+        &inputs,
+        "{\"move\": \"e2e4\"}\n{\"move\": \"e7e5\"}\n{\"move\": \"d1h5\"}\n",
+    )
+    .unwrap();
+    let pgn = dir.join("game.pgn");
+    let (inputs_s, pgn_s) = (inputs.to_str().unwrap(), pgn.to_str().unwrap());
+    // `born_again_christian` turns both queens into bishops when it
+    // attaches. After 1.e4 e5 the former queen on d1 moves as a bishop
+    // over the emptied e2, f3 and g4 to h5 (2.Bh5: neither the c1 nor the
+    // f1 bishop reaches h5). Black to move, half-move clock 1 (a bishop
+    // move), move 2.
+    let fen = "rnbbkbnr/pppp1ppp/8/4p2B/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2";
+    let played = ok(&[
+        "play",
+        "--modifiers",
+        "born_again_christian",
+        "--inputs",
+        inputs_s,
+        "--pgn",
+        pgn_s,
+        "--json",
+    ]);
+    let played: serde_json::Value = serde_json::from_str(&played).unwrap();
+    assert_eq!(played["fen"], fen);
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        written.contains("[Modifiers \"born_again_christian\"]") && written.contains("Bh5"),
+        "{written}"
+    );
+    let report = ok(&["pgn", "check", "--json", pgn_s]);
+    let r: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(r["final_fen"], fen, "{report}");
+    assert_eq!(r["plies"], 3, "{report}");
+    assert!(r["error"].is_null(), "{report}");
+
+    // `play` writes the position after the modifiers attached as the
+    // start (`FEN` with bishops on d1 and d8). Without the tags the engine
+    // replays FIDE chess from the standard start, where d1 holds a queen
+    // and `Bh5` names no move: ply 3 is an error (exit status 1).
+    let bare_text: String = written
+        .lines()
+        .filter(|l| {
+            !l.starts_with("[Modifiers") && !l.starts_with("[SetUp") && !l.starts_with("[FEN")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let bare = dir.join("bare.pgn");
+    std::fs::write(&bare, bare_text).unwrap();
+    let o = houserules(&["pgn", "check", "--json", bare.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(r["error"]["ply"], 3, "{r}");
+    // `--modifiers` supplies the rule set of a game without the tag.
+    let report = ok(&[
+        "pgn",
+        "check",
+        "--json",
+        "--modifiers",
+        "born_again_christian",
+        bare.to_str().unwrap(),
+    ]);
+    let r: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(r["final_fen"], fen, "{report}");
+
+    // A modifier that asks for a choice when it attaches (`mr_freeze`:
+    // the chooser names a file) cannot be replayed from moves alone: the
+    // game is an error of kind `modifiers` naming the choice.
+    let o = houserules(&[
+        "pgn",
+        "check",
+        "--json",
+        "--modifiers",
+        "mr_freeze",
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(r["error"]["kind"], "modifiers", "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mr_freeze"),
+        "{r}"
+    );
+
+    // A game on another board: Gardner 5×5 with `severe_constipation`.
+    // After 1.a3 (a2-a3; no double steps in Gardner) the board reads
+    // rnbqk/ppppp/P4/1PPPP/RNBQK, Black to move, move 1. The PGN names
+    // the game in its Variant tag, and `pgn check` replays it there.
+    let req = dir.join("gardner.json");
+    std::fs::write(&req, r#"{"game": "gardner"}"#).unwrap();
+    std::fs::write(&inputs, "{\"move\": \"a2a3\"}\n").unwrap();
+    ok(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--modifiers",
+        "severe_constipation",
+        "--inputs",
+        inputs_s,
+        "--pgn",
+        pgn_s,
+    ]);
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(written.contains("[Variant \"gardner\"]"), "{written}");
+    let report = ok(&["pgn", "check", "--json", pgn_s]);
+    let r: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(
+        r["final_fen"], "rnbqk/ppppp/P4/1PPPP/RNBQK b - - 0 1",
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `validate --board WxH` (modifier-rulings E3): a descriptor's squares,
+/// files and ranks checked against another board.
+#[test]
+fn validate_checks_a_descriptor_against_a_board() {
+    let ice_age = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../modifiers/library/ice_age.json"
+    );
+    // ice_age freezes files a and h; a 6×6 board has files a–f.
+    let o = houserules(&["validate", ice_age, "--board", "6x6"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("descriptor.board-size") && err.contains("file h") && err.contains("6×6"),
+        "{err}"
+    );
+    assert!(ok(&["validate", ice_age, "--board", "8x8"]).starts_with("ok: ice_age"));
+    assert!(ok(&["validate", ice_age]).starts_with("ok: ice_age"));
+    let err = fails(&["validate", ice_age, "--board", "17x1"]);
+    assert!(err.contains("17x1"), "{err}");
 }

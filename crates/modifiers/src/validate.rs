@@ -67,6 +67,9 @@ pub mod codes {
     pub const PRIMITIVE_COUNT_EXCEEDED: &str = "descriptor.primitive-count-exceeded";
     /// A square that is not on the 8×8 board.
     pub const SQUARE_INVALID: &str = "descriptor.square.invalid";
+    /// A square, file or rank that the game's board does not have (the
+    /// descriptor is valid on 8×8; modifier-rulings E3, issue 12).
+    pub const BOARD_SIZE: &str = "descriptor.board-size";
     /// A malformed piece, square, marker, move or source filter.
     pub const FILTER_INVALID: &str = "descriptor.filter.invalid";
     /// A marker kind outside the fixed list.
@@ -217,6 +220,24 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
         }
         Ok(self)
     }
+}
+
+/// The squares, files and ranks a descriptor names that the board `g`
+/// does not have ([`codes::BOARD_SIZE`] findings, each naming the value,
+/// the board's size and the JSON path). Empty when the descriptor fits.
+/// The descriptor is taken as valid on 8×8 ([`validate_value`]); other
+/// findings are left to that check.
+pub fn board_findings(v: &Value, g: crate::runtime::Geom) -> Vec<Finding> {
+    if g.is_chess() {
+        return Vec::new();
+    }
+    let mut c = Checker {
+        board: Some(g),
+        ..Checker::default()
+    };
+    c.descriptor(v);
+    c.out.retain(|f| f.code == BOARD_SIZE);
+    c.out
 }
 
 /// Validates an already parsed descriptor.
@@ -631,9 +652,21 @@ struct Checker {
     var_uses: Vec<(String, String)>,
     /// How many `where` filters enclose the value being checked (`$it`).
     in_where: usize,
+    /// The game's board, when checking a descriptor against one other
+    /// than 8×8 ([`board_findings`]).
+    board: Option<crate::runtime::Geom>,
 }
 
 impl Checker {
+    /// A value the board `g` does not have.
+    fn off_board(&mut self, g: crate::runtime::Geom, path: &str, what: String) {
+        self.push(
+            BOARD_SIZE,
+            path,
+            format!("{what} is not on the game's {}×{} board", g.w, g.h),
+        );
+    }
+
     fn push(&mut self, code: &'static str, path: impl Into<String>, message: impl Into<String>) {
         self.out.push(Finding {
             code,
@@ -1496,8 +1529,16 @@ impl Checker {
                         self.value(P::Square, x, &idx(path, i), env, bound, None);
                     }
                 }
-                Value::String(s) if is_square_name(s) => {}
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 64) => {}
+                Value::String(s) if is_square_name(s) => {
+                    if let Some(g) = self.board.filter(|g| g.parse(s).is_none()) {
+                        self.off_board(g, path, format!("square {s}"));
+                    }
+                }
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 64) => {
+                    if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.squares()))) {
+                        self.off_board(g, path, format!("square index {n}"));
+                    }
+                }
                 _ => self.push(SQUARE_INVALID, path, format!("{v} is not a square of the 8×8 board (a name like \"e4\" or an index 0–63)")),
             },
             P::File => match v {
@@ -1506,8 +1547,16 @@ impl Checker {
                         self.value(P::File, x, &idx(path, i), env, bound, None);
                     }
                 }
-                Value::String(s) if s.len() == 1 && ("a"..="h").contains(&s.as_str()) => {}
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {}
+                Value::String(s) if s.len() == 1 && ("a"..="h").contains(&s.as_str()) => {
+                    if let Some(g) = self.board.filter(|g| g.parse_file(s).is_none()) {
+                        self.off_board(g, path, format!("file {s}"));
+                    }
+                }
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {
+                    if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.w))) {
+                        self.off_board(g, path, format!("file index {n}"));
+                    }
+                }
                 _ => self.push(FILTER_INVALID, path, format!("{v} is not a file (\"a\"–\"h\" or 0–7)")),
             },
             P::Rank => match v {
@@ -1516,8 +1565,16 @@ impl Checker {
                         self.value(P::Rank, x, &idx(path, i), env, bound, None);
                     }
                 }
-                Value::String(s) if s.len() == 1 && ("1"..="8").contains(&s.as_str()) => {}
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {}
+                Value::String(s) if s.len() == 1 && ("1"..="8").contains(&s.as_str()) => {
+                    if let Some(g) = self.board.filter(|g| g.parse_rank(s).is_none()) {
+                        self.off_board(g, path, format!("rank {s}"));
+                    }
+                }
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {
+                    if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.h))) {
+                        self.off_board(g, path, format!("rank index {n}"));
+                    }
+                }
                 _ => self.push(FILTER_INVALID, path, format!("{v} is not a rank (\"1\"–\"8\" or 0–7)")),
             },
             P::RelRank => {
@@ -1535,6 +1592,10 @@ impl Checker {
                 }
                 if let Some(Value::String(s)) = v.get("n") {
                     self.reference(s, &key(path, "n"), bound);
+                }
+                let n = v.get("n").and_then(Value::as_i64).unwrap_or(1);
+                if let Some(g) = self.board.filter(|g| n.unsigned_abs() > u64::from(g.h)) {
+                    self.off_board(g, path, format!("relative rank {n}"));
                 }
             }
             P::Adjacent => {

@@ -639,3 +639,34 @@ fn unknown_kinds_are_echoed_cut_and_escaped() {
     assert!(m.contains("\\u{1b}"), "{m}");
     assert!(m.len() < 400, "{} bytes", m.len());
 }
+
+/// `descriptor.board-size` (issue 12, modifier-rulings E3): a descriptor
+/// valid on 8×8 checked against another board reports what that board
+/// lacks.
+#[test]
+fn board_size_findings_name_what_the_board_lacks() {
+    use houserules_modifiers::runtime::Geom;
+    use houserules_modifiers::validate::board_findings;
+    let lib = |id: &str| -> Value {
+        let path = format!("{}/library/{id}.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let gardner = Geom { w: 5, h: 5 };
+    // early_promotion promotes on a pawn's sixth rank (relRank 6): a 5×5
+    // board has 5 ranks.
+    let f = board_findings(&lib("early_promotion"), gardner);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].code, codes::BOARD_SIZE);
+    assert!(
+        f[0].message.contains("relative rank 6") && f[0].message.contains("5×5"),
+        "{f:?}"
+    );
+    // cash_grab's far rank (relRank -1) exists on every board.
+    assert!(board_findings(&lib("cash_grab"), gardner).is_empty());
+    // ice_age freezes files a and h: h is not on 5 files.
+    let f = board_findings(&lib("ice_age"), gardner);
+    assert!(f.iter().any(|x| x.message.contains("file h")), "{f:?}");
+    // On 8×8 nothing is reported.
+    assert!(board_findings(&lib("ice_age"), Geom::CHESS).is_empty());
+    assert!(board_findings(&lib("early_promotion"), Geom::CHESS).is_empty());
+}

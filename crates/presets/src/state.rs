@@ -17,13 +17,14 @@
 use std::collections::BTreeSet;
 
 use houserules_engine::fen::{self, FenError};
-use houserules_engine::{BitSet, Color, Game, Position, Tables};
+use houserules_engine::{BitSet, Color, Game, GameDefinition, Position, Tables, Variant};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::PresetError;
+use crate::needs::Kinds;
 use crate::rules::{
-    compose, hit_points, set_hit_points, PresetHooks, KING_MAX_HP, PIECE_START_HP, SLOT_PHASE,
+    compose_on, hit_points, set_hit_points, PresetHooks, KING_MAX_HP, PIECE_START_HP, SLOT_PHASE,
     SLOT_RESULT,
 };
 use crate::ruleset::RuleSet;
@@ -124,6 +125,11 @@ pub struct PieceState {
 pub struct StateDoc {
     /// Always `houserules-state/1`.
     pub format: String,
+    /// The game the rules are played on: a shipped game's id
+    /// (`capablanca`) or the YAML text of a game file. Left out: FIDE
+    /// chess.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
     /// The rule set in the CLI form (`piece-hp,king-heals`,
     /// `extinction-chess:target=knight`); empty or left out: FIDE chess.
     #[serde(default)]
@@ -190,8 +196,9 @@ pub enum StateError {
     /// The rule set is refused.
     #[error("state JSON at `rules`: {0}")]
     Rules(#[from] PresetError),
-    /// The game cannot be written (a board larger than 64 squares).
-    #[error("the state format covers the preset games (8×8 boards); this game's board is larger")]
+    /// The game cannot be written in the format (kept for compatibility;
+    /// every board the engine supports can be written since issue 12).
+    #[error("the state format cannot hold this game's board")]
     Unsupported,
 }
 
@@ -248,19 +255,49 @@ impl StateDoc {
         s
     }
 
-    /// The document of `game`, played under `rules` (the rule set the
-    /// game's variant was built from). Every piece is listed with its id;
-    /// hit points under `piece-hp`; `unmoved` for pawns.
+    /// The document of `game`, played under `rules` on FIDE chess (the
+    /// rule set the game's variant was built from). Every piece is listed
+    /// with its id; hit points under `piece-hp`; `unmoved` for pawns.
     ///
     /// # Errors
-    /// [`StateError::Unsupported`] for boards larger than 64 squares.
+    /// None today; [`StateError::Unsupported`] is kept for compatibility.
     pub fn from_game(rules: &RuleSet, game: &Game) -> Result<StateDoc, StateError> {
-        let pos = game.position::<u64>().ok_or(StateError::Unsupported)?;
-        let width = game
-            .variant()
-            .tables_u64()
-            .ok_or(StateError::Unsupported)?
-            .width();
+        StateDoc::from_game_on(rules, game, None)
+    }
+
+    /// [`StateDoc::from_game`] for a game played on the game `on` (a
+    /// shipped game's id or a game file's YAML text, written to the
+    /// document's `game` field; `None`: FIDE chess).
+    ///
+    /// # Errors
+    /// As [`StateDoc::from_game`].
+    pub fn from_game_on(
+        rules: &RuleSet,
+        game: &Game,
+        on: Option<&str>,
+    ) -> Result<StateDoc, StateError> {
+        let mut doc = match (
+            game.position::<u64>(),
+            game.variant().tables_u64(),
+            game.position::<u128>(),
+            game.variant().tables_u128(),
+        ) {
+            (Some(p), Some(t), _, _) => StateDoc::of_position(rules, game, p, t),
+            (_, _, Some(p), Some(t)) => StateDoc::of_position(rules, game, p, t),
+            _ => return Err(StateError::Unsupported),
+        };
+        doc.game = on.map(str::to_string);
+        Ok(doc)
+    }
+
+    fn of_position<B: BitSet>(
+        rules: &RuleSet,
+        game: &Game,
+        pos: &Position<B>,
+        t: &Tables<B>,
+    ) -> StateDoc {
+        let width = t.width();
+        let kinds = Kinds::of(game.variant().definition());
         // A Chess960 game's castling field is written in Shredder-FEN file
         // letters, which is how `to_game` knows it is one.
         let fen = if game.is_chess960() {
@@ -278,7 +315,9 @@ impl StateDoc {
                 square: fen::square_name(sq, width),
                 id: Some(pos.piece_id(sq)),
                 hp: if hp_on { hit_points(pos, sq) } else { None },
-                unmoved: (piece.kind.0 == PAWN).then(|| pos.unmoved_squares().has(sq)),
+                unmoved: kinds
+                    .is(piece.kind, PAWN)
+                    .then(|| pos.unmoved_squares().has(sq)),
             });
         }
         let lock = pos.rule_state(SLOT_RESULT);
@@ -298,8 +337,9 @@ impl StateDoc {
                 },
             })
         };
-        Ok(StateDoc {
+        StateDoc {
             format: FORMAT.into(),
+            game: None,
             rules: rules.to_cli(),
             board: get(0).into(),
             turn: game.turn().into(),
@@ -313,7 +353,7 @@ impl StateDoc {
             pieces,
             phase: pos.rule_state(SLOT_PHASE) as u8,
             result,
-        })
+        }
     }
 
     /// The rule set and the game this document describes, checked against
@@ -332,7 +372,30 @@ impl StateDoc {
             ));
         }
         let rules = RuleSet::parse(&self.rules)?;
-        let (variant, _) = crate::rules::build(&rules, None)?;
+        let (base, base_hooks) = match self.game.as_deref() {
+            None => (GameDefinition::fide(), false),
+            Some(g) => {
+                let def = match houserules_definitions::builtin(g) {
+                    Some(def) => def,
+                    None => houserules_definitions::load_str("game.yaml", g).map_err(|d| {
+                        let shown: String = g.chars().take(40).collect();
+                        field(
+                            "game",
+                            format!(
+                                "`{}` is neither a shipped game's id nor a valid game file ({} problems)",
+                                shown.escape_debug(),
+                                d.len()
+                            ),
+                        )
+                    })?,
+                };
+                let hooks = Variant::new(def.clone())
+                    .map_err(|e| field("game", format!("the engine refused the game: {e}")))?
+                    .has_hooks();
+                (def, hooks)
+            }
+        };
+        let (variant, _) = crate::rules::build_on(&base, base_hooks, &rules, None)?;
         // File letters (Shredder-FEN, X-FEN's inner rooks) make a Chess960
         // game: castling rights on any rook, UCI castling king-takes-rook.
         // `KQkq` is standard castling.
@@ -341,7 +404,6 @@ impl StateDoc {
             .chars()
             .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c));
         let variant = variant.with_chess960(chess960);
-        let t = variant.tables_u64().ok_or(StateError::Unsupported)?;
         for (name, v) in [
             ("board", &self.board),
             ("castling", &self.castling),
@@ -357,6 +419,29 @@ impl StateDoc {
                 ));
             }
         }
+        let (_, hooks) = compose_on(&base, base_hooks, &rules)?;
+        let game = if let Some(t) = variant.tables_u64() {
+            let pos = self.position(&rules, &hooks, &variant, t)?;
+            Game::from_position(variant.clone(), pos)
+        } else if let Some(t) = variant.tables_u128() {
+            let pos = self.position(&rules, &hooks, &variant, t)?;
+            Game::from_position(variant.clone(), pos)
+        } else {
+            return Err(StateError::Unsupported);
+        }
+        .map_err(|e| field("", e.to_string()))?;
+        Ok((rules, game))
+    }
+
+    /// The position the document describes, on the tables `t` of
+    /// `variant`, checked as [`StateDoc::to_game`] says.
+    fn position<B: BitSet>(
+        &self,
+        rules: &RuleSet,
+        hooks: &PresetHooks,
+        variant: &Variant,
+        t: &Tables<B>,
+    ) -> Result<Position<B>, StateError> {
         // An empty `en_passant` is no en passant square, written `-` as in
         // FEN: left empty, the FEN's fields would shift and the reader
         // would take the half-move clock for the en passant field.
@@ -372,7 +457,7 @@ impl StateDoc {
             self.halfmove_clock,
             self.fullmove_number
         );
-        let mut pos: Position<u64> =
+        let mut pos: Position<B> =
             fen::parse_setup(variant.definition(), t, &fen_text).map_err(fen_error)?;
         // A side without its royal piece: only a finished game under rules
         // that can destroy royals (P6, P8), and never both sides.
@@ -395,9 +480,9 @@ impl StateDoc {
                 ));
             }
         }
-        self.apply_pieces(&rules, t, &mut pos)?;
-        let (_, hooks) = compose(&rules)?;
-        self.apply_rule_state(&rules, &hooks, &mut pos)?;
+        let kinds = Kinds::of(variant.definition());
+        self.apply_pieces(rules, &kinds, t, &mut pos)?;
+        self.apply_rule_state(rules, hooks, &mut pos)?;
         let them = Color::from(self.turn).flip();
         if hooks.royal_exposed(t, &pos, them) {
             return Err(field(
@@ -408,15 +493,15 @@ impl StateDoc {
                 ),
             ));
         }
-        let game = Game::from_position(variant, pos).map_err(|e| field("", e.to_string()))?;
-        Ok((rules, game))
+        Ok(pos)
     }
 
-    fn apply_pieces(
+    fn apply_pieces<B: BitSet>(
         &self,
         rules: &RuleSet,
-        t: &Tables<u64>,
-        pos: &mut Position<u64>,
+        kinds: &Kinds,
+        t: &Tables<B>,
+        pos: &mut Position<B>,
     ) -> Result<(), StateError> {
         let hp_on = rules.has("piece-hp");
         let mut seen = BTreeSet::new();
@@ -453,7 +538,7 @@ impl StateDoc {
                         "hit points need the piece-hp preset in `rules`",
                     ));
                 }
-                let max = if piece.kind.0 == KING {
+                let max = if kinds.is(piece.kind, KING) {
                     KING_MAX_HP
                 } else {
                     PIECE_START_HP
@@ -463,7 +548,7 @@ impl StateDoc {
                         path("hp"),
                         format!(
                             "{hp} hit points: a {} has 1 to {max} (RULINGS P6, P7)",
-                            if piece.kind.0 == KING {
+                            if kinds.is(piece.kind, KING) {
                                 "king"
                             } else {
                                 "piece other than a king"
@@ -474,13 +559,13 @@ impl StateDoc {
                 set_hit_points(pos, sq, hp);
             }
             if let Some(u) = p.unmoved {
-                if piece.kind.0 != PAWN {
+                if !kinds.is(piece.kind, PAWN) {
                     return Err(field(path("unmoved"), "only pawns carry `unmoved`"));
                 }
                 if u {
-                    unmoved |= u64::bit(sq);
+                    unmoved |= B::bit(sq);
                 } else {
-                    unmoved &= !u64::bit(sq);
+                    unmoved &= !B::bit(sq);
                 }
             }
         }
@@ -494,12 +579,12 @@ impl StateDoc {
             .chain(given_ids.iter().copied())
             .max()
             .unwrap_or(0);
-        let mut explicit = 0u64;
+        let mut explicit = B::EMPTY;
         for p in &self.pieces {
             if let Some(id) = p.id {
                 let sq = fen::parse_square(&p.square, t.width(), t.height()).expect("checked");
                 pos.set_piece_id(sq, id);
-                explicit |= u64::bit(sq);
+                explicit |= B::bit(sq);
             }
         }
         for sq in (pos.occupied() & !explicit).iter() {
@@ -513,11 +598,11 @@ impl StateDoc {
         Ok(())
     }
 
-    fn apply_rule_state(
+    fn apply_rule_state<B: BitSet>(
         &self,
         rules: &RuleSet,
         hooks: &PresetHooks,
-        pos: &mut Position<u64>,
+        pos: &mut Position<B>,
     ) -> Result<(), StateError> {
         match self.phase {
             0 => {}

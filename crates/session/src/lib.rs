@@ -51,6 +51,54 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
     Refusal::new(code, message)
 }
 
+/// Refuses a modifier that names a square, file or rank the game's board
+/// does not have, in its descriptor or its parameter values
+/// (`descriptor.board-size`, modifier-rulings E3: attaching re-validates
+/// the descriptor against the game's board). Entry `i` of the request.
+fn board_fit(
+    rt: &Runtime,
+    i: usize,
+    desc: &Descriptor,
+    params: &BTreeMap<String, Value>,
+) -> Result<(), Refusal> {
+    use houserules_modifiers::descriptor::ParamType as T;
+    let g = rt.geom();
+    if g.is_chess() {
+        return Ok(());
+    }
+    let game = &rt.game().variant().definition().id;
+    let refused = |what: String| {
+        refuse(
+            codes::BOARD_SIZE,
+            format!(
+                "$.modifiers[{i}]: `{}` cannot apply to game `{game}` ({}×{} board): {what}",
+                desc.id, g.w, g.h
+            ),
+        )
+    };
+    for p in &desc.parameters {
+        let Some(v) = params.get(&p.name).and_then(Value::as_str) else {
+            continue;
+        };
+        let fits = match p.ty {
+            T::Square => g.parse(v).is_some(),
+            T::File => g.parse_file(v).is_some(),
+            _ => true,
+        };
+        if !fits {
+            return Err(refused(format!(
+                "parameter `{}` = `{v}` is not on the board",
+                p.name
+            )));
+        }
+    }
+    let v = serde_json::to_value(desc).unwrap_or(Value::Null);
+    match houserules_modifiers::validate::board_findings(&v, g).first() {
+        Some(f) => Err(refused(format!("{} (at {})", f.message, f.path))),
+        None => Ok(()),
+    }
+}
+
 /// A game session: the modifier runtime on a game, with the request that
 /// built it and the inputs it accepted.
 #[derive(Debug, Clone)]
@@ -196,6 +244,7 @@ impl Session {
                 })?;
                 params.insert(k.clone(), val);
             }
+            board_fit(&rt, i, &desc, &params)?;
             rt.attach(desc, chooser, lifetime, params);
             rt.drive();
         }

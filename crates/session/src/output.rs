@@ -15,9 +15,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use houserules_modifiers::descriptor::{Descriptor, MarkerKind};
-use houserules_modifiers::runtime::{
-    kind_name, sq_name, Lifetime, LogEntry, MarkerLifetime, PendingChoice,
-};
+use houserules_modifiers::runtime::{kind_name, Lifetime, LogEntry, MarkerLifetime, PendingChoice};
 
 use crate::Session;
 
@@ -268,6 +266,7 @@ impl Session {
     /// The state as clients see it (issue 5 § output).
     pub fn output(&self) -> SessionOutput {
         let rt = &self.rt;
+        let g = rt.geom();
         let def = rt.game().variant().definition();
         let mut effective = rt.all_effective_attrs();
         let (pos, _) = rt.pos();
@@ -276,7 +275,7 @@ impl Session {
             .iter()
             .map(|p| PieceOut {
                 id: p.id,
-                square: sq_name(p.sq),
+                square: g.name(p.sq),
                 ty: kind_name(def, p.piece.kind),
                 color: p.piece.color.into(),
                 attrs: effective.remove(&p.id).unwrap_or_default(),
@@ -290,7 +289,7 @@ impl Session {
             .map(|m| MarkerOut {
                 id: m.id,
                 kind: m.kind,
-                square: sq_name(m.square),
+                square: g.name(m.square),
                 lifetime: m.lifetime,
                 owner: m.owner.map(Into::into),
                 links: m.links.clone(),

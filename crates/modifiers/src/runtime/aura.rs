@@ -184,8 +184,9 @@ impl Session {
 
     /// Whether an aura reaches a piece on `pos`.
     fn covers(&self, pos: &Position<u64>, a: &ActiveAura, p: &PieceInfo) -> bool {
-        let df = (i32::from(a.emitter.sq % 8) - i32::from(p.sq % 8)).abs();
-        let dr = (i32::from(a.emitter.sq / 8) - i32::from(p.sq / 8)).abs();
+        let g = self.geom;
+        let df = (i32::from(g.file(a.emitter.sq)) - i32::from(g.file(p.sq))).abs();
+        let dr = (i32::from(g.rank(a.emitter.sq)) - i32::from(g.rank(p.sq))).abs();
         if df.max(dr) > i32::from(a.radius) {
             return false;
         }

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::eval;
 use super::{
-    marker_value, parse_sq, pieces_of, sq_name, Arm, Lifetime, Marker, MarkerLifetime, PieceInfo,
-    Ply, Session, Step, Work,
+    marker_value, pieces_of, Arm, Lifetime, Marker, MarkerLifetime, PieceInfo, Ply, Session, Step,
+    Work,
 };
 use crate::descriptor::TriggerKind;
 
@@ -228,9 +228,9 @@ impl Session {
         let snap = self.snap(&p);
         let mut event = BTreeMap::new();
         event.insert("piece".into(), snap.clone());
-        event.insert("marker".into(), marker_value(&marker));
+        event.insert("marker".into(), marker_value(self.geom, &marker));
         event.insert("cause".into(), json!(cause));
-        event.insert("to".into(), json!(sq_name(square)));
+        event.insert("to".into(), json!(self.geom.name(square)));
         let mut arms = Vec::new();
         let modifiers: Vec<u32> = self.st.modifiers.iter().map(|m| m.id).collect();
         for inst in modifiers {
@@ -379,8 +379,8 @@ impl Session {
                     let mut e = ev.clone();
                     let s = self.snap(&p);
                     e.insert("piece".into(), s.clone());
-                    e.insert("from".into(), json!(sq_name(from)));
-                    e.insert("to".into(), json!(sq_name(p.sq)));
+                    e.insert("from".into(), json!(self.geom.name(from)));
+                    e.insert("to".into(), json!(self.geom.name(p.sq)));
                     arms.extend(self.subject_arms(kind, &e, &[s]));
                 }
                 arms
@@ -432,7 +432,7 @@ impl Session {
                 for m in &expired {
                     self.log("marker-expired", json!({"marker": m.id, "kind": m.kind}));
                     let mut e = ev.clone();
-                    e.insert("marker".into(), marker_value(m));
+                    e.insert("marker".into(), marker_value(self.geom, m));
                     let modifiers: Vec<u32> = self.st.modifiers.iter().map(|i| i.id).collect();
                     for inst in modifiers {
                         let Some(desc) = self.descriptor_of(inst) else {
@@ -472,14 +472,14 @@ impl Session {
     /// after castling) and `enPassant`.
     pub(crate) fn ply_event(&self, ply: &Ply) -> BTreeMap<String, Value> {
         let mut ev = BTreeMap::new();
-        ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
+        ev.insert("from".to_string(), json!(self.geom.name(ply.mv.from)));
         let to_sq = match ply.rook {
             Some(_) => self
                 .find_piece(ply.piece_before["id"].as_u64().unwrap_or(0) as u16)
                 .map_or(ply.mv.to, |p| p.sq),
             None => ply.mv.to,
         };
-        ev.insert("to".to_string(), json!(sq_name(to_sq)));
+        ev.insert("to".to_string(), json!(self.geom.name(to_sq)));
         ev.insert("enPassant".to_string(), json!(ply.en_passant));
         ev
     }
@@ -636,7 +636,10 @@ impl Session {
                     }
                     if kind == TriggerKind::OnMovedOntoSquare {
                         let f = t.params.get("filter").cloned().unwrap_or(Value::Null);
-                        let sq = s.get("square").and_then(Value::as_str).and_then(parse_sq);
+                        let sq = s
+                            .get("square")
+                            .and_then(Value::as_str)
+                            .and_then(|n| self.geom.parse(n));
                         if !sq.is_some_and(|sq| self.square_matches_in(inst, &f, sq, ev, s)) {
                             continue;
                         }
@@ -662,8 +665,8 @@ impl Session {
             return Vec::new();
         };
         let mut ev = BTreeMap::new();
-        ev.insert("from".to_string(), json!(sq_name(ply.mv.from)));
-        ev.insert("to".to_string(), json!(sq_name(ply.mv.to)));
+        ev.insert("from".to_string(), json!(self.geom.name(ply.mv.from)));
+        ev.insert("to".to_string(), json!(self.geom.name(ply.mv.to)));
         ev.insert("attacker".to_string(), ply.piece_before.clone());
         ev.insert("defender".to_string(), ply.captured.clone());
         ev.insert("enPassant".to_string(), json!(ply.en_passant));

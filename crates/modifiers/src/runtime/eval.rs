@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use houserules_engine::{Color, Position};
 use serde_json::{json, Value};
 
-use super::{kind_name, parse_color, parse_sq, sq_name, Marker, PieceInfo, Session};
+use super::{kind_name, parse_color, Geom, Marker, PieceInfo, Session};
 use crate::descriptor::MarkerKind;
 
 /// What an expression can see.
@@ -154,55 +154,59 @@ pub(crate) fn items(v: Value) -> Vec<Value> {
     }
 }
 
-/// The square a value names: a square name or index, a piece or marker.
-pub(crate) fn square_of(v: &Value) -> Option<u8> {
+/// The square a value names on the board `g`: a square name or index, a
+/// piece or marker.
+pub(crate) fn square_of(g: Geom, v: &Value) -> Option<u8> {
     match v {
-        Value::String(s) => parse_sq(s),
-        Value::Number(n) => n.as_u64().filter(|&i| i < 64).map(|i| i as u8),
-        Value::Object(o) => o.get("square").and_then(square_of),
-        Value::Array(a) if a.len() == 1 => square_of(&a[0]),
+        Value::String(s) => g.parse(s),
+        Value::Number(n) => n
+            .as_u64()
+            .filter(|&i| i < u64::from(g.squares()))
+            .map(|i| i as u8),
+        Value::Object(o) => o.get("square").and_then(|s| square_of(g, s)),
+        Value::Array(a) if a.len() == 1 => square_of(g, &a[0]),
         _ => None,
     }
 }
 
-pub(crate) fn file_of(v: &Value) -> Option<u8> {
+/// The file a value names on the board `g`: a letter, an index from 0,
+/// or the file of a square, piece or marker.
+pub(crate) fn file_of(g: Geom, v: &Value) -> Option<u8> {
     match v {
-        Value::String(s) if s.len() == 1 => {
-            let c = s.as_bytes()[0];
-            (b'a'..=b'h').contains(&c).then_some(c - b'a')
-        }
-        Value::Number(n) => n.as_u64().filter(|&i| i < 8).map(|i| i as u8),
-        other => square_of(other).map(|s| s % 8),
+        Value::String(s) if s.len() == 1 && !s.as_bytes()[0].is_ascii_digit() => g.parse_file(s),
+        Value::Number(n) => n.as_u64().filter(|&i| i < u64::from(g.w)).map(|i| i as u8),
+        other => square_of(g, other).map(|s| g.file(s)),
     }
 }
 
-pub(crate) fn rank_of(v: &Value) -> Option<u8> {
+/// The rank a value names on the board `g`: its number as text (`"1"`,
+/// `"10"`), an index from 0, or the rank of a square, piece or marker.
+pub(crate) fn rank_of(g: Geom, v: &Value) -> Option<u8> {
     match v {
-        Value::String(s) if s.len() == 1 => {
-            let c = s.as_bytes()[0];
-            (b'1'..=b'8').contains(&c).then_some(c - b'1')
+        Value::String(s) if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) => {
+            g.parse_rank(s)
         }
-        Value::Number(n) => n.as_u64().filter(|&i| i < 8).map(|i| i as u8),
-        other => square_of(other).map(|s| s / 8),
+        Value::Number(n) => n.as_u64().filter(|&i| i < u64::from(g.h)).map(|i| i as u8),
+        other => square_of(g, other).map(|s| g.rank(s)),
     }
 }
 
 /// `.square .file .rank .type .color .id` of a value.
-fn field(v: &Value, f: &str) -> Value {
+fn field(g: Geom, v: &Value, f: &str) -> Value {
     if let Value::Array(a) = v {
         return if a.len() == 1 {
-            field(&a[0], f)
+            field(g, &a[0], f)
         } else {
-            Value::Array(a.iter().map(|x| field(x, f)).collect())
+            Value::Array(a.iter().map(|x| field(g, x, f)).collect())
         };
     }
     match f {
-        "square" => square_of(v).map_or(Value::Null, |s| json!(sq_name(s))),
-        "file" => file_of(v).map_or(Value::Null, |x| json!(((b'a' + x) as char).to_string())),
-        "rank" => rank_of(v).map_or(Value::Null, |x| json!((x + 1).to_string())),
+        "square" => square_of(g, v).map_or(Value::Null, |s| json!(g.name(s))),
+        "file" => file_of(g, v).map_or(Value::Null, |x| json!(((b'a' + x) as char).to_string())),
+        "rank" => rank_of(g, v).map_or(Value::Null, |x| json!((x + 1).to_string())),
         // Files and ranks as numbers from 1 (a = 1, rank 1 = 1).
-        "fileNumber" => file_of(v).map_or(Value::Null, |x| json!(x + 1)),
-        "rankNumber" => rank_of(v).map_or(Value::Null, |x| json!(x + 1)),
+        "fileNumber" => file_of(g, v).map_or(Value::Null, |x| json!(x + 1)),
+        "rankNumber" => rank_of(g, v).map_or(Value::Null, |x| json!(x + 1)),
         "type" | "color" | "id" => v
             .get(f)
             .cloned()
@@ -227,10 +231,10 @@ pub(crate) fn is_values_source(src: &Value) -> bool {
 /// Whether an item names a square for the default order: a piece or
 /// marker (an object with a square) or a square name. Numbers are not
 /// read as square indices there, so a list of numbers keeps its order.
-fn square_like(v: &Value) -> bool {
+fn square_like(g: Geom, v: &Value) -> bool {
     match v {
-        Value::Object(o) => o.get("square").is_some_and(|s| square_of(s).is_some()),
-        Value::String(s) => parse_sq(s).is_some(),
+        Value::Object(o) => o.get("square").is_some_and(|s| square_of(g, s).is_some()),
+        Value::String(s) => g.parse(s).is_some(),
         _ => false,
     }
 }
@@ -309,7 +313,7 @@ impl Session {
             };
         }
         match rest.first() {
-            Some(f) => field(&base, f),
+            Some(f) => field(self.geom, &base, f),
             None => base,
         }
     }
@@ -382,7 +386,7 @@ impl Session {
         let mut out = Vec::new();
         for x in items(v) {
             let x = self.val(cx, &x);
-            if let Some(s) = square_of(&x) {
+            if let Some(s) = square_of(self.geom, &x) {
                 if !out.contains(&s) {
                     out.push(s);
                 }
@@ -394,14 +398,14 @@ impl Session {
     fn files(&self, cx: &Cx, v: &Value) -> Vec<u8> {
         items(self.val(cx, v))
             .iter()
-            .filter_map(|x| file_of(&self.val(cx, x)))
+            .filter_map(|x| file_of(self.geom, &self.val(cx, x)))
             .collect()
     }
 
     fn ranks(&self, cx: &Cx, v: &Value) -> Vec<u8> {
         items(self.val(cx, v))
             .iter()
-            .filter_map(|x| rank_of(&self.val(cx, x)))
+            .filter_map(|x| rank_of(self.geom, &self.val(cx, x)))
             .collect()
     }
 
@@ -435,7 +439,7 @@ impl Session {
 
     /// A view of a snapshot (of a piece that may be gone).
     pub(crate) fn view_of_snap(&self, pos: &Position<u64>, s: &Value) -> Option<View> {
-        let sq = square_of(s)?;
+        let sq = square_of(self.geom, s)?;
         let id = s.get("id").and_then(Value::as_u64).unwrap_or(0) as u16;
         let color = s
             .get("color")
@@ -489,13 +493,13 @@ impl Session {
                 "sameFileAs" => self
                     .pieces_param(cx, x)
                     .iter()
-                    .any(|q| q.sq % 8 == p.sq % 8),
+                    .any(|q| self.geom.file(q.sq) == self.geom.file(p.sq)),
                 "exclude" => {
                     let ex = self.squares(cx, x);
                     !ex.contains(&p.sq)
                 }
                 "where" => {
-                    let it = json!({"id": p.id, "type": p.ty, "color": p.color.name(), "square": sq_name(p.sq)});
+                    let it = json!({"id": p.id, "type": p.ty, "color": p.color.name(), "square": self.geom.name(p.sq)});
                     truthy(&self.eval(&Cx { it: &it, ..*cx }, x))
                 }
                 _ => true,
@@ -531,8 +535,9 @@ impl Session {
             .unwrap_or(8);
         let centres = self.squares(cx, of);
         centres.iter().any(|&c| {
-            let df = (i32::from(c % 8) - i32::from(sq % 8)).abs();
-            let dr = (i32::from(c / 8) - i32::from(sq / 8)).abs();
+            let g = self.geom;
+            let df = (i32::from(g.file(c)) - i32::from(g.file(sq))).abs();
+            let dr = (i32::from(g.rank(c)) - i32::from(g.rank(sq))).abs();
             if ring == 4 {
                 df + dr == 1
             } else {
@@ -551,8 +556,8 @@ impl Session {
             let ok = match k.as_str() {
                 "kind" => true,
                 "squares" => self.squares(cx, x).contains(&sq),
-                "file" => self.files(cx, x).contains(&(sq % 8)),
-                "rank" => self.ranks(cx, x).contains(&(sq / 8)),
+                "file" => self.files(cx, x).contains(&self.geom.file(sq)),
+                "rank" => self.ranks(cx, x).contains(&self.geom.rank(sq)),
                 "relRank" => {
                     let n = x
                         .get("n")
@@ -563,15 +568,18 @@ impl Session {
                         .get("of")
                         .map_or_else(|| vec![Color::White], |v| self.players(cx, v));
                     of.iter().any(|c| {
+                        // Counted from the colour's own side of this
+                        // board: 1 its back rank, -1 the far rank.
+                        let h = i64::from(self.geom.h);
                         let rel = if *c == Color::White {
-                            i64::from(sq / 8) + 1
+                            i64::from(self.geom.rank(sq)) + 1
                         } else {
-                            8 - i64::from(sq / 8)
+                            h - i64::from(self.geom.rank(sq))
                         };
                         if n > 0 {
                             rel == n
                         } else {
-                            rel == 9 + n
+                            rel == h + 1 + n
                         }
                     })
                 }
@@ -581,7 +589,7 @@ impl Session {
                 "adjacentTo" => self.adjacent(cx, x, sq),
                 "exclude" => !self.squares(cx, x).contains(&sq),
                 "where" => {
-                    let it = json!(sq_name(sq));
+                    let it = json!(self.geom.name(sq));
                     truthy(&self.eval(&Cx { it: &it, ..*cx }, x))
                 }
                 _ => true,
@@ -643,7 +651,7 @@ impl Session {
             .filter(|m| o.get("at").is_none_or(|a| self.square_ok(cx, a, m.square)))
             .filter(|m| {
                 o.get("where").is_none_or(|w| {
-                    let it = super::marker_value(m);
+                    let it = super::marker_value(self.geom, m);
                     truthy(&self.eval(&Cx { it: &it, ..*cx }, w))
                 })
             })
@@ -668,7 +676,8 @@ impl Session {
                         Some(id) if x.get("marker").is_none() => {
                             all.iter().find(|p| u64::from(p.id) == id).copied()
                         }
-                        _ => square_of(&x).and_then(|s| all.iter().find(|p| p.sq == s).copied()),
+                        _ => square_of(self.geom, &x)
+                            .and_then(|s| all.iter().find(|p| p.sq == s).copied()),
                     };
                     if let Some(p) = found {
                         if !out.contains(&p) {
@@ -693,14 +702,14 @@ impl Session {
                         .filter(|p| self.piece_ok(cx, x, &self.view(pos, p)))
                         .map(|p| self.snap(p))
                         .collect(),
-                    "squares" => (0..64u8)
+                    "squares" => (0..self.geom.squares())
                         .filter(|&s| self.square_ok(cx, x, s))
-                        .map(|s| json!(sq_name(s)))
+                        .map(|s| json!(self.geom.name(s)))
                         .collect(),
                     "markers" => self
                         .markers_matching(cx, x)
                         .iter()
-                        .map(super::marker_value)
+                        .map(|m| super::marker_value(self.geom, m))
                         .collect(),
                     "values" => x
                         .as_array()
@@ -718,7 +727,8 @@ impl Session {
 
     /// Sorts items by an order (rulings 2.1 § Order); stable.
     pub(crate) fn order(&self, cx: &Cx, mut v: Vec<Value>, order: Option<&Value>) -> Vec<Value> {
-        let key_sq = |x: &Value| square_of(x).unwrap_or(0);
+        let g = self.geom;
+        let key_sq = |x: &Value| square_of(g, x).unwrap_or(0);
         let color = |x: &Value| {
             x.get("color")
                 .and_then(Value::as_str)
@@ -728,9 +738,9 @@ impl Session {
         let rel = |x: &Value| {
             let s = key_sq(x);
             if color(x) == Color::White {
-                s / 8
+                g.rank(s)
             } else {
-                7 - s / 8
+                g.h - 1 - g.rank(s)
             }
         };
         let inner = |v: &mut Vec<Value>, o: &str| {
@@ -744,7 +754,7 @@ impl Session {
         match order {
             // The default: ascending square when every item names one
             // (pieces, squares, markers), else the items' own order.
-            None if v.iter().all(square_like) => inner(&mut v, "square-asc"),
+            None if v.iter().all(|x| square_like(g, x)) => inner(&mut v, "square-asc"),
             None => {}
             Some(Value::String(s)) => inner(&mut v, s),
             Some(Value::Object(o)) => {
@@ -759,7 +769,7 @@ impl Session {
                     v.sort_by_key(|x| {
                         files
                             .iter()
-                            .position(|&ff| ff == key_sq(x) % 8)
+                            .position(|&ff| ff == g.file(key_sq(x)))
                             .unwrap_or(usize::MAX)
                     });
                 }

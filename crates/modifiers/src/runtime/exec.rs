@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use super::eval::{items, truthy, Cx};
 use super::{
-    codes, kind_by_name, parse_color, sq_name, Arm, Marker, MarkerLifetime, Node, PathStep,
-    PendingChoice, PieceInfo, Session, Step, Work, MAX_CASCADE,
+    codes, kind_by_name, parse_color, Arm, Marker, MarkerLifetime, Node, PathStep, PendingChoice,
+    PieceInfo, Session, Step, Work, MAX_CASCADE,
 };
 use crate::descriptor::{MarkerKind, PrimitiveKind as K, TriggerKind};
 
@@ -38,12 +38,6 @@ fn body_of(params: &BTreeMap<String, Value>, key: &str) -> Vec<Node> {
         .get(key)
         .and_then(|v| serde_json::from_value(v.clone()).ok())
         .unwrap_or_default()
-}
-
-/// The square (`dx`, `dy`) away from `sq` on the 8×8 board, if any.
-fn offset(sq: u8, dx: i32, dy: i32) -> Option<u8> {
-    let (f, r) = (i32::from(sq % 8) + dx, i32::from(sq / 8) + dy);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
 }
 
 /// A count or distance read at run time (a literal or a resolved
@@ -541,7 +535,7 @@ impl Session {
                             };
                             self.log(
                                 "spawn",
-                                json!({"square": sq_name(sq), "type": ty, "color": color.name()}),
+                                json!({"square": self.geom.name(sq), "type": ty, "color": color.name()}),
                             );
                             self.auto_queen(&info);
                             self.enqueue_entry(run, info.id, sq);
@@ -855,6 +849,7 @@ impl Session {
             .to_string();
         let filter = p.get("filter");
         let (pos, _) = self.pos();
+        let g = self.geom;
         let options: Vec<Value> = match kind.as_str() {
             "piece" => super::pieces_of(pos)
                 .iter()
@@ -862,21 +857,21 @@ impl Session {
                     let v = self.view(pos, q);
                     !v.royal && filter.is_none_or(|f| self.piece_ok(&cx, f, &v))
                 })
-                .map(|q| json!(sq_name(q.sq)))
+                .map(|q| json!(g.name(q.sq)))
                 .collect(),
-            "square" => (0..64u8)
+            "square" => (0..g.squares())
                 .filter(|&s| filter.is_none_or(|f| self.square_ok(&cx, f, s)))
-                .map(|s| json!(sq_name(s)))
+                .map(|s| json!(g.name(s)))
                 .collect(),
-            "column" => (0..8u8)
+            "column" => (0..g.w)
                 .filter(|&f| {
-                    filter.is_none_or(|flt| (0..8).any(|r| self.square_ok(&cx, flt, r * 8 + f)))
+                    filter.is_none_or(|flt| (0..g.h).any(|r| self.square_ok(&cx, flt, r * g.w + f)))
                 })
                 .map(|f| json!(((b'a' + f) as char).to_string()))
                 .collect(),
-            "row" => (0..8u8)
+            "row" => (0..g.h)
                 .filter(|&r| {
-                    filter.is_none_or(|flt| (0..8).any(|f| self.square_ok(&cx, flt, r * 8 + f)))
+                    filter.is_none_or(|flt| (0..g.w).any(|f| self.square_ok(&cx, flt, r * g.w + f)))
                 })
                 .map(|r| json!((r + 1).to_string()))
                 .collect(),
@@ -947,7 +942,7 @@ impl Session {
             pos.reset_halfmove_clock();
         });
         self.drop_lost_castling();
-        self.log("convert", json!({"square": sq_name(cur.sq), "type": super::kind_name(&def, kind), "color": piece.color.name()}));
+        self.log("convert", json!({"square": self.geom.name(cur.sq), "type": super::kind_name(&def, kind), "color": piece.color.name()}));
         // Stay-As-Pawn style type changes are not promoted again (C5);
         // colour changes are.
         if ty.is_none() {
@@ -964,8 +959,12 @@ impl Session {
         if super::kind_name(&def, p.piece.kind) != "pawn" {
             return;
         }
-        let far = if p.piece.color == Color::White { 7 } else { 0 };
-        if p.sq / 8 != far {
+        let far = if p.piece.color == Color::White {
+            self.geom.h - 1
+        } else {
+            0
+        };
+        if self.geom.rank(p.sq) != far {
             return;
         }
         if let Some(q) = kind_by_name(&def, "queen") {
@@ -1063,7 +1062,7 @@ impl Session {
         let cancelled = self.kill_cancelled;
         self.kill_cancelled = saved;
         if cancelled {
-            self.log("kill-cancelled", json!({"square": sq_name(cur.sq)}));
+            self.log("kill-cancelled", json!({"square": self.geom.name(cur.sq)}));
             return;
         }
         self.remove(&cur);
@@ -1076,7 +1075,10 @@ impl Session {
         };
         self.rewrite(|pos| pos.remove_piece(cur.sq));
         self.st.attrs.remove(&cur.id);
-        self.log("removed", json!({"square": sq_name(cur.sq), "id": cur.id}));
+        self.log(
+            "removed",
+            json!({"square": self.geom.name(cur.sq), "id": cur.id}),
+        );
     }
 
     fn step_pieces(&mut self, run: &mut ArmRun, p: &BTreeMap<String, Value>) {
@@ -1136,7 +1138,7 @@ impl Session {
             let mut rest_at = me.sq;
             let mut pushed: Vec<(u16, u8)> = Vec::new();
             for _ in 0..n {
-                let Some(next) = offset(at, dx, dy) else {
+                let Some(next) = self.geom.offset(at, dx, dy) else {
                     break;
                 };
                 if self.hard_blocked(next) && !over_blocks {
@@ -1208,7 +1210,7 @@ impl Session {
         let mut line = vec![from];
         let end = loop {
             let last = *line.last()?;
-            let next = offset(last, dx, dy)?;
+            let next = self.geom.offset(last, dx, dy)?;
             if self.hard_blocked(next) {
                 return None;
             }
@@ -1270,11 +1272,12 @@ impl Session {
         let dest = if free(target) {
             Some(target)
         } else if nearest {
+            let g = self.geom;
             let manhattan = |a: u8, b: u8| {
-                (i32::from(a % 8) - i32::from(b % 8)).abs()
-                    + (i32::from(a / 8) - i32::from(b / 8)).abs()
+                (i32::from(g.file(a)) - i32::from(g.file(b))).abs()
+                    + (i32::from(g.rank(a)) - i32::from(g.rank(b))).abs()
             };
-            (0..64u8)
+            (0..g.squares())
                 .filter(|&s| free(s))
                 .min_by_key(|&s| (manhattan(s, target), manhattan(s, me.sq), s))
         } else {
@@ -1286,7 +1289,7 @@ impl Session {
         self.rewrite(|pos| pos.relocate_piece(me.sq, dest));
         self.log(
             "moved",
-            json!({"from": sq_name(me.sq), "to": sq_name(dest), "id": me.id}),
+            json!({"from": self.geom.name(me.sq), "to": self.geom.name(dest), "id": me.id}),
         );
         if let Some(now) = self.find_piece(me.id) {
             self.auto_queen(&now);

@@ -13,7 +13,7 @@ use houserules_engine::{Color, Move, MoveKind, Position};
 use serde_json::Value;
 
 use super::eval::{truthy, Cx};
-use super::{pieces_of, Session};
+use super::{pieces_of, Geom, Session};
 use crate::descriptor::PrimitiveKind;
 
 /// Whether a forbid-move filter makes the pieces it names fully immobile:
@@ -110,7 +110,7 @@ impl Session {
             if m.kind != MoveKind::Castle && enemy_royals & (1u64 << m.to) != 0 {
                 return false;
             }
-            if blocked != 0 && Self::hits_block(pos, *m, blocked) {
+            if blocked != 0 && Self::hits_block(self.geom, *m, blocked) {
                 return false;
             }
             if flagged & (1u64 << m.from) != 0 && self.captured_view(pos, *m).is_some() {
@@ -172,14 +172,14 @@ impl Session {
                 .collect();
             let mut best: BTreeMap<(u8, i32, i32), i32> = BTreeMap::new();
             for m in &moves {
-                if let Some((dx, dy, n)) = Self::line(*m) {
+                if let Some((dx, dy, n)) = Self::line(self.geom, *m) {
                     if chosen.contains(&m.from) && m.kind != MoveKind::Castle {
                         let e = best.entry((m.from, dx, dy)).or_insert(0);
                         *e = (*e).max(n);
                     }
                 }
             }
-            moves.retain(|m| match Self::line(*m) {
+            moves.retain(|m| match Self::line(self.geom, *m) {
                 Some((dx, dy, n)) if chosen.contains(&m.from) && m.kind != MoveKind::Castle => {
                     best.get(&(m.from, dx, dy)) == Some(&n)
                 }
@@ -211,9 +211,9 @@ impl Session {
     }
 
     /// The unit direction and length of a move along a line, if any.
-    fn line(m: Move) -> Option<(i32, i32, i32)> {
-        let dx = i32::from(m.to % 8) - i32::from(m.from % 8);
-        let dy = i32::from(m.to / 8) - i32::from(m.from / 8);
+    fn line(g: Geom, m: Move) -> Option<(i32, i32, i32)> {
+        let dx = i32::from(g.file(m.to)) - i32::from(g.file(m.from));
+        let dy = i32::from(g.rank(m.to)) - i32::from(g.rank(m.from));
         let n = dx.abs().max(dy.abs());
         if n == 0 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
             return None;
@@ -223,7 +223,7 @@ impl Session {
 
     /// A move that ends on or slides through a hard block (rulings D2).
     /// Castling is judged on the squares between king and rook.
-    fn hits_block(_pos: &Position<u64>, m: Move, blocked: u64) -> bool {
+    fn hits_block(g: Geom, m: Move, blocked: u64) -> bool {
         if m.kind == MoveKind::Castle {
             let (a, b) = (m.from.min(m.to), m.from.max(m.to));
             return (a + 1..b).any(|s| blocked & (1u64 << s) != 0);
@@ -231,9 +231,9 @@ impl Session {
         if blocked & (1u64 << m.to) != 0 {
             return true;
         }
-        if let Some((dx, dy, n)) = Self::line(m) {
+        if let Some((dx, dy, n)) = Self::line(g, m) {
             for i in 1..n {
-                let s = i32::from(m.from) + (dy * 8 + dx) * i;
+                let s = i32::from(m.from) + (dy * i32::from(g.w) + dx) * i;
                 if blocked & (1u64 << s) != 0 {
                     return true;
                 }
@@ -250,7 +250,10 @@ impl Session {
                 pieces_of(pos)
                     .into_iter()
                     .find(|p| {
-                        p.piece.color != us && p.sq % 8 == m.to % 8 && p.sq / 8 == m.from / 8
+                        let g = self.geom;
+                        p.piece.color != us
+                            && g.file(p.sq) == g.file(m.to)
+                            && g.rank(p.sq) == g.rank(m.from)
                     })?
                     .sq
             }
@@ -283,7 +286,7 @@ impl Session {
                     .is_some_and(|v| self.piece_ok(&cxp, x, &v)),
                 "castling" => x.as_bool() == Some(m.kind == MoveKind::Castle),
                 "progress" => {
-                    let dy = i32::from(m.to / 8) - i32::from(m.from / 8);
+                    let dy = i32::from(self.geom.rank(m.to)) - i32::from(self.geom.rank(m.from));
                     let dy = if us == Color::White { dy } else { -dy };
                     let p = if m.kind == MoveKind::Castle || dy == 0 {
                         "sideways"
@@ -305,10 +308,11 @@ impl Session {
                             _ => None,
                         })
                         .collect();
-                    let (a, b) = ((m.from % 8).min(m.to % 8), (m.from % 8).max(m.to % 8));
+                    let (ff, ft) = (self.geom.file(m.from), self.geom.file(m.to));
+                    let (a, b) = (ff.min(ft), ff.max(ft));
                     files
                         .iter()
-                        .any(|&f| (a < f && f < b) || (f == m.to % 8 && f != m.from % 8))
+                        .any(|&f| (a < f && f < b) || (f == ft && f != ff))
                 }
                 "when" => truthy(&self.eval(&cxp, x)),
                 "added" => x.as_bool() == Some(self.is_added_move(pos, m, cx.depth)),
@@ -414,7 +418,7 @@ impl Session {
         let (replaced, extra) = self.shape_targets_of(pos, them, depth, true);
         let mut out = Vec::new();
         let royals = self.royals(pos, t, color);
-        for sq in 0..64u8 {
+        for sq in 0..self.geom.squares() {
             if royals & (1u64 << sq) == 0 {
                 continue;
             }

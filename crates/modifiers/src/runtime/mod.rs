@@ -32,6 +32,7 @@ mod draft;
 pub mod entry;
 mod eval;
 mod exec;
+mod geom;
 mod legal;
 mod shapes;
 mod state;
@@ -46,6 +47,7 @@ use serde_json::{json, Value};
 use crate::descriptor::{Descriptor, Node, TriggerKind};
 use crate::rng::Mulberry32;
 
+pub use geom::Geom;
 pub use legal::is_fully_immobilising;
 pub use shapes::{shape_ok, DIRECTIONS};
 pub use state::{
@@ -89,8 +91,13 @@ pub mod codes {
     pub const BAD_MODIFIER: &str = "request.bad-modifier";
     /// A modifier parameter is given twice in one `ID:K=V;…` entry.
     pub const DUPLICATE_PARAMETER: &str = "request.duplicate-parameter";
-    /// The board is not 8×8 (the runtime's squares are 8×8, rulings E3).
+    /// The board has more than 64 squares (the runtime's square sets are
+    /// 64-bit; boards of up to 64 squares of any shape play).
     pub const UNSUPPORTED_BOARD: &str = "request.unsupported-board";
+    /// A modifier names a square, file or rank the game's board does not
+    /// have (modifier-rulings E3: attaching re-validates against the
+    /// game's board).
+    pub const BOARD_SIZE: &str = "descriptor.board-size";
 }
 
 /// A refused input or request: a stable code and a message.
@@ -135,6 +142,8 @@ pub struct Runtime {
     plan_cache: compiled::PlanCache,
     /// The rule set includes `piece-hp` ([`Options::hp_preset`]).
     hp_preset: bool,
+    /// The board's width and height (from the game's definition).
+    geom: Geom,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -164,27 +173,16 @@ pub struct PieceInfo {
     pub piece: Piece,
 }
 
-/// The name of a square (`e4`).
+/// The name of a square of the 8×8 board (`e4`); [`Runtime::geom`]
+/// names the squares of the runtime's own board.
 pub fn sq_name(sq: u8) -> String {
-    // Not `format!`: names are written for every event of every ply.
-    let mut s = String::with_capacity(3);
-    s.push((b'a' + sq % 8) as char);
-    let rank = sq / 8 + 1;
-    if rank >= 10 {
-        s.push((b'0' + rank / 10) as char);
-    }
-    s.push((b'0' + rank % 10) as char);
-    s
+    Geom::CHESS.name(sq)
 }
 
-/// The square a name such as `e4` names, if any.
+/// The square of the 8×8 board a name such as `e4` names, if any;
+/// [`Geom::parse`] reads the names of another board.
 pub fn parse_sq(s: &str) -> Option<u8> {
-    let b = s.as_bytes();
-    if b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]) {
-        Some((b[1] - b'1') * 8 + (b[0] - b'a'))
-    } else {
-        None
-    }
+    Geom::CHESS.parse(s)
 }
 
 /// `white` or `black` as a colour.
@@ -228,16 +226,21 @@ impl Runtime {
     /// and the check state are read from the position.
     ///
     /// # Errors
-    /// [`codes::UNSUPPORTED_BOARD`] when the board is not 8×8.
+    /// [`codes::UNSUPPORTED_BOARD`] when the board has more than 64
+    /// squares (the runtime's square sets are 64-bit).
     pub fn new(game: Game, options: Options) -> Result<Runtime, Refusal> {
         let def = game.variant().definition();
-        if def.width != 8 || def.height != 8 {
+        if game.small().is_none() {
             return Err(refuse(
                 codes::UNSUPPORTED_BOARD,
                 format!(
-                    "game `{}` has a {}×{} board; the modifier runtime plays 8×8 boards only \
-                     (games of another size are played without modifiers)",
-                    def.id, def.width, def.height
+                    "game `{}` has a {}×{} board ({} squares); the modifier runtime plays \
+                     boards of at most 64 squares (games of another size are played without \
+                     modifiers)",
+                    def.id,
+                    def.width,
+                    def.height,
+                    u16::from(def.width) * u16::from(def.height)
                 ),
             ));
         }
@@ -274,7 +277,13 @@ impl Runtime {
     /// A runtime from a game and a state as they were saved (a snapshot
     /// being restored): nothing is recomputed.
     pub fn from_parts(game: Game, st: State, hp_preset: bool) -> Runtime {
+        let def = game.variant().definition();
+        let geom = Geom {
+            w: def.width,
+            h: def.height,
+        };
         Runtime {
+            geom,
             game,
             st,
             kill_cancelled: false,
@@ -329,7 +338,7 @@ impl Runtime {
                 l.kind != MoveKind::Castle && self.game.uci_among(*l, engine_legal) == usual
             })
         {
-            return format!("{}{}", sq_name(m.from), sq_name(m.to));
+            return format!("{}{}", self.geom.name(m.from), self.geom.name(m.to));
         }
         usual
     }
@@ -414,11 +423,17 @@ impl Runtime {
 
     // ---------------------------------------------------------------- board
 
-    /// The position and its tables (8×8 boards).
+    /// The board's width and height.
+    #[inline]
+    pub fn geom(&self) -> Geom {
+        self.geom
+    }
+
+    /// The position and its tables (boards of at most 64 squares).
     pub fn pos(&self) -> (&Position<u64>, &Tables<u64>) {
         self.game
             .small()
-            .expect("8×8 boards only (checked at creation)")
+            .expect("boards of at most 64 squares (checked at creation)")
     }
 
     /// The pieces on the board, by ascending square.
@@ -463,7 +478,7 @@ impl Runtime {
             "id": p.id,
             "type": kind_name(def, p.piece.kind),
             "color": p.piece.color.name(),
-            "square": sq_name(p.sq),
+            "square": self.geom.name(p.sq),
         })
     }
 
@@ -583,23 +598,29 @@ impl Runtime {
     // --------------------------------------------------------------- moves
 
     /// Why a UCI-shaped move that matches no legal move is refused, when it
-    /// can be told cheaply from the board (rulings E3: squares are 8×8,
-    /// a1 = 0): no piece on the origin, the other side's piece, a missing
+    /// can be told cheaply from the board (rulings E3: squares numbered
+    /// from a1 = 0): no piece on the origin, the other side's piece, a missing
     /// promotion letter (with the choices), else a rule forbids it.
     fn refusal_reason(&self, uci: &str, legal: &[Move], engine_legal: &[Move]) -> String {
         let b = uci.as_bytes();
-        let square = |f: u8, r: u8| {
-            ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
-                .then(|| (r - b'1') * 8 + (f - b'a'))
+        // A square name: a letter and one or two digits.
+        let split = |from: usize| {
+            let digits = b
+                .iter()
+                .skip(from + 1)
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let end = from + 1 + digits;
+            let sq = uci.get(from..end).and_then(|n| self.geom.parse(n));
+            (sq, end)
         };
-        let (Some(from), Some(to)) = (
-            b.get(..2).and_then(|s| square(s[0], s[1])),
-            b.get(2..4).and_then(|s| square(s[0], s[1])),
-        ) else {
+        let (from, mid) = split(0);
+        let (to, end) = split(mid);
+        let (Some(from), Some(to)) = (from, to) else {
             return ": forbidden by the active rules".into();
         };
-        // The first four bytes are ASCII, so these are character bounds.
-        let origin = &uci[..2];
+        // The squares' bytes are ASCII, so these are character bounds.
+        let origin = &uci[..mid];
         let (pos, _) = self.pos();
         let mover = pos.turn();
         let side = |c: Color| match c {
@@ -619,7 +640,7 @@ impl Runtime {
                     .filter(|l| l.from == from && l.to == to && l.promotion.is_some())
                     .map(|l| format!("`{}`", self.write_uci(*l, legal, engine_legal)))
                     .collect();
-                if b.len() == 4 && !promotions.is_empty() {
+                if b.len() == end && !promotions.is_empty() {
                     format!(
                         ": a promotion piece letter is needed ({})",
                         promotions.join(", ")
@@ -751,7 +772,10 @@ impl Runtime {
         let (captured, en_passant) = match m.kind {
             MoveKind::EnPassant => {
                 let victim = pieces_of(pos).into_iter().find(|p| {
-                    p.piece.color != mover && p.sq % 8 == m.to % 8 && (p.sq / 8 == m.from / 8)
+                    let g = self.geom;
+                    p.piece.color != mover
+                        && g.file(p.sq) == g.file(m.to)
+                        && g.rank(p.sq) == g.rank(m.from)
                 });
                 (victim.map_or(Value::Null, |v| self.snap(&v)), true)
             }
@@ -1031,7 +1055,7 @@ impl Runtime {
     /// piece snapshot, others the answer itself.
     fn choice_value(&self, kind: &str, v: &Value) -> Value {
         if kind == "piece" {
-            if let Some(sq) = v.as_str().and_then(parse_sq) {
+            if let Some(sq) = v.as_str().and_then(|n| self.geom.parse(n)) {
                 let (p, _) = self.pos();
                 if let Some(pc) = p.piece_at(sq) {
                     return self.snap(&PieceInfo {
@@ -1071,6 +1095,6 @@ pub(crate) fn pieces_of(p: &Position<u64>) -> Vec<PieceInfo> {
     v
 }
 
-pub(crate) fn marker_value(m: &Marker) -> Value {
-    json!({"marker": m.id, "kind": m.kind, "square": sq_name(m.square), "owner": m.owner.map(|c| c.name()), "source": m.source})
+pub(crate) fn marker_value(g: Geom, m: &Marker) -> Value {
+    json!({"marker": m.id, "kind": m.kind, "square": g.name(m.square), "owner": m.owner.map(|c| c.name()), "source": m.source})
 }

@@ -18,7 +18,7 @@ use houserules_engine::{Color, Move, MoveKind, PieceKind, Position};
 use serde_json::Value;
 
 use super::eval::Cx;
-use super::{kind_by_name, kind_name, pieces_of, PieceInfo, Session};
+use super::{kind_by_name, kind_name, pieces_of, Geom, PieceInfo, Session};
 use crate::descriptor::PrimitiveKind;
 
 /// Named directions accepted in shapes (lower case; `_` and `-` ignored).
@@ -225,6 +225,7 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
 /// Quiet and capture targets of one shape from `from`.
 #[allow(clippy::too_many_arguments)]
 fn walk(
+    g: Geom,
     shape: &Value,
     pos: &Position<u64>,
     from: u8,
@@ -274,23 +275,24 @@ fn walk(
     }
     let own = pos.by_color(color);
     for (dx, dy) in vs {
-        let (mut f, mut r) = (i32::from(from % 8), i32::from(from / 8));
+        let (w, h) = (i32::from(g.w), i32::from(g.h));
+        let (mut f, mut r) = (i32::from(g.file(from)), i32::from(g.rank(from)));
         let mut crossed = false;
         let steps = if kind == "leap" { 1 } else { range };
         for i in 1..=steps {
             f += dx;
             r += dy;
-            if !(0..8).contains(&r) {
+            if !(0..h).contains(&r) {
                 break;
             }
-            if !(0..8).contains(&f) {
+            if !(0..w).contains(&f) {
                 if !wrap {
                     break;
                 }
-                f = f.rem_euclid(8);
+                f = f.rem_euclid(w);
                 crossed = true;
             }
-            let sq = (r * 8 + f) as u8;
+            let sq = (r * w + f) as u8;
             if sq == from {
                 break;
             }
@@ -418,12 +420,12 @@ impl Session {
                     .flatten()
                     .filter(|s| !attacking || s.get("attacks") != Some(&Value::Bool(false)))
                 {
-                    walk(s, pos, p.sq, color, occ, wrap, false, &mut found);
+                    walk(self.geom, s, pos, p.sq, color, occ, wrap, false, &mut found);
                 }
             }
             if wrap && !rep {
                 for s in native(&kind_name(def, p.piece.kind)) {
-                    walk(&s, pos, p.sq, color, occ, true, true, &mut found);
+                    walk(self.geom, &s, pos, p.sq, color, occ, true, true, &mut found);
                 }
             }
             if rep {
@@ -484,9 +486,13 @@ impl Session {
                 sq: from,
                 piece,
             };
-            let far = if us == Color::White { 7 } else { 0 };
+            let far = if us == Color::White {
+                self.geom.h - 1
+            } else {
+                0
+            };
             let is_pawn = kind_name(def, info.piece.kind) == "pawn";
-            if is_pawn && to / 8 == far {
+            if is_pawn && self.geom.rank(to) == far {
                 for k in &promo {
                     let m = Move {
                         from,
