@@ -60,6 +60,16 @@ pub struct StateArgs {
 /// (naming it, its number in `--play` and the position), or an output
 /// file that cannot be written.
 pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    // Regression (session-6 trial): `--pgn F -o F` wrote the document over
+    // the PGN, and both were reported written.
+    if let (Some(pgn), Some(output)) = (&args.pgn, &args.output) {
+        if same_file(pgn, output) {
+            return Err(CliError::input(format!(
+                "--pgn {} and --output name the same file; give two files",
+                pgn.display()
+            )));
+        }
+    }
     if args.position.variant.modifiers.is_some() {
         return Err(CliError::input(
             "--modifiers: the state format holds a position with preset rules, not modifiers \
@@ -115,4 +125,19 @@ pub fn run(args: &StateArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         None => out.write_all(json.as_bytes())?,
     }
     Ok(Outcome::Success)
+}
+
+/// Whether `a` and `b` name one file, existing or not: their folders
+/// resolved (links, `..`) and their file names equal.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let resolve = |p: &std::path::Path| {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        std::fs::canonicalize(dir)
+            .ok()
+            .zip(p.file_name().map(ToOwned::to_owned))
+    };
+    a == b || resolve(a).is_some_and(|ra| resolve(b).is_some_and(|rb| ra == rb))
 }

@@ -68,3 +68,17 @@ fn written_variant_with_house_rules_replays_on_its_own_board() {
         "{out}{err}"
     );
 }
+
+/// Session-6 trial: `state --play e4 --pgn x.pgn -o x.pgn` exited 0 with
+/// the JSON document over the PGN. Two outputs on one file are refused,
+/// nothing is written, exit status 2.
+#[test]
+fn state_pgn_and_output_on_one_file_are_refused() {
+    let path = temp("state-both.out");
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_str().expect("UTF-8 temp path");
+    let (code, _, err) = run(&["state", "--play", "e4", "--pgn", p, "-o", p]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("name the same file"), "{err}");
+    assert!(!path.exists(), "nothing is written");
+}
