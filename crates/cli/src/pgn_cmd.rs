@@ -1242,6 +1242,7 @@ mod tests {
                 keys,
                 [
                     "claim",
+                    "claim_move",
                     "error",
                     "file",
                     "final_fen",
