@@ -320,7 +320,8 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::State(args) => state_cmd::run(args, out)?,
         Command::Serve(args) => serve_cmd::run(args, out)?,
         Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
-        Command::Uci(args) => uci_cmd::run(args, out)?,
+        // Run by `main` without the standard output lock.
+        Command::Uci(args) => uci_cmd::run(args)?,
     };
     out.flush()?;
     Ok(outcome)
@@ -400,6 +401,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if let Command::Uci(args) = &cli.command {
+        // The UCI session writes from its search thread too, so this
+        // thread must not hold the standard output's lock (it would
+        // block every `info` and `bestmove` line).
+        return match uci_cmd::run(args) {
+            Ok(outcome) => ExitCode::from(outcome.exit_code()),
+            Err(e) => {
+                reportln!("error: {e}");
+                ExitCode::from(e.exit_code())
+            }
+        };
+    }
     let mut stdout = Stdout {
         inner: std::io::stdout().lock(),
         closed: false,

@@ -11,7 +11,12 @@ use std::time::Duration;
 
 use clap::Args;
 use houserules_engine::{Game, Variant};
-use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher};
+use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher, LEVEL_ELO};
+
+/// The lowest `UCI_Elo`: level 1's estimate.
+const ELO_MIN: u32 = LEVEL_ELO[0];
+/// The highest `UCI_Elo`: level 8's estimate.
+const ELO_MAX: u32 = LEVEL_ELO[7];
 
 use crate::error::{CliError, Outcome};
 use crate::position::VariantArgs;
@@ -22,11 +27,18 @@ use crate::position::VariantArgs;
 Speaks UCI on standard input and output, e.g. from a chess GUI or
 python-chess. Options: UCI_Variant (shipped games), UCI_Chess960,
 HouseRules (presets in --rules syntax), GameFile (a YAML game), Hash,
-Skill Level (1-8).
+Skill Level (1-8), UCI_LimitStrength with UCI_Elo (a rating mapped to the
+nearest level, see docs/engine.md).
 
 Example:
   printf 'uci\\nposition startpos moves e2e4\\ngo depth 6\\n' | houserules uci")]
 pub struct UciArgs {}
+
+/// The `UCI_Variant` value that Fairy-Stockfish and python-chess give
+/// lichess's antichess; here it is FIDE chess under the `suicide-chess`
+/// preset, which has the same rules (compulsory capture, the king an
+/// ordinary piece, no castling, a side with no piece or no move wins).
+const ANTICHESS: &str = "antichess";
 
 /// A shared, line-locked output.
 type Out = Arc<Mutex<dyn Write + Send>>;
@@ -47,6 +59,8 @@ struct Session {
     house_rules: String,
     game_file: String,
     level: u8,
+    limit_strength: bool,
+    elo: u32,
     hash_mb: usize,
     variant: Option<Variant>,
     game: Game,
@@ -55,11 +69,12 @@ struct Session {
     thread: Option<JoinHandle<()>>,
 }
 
-/// Runs `houserules uci` on standard input and output.
+/// Runs `houserules uci` on standard input and output. The caller must
+/// not hold the standard output's lock: the search thread writes too.
 ///
 /// # Errors
 /// None in practice: protocol errors are reported as `info string` lines.
-pub fn run(_args: &UciArgs, _out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub fn run(_args: &UciArgs) -> Result<Outcome, CliError> {
     let out: Out = Arc::new(Mutex::new(std::io::stdout()));
     serve(std::io::stdin().lock(), out);
     Ok(Outcome::Success)
@@ -74,6 +89,8 @@ pub fn serve(input: impl BufRead, out: Out) {
         house_rules: String::new(),
         game_file: String::new(),
         level: 8,
+        limit_strength: false,
+        elo: ELO_MAX,
         hash_mb: 16,
         variant: None,
         game: Game::chess(),
@@ -121,7 +138,9 @@ impl Session {
     }
 
     fn uci(&self) {
-        let vars = houserules_definitions::builtin_ids().join(" var ");
+        let mut vars = houserules_definitions::builtin_ids().join(" var ");
+        vars.push_str(" var ");
+        vars.push_str(ANTICHESS);
         let lines = [
             "id name houserules".to_string(),
             "id author the houserules authors".into(),
@@ -131,6 +150,8 @@ impl Session {
             "option name GameFile type string default <empty>".into(),
             "option name Hash type spin default 16 min 1 max 4096".into(),
             "option name Skill Level type spin default 8 min 1 max 8".into(),
+            "option name UCI_LimitStrength type check default false".into(),
+            format!("option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"),
             "uciok".into(),
         ];
         for l in lines {
@@ -150,21 +171,32 @@ impl Session {
         let value = if value == "<empty>" { "" } else { value };
         self.stop_search();
         match name.to_ascii_lowercase().as_str() {
+            // The rule-set options rebuild the game only when they change
+            // (python-chess sends UCI_Variant before every position).
             "uci_variant" => {
-                self.variant_name = value.to_string();
-                self.variant = None;
+                if self.variant_name != value {
+                    self.variant_name = value.to_string();
+                    self.variant = None;
+                }
             }
             "uci_chess960" => {
-                self.chess960 = value.eq_ignore_ascii_case("true");
-                self.variant = None;
+                let on = value.eq_ignore_ascii_case("true");
+                if self.chess960 != on {
+                    self.chess960 = on;
+                    self.variant = None;
+                }
             }
             "houserules" => {
-                self.house_rules = value.to_string();
-                self.variant = None;
+                if self.house_rules != value {
+                    self.house_rules = value.to_string();
+                    self.variant = None;
+                }
             }
             "gamefile" => {
-                self.game_file = value.to_string();
-                self.variant = None;
+                if self.game_file != value {
+                    self.game_file = value.to_string();
+                    self.variant = None;
+                }
             }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) => {
@@ -185,6 +217,21 @@ impl Session {
                     &format!("info string error: Skill Level {value:?} is not 1 to 8"),
                 ),
             },
+            "uci_limitstrength" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.limit_strength = true,
+                "false" => self.limit_strength = false,
+                _ => say(
+                    &self.out,
+                    &format!("info string error: UCI_LimitStrength {value:?} is not true or false"),
+                ),
+            },
+            "uci_elo" => match value.parse::<u32>() {
+                Ok(e) if (ELO_MIN..=ELO_MAX).contains(&e) => self.elo = e,
+                _ => say(
+                    &self.out,
+                    &format!("info string error: UCI_Elo {value:?} is not {ELO_MIN} to {ELO_MAX}"),
+                ),
+            },
             _ => say(&self.out, &format!("info string unknown option: {name}")),
         }
         if self.variant.is_none() {
@@ -201,14 +248,18 @@ impl Session {
         }
         let game = if !self.game_file.is_empty() {
             Some(self.game_file.clone())
-        } else if self.variant_name.is_empty() || self.variant_name == "chess" {
+        } else if self.variant_name.is_empty()
+            || self.variant_name == "chess"
+            || self.variant_name == ANTICHESS
+        {
             None
         } else {
             Some(self.variant_name.clone())
         };
+        let rules = self.rules();
         let args = VariantArgs {
             game,
-            rules: (!self.house_rules.is_empty()).then(|| self.house_rules.clone()),
+            rules: (!rules.is_empty()).then_some(rules),
             layout: None,
             modifiers: None,
         };
@@ -227,6 +278,16 @@ impl Session {
         );
         self.variant = Some(v.clone());
         Ok(v)
+    }
+
+    /// The preset list in force: `HouseRules`, after `suicide-chess`
+    /// when `UCI_Variant` is `antichess`.
+    fn rules(&self) -> String {
+        match (self.variant_name == ANTICHESS, self.house_rules.is_empty()) {
+            (false, _) => self.house_rules.clone(),
+            (true, true) => "suicide-chess".into(),
+            (true, false) => format!("suicide-chess,{}", self.house_rules),
+        }
     }
 
     fn position(&mut self, rest: &str) -> Result<(), CliError> {
@@ -267,8 +328,12 @@ impl Session {
         let out = self.out.clone();
         let stop = self.stop.clone();
         let searcher = self.searcher.clone();
-        let level = self.level;
-        let objective = Objective::from_rules(&self.house_rules);
+        let level = if self.limit_strength {
+            Level::from_elo(self.elo).get()
+        } else {
+            self.level
+        };
+        let objective = Objective::from_rules(&self.rules());
         self.thread = Some(std::thread::spawn(move || {
             let Ok(mut s) = searcher.lock() else { return };
             s.set_level(Level::new(level));
@@ -419,6 +484,38 @@ mod tests {
             .iter()
             .any(|l| l.contains("error: position moves: e2e5")));
         assert!(lines.iter().any(|l| l.contains("Skill Level")));
+    }
+
+    #[test]
+    fn limit_strength_options() {
+        let lines = session(
+            "uci\nsetoption name UCI_LimitStrength value true\n\
+             setoption name UCI_Elo value 99999\nsetoption name UCI_Elo value 1000\n\
+             setoption name UCI_LimitStrength value maybe\n\
+             position startpos\ngo depth 1\nquit\n",
+        );
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name UCI_LimitStrength type check default false"));
+        assert!(lines.iter().any(|l| l.starts_with("option name UCI_Elo type spin")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: UCI_Elo \"99999\" is not")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: UCI_LimitStrength \"maybe\"")));
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+    }
+
+    #[test]
+    fn antichess_variant_is_suicide_chess() {
+        // After 1. e3 b5 White must capture: Bxb5 is the only legal move
+        // (python-chess's AntichessBoard lists only f1b5).
+        let lines = session(
+            "setoption name UCI_Variant value antichess\n\
+             position startpos moves e2e3 b7b5\ngo depth 2\nquit\n",
+        );
+        assert!(lines.iter().any(|l| l == "bestmove f1b5"), "{lines:?}");
     }
 
     #[test]

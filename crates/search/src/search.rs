@@ -146,11 +146,32 @@ impl Level {
             .filter(|&&ms| ms > 0)
             .map(|&ms| Duration::from_millis(ms))
     }
+    /// The level's estimated rating on the scale of Stockfish's
+    /// `UCI_Elo` (CCRL 40/4), from matches against Debian's Stockfish 15.1
+    /// with `UCI_LimitStrength` (see `docs/engine.md` for the games,
+    /// their margins and the commands that reproduce them).
+    pub fn elo(self) -> u32 {
+        LEVEL_ELO[self.0 as usize - 1]
+    }
+    /// The level whose estimated rating is nearest to `elo` (ties go to
+    /// the weaker level), for UCI's `UCI_LimitStrength`/`UCI_Elo`.
+    pub fn from_elo(elo: u32) -> Level {
+        let mut best = 1;
+        for (i, &e) in LEVEL_ELO.iter().enumerate() {
+            if e.abs_diff(elo) < LEVEL_ELO[best - 1].abs_diff(elo) {
+                best = i + 1;
+            }
+        }
+        Level(best as u8)
+    }
     /// Half-width in centipawns of the random margin at the root.
     fn noise(self) -> i32 {
         [150, 80, 30, 0, 0, 0, 0, 0][self.0 as usize - 1]
     }
 }
+
+/// Estimated ratings of levels 1 to 8 (see [`Level::elo`]).
+pub const LEVEL_ELO: [u32; 8] = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200];
 
 impl Default for Level {
     fn default() -> Level {

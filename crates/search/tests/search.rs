@@ -209,3 +209,16 @@ fn never_an_illegal_move_under_random_preset_sets() {
     }
     assert!(searched >= 12, "{searched}");
 }
+
+#[test]
+fn elo_maps_to_the_nearest_level() {
+    use houserules_search::LEVEL_ELO;
+    // Each level's own estimate maps back to it; ratings beyond the
+    // ends map to the end levels; the table rises with the level.
+    for n in 1..=8u8 {
+        assert_eq!(Level::from_elo(Level::new(n).elo()).get(), n);
+    }
+    assert_eq!(Level::from_elo(0).get(), 1);
+    assert_eq!(Level::from_elo(5000).get(), 8);
+    assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+}
