@@ -26,6 +26,7 @@ macro_rules! reportln {
 mod error;
 mod games_cmd;
 mod loadtest_cmd;
+mod match_cmd;
 mod modifiers_cmd;
 mod movelist;
 mod moves_cmd;
@@ -72,6 +73,7 @@ Examples:
   houserules serve --addr 127.0.0.1:8080
   houserules moves --game capablanca --play 'e2e4 e7e5'
   houserules state --play '1. e4 e5 2. Nf3' --pgn game.pgn
+  houserules match level:8 level:2 --games 10 --depth 4 --pgn games.pgn
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
@@ -128,6 +130,9 @@ enum Command {
     /// Play as a UCI engine on standard input and output, for any shipped
     /// game, YAML game file or preset rule set
     Uci(uci_cmd::UciArgs),
+    /// Play games between two engines (our levels or UCI engines) under
+    /// any rule set; write PGN and print the score and Elo difference
+    Match(match_cmd::MatchArgs),
 }
 
 /// The `pgn` subcommands.
@@ -322,6 +327,7 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
         // Run by `main` without the standard output lock.
         Command::Uci(args) => uci_cmd::run(args)?,
+        Command::Match(args) => match_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)
