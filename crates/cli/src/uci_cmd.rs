@@ -497,7 +497,9 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l == "option name UCI_LimitStrength type check default false"));
-        assert!(lines.iter().any(|l| l.starts_with("option name UCI_Elo type spin")));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin")));
         assert!(lines
             .iter()
             .any(|l| l.contains("error: UCI_Elo \"99999\" is not")));
