@@ -55,7 +55,6 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 struct Stats {
     moves: AtomicU64,
     games_done: AtomicU64,
-    errors: AtomicU64,
     connections: AtomicU64,
     latencies_us: Mutex<Vec<u64>>,
 }
