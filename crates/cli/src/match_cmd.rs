@@ -485,6 +485,7 @@ fn player(
     spec: &str,
     options: Vec<(String, String)>,
     objective: Objective,
+    hit_points: Option<Vec<u8>>,
     which: &str,
 ) -> Result<Box<dyn Player>, CliError> {
     if let Some(n) = spec.strip_prefix("level:") {
@@ -504,6 +505,7 @@ fn player(
         let mut searcher = Searcher::new(16);
         searcher.set_level(Level::new(level));
         searcher.set_objective(objective);
+        searcher.set_hit_points(hit_points);
         return Ok(Box::new(Ours {
             level: Level::new(level),
             searcher,
@@ -686,6 +688,7 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let rules = args.variant.rules.clone().unwrap_or_default();
     let objective = Objective::from_rules(&rules);
     let uci_variant = uci_variant_of(args, &base);
+    let hp = crate::uci_cmd::hit_points(&rules, &base);
     let mut opts = [
         parse_options(&args.option1, "option1")?,
         parse_options(&args.option2, "option2")?,
@@ -702,8 +705,8 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     }
     let [o1, o2] = opts;
     let mut players = [
-        player(&args.engine1, o1, objective, "ENGINE1")?,
-        player(&args.engine2, o2, objective, "ENGINE2")?,
+        player(&args.engine1, o1, objective, hp.clone(), "ENGINE1")?,
+        player(&args.engine2, o2, objective, hp, "ENGINE2")?,
     ];
     let names = [players[0].name(), players[1].name()];
     let openings: Vec<Opening> = match &args.openings {

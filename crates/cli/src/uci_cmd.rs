@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use clap::Args;
-use houserules_engine::{Game, Variant};
+use houserules_engine::{Game, PieceKind, Variant};
 use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher, LEVEL_ELO};
 
 /// The lowest `UCI_Elo`: level 1's estimate.
@@ -62,7 +62,9 @@ struct Session {
     limit_strength: bool,
     elo: u32,
     hash_mb: usize,
-    variant: Option<Variant>,
+    /// The game chosen by the options and its start position (the
+    /// preferred layout of the presets, e.g. knightmate's).
+    variant: Option<(Variant, String)>,
     game: Game,
     searcher: Arc<Mutex<Searcher>>,
     stop: Arc<AtomicBool>,
@@ -242,7 +244,7 @@ impl Session {
     }
 
     /// The game chosen by the options (built once per change).
-    fn variant(&mut self) -> Result<Variant, CliError> {
+    fn variant(&mut self) -> Result<(Variant, String), CliError> {
         if let Some(v) = &self.variant {
             return Ok(v.clone());
         }
@@ -276,8 +278,9 @@ impl Session {
                 chosen.label
             ),
         );
-        self.variant = Some(v.clone());
-        Ok(v)
+        let chosen = (v, chosen.start_fen);
+        self.variant = Some(chosen.clone());
+        Ok(chosen)
     }
 
     /// The preset list in force: `HouseRules`, after `suicide-chess`
@@ -291,13 +294,14 @@ impl Session {
     }
 
     fn position(&mut self, rest: &str) -> Result<(), CliError> {
-        let variant = self.variant()?;
+        let (variant, start_fen) = self.variant()?;
         let (setup, moves) = match rest.split_once("moves") {
             Some((a, b)) => (a.trim(), b.trim()),
             None => (rest.trim(), ""),
         };
         let mut game = if setup == "startpos" {
-            Game::new(variant)
+            Game::from_fen(variant, &start_fen)
+                .map_err(|e| CliError::input(format!("the start position {start_fen}: {e}")))?
         } else if let Some(fen) = setup.strip_prefix("fen ") {
             Game::from_fen(variant, fen.trim())
                 .map_err(|e| CliError::input(format!("position fen: {e}")))?
@@ -334,10 +338,12 @@ impl Session {
             self.level
         };
         let objective = Objective::from_rules(&self.rules());
+        let hp = hit_points(&self.rules(), &game);
         self.thread = Some(std::thread::spawn(move || {
             let Ok(mut s) = searcher.lock() else { return };
             s.set_level(Level::new(level));
             s.set_objective(objective);
+            s.set_hit_points(hp);
             let r = s.search(&game, &limits, &stop, |info| {
                 say(&out, &info_line(&game, info));
             });
@@ -354,6 +360,20 @@ impl Session {
             let _ = t.join();
         }
     }
+}
+
+/// The start hit points per piece kind when the presets `rules` include
+/// `piece-hp` (kings 1, other pieces 2: RULINGS P6), for the evaluation's
+/// hit-point term; `None` otherwise.
+pub(crate) fn hit_points(rules: &str, game: &Game) -> Option<Vec<u8>> {
+    let on = rules
+        .split(',')
+        .any(|r| r.split(':').next().unwrap_or("").trim() == "piece-hp");
+    on.then(|| {
+        (0..game.variant().definition().pieces.len())
+            .map(|k| houserules_presets::rules::start_hp(PieceKind(k as u8)))
+            .collect()
+    })
 }
 
 /// The `info` line of one iteration.
