@@ -541,6 +541,24 @@ mod tests {
     }
 
     #[test]
+    fn startpos_is_the_presets_layout() {
+        // knightmate-rules prefers the knightmate layout, whose d1 is a
+        // knight (`rnbnkbnr`, crates/presets/src/layout.rs): d1c3 is a
+        // knight's move there and impossible for the standard d1 queen.
+        // (A guard: the preset's definition already carries the layout,
+        // so this passed before `startpos` used the chosen start FEN.)
+        let lines = session(
+            "setoption name HouseRules value knightmate-rules\n\
+             position startpos moves d1c3\ngo depth 1\nquit\n",
+        );
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
     fn go_parameters() {
         let l = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
