@@ -320,13 +320,24 @@ impl Session {
 
     fn go(&mut self, rest: &str) {
         self.stop_search();
-        let limits = match parse_go(rest) {
+        let (mut limits, searchmoves) = match parse_go(rest) {
             Ok(l) => l,
             Err(e) => {
+                // UCI clients wait for `bestmove` after every `go`: a bad
+                // parameter is reported and the search runs without it.
                 say(&self.out, &format!("info string error: {e}"));
-                return;
+                parse_go("").unwrap_or_default()
             }
         };
+        for m in searchmoves {
+            match self.game.parse_uci(&m) {
+                Ok(mv) => limits.searchmoves.push(mv),
+                Err(e) => say(
+                    &self.out,
+                    &format!("info string error: go searchmoves {m}: {e}"),
+                ),
+            }
+        }
         self.stop.store(false, Ordering::SeqCst);
         let game = self.game.clone();
         let out = self.out.clone();
@@ -402,10 +413,27 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
     )
 }
 
-/// The limits of a `go` command.
-fn parse_go(rest: &str) -> Result<Limits, String> {
+/// The parameters of `go` (UCI), which end a `searchmoves` list.
+const GO_WORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
+
+/// The limits of a `go` command and its `searchmoves` (UCI text).
+fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
     let mut l = Limits::default();
-    let mut words = rest.split_whitespace();
+    let mut searchmoves = Vec::new();
+    let mut words = rest.split_whitespace().peekable();
     let num = |w: Option<&str>, what: &str| -> Result<u64, String> {
         let v = w.ok_or_else(|| format!("go {what}: missing value"))?;
         // Clocks may go negative in some GUIs: treat as zero.
@@ -428,10 +456,15 @@ fn parse_go(rest: &str) -> Result<Limits, String> {
             "infinite" => l.infinite = true,
             "ponder" => {}
             "mate" => l.depth = Some(2 * num(words.next(), w)? as u32),
+            "searchmoves" => {
+                while let Some(m) = words.next_if(|m| !GO_WORDS.contains(m)) {
+                    searchmoves.push(m.to_string());
+                }
+            }
             other => return Err(format!("go: unknown parameter {other:?}")),
         }
     }
-    Ok(l)
+    Ok((l, searchmoves))
 }
 
 #[cfg(test)]
@@ -559,11 +592,31 @@ mod tests {
     }
 
     #[test]
+    fn searchmoves_restricts_the_root() {
+        // Scholar's mate position: Qxf7# is the only mate (mates.py), yet
+        // with `searchmoves a2a3` the answer must be a2a3; and a bad `go`
+        // parameter still gets a `bestmove` (clients wait for one).
+        let lines = session(
+            "position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\n\
+             go depth 3 searchmoves a2a3\nisready\ngo sideways\nisready\nquit\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{lines:?}");
+        assert_eq!(best[0], "bestmove a2a3");
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: go: unknown parameter")));
+    }
+
+    #[test]
     fn go_parameters() {
-        let l = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
+        let (l, _) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
         assert_eq!(l.btime, Some(Duration::ZERO));
         assert!(parse_go("depth x").is_err());
         assert!(parse_go("sideways").is_err());
+        let (l, moves) = parse_go("searchmoves e2e4 d2d4 depth 3").unwrap();
+        assert_eq!(moves, ["e2e4", "d2d4"]);
+        assert_eq!(l.depth, Some(3));
     }
 }

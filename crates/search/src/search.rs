@@ -35,6 +35,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until the stop flag (depth and nodes still apply).
     pub infinite: bool,
+    /// Only these root moves are searched (UCI `searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {
@@ -369,15 +371,26 @@ impl Searcher {
             path: history,
             noise: self.level.noise(),
             seed: self.seed,
+            root_only: limits.searchmoves.clone(),
         };
         let mut root_moves = Vec::with_capacity(128);
         root.legal_moves_into(w.ctx.t, &mut root_moves);
+        // The game's end is judged on every legal move; the choice only
+        // among `searchmoves` (all when none of them is legal).
+        let mut choices = root_moves.clone();
+        if !w.root_only.is_empty() {
+            choices.retain(|m| w.root_only.contains(m));
+            if choices.is_empty() {
+                w.root_only.clear();
+                choices = root_moves.clone();
+            }
+        }
         let mut result = SearchResult {
-            best: root_moves.first().copied(),
+            best: choices.first().copied(),
             score: Score::Cp(0),
             depth: 0,
             nodes: 0,
-            pv: root_moves.first().copied().into_iter().collect(),
+            pv: choices.first().copied().into_iter().collect(),
         };
         if root_moves.is_empty() || w.ctx.terminal(root, &root_moves, 0).is_some() {
             result.best = None;
@@ -539,6 +552,8 @@ struct Worker<'a, 'c, B: BitSet> {
     path: Vec<u64>,
     noise: i32,
     seed: u64,
+    /// The root moves to choose among (UCI `searchmoves`); empty: all.
+    root_only: Vec<Move>,
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -686,6 +701,9 @@ impl<B: BitSet> Worker<'_, '_, B> {
         let mut moves = std::mem::take(&mut self.moves[0]);
         moves.clear();
         p.legal_moves_into(self.ctx.t, &mut moves);
+        if !self.root_only.is_empty() {
+            moves.retain(|m| self.root_only.contains(m));
+        }
         self.moves[0] = moves;
         let hash_move = self.tt_probe(p.hash(), 0).and_then(|e| e.mv);
         self.score_moves(p, 0, hash_move);

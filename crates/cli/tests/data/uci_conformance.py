@@ -96,6 +96,13 @@ try:
     legal(board, r, "startpos moves, depth 4")
     ok(f"position startpos moves ...; go depth 4 -> {board.san(r.move)} (pv {len(info['pv'])} legal moves)")
 
+    # go searchmoves (python-chess's root_moves): the answer is among them.
+    only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+    r = e.play(board, chess.engine.Limit(depth=3), root_moves=only)
+    if r.move not in only:
+        fail(f"go searchmoves a2a3 h2h3 answered {r.move}")
+    ok(f"go depth 3 searchmoves a2a3 h2h3 -> {r.move.uci()}")
+
     # 4. position fen ... ; go nodes.
     kiwipete = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     r = e.play(kiwipete, chess.engine.Limit(nodes=20000))
