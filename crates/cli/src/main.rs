@@ -26,6 +26,7 @@ macro_rules! reportln {
 mod error;
 mod games_cmd;
 mod loadtest_cmd;
+mod match_cmd;
 mod modifiers_cmd;
 mod movelist;
 mod moves_cmd;
@@ -73,6 +74,7 @@ Examples:
   houserules serve --addr 127.0.0.1:8080
   houserules moves --game capablanca --play 'e2e4 e7e5'
   houserules state --play '1. e4 e5 2. Nf3' --pgn game.pgn
+  houserules match level:8 level:2 --games 10 --depth 4 --pgn games.pgn
 
 Exit status: 0 on success, 1 when a check fails (a perft mismatch, a PGN
 game with an error, a game file with problems), 2 on bad input (a bad FEN, a missing file, a malformed
@@ -129,6 +131,9 @@ enum Command {
     /// Play as a UCI engine on standard input and output, for any shipped
     /// game, YAML game file or preset rule set
     Uci(uci_cmd::UciArgs),
+    /// Play games between two engines (our levels or UCI engines) under
+    /// any rule set; write PGN and print the score and Elo difference
+    Match(match_cmd::MatchArgs),
 }
 
 /// The `pgn` subcommands.
@@ -321,7 +326,9 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::State(args) => state_cmd::run(args, out)?,
         Command::Serve(args) => serve_cmd::run(args, out)?,
         Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
-        Command::Uci(args) => uci_cmd::run(args, out)?,
+        // Run by `main` without the standard output lock.
+        Command::Uci(args) => uci_cmd::run(args)?,
+        Command::Match(args) => match_cmd::run(args, out)?,
     };
     out.flush()?;
     Ok(outcome)
@@ -401,6 +408,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if let Command::Uci(args) = &cli.command {
+        // The UCI session writes from its search thread too, so this
+        // thread must not hold the standard output's lock (it would
+        // block every `info` and `bestmove` line).
+        return match uci_cmd::run(args) {
+            Ok(outcome) => ExitCode::from(outcome.exit_code()),
+            Err(e) => {
+                reportln!("error: {e}");
+                ExitCode::from(e.exit_code())
+            }
+        };
+    }
     let mut stdout = Stdout {
         inner: std::io::stdout().lock(),
         closed: false,

@@ -10,8 +10,13 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use clap::Args;
-use houserules_engine::{Game, Variant};
-use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher};
+use houserules_engine::{Game, PieceKind, Variant};
+use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher, LEVEL_ELO};
+
+/// The lowest `UCI_Elo`: level 1's estimate.
+const ELO_MIN: u32 = LEVEL_ELO[0];
+/// The highest `UCI_Elo`: level 8's estimate.
+const ELO_MAX: u32 = LEVEL_ELO[7];
 
 use crate::error::{CliError, Outcome};
 use crate::position::VariantArgs;
@@ -22,11 +27,18 @@ use crate::position::VariantArgs;
 Speaks UCI on standard input and output, e.g. from a chess GUI or
 python-chess. Options: UCI_Variant (shipped games), UCI_Chess960,
 HouseRules (presets in --rules syntax), GameFile (a YAML game), Hash,
-Skill Level (1-8).
+Skill Level (1-8), UCI_LimitStrength with UCI_Elo (a rating mapped to the
+nearest level, see docs/engine.md).
 
 Example:
   printf 'uci\\nposition startpos moves e2e4\\ngo depth 6\\n' | houserules uci")]
 pub struct UciArgs {}
+
+/// The `UCI_Variant` value that Fairy-Stockfish and python-chess give
+/// lichess's antichess; here it is FIDE chess under the `suicide-chess`
+/// preset, which has the same rules (compulsory capture, the king an
+/// ordinary piece, no castling, a side with no piece or no move wins).
+const ANTICHESS: &str = "antichess";
 
 /// A shared, line-locked output.
 type Out = Arc<Mutex<dyn Write + Send>>;
@@ -47,19 +59,24 @@ struct Session {
     house_rules: String,
     game_file: String,
     level: u8,
+    limit_strength: bool,
+    elo: u32,
     hash_mb: usize,
-    variant: Option<Variant>,
+    /// The game chosen by the options and its start position (the
+    /// preferred layout of the presets, e.g. knightmate's).
+    variant: Option<(Variant, String)>,
     game: Game,
     searcher: Arc<Mutex<Searcher>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
-/// Runs `houserules uci` on standard input and output.
+/// Runs `houserules uci` on standard input and output. The caller must
+/// not hold the standard output's lock: the search thread writes too.
 ///
 /// # Errors
 /// None in practice: protocol errors are reported as `info string` lines.
-pub fn run(_args: &UciArgs, _out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub fn run(_args: &UciArgs) -> Result<Outcome, CliError> {
     let out: Out = Arc::new(Mutex::new(std::io::stdout()));
     serve(std::io::stdin().lock(), out);
     Ok(Outcome::Success)
@@ -74,6 +91,8 @@ pub fn serve(input: impl BufRead, out: Out) {
         house_rules: String::new(),
         game_file: String::new(),
         level: 8,
+        limit_strength: false,
+        elo: ELO_MAX,
         hash_mb: 16,
         variant: None,
         game: Game::chess(),
@@ -121,7 +140,9 @@ impl Session {
     }
 
     fn uci(&self) {
-        let vars = houserules_definitions::builtin_ids().join(" var ");
+        let mut vars = houserules_definitions::builtin_ids().join(" var ");
+        vars.push_str(" var ");
+        vars.push_str(ANTICHESS);
         let lines = [
             "id name houserules".to_string(),
             "id author the houserules authors".into(),
@@ -131,6 +152,8 @@ impl Session {
             "option name GameFile type string default <empty>".into(),
             "option name Hash type spin default 16 min 1 max 4096".into(),
             "option name Skill Level type spin default 8 min 1 max 8".into(),
+            "option name UCI_LimitStrength type check default false".into(),
+            format!("option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"),
             "uciok".into(),
         ];
         for l in lines {
@@ -150,21 +173,32 @@ impl Session {
         let value = if value == "<empty>" { "" } else { value };
         self.stop_search();
         match name.to_ascii_lowercase().as_str() {
+            // The rule-set options rebuild the game only when they change
+            // (python-chess sends UCI_Variant before every position).
             "uci_variant" => {
-                self.variant_name = value.to_string();
-                self.variant = None;
+                if self.variant_name != value {
+                    self.variant_name = value.to_string();
+                    self.variant = None;
+                }
             }
             "uci_chess960" => {
-                self.chess960 = value.eq_ignore_ascii_case("true");
-                self.variant = None;
+                let on = value.eq_ignore_ascii_case("true");
+                if self.chess960 != on {
+                    self.chess960 = on;
+                    self.variant = None;
+                }
             }
             "houserules" => {
-                self.house_rules = value.to_string();
-                self.variant = None;
+                if self.house_rules != value {
+                    self.house_rules = value.to_string();
+                    self.variant = None;
+                }
             }
             "gamefile" => {
-                self.game_file = value.to_string();
-                self.variant = None;
+                if self.game_file != value {
+                    self.game_file = value.to_string();
+                    self.variant = None;
+                }
             }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) => {
@@ -185,6 +219,21 @@ impl Session {
                     &format!("info string error: Skill Level {value:?} is not 1 to 8"),
                 ),
             },
+            "uci_limitstrength" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.limit_strength = true,
+                "false" => self.limit_strength = false,
+                _ => say(
+                    &self.out,
+                    &format!("info string error: UCI_LimitStrength {value:?} is not true or false"),
+                ),
+            },
+            "uci_elo" => match value.parse::<u32>() {
+                Ok(e) if (ELO_MIN..=ELO_MAX).contains(&e) => self.elo = e,
+                _ => say(
+                    &self.out,
+                    &format!("info string error: UCI_Elo {value:?} is not {ELO_MIN} to {ELO_MAX}"),
+                ),
+            },
             _ => say(&self.out, &format!("info string unknown option: {name}")),
         }
         if self.variant.is_none() {
@@ -195,20 +244,24 @@ impl Session {
     }
 
     /// The game chosen by the options (built once per change).
-    fn variant(&mut self) -> Result<Variant, CliError> {
+    fn variant(&mut self) -> Result<(Variant, String), CliError> {
         if let Some(v) = &self.variant {
             return Ok(v.clone());
         }
         let game = if !self.game_file.is_empty() {
             Some(self.game_file.clone())
-        } else if self.variant_name.is_empty() || self.variant_name == "chess" {
+        } else if self.variant_name.is_empty()
+            || self.variant_name == "chess"
+            || self.variant_name == ANTICHESS
+        {
             None
         } else {
             Some(self.variant_name.clone())
         };
+        let rules = self.rules();
         let args = VariantArgs {
             game,
-            rules: (!self.house_rules.is_empty()).then(|| self.house_rules.clone()),
+            rules: (!rules.is_empty()).then_some(rules),
             layout: None,
             modifiers: None,
         };
@@ -225,18 +278,30 @@ impl Session {
                 chosen.label
             ),
         );
-        self.variant = Some(v.clone());
-        Ok(v)
+        let chosen = (v, chosen.start_fen);
+        self.variant = Some(chosen.clone());
+        Ok(chosen)
+    }
+
+    /// The preset list in force: `HouseRules`, after `suicide-chess`
+    /// when `UCI_Variant` is `antichess`.
+    fn rules(&self) -> String {
+        match (self.variant_name == ANTICHESS, self.house_rules.is_empty()) {
+            (false, _) => self.house_rules.clone(),
+            (true, true) => "suicide-chess".into(),
+            (true, false) => format!("suicide-chess,{}", self.house_rules),
+        }
     }
 
     fn position(&mut self, rest: &str) -> Result<(), CliError> {
-        let variant = self.variant()?;
+        let (variant, start_fen) = self.variant()?;
         let (setup, moves) = match rest.split_once("moves") {
             Some((a, b)) => (a.trim(), b.trim()),
             None => (rest.trim(), ""),
         };
         let mut game = if setup == "startpos" {
-            Game::new(variant)
+            Game::from_fen(variant, &start_fen)
+                .map_err(|e| CliError::input(format!("the start position {start_fen}: {e}")))?
         } else if let Some(fen) = setup.strip_prefix("fen ") {
             Game::from_fen(variant, fen.trim())
                 .map_err(|e| CliError::input(format!("position fen: {e}")))?
@@ -255,24 +320,41 @@ impl Session {
 
     fn go(&mut self, rest: &str) {
         self.stop_search();
-        let limits = match parse_go(rest) {
+        let (mut limits, searchmoves) = match parse_go(rest) {
             Ok(l) => l,
             Err(e) => {
+                // UCI clients wait for `bestmove` after every `go`: a bad
+                // parameter is reported and the search runs without it.
                 say(&self.out, &format!("info string error: {e}"));
-                return;
+                parse_go("").unwrap_or_default()
             }
         };
+        for m in searchmoves {
+            match self.game.parse_uci(&m) {
+                Ok(mv) => limits.searchmoves.push(mv),
+                Err(e) => say(
+                    &self.out,
+                    &format!("info string error: go searchmoves {m}: {e}"),
+                ),
+            }
+        }
         self.stop.store(false, Ordering::SeqCst);
         let game = self.game.clone();
         let out = self.out.clone();
         let stop = self.stop.clone();
         let searcher = self.searcher.clone();
-        let level = self.level;
-        let objective = Objective::from_rules(&self.house_rules);
+        let level = if self.limit_strength {
+            Level::from_elo(self.elo).get()
+        } else {
+            self.level
+        };
+        let objective = Objective::from_rules(&self.rules());
+        let hp = hit_points(&self.rules(), &game);
         self.thread = Some(std::thread::spawn(move || {
             let Ok(mut s) = searcher.lock() else { return };
             s.set_level(Level::new(level));
             s.set_objective(objective);
+            s.set_hit_points(hp);
             let r = s.search(&game, &limits, &stop, |info| {
                 say(&out, &info_line(&game, info));
             });
@@ -289,6 +371,20 @@ impl Session {
             let _ = t.join();
         }
     }
+}
+
+/// The start hit points per piece kind when the presets `rules` include
+/// `piece-hp` (kings 1, other pieces 2: RULINGS P6), for the evaluation's
+/// hit-point term; `None` otherwise.
+pub(crate) fn hit_points(rules: &str, game: &Game) -> Option<Vec<u8>> {
+    let on = rules
+        .split(',')
+        .any(|r| r.split(':').next().unwrap_or("").trim() == "piece-hp");
+    on.then(|| {
+        (0..game.variant().definition().pieces.len())
+            .map(|k| houserules_presets::rules::start_hp(PieceKind(k as u8)))
+            .collect()
+    })
 }
 
 /// The `info` line of one iteration.
@@ -317,10 +413,27 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
     )
 }
 
-/// The limits of a `go` command.
-fn parse_go(rest: &str) -> Result<Limits, String> {
+/// The parameters of `go` (UCI), which end a `searchmoves` list.
+const GO_WORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
+
+/// The limits of a `go` command and its `searchmoves` (UCI text).
+fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
     let mut l = Limits::default();
-    let mut words = rest.split_whitespace();
+    let mut searchmoves = Vec::new();
+    let mut words = rest.split_whitespace().peekable();
     let num = |w: Option<&str>, what: &str| -> Result<u64, String> {
         let v = w.ok_or_else(|| format!("go {what}: missing value"))?;
         // Clocks may go negative in some GUIs: treat as zero.
@@ -343,10 +456,15 @@ fn parse_go(rest: &str) -> Result<Limits, String> {
             "infinite" => l.infinite = true,
             "ponder" => {}
             "mate" => l.depth = Some(2 * num(words.next(), w)? as u32),
+            "searchmoves" => {
+                while let Some(m) = words.next_if(|m| !GO_WORDS.contains(m)) {
+                    searchmoves.push(m.to_string());
+                }
+            }
             other => return Err(format!("go: unknown parameter {other:?}")),
         }
     }
-    Ok(l)
+    Ok((l, searchmoves))
 }
 
 #[cfg(test)]
@@ -422,11 +540,83 @@ mod tests {
     }
 
     #[test]
+    fn limit_strength_options() {
+        let lines = session(
+            "uci\nsetoption name UCI_LimitStrength value true\n\
+             setoption name UCI_Elo value 99999\nsetoption name UCI_Elo value 1000\n\
+             setoption name UCI_LimitStrength value maybe\n\
+             position startpos\ngo depth 1\nquit\n",
+        );
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name UCI_LimitStrength type check default false"));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: UCI_Elo \"99999\" is not")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: UCI_LimitStrength \"maybe\"")));
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+    }
+
+    #[test]
+    fn antichess_variant_is_suicide_chess() {
+        // After 1. e3 b5 White must capture: Bxb5 is the only legal move
+        // (python-chess's AntichessBoard lists only f1b5).
+        let lines = session(
+            "setoption name UCI_Variant value antichess\n\
+             position startpos moves e2e3 b7b5\ngo depth 2\nquit\n",
+        );
+        assert!(lines.iter().any(|l| l == "bestmove f1b5"), "{lines:?}");
+    }
+
+    #[test]
+    fn startpos_is_the_presets_layout() {
+        // knightmate-rules prefers the knightmate layout, whose d1 is a
+        // knight (`rnbnkbnr`, crates/presets/src/layout.rs): d1c3 is a
+        // knight's move there and impossible for the standard d1 queen.
+        // (A guard: the preset's definition already carries the layout,
+        // so this passed before `startpos` used the chosen start FEN.)
+        let lines = session(
+            "setoption name HouseRules value knightmate-rules\n\
+             position startpos moves d1c3\ngo depth 1\nquit\n",
+        );
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn searchmoves_restricts_the_root() {
+        // Scholar's mate position: Qxf7# is the only mate (mates.py), yet
+        // with `searchmoves a2a3` the answer must be a2a3; and a bad `go`
+        // parameter still gets a `bestmove` (clients wait for one).
+        let lines = session(
+            "position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\n\
+             go depth 3 searchmoves a2a3\nisready\ngo sideways\nisready\nquit\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{lines:?}");
+        assert_eq!(best[0], "bestmove a2a3");
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error: go: unknown parameter")));
+    }
+
+    #[test]
     fn go_parameters() {
-        let l = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
+        let (l, _) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
         assert_eq!(l.btime, Some(Duration::ZERO));
         assert!(parse_go("depth x").is_err());
         assert!(parse_go("sideways").is_err());
+        let (l, moves) = parse_go("searchmoves e2e4 d2d4 depth 3").unwrap();
+        assert_eq!(moves, ["e2e4", "d2d4"]);
+        assert_eq!(l.depth, Some(3));
     }
 }

@@ -1,7 +1,8 @@
 //! Evaluation with no per-game tuning: piece values from each kind's
 //! mobility on an empty board of the game's size (the way Fairy-Stockfish
 //! estimates fairy pieces), plus advancement of pawn-like pieces and
-//! centralisation of the others, signed by the rule set's objective.
+//! centralisation of the others, signed by the rule set's objective, and
+//! scaled by hit points where the rule set keeps them.
 
 use houserules_engine::{BitSet, Color, Move, Piece, PieceKind, Position, Tables};
 
@@ -49,6 +50,9 @@ pub struct EvalTables {
     psq: [Vec<i32>; 2],
     squares: usize,
     objective: Objective,
+    /// Start hit points per kind when the rule set keeps hit points in
+    /// each piece's attribute byte (see [`EvalTables::with_hit_points`]).
+    hp_start: Option<Vec<u8>>,
 }
 
 /// The value of a non-pawn piece from its average number of moves on an
@@ -129,7 +133,21 @@ impl EvalTables {
             psq,
             squares,
             objective,
+            hp_start: None,
         }
+    }
+
+    /// Scales material by hit points: `start[k]` is the hit points a piece
+    /// of kind `k` starts with, and the rule set keeps each piece's hit
+    /// points in its attribute byte, 0 meaning the start value (the
+    /// encoding of the `piece-hp` preset, RULINGS P6). A piece with `hp`
+    /// hit points is worth `value × hp / start`: it takes `hp` captures to
+    /// remove, so a wounded piece is worth less and a healed one more.
+    /// Royal kinds have no material value and stay at 0. `None` (the
+    /// default) turns the term off, at no cost per node.
+    pub fn with_hit_points(mut self, start: Option<Vec<u8>>) -> EvalTables {
+        self.hp_start = start;
+        self
     }
 
     /// Static evaluation from the point of view of the side to move.
@@ -141,6 +159,22 @@ impl EvalTables {
                 let base = k * self.squares;
                 for sq in (p.by_kind(PieceKind(k as u8)) & ours).iter() {
                     score[ci] += self.psq[ci][base + sq as usize];
+                }
+            }
+        }
+        if let Some(start) = &self.hp_start {
+            for (ci, c) in [Color::White, Color::Black].into_iter().enumerate() {
+                for sq in p.by_color(c).iter() {
+                    let hp = p.piece_attribute(sq);
+                    if hp == 0 {
+                        continue; // the start value: no change
+                    }
+                    if let Some(piece) = p.piece_at(sq) {
+                        let k = piece.kind.index();
+                        let s = i32::from(start.get(k).copied().unwrap_or(1).max(1));
+                        let v = self.values.get(k).copied().unwrap_or(0);
+                        score[ci] += v * (i32::from(hp) - s) / s;
+                    }
                 }
             }
         }

@@ -28,4 +28,6 @@ mod eval;
 mod search;
 
 pub use eval::{EvalTables, Objective, PAWN_VALUE};
-pub use search::{null_move_safe, Level, Limits, Score, SearchInfo, SearchResult, Searcher};
+pub use search::{
+    null_move_safe, Level, Limits, Score, SearchInfo, SearchResult, Searcher, LEVEL_ELO,
+};

@@ -35,6 +35,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until the stop flag (depth and nodes still apply).
     pub infinite: bool,
+    /// Only these root moves are searched (UCI `searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {
@@ -146,11 +148,37 @@ impl Level {
             .filter(|&&ms| ms > 0)
             .map(|&ms| Duration::from_millis(ms))
     }
+    /// The level's estimated rating on the scale of Stockfish's
+    /// `UCI_Elo` (CCRL 40/4), from matches against Debian's Stockfish 15.1
+    /// with `UCI_LimitStrength` (see `docs/engine.md` for the games,
+    /// their margins and the commands that reproduce them).
+    pub fn elo(self) -> u32 {
+        LEVEL_ELO[self.0 as usize - 1]
+    }
+    /// The level whose estimated rating is nearest to `elo` (ties go to
+    /// the weaker level), for UCI's `UCI_LimitStrength`/`UCI_Elo`.
+    pub fn from_elo(elo: u32) -> Level {
+        let mut best = 1;
+        for (i, &e) in LEVEL_ELO.iter().enumerate() {
+            if e.abs_diff(elo) < LEVEL_ELO[best - 1].abs_diff(elo) {
+                best = i + 1;
+            }
+        }
+        Level(best as u8)
+    }
     /// Half-width in centipawns of the random margin at the root.
     fn noise(self) -> i32 {
         [150, 80, 30, 0, 0, 0, 0, 0][self.0 as usize - 1]
     }
 }
+
+/// Estimated ratings of levels 1 to 8 (see [`Level::elo`]). Measured at
+/// 2 s + 0.05 s against Stockfish 15.1 with `UCI_LimitStrength`: level 8
+/// (1688 from +338 against 1350, 1631 from −169 against 1800), level 4
+/// (1675 against 1350, 1215 from −436 against level 8: the mean), level
+/// 2 (970 from −382 against 1350); levels 1, 3, 5–7 are interpolated or
+/// extrapolated. Games, margins and commands: `docs/engine.md`.
+pub const LEVEL_ELO: [u32; 8] = [800, 1000, 1200, 1450, 1500, 1550, 1600, 1650];
 
 impl Default for Level {
     fn default() -> Level {
@@ -212,6 +240,7 @@ pub struct Searcher {
     level: Level,
     seed: u64,
     objective: Objective,
+    hit_points: Option<Vec<u8>>,
 }
 
 impl Searcher {
@@ -222,6 +251,7 @@ impl Searcher {
             level: Level::default(),
             seed: 0,
             objective: Objective::default(),
+            hit_points: None,
         };
         s.set_hash(hash_mb);
         s
@@ -248,6 +278,14 @@ impl Searcher {
     /// Sets the rule set's objective (see [`Objective::from_rules`]).
     pub fn set_objective(&mut self, objective: Objective) {
         self.objective = objective;
+    }
+
+    /// Scales material by hit points (see [`EvalTables::with_hit_points`]):
+    /// `start` gives the start hit points per piece kind of a rule set
+    /// that keeps hit points in the pieces' attribute bytes (`piece-hp`),
+    /// `None` for none.
+    pub fn set_hit_points(&mut self, start: Option<Vec<u8>>) {
+        self.hit_points = start;
     }
 
     /// Forgets everything learnt (a new game).
@@ -284,10 +322,12 @@ impl Searcher {
         let draw_halfmoves = def.end.claim_halfmoves.or(def.end.auto_halfmoves);
         let v = game.variant();
         if let (Some(p), Some(t)) = (game.position::<u64>(), v.tables_u64()) {
-            let ctx = Ctx::new(t, &royal, &pawn_like, self.objective, draw_halfmoves);
+            let mut ctx = Ctx::new(t, &royal, &pawn_like, self.objective, draw_halfmoves);
+            ctx.eval = ctx.eval.with_hit_points(self.hit_points.clone());
             self.run(p, ctx, history, limits, stop, on_info)
         } else if let (Some(p), Some(t)) = (game.position::<u128>(), v.tables_u128()) {
-            let ctx = Ctx::new(t, &royal, &pawn_like, self.objective, draw_halfmoves);
+            let mut ctx = Ctx::new(t, &royal, &pawn_like, self.objective, draw_halfmoves);
+            ctx.eval = ctx.eval.with_hit_points(self.hit_points.clone());
             self.run(p, ctx, history, limits, stop, on_info)
         } else {
             unreachable!("a game's position and tables have one width")
@@ -331,15 +371,26 @@ impl Searcher {
             path: history,
             noise: self.level.noise(),
             seed: self.seed,
+            root_only: limits.searchmoves.clone(),
         };
         let mut root_moves = Vec::with_capacity(128);
         root.legal_moves_into(w.ctx.t, &mut root_moves);
+        // The game's end is judged on every legal move; the choice only
+        // among `searchmoves` (all when none of them is legal).
+        let mut choices = root_moves.clone();
+        if !w.root_only.is_empty() {
+            choices.retain(|m| w.root_only.contains(m));
+            if choices.is_empty() {
+                w.root_only.clear();
+                choices = root_moves.clone();
+            }
+        }
         let mut result = SearchResult {
-            best: root_moves.first().copied(),
+            best: choices.first().copied(),
             score: Score::Cp(0),
             depth: 0,
             nodes: 0,
-            pv: root_moves.first().copied().into_iter().collect(),
+            pv: choices.first().copied().into_iter().collect(),
         };
         if root_moves.is_empty() || w.ctx.terminal(root, &root_moves, 0).is_some() {
             result.best = None;
@@ -501,6 +552,8 @@ struct Worker<'a, 'c, B: BitSet> {
     path: Vec<u64>,
     noise: i32,
     seed: u64,
+    /// The root moves to choose among (UCI `searchmoves`); empty: all.
+    root_only: Vec<Move>,
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -648,6 +701,9 @@ impl<B: BitSet> Worker<'_, '_, B> {
         let mut moves = std::mem::take(&mut self.moves[0]);
         moves.clear();
         p.legal_moves_into(self.ctx.t, &mut moves);
+        if !self.root_only.is_empty() {
+            moves.retain(|m| self.root_only.contains(m));
+        }
         self.moves[0] = moves;
         let hash_move = self.tt_probe(p.hash(), 0).and_then(|e| e.mv);
         self.score_moves(p, 0, hash_move);

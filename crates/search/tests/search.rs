@@ -209,3 +209,48 @@ fn never_an_illegal_move_under_random_preset_sets() {
     }
     assert!(searched >= 12, "{searched}");
 }
+
+#[test]
+fn elo_maps_to_the_nearest_level() {
+    use houserules_search::LEVEL_ELO;
+    // Each level's own estimate maps back to it; ratings beyond the
+    // ends map to the end levels; the table rises with the level.
+    for n in 1..=8u8 {
+        assert_eq!(Level::from_elo(Level::new(n).elo()).get(), n);
+    }
+    assert_eq!(Level::from_elo(0).get(), 1);
+    assert_eq!(Level::from_elo(5000).get(), 8);
+    assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn hit_points_scale_material() {
+    use houserules_search::EvalTables;
+    // piece-hp (RULINGS P6): pieces start with 2 hit points, kings 1; the
+    // preset keeps them in the attribute byte, 0 meaning the start value.
+    let mut g = preset("piece-hp", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1");
+    let def = g.variant().definition().clone();
+    let royal: Vec<bool> = def.pieces.iter().map(|p| p.royal).collect();
+    let pawn_like: Vec<bool> = def.pieces.iter().map(|p| p.pawn_like).collect();
+    let n = royal.len();
+    let start: Vec<u8> = royal.iter().map(|&r| if r { 1 } else { 2 }).collect();
+    let eval = |g: &Game| {
+        let (p, t) = g.small().unwrap();
+        let tables = EvalTables::new(t, n, &royal, &pawn_like, Objective::Material)
+            .with_hit_points(Some(start.clone()));
+        tables.evaluate(p, n)
+    };
+    let full = eval(&g);
+    // a1 is square 0. The queen down to 1 of 2 hit points is worth half
+    // its value: 876 (80 + 35 × 22.75, see eval.rs) × (1 − 2) / 2 = −438.
+    g.edit_small(|p, _| p.set_piece_attribute(0, 1)).unwrap();
+    assert_eq!(eval(&g) - full, -438);
+    // Healed to 3 hit points: +438 over the start.
+    g.edit_small(|p, _| p.set_piece_attribute(0, 3)).unwrap();
+    assert_eq!(eval(&g) - full, 438);
+    // A search with the term on still plays a legal move.
+    let mut s = Searcher::new(1);
+    s.set_hit_points(Some(start.clone()));
+    let r = s.search(&g, &Limits::depth(3), &AtomicBool::new(false), |_| {});
+    assert!(g.is_legal(r.best.unwrap()));
+}

@@ -1,0 +1,195 @@
+//! `houserules match` end to end: our levels against each other
+//! (deterministic at a fixed depth and seed), one short game against
+//! Debian's Stockfish, the PGN it writes (replayed by `houserules pgn
+//! check`), and its refusals of bad options.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn houserules(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the houserules binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("houserules-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The tag values `name` of every game of a PGN text, in order.
+fn tags(pgn: &str, name: &str) -> Vec<String> {
+    let prefix = format!("[{name} \"");
+    pgn.lines()
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(|v| v.trim_end_matches("\"]").to_string())
+        .collect()
+}
+
+#[test]
+fn our_levels_play_a_deterministic_match_and_write_pgn() {
+    let run = |file: &PathBuf| {
+        let f = file.to_str().unwrap();
+        let o = houserules(&[
+            "match", "level:8", "level:1", "--games", "4", "--depth", "3", "--seed", "7", "--pgn",
+            f,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        (text(&o), std::fs::read_to_string(file).unwrap())
+    };
+    let (a, pgn_a) = run(&tmp("a.pgn"));
+    let (_, pgn_b) = run(&tmp("b.pgn"));
+    // Same seed, same depth: the same games.
+    assert_eq!(pgn_a, pgn_b);
+    // Four games, colours alternating, every result a real one.
+    assert_eq!(
+        tags(&pgn_a, "White"),
+        [
+            "houserules level 8",
+            "houserules level 1",
+            "houserules level 8",
+            "houserules level 1"
+        ]
+    );
+    for r in tags(&pgn_a, "Result") {
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()), "{r}");
+    }
+    assert_eq!(tags(&pgn_a, "Round"), ["1", "2", "3", "4"]);
+    // Level 8 (depth 3) against level 1 (depth 1 with ±150 cp of noise)
+    // must score more than half.
+    let score = a
+        .lines()
+        .find(|l| l.starts_with("Score of houserules level 8 vs houserules level 1: "))
+        .unwrap_or_else(|| panic!("no score line in {a}"));
+    let frac: f64 = score
+        .split('[')
+        .nth(1)
+        .and_then(|s| s.split(']').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no score fraction in {score}"));
+    assert!(frac > 0.5, "{score}");
+    assert!(a.contains("W/D/L: "), "{a}");
+    assert!(a.contains("Elo difference: "), "{a}");
+    // The games replay under the PGN checker (an independent reader and
+    // the rules engine as referee).
+    let o = houserules(&["pgn", "check", tmp("a.pgn").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn a_preset_match_writes_the_rule_set_tag() {
+    let file = tmp("presets.pgn");
+    let o = houserules(&[
+        "match",
+        "level:4",
+        "level:2",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--rules",
+        "capture-to-win",
+        "--random-plies",
+        "2",
+        "--pgn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        tags(&pgn, "HouseRules"),
+        ["capture-to-win", "capture-to-win"]
+    );
+    // Each random opening is played with both colours: both games start
+    // with the same two plies.
+    let firsts: Vec<&str> = pgn.lines().filter(|l| l.starts_with("1. ")).collect();
+    assert_eq!(firsts.len(), 2);
+    let opening = |l: &str| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    assert_eq!(opening(firsts[0]), opening(firsts[1]));
+}
+
+/// One short game against Debian's Stockfish (`/usr/games/stockfish`, or
+/// `STOCKFISH=path`): the game ends with a result, and the PGN names the
+/// engine from its `id name`.
+#[test]
+fn one_short_game_against_stockfish() {
+    let sf = std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into());
+    assert!(
+        std::path::Path::new(&sf).exists(),
+        "Stockfish is missing at {sf}: `apt-get install stockfish` or set STOCKFISH=path"
+    );
+    let file = tmp("sf.pgn");
+    let o = houserules(&[
+        "match",
+        "level:3",
+        &sf,
+        "--option2",
+        "Skill Level=0",
+        "--games",
+        "1",
+        "--tc",
+        "2+0.05",
+        "--max-plies",
+        "60",
+        "--pgn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(tags(&pgn, "Black").len(), 1);
+    assert!(tags(&pgn, "Black")[0].starts_with("Stockfish"), "{pgn}");
+    assert_eq!(tags(&pgn, "TimeControl"), ["2+0.05"]);
+    let result = &tags(&pgn, "Result")[0];
+    assert!(
+        ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()),
+        "{pgn}"
+    );
+    // Neither side may lose on time or by an illegal move at this pace.
+    let termination = &tags(&pgn, "Termination")[0];
+    assert!(
+        termination == "normal" || termination == "adjudication",
+        "{pgn}"
+    );
+    let o = houserules(&["pgn", "check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn bad_options_are_refused_with_a_message() {
+    for (args, expected) in [
+        (
+            vec!["match", "level:9", "level:1"],
+            "the level must be 1 to 8",
+        ),
+        (
+            vec!["match", "level:2", "level:1", "--tc", "fast"],
+            "--tc \"fast\": expected SECONDS[+INCREMENT]",
+        ),
+        (
+            vec!["match", "level:2", "level:1", "--tc", "1", "--depth", "2"],
+            "exclude each other",
+        ),
+        (
+            vec!["match", "level:2", "/nonexistent/engine"],
+            "cannot start",
+        ),
+        (
+            vec!["match", "level:2", "level:1", "--option1", "Hash=1"],
+            "--option1 is for external engines",
+        ),
+    ] {
+        let o = houserules(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(expected), "{args:?}: {}", text(&o));
+    }
+}
