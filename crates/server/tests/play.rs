@@ -462,6 +462,52 @@ async fn unknown_field_on_a_fieldless_kind(b: Backend) {
     assert!(v["result"].is_null(), "the game goes on: {v}");
 }
 
+/// Capablanca (10×8, 80 squares) hosted without modifiers: 28 first moves
+/// (Fairy-Stockfish perft(1), `../shared/data/variant-perft.tsv`), a
+/// move each in UCI and SAN over the WebSocket, the position and the PGN
+/// by HTTP. Modifiers on a board of that size are refused at creation.
+async fn capablanca_game(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"game": "capablanca"})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    let st = &w.welcome["state"];
+    assert_eq!(
+        st["fen"],
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    );
+    assert_eq!(st["legalMoves"].as_array().unwrap().len(), 28);
+    w.mv("e2e4", 0).await;
+    assert_eq!(w.expect("state").await["seq"], 1);
+    assert_eq!(bl.expect("state").await["state"]["sideToMove"], "black");
+    // Nc6: the knight on b8 (the archbishop on c8 and the knight on i8
+    // have no jump to c6).
+    bl.mv("Nc6", 1).await;
+    let st = w.expect("state").await;
+    assert_eq!(st["seq"], 2);
+    // e2-e4 and b8-c6 on the start position; one knight move since the
+    // pawn move; move 2.
+    let fen = "r1abqkbcnr/pppppppppp/2n7/10/4P5/10/PPPP1PPPPP/RNABQKBCNR w KQkq - 1 2";
+    assert_eq!(st["state"]["fen"], fen);
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(v["fen"], fen);
+    let (status, pgn) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    assert_eq!(status, 200);
+    assert!(pgn.contains("1. e4 Nc6"), "{pgn}");
+    let (status, body) = http(
+        s.addr,
+        "POST",
+        "/api/games",
+        Some(r#"{"game": "grand", "modifiers": ["minefield"]}"#),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("request.unsupported-board") && body.contains("10×10"),
+        "{body}"
+    );
+}
+
 on_both!(
     claim_draw_by_announcing_a_move,
     unknown_field_on_a_fieldless_kind,
@@ -478,4 +524,5 @@ on_both!(
     clock_flag,
     clock_flag_insufficient_material,
     claim_victory,
+    capablanca_game,
 );

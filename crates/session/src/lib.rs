@@ -99,6 +99,19 @@ fn board_fit(
     }
 }
 
+/// Gives the pieces of `p` the ids of a snapshot (`(square, id)`) and the
+/// next id to hand out ([`Session::restore`]), on either bitboard width.
+fn set_ids<B: houserules_engine::BitSet>(
+    p: &mut houserules_engine::Position<B>,
+    ids: &[(u8, u16)],
+    next: u16,
+) {
+    for &(sq, id) in ids {
+        p.set_piece_id(sq, id);
+    }
+    p.set_next_piece_id(next);
+}
+
 /// A game session: the modifier runtime on a game, with the request that
 /// built it and the inputs it accepted.
 #[derive(Debug, Clone)]
@@ -172,6 +185,11 @@ impl Session {
                 hp_preset: uses_piece_hp(&request),
             },
         )?;
+        // A board of more than 64 squares plays without modifiers: refused
+        // before any entry is read, naming game and size.
+        if !request.modifiers.is_empty() {
+            rt.accepts_modifiers()?;
+        }
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
             let (desc, over) = resolve_modifier(m).map_err(|(code, e)| {
@@ -245,7 +263,7 @@ impl Session {
                 params.insert(k.clone(), val);
             }
             board_fit(&rt, i, &desc, &params)?;
-            rt.attach(desc, chooser, lifetime, params);
+            rt.attach(desc, chooser, lifetime, params)?;
             rt.drive();
         }
         Ok(Session {
@@ -318,12 +336,28 @@ impl Session {
                 .map_err(bad)?
                 .game(Some(fen))
                 .map_err(|e| bad(format!("$.fen: {e}")))?;
-        game.edit_small(|p, _| {
-            for &(sq, id) in &ids {
-                p.set_piece_id(sq, id);
+        if game.edit_small(|p, _| set_ids(p, &ids, next_id)).is_none() {
+            // A board of more than 64 squares: a plain game, which nothing
+            // can have attached to, so a state that carries modifiers,
+            // markers, a pending choice or draft mode is not one of ours.
+            if !st.modifiers.is_empty()
+                || !st.markers.is_empty()
+                || !st.pending.is_empty()
+                || st.draft
+            {
+                return Err(refuse(
+                    codes::UNSUPPORTED_BOARD,
+                    "state: modifiers, markers, choices or draft mode on a board of more than \
+                     64 squares (games of that size are played without modifiers)",
+                ));
             }
-            p.set_next_piece_id(next_id);
-        });
+            if let Some(pos) = game.position::<u128>() {
+                let mut pos = *pos;
+                set_ids(&mut pos, &ids, next_id);
+                game = Game::from_position(game.variant().clone(), pos)
+                    .map_err(|e| bad(format!("$.fen: {e}")))?;
+            }
+        }
         let hp_preset = uses_piece_hp(&request);
         Ok(Session {
             rt: Runtime::from_parts(game, st, hp_preset),
@@ -336,7 +370,13 @@ impl Session {
     /// ids and state.
     pub fn snapshot(&self) -> Value {
         let ids: Vec<(u8, u16)> = self.rt.pieces().iter().map(|p| (p.sq, p.id)).collect();
-        let next = self.rt.game().small().map_or(1, |(p, _)| p.next_piece_id());
+        let game = self.rt.game();
+        let next = match game.small() {
+            Some((p, _)) => p.next_piece_id(),
+            None => game
+                .position::<u128>()
+                .map_or(1, houserules_engine::Position::next_piece_id),
+        };
         json!({
             "request": self.request,
             "inputs": self.inputs,

@@ -269,7 +269,6 @@ impl Session {
         let g = rt.geom();
         let def = rt.game().variant().definition();
         let mut effective = rt.all_effective_attrs();
-        let (pos, _) = rt.pos();
         let pieces = rt
             .pieces()
             .iter()
@@ -279,7 +278,7 @@ impl Session {
                 ty: kind_name(def, p.piece.kind),
                 color: p.piece.color.into(),
                 attrs: effective.remove(&p.id).unwrap_or_default(),
-                base_attrs: rt.stored_attrs(pos, p),
+                base_attrs: rt.base_attrs(p),
             })
             .collect();
         let markers = rt

@@ -46,7 +46,8 @@ pub struct CreateRequest {
     /// definition (docs/game-format.md). Absent: FIDE chess. The presets
     /// compose on it (each refused, naming its missing need, when the game
     /// lacks what it needs); `layout` is for FIDE chess only. Boards of
-    /// more than 64 squares are refused (`request.unsupported-board`).
+    /// more than 64 squares play without modifiers: modifiers or draft mode
+    /// on them are refused (`request.unsupported-board`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
     /// Presets, `ID[:K=V]`.

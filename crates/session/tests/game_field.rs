@@ -1,6 +1,7 @@
 //! The creation request's `game` field (issue 12): modifiers on games
-//! other than FIDE chess, and the refusal of boards the modifier runtime
-//! cannot hold yet (more than 64 squares).
+//! other than FIDE chess, and the refusal of modifiers on boards the
+//! modifier runtime cannot hold yet (more than 64 squares; such games play
+//! without modifiers, tests/big_boards.rs).
 
 use houserules_session::{CreateRequest, Session};
 use serde_json::{json, Value};
@@ -55,7 +56,7 @@ fn a_yaml_game_text_is_a_game() {
 #[test]
 fn boards_over_64_squares_are_refused_naming_game_and_size() {
     // The runtime's square sets are 64-bit: boards of up to 64 squares
-    // play (tests/board_sizes.rs), larger ones are refused.
+    // take modifiers (tests/board_sizes.rs), larger ones refuse them.
     for (game, size) in [("capablanca", "10×8"), ("grand", "10×10")] {
         let e = create(game, &[], vec![json!("minefield")]).unwrap_err();
         assert!(e.contains("request.unsupported-board"), "{game}: {e}");

@@ -223,6 +223,24 @@ impl Session {
         out
     }
 
+    /// The stored attributes of `p` on the game's position
+    /// ([`Self::stored_attrs`]), on a board of any size.
+    pub fn base_attrs(&self, p: &PieceInfo) -> BTreeMap<String, Value> {
+        if !self.plain {
+            return self.stored_attrs(self.pos().0, p);
+        }
+        let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
+        if self.hp_preset() {
+            let hp = self
+                .large()
+                .and_then(|(pos, _)| houserules_presets::rules::hit_points(pos, p.sq));
+            if let Some(h) = hp {
+                out.insert("Hp".into(), json!(h));
+            }
+        }
+        out
+    }
+
     /// Effective attributes of `p` given the auras on `pos`: the stored
     /// ones, plus every attribute an aura reaching it adds to (from 0 when
     /// absent; a stored value that is not a number is left as it is).
@@ -255,6 +273,14 @@ impl Session {
     /// Effective attributes of every piece on the game's position, keyed by
     /// id (one aura computation for all).
     pub fn all_effective_attrs(&self) -> BTreeMap<u16, BTreeMap<String, Value>> {
+        if self.plain {
+            // No aura can be attached: the stored attributes.
+            return self
+                .pieces()
+                .iter()
+                .map(|p| (p.id, self.base_attrs(p)))
+                .collect();
+        }
         let (pos, _) = self.pos();
         let auras = self.auras_on(pos);
         pieces_of(pos)

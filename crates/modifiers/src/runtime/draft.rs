@@ -133,6 +133,8 @@ impl Session {
         for p in &desc.parameters {
             params.insert(p.name.clone(), p.default.clone());
         }
-        self.attach(desc, chooser, lifetime, params);
+        // Draft mode is refused on the boards that refuse attaching
+        // (Runtime::new), so this attaches.
+        let _ = self.attach(desc, chooser, lifetime, params);
     }
 }

@@ -64,6 +64,9 @@ impl Session {
     /// Legal moves at `legal-move-count` nesting `depth`: the compiled
     /// restrictions when they compile, else the interpreter.
     pub(crate) fn rule_legal_moves_depth(&self, depth: u8) -> Vec<Move> {
+        if self.plain {
+            return self.plain_legal_moves();
+        }
         self.legality_plan(depth, |p| self.legal_from_plan(p))
             .unwrap_or_else(|| self.interpreted_legal_moves(depth))
     }
@@ -71,6 +74,9 @@ impl Session {
     /// Legal moves by interpreting the descriptors move by move: the
     /// reference the compiled restrictions are tested against.
     pub(crate) fn interpreted_legal_moves(&self, depth: u8) -> Vec<Move> {
+        if self.plain {
+            return self.plain_legal_moves();
+        }
         let (pos, t) = self.pos();
         let rs = self.restrictions();
         let blocked = self.blocked_mask();
@@ -438,6 +444,9 @@ impl Session {
 
     /// Rule-aware check of `color` in the current position.
     pub(crate) fn in_check(&self, color: Color) -> bool {
+        if self.plain {
+            return self.plain_in_check(color);
+        }
         let (pos, _) = self.pos();
         !self.attacked_royals(pos, color, None, 1).is_empty()
     }

@@ -34,6 +34,7 @@ mod eval;
 mod exec;
 mod geom;
 mod legal;
+mod plain;
 mod shapes;
 mod state;
 
@@ -91,8 +92,10 @@ pub mod codes {
     pub const BAD_MODIFIER: &str = "request.bad-modifier";
     /// A modifier parameter is given twice in one `ID:K=V;…` entry.
     pub const DUPLICATE_PARAMETER: &str = "request.duplicate-parameter";
-    /// The board has more than 64 squares (the runtime's square sets are
-    /// 64-bit; boards of up to 64 squares of any shape play).
+    /// Modifiers (or draft mode, which attaches them) were asked for on a
+    /// board of more than 64 squares: the runtime's square sets are 64-bit,
+    /// so such games are played without modifiers (boards of up to 64
+    /// squares of any shape take them).
     pub const UNSUPPORTED_BOARD: &str = "request.unsupported-board";
     /// A modifier names a square, file or rank the game's board does not
     /// have (modifier-rulings E3: attaching re-validates against the
@@ -144,6 +147,11 @@ pub struct Runtime {
     hp_preset: bool,
     /// The board's width and height (from the game's definition).
     geom: Geom,
+    /// A plain game: the board has more than 64 squares, so nothing can be
+    /// attached (no modifier, no draft) and the runtime plays the engine's
+    /// rules through its generic [`Game`] API (`plain.rs`). Everything that
+    /// reads `Position<u64>` is then unreachable.
+    plain: bool,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -223,26 +231,17 @@ pub(crate) fn kind_by_name(
 
 impl Runtime {
     /// A runtime on `game` with no modifier attached: the castling kings
-    /// and the check state are read from the position.
+    /// and the check state are read from the position. A board of more
+    /// than 64 squares makes a plain game ([`Runtime::accepts_modifiers`]
+    /// refuses every modifier on it).
     ///
     /// # Errors
-    /// [`codes::UNSUPPORTED_BOARD`] when the board has more than 64
-    /// squares (the runtime's square sets are 64-bit).
+    /// [`codes::UNSUPPORTED_BOARD`] for draft mode on a board of more than
+    /// 64 squares (a draft would attach modifiers the runtime cannot run
+    /// there).
     pub fn new(game: Game, options: Options) -> Result<Runtime, Refusal> {
-        let def = game.variant().definition();
-        if game.small().is_none() {
-            return Err(refuse(
-                codes::UNSUPPORTED_BOARD,
-                format!(
-                    "game `{}` has a {}×{} board ({} squares); the modifier runtime plays \
-                     boards of at most 64 squares (games of another size are played without \
-                     modifiers)",
-                    def.id,
-                    def.width,
-                    def.height,
-                    u16::from(def.width) * u16::from(def.height)
-                ),
-            ));
+        if game.small().is_none() && options.draft {
+            return Err(plain::unsupported_board(&game, "draft mode"));
         }
         let st = State {
             rng: Mulberry32::new(options.seed),
@@ -267,6 +266,10 @@ impl Runtime {
             log: Vec::new(),
         };
         let mut s = Runtime::from_parts(game, st, options.hp_preset);
+        if s.plain {
+            // Castling kings and check pairs are read by modifiers only.
+            return Ok(s);
+        }
         s.st.castle_kings = s.castling_kings();
         let (checked, pairs) = s.check_state();
         s.st.checked = checked;
@@ -284,6 +287,7 @@ impl Runtime {
         };
         Runtime {
             geom,
+            plain: game.small().is_none(),
             game,
             st,
             kill_cancelled: false,
@@ -366,7 +370,7 @@ impl Runtime {
     /// (else legality runs the interpreter), for the differential tests.
     #[doc(hidden)]
     pub fn legality_compiles(&self) -> bool {
-        self.legality_plan(0, |_| ()).is_some()
+        !self.plain && self.legality_plan(0, |_| ()).is_some()
     }
 
     /// The status name: `awaiting-choice`, `ongoing`, `checkmate`,
@@ -430,6 +434,10 @@ impl Runtime {
     }
 
     /// The position and its tables (boards of at most 64 squares).
+    ///
+    /// # Panics
+    /// On a board of more than 64 squares (a plain game, whose runtime
+    /// never calls it).
     pub fn pos(&self) -> (&Position<u64>, &Tables<u64>) {
         self.game
             .small()
@@ -438,6 +446,9 @@ impl Runtime {
 
     /// The pieces on the board, by ascending square.
     pub fn pieces(&self) -> Vec<PieceInfo> {
+        if self.plain {
+            return self.plain_pieces();
+        }
         let (p, _) = self.pos();
         pieces_of(p)
     }
@@ -557,13 +568,18 @@ impl Runtime {
 
     /// Attaches a descriptor (rulings G3: an id never active twice) and
     /// queues its on-rule-activated. Call [`Runtime::drive`] to run it.
+    ///
+    /// # Errors
+    /// [`codes::UNSUPPORTED_BOARD`] on a board of more than 64 squares
+    /// ([`Runtime::accepts_modifiers`]); nothing is attached.
     pub fn attach(
         &mut self,
         desc: Descriptor,
         chooser: Color,
         lifetime: Lifetime,
         params: BTreeMap<String, Value>,
-    ) {
+    ) -> Result<(), Refusal> {
+        self.accepts_modifiers()?;
         let id = self.next_entity();
         let lifetime = match lifetime {
             Lifetime::Moves { expires_at_move } => Lifetime::Moves {
@@ -593,6 +609,7 @@ impl Runtime {
         c.items
             .push_back(Work::Step(Step::EndInstant { instance: id }));
         c.items.push_back(Work::Step(Step::Post));
+        Ok(())
     }
 
     // --------------------------------------------------------------- moves
@@ -621,13 +638,13 @@ impl Runtime {
         };
         // The squares' bytes are ASCII, so these are character bounds.
         let origin = &uci[..mid];
-        let (pos, _) = self.pos();
-        let mover = pos.turn();
+        // The game's own accessors: any board size.
+        let mover = self.game.turn();
         let side = |c: Color| match c {
             Color::White => "White",
             Color::Black => "Black",
         };
-        match pos.piece_at(from) {
+        match self.game.piece_at(from) {
             None => format!(": there is no piece on {origin}"),
             Some(p) if p.color != mover => format!(
                 ": the piece on {origin} is {}'s, and it is {}'s move",
@@ -663,18 +680,25 @@ impl Runtime {
     /// active rules".
     fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, String> {
         use houserules_engine::san::SanError;
-        let (pos, t) = self.pos();
-        houserules_engine::san::parse(self.game.variant().definition(), t, pos, legal, text)
-            .map_err(|e| match e {
-                SanError::Illegal(_) => String::new(),
-                SanError::Ambiguous { candidates, .. } => {
-                    format!(": it is ambiguous, matching {}", candidates.join(", "))
-                }
-                SanError::Syntax(_) => {
-                    " (moves are written in UCI, such as `e2e4`, or SAN, such as `Nf3`)".into()
-                }
-                other => format!(": {}", houserules_engine::echo::echo(&other.to_string())),
-            })
+        let def = self.game.variant().definition();
+        let large = if self.plain { self.large() } else { None };
+        let read = match large {
+            Some((pos, t)) => houserules_engine::san::parse(def, t, pos, legal, text),
+            None => {
+                let (pos, t) = self.pos();
+                houserules_engine::san::parse(def, t, pos, legal, text)
+            }
+        };
+        read.map_err(|e| match e {
+            SanError::Illegal(_) => String::new(),
+            SanError::Ambiguous { candidates, .. } => {
+                format!(": it is ambiguous, matching {}", candidates.join(", "))
+            }
+            SanError::Syntax(_) => {
+                " (moves are written in UCI, such as `e2e4`, or SAN, such as `Nf3`)".into()
+            }
+            other => format!(": {}", houserules_engine::echo::echo(&other.to_string())),
+        })
     }
 
     /// The move that `text` (UCI or SAN: `e2e4`, `Nf3`, `O-O`) names among
@@ -761,6 +785,9 @@ impl Runtime {
     /// the runtime is then unchanged.
     pub fn submit_move(&mut self, text: &str) -> Result<String, Refusal> {
         let (m, recorded) = self.resolve_move(text)?;
+        if self.plain {
+            return self.plain_submit(m, recorded);
+        }
         let uci = recorded.as_str();
         let (pos, _) = self.pos();
         let mover = pos.turn();

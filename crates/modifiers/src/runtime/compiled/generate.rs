@@ -47,6 +47,10 @@ impl Session {
     ///
     /// [`Game::legal_moves`]: houserules_engine::Game::legal_moves
     pub(crate) fn rule_and_engine_legal(&self) -> (Vec<Move>, Vec<Move>) {
+        if self.plain {
+            let engine = self.game.legal_moves();
+            return (self.plain_filtered(engine.clone()), engine);
+        }
         let both = self.legality_plan(0, |p| {
             if p.any {
                 (self.legal_from_busy_plan(p), None)
