@@ -1,10 +1,11 @@
 // Browser tests of the web app with playwright-core and Debian's chromium, against a server at
 // --base (a real `houserules serve`) or, by default, the mock server (scripts/mock-server.mjs)
 // started here on a free loopback port. The steps that rely on the mock's scripted states (every
-// marker kind, choices at the start, a 10×10 game, the YAML preview) run only against the mock;
-// the steps that need the real rules (a whole game to checkmate, piece-hp damage, a clock that
-// runs out) only against `houserules serve` (scripts/e2e-real.sh starts one). Writes screenshots
-// to web/screenshots/ and prints a line per check and the budgets. Exit code 1 when a check fails.
+// marker kind, choices at the start) run only against the mock; the steps that need the real rules
+// (a whole game to checkmate, piece-hp damage, a clock that runs out, a Grand game created from the
+// lobby) only against `houserules serve` (scripts/e2e-real.sh starts one). A 10×10 game is played
+// against both. Writes screenshots to web/screenshots/ and prints a line per check and the
+// budgets. Exit code 1 when a check fails.
 //
 //   npm run build && npm run e2e [-- --base http://127.0.0.1:8080]
 //   scripts/e2e-real.sh        # against a real houserules serve on a free port
@@ -307,6 +308,63 @@ try {
     await w.context().close();
   });
 
+  // ---- A 10×10 game against the real server: Grand chess chosen in the lobby's Game select, both
+  // seats from the invite links, a pawn move and a reply played by clicking (issue 14). The server
+  // hosts boards over 64 squares without modifiers (docs/protocol.md, play.rs `capablanca_game`).
+  // The moves, derived by hand from Grand's start position (`houserules state --game grand`,
+  // crates/definitions/games/grand.yaml):
+  //   r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1
+  // White's pawns stand on rank 3, Black's on rank 8, ranks 4–7 are empty. A pawn that has not
+  // moved steps one or two squares forward onto empty squares (grand.yaml's Pawn: `Step` and the
+  // range-2 `Step` while `has_moved == false`) and captures diagonally; e4 and e5 are empty and no
+  // black piece stands on d4 or f4, so the e3 pawn may go to e4 or e5 and nowhere else.
+  // 1. e5 (e3–e5). Then Black's e8 pawn: e7 and e6 are empty, e5 holds White's pawn, so its moves
+  // are e7 and e6 (no capture: d7 and f7 are empty). 1... e6 (e8–e6). Neither move uncovers a king:
+  // the kings on e2/e9 stand behind their own pieces on the e-file and nothing checks them.
+  if (!mock) await step('grand from the lobby', async () => {
+    const l = await page(DESKTOP, '/');
+    await l.waitForSelector('select[name="game"] option[value="grand"]', { state: 'attached' });
+    const label = await l.locator('select[name="game"] option[value="grand"]').textContent();
+    check(/Grand/.test(label ?? ''), `the lobby's Game select offers Grand (${label})`);
+    await l.selectOption('select[name="game"]', 'grand');
+    await l.click('button[type=submit]');
+    await l.waitForSelector('[data-invite="black"]');
+    const links = { white: await l.inputValue('[data-invite="white"]'), black: await l.inputValue('[data-invite="black"]') };
+    await l.context().close();
+    const w = await page(DESKTOP, links.white);
+    const b = await page(DESKTOP, links.black);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    for (const x of [w, b]) {
+      await x.waitForSelector('[data-square="j10"]');
+      const n = await x.locator('[data-square]').count();
+      const corners = await Promise.all(['a1', 'j1', 'a10', 'j10'].map((q) => x.locator(`[data-square="${q}"]`).count()));
+      check(n === 100 && corners.every((c) => c === 1), `Grand from the lobby: a 10×10 board of 100 squares with a1, j1, a10, j10 (${n})`);
+    }
+    // The start position as drawn (the FEN above): rooks in the corners of rank 1 and 10, the
+    // kings on e2 and e9, the pawns on ranks 3 and 8.
+    const start = await Promise.all([['a10', w], ['j1', w], ['e2', b], ['e9', b], ['e3', w], ['e8', b]].map(([q, x]) => pieceOn(x, q)));
+    check(start.join() === 'black-rook,white-rook,white-king,black-king,white-pawn,black-pawn', `Grand's start position is drawn (${start.join()})`);
+    await clickSquare(w, 'e3');
+    const wd = (await w.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+    check(wd === 'e4,e5', `Grand: the e3 pawn may go to e4 or e5 (${wd})`);
+    await clickSquare(w, 'e5');
+    for (const x of [w, b]) await x.waitForSelector('[data-on="e5"][data-piece="white-pawn"]');
+    check((await w.locator('[data-on="e3"][data-piece]').count()) + (await b.locator('[data-on="e3"][data-piece]').count()) === 0, 'Grand: 1. e5 moved the pawn from e3 in both browsers');
+    await clickSquare(b, 'e8');
+    const bd = (await b.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
+    check(bd === 'e6,e7', `Grand: the e8 pawn may go to e7 or e6 (${bd})`);
+    await clickSquare(b, 'e6');
+    for (const x of [w, b]) await x.waitForSelector('[data-on="e6"][data-piece="black-pawn"]');
+    check((await w.locator('[data-on="e8"][data-piece]').count()) + (await b.locator('[data-on="e8"][data-piece]').count()) === 0, 'Grand: 1... e6 moved the pawn from e8 in both browsers');
+    await w.waitForFunction(() => /1\. ?e5 ?e6/.test(document.querySelector('.moves')?.textContent.replace(/\s+/g, ' ') ?? ''));
+    check(true, 'Grand: the move list reads 1. e5 e6');
+    await shot(w, 'grand-desktop');
+    const ph = await page(PHONE, links.black);
+    await ph.waitForSelector('[data-on="e6"][data-piece="black-pawn"]');
+    await shot(ph, 'grand-phone');
+    for (const x of [w, b, ph]) await x.context().close();
+  });
+
   // ---- The modifier runtime through the UI: parity scenarios, every choice kind, a timeout
   if (!mock) await ruleChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, base });
 
@@ -469,8 +527,8 @@ try {
     await q.context().close();
   });
 
-  // ---- A 10×10 board with lettered fairy pieces, rendered and played. Against the mock only: the
-  // real server refuses boards over 64 squares (`request.unsupported-board`, web/README.md). The
+  // ---- A 10×10 board with lettered fairy pieces, rendered and played against the mock (the real
+  // server's Grand game, created from the lobby, is the 'grand from the lobby' check above). The
   // mock moves pawns and the standard pieces on 10×10; two-digit ranks go through the whole path
   // (click, UCI `e3e5`, the state's FEN, the pieces, the move list).
   if (mock) await step('grand', async () => {
@@ -494,10 +552,11 @@ try {
     await b.waitForSelector('[data-on="c4"][data-piece="white-knight"]');
     const moves = (await b.locator('.moves').textContent()).replace(/\s+/g, ' ');
     check(/1\. ?e5 ?e6 ?2\. ?Nc4/.test(moves), `10×10: moves played by click on both sides, in the move list (${moves.trim()})`);
-    await shot(w, 'grand-desktop');
+    // grand-desktop/grand-phone.png are the real server's (the check above)
+    await shot(w, 'grand-mock-desktop');
     const ph = await page(PHONE, g.spectateUrl);
     await ph.waitForSelector('[data-on="c4"][data-piece="white-knight"]');
-    await shot(ph, 'grand-phone');
+    await shot(ph, 'grand-mock-phone');
     for (const x of [w, b, ph]) await x.context().close();
   });
 

@@ -322,7 +322,8 @@ export function Board(props: BoardProps) {
     }
     for (let r = 0; r < ranks; r++) {
       coords.push(
-        <text key={`r${r}`} class="coord" x={4} y={yOf(r) + 22}>
+        // Two-digit ranks (10×10 boards) in a narrower label, clear of the piece's top-left corner.
+        <text key={`r${r}`} class={r + 1 >= 10 ? 'coord narrow' : 'coord'} x={4} y={yOf(r) + 22}>
           {r + 1}
         </text>,
       );

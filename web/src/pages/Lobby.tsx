@@ -58,6 +58,29 @@ export function modifierEntry(key: string, entries: RuleEntry[]): string | objec
   return d && typeof d === 'object' ? (d as object) : key.slice(6);
 }
 
+/**
+ * The games the engine ships (crates/definitions/games/*.yaml: id and name), offered in the Game
+ * select when GET /api/rules lists none (houserules serve answers `{presets, layouts, modifiers}`,
+ * docs/protocol.md). Boards of more than 64 squares are hosted without modifiers (the server
+ * refuses them there with `request.unsupported-board`), which their descriptions say.
+ */
+export const SHIPPED_GAMES: RuleEntry[] = [
+  { id: 'berolina', name: 'Berolina chess', description: 'pawns move diagonally and capture straight ahead' },
+  { id: 'capablanca', name: 'Capablanca chess', description: '10×8 with archbishop and chancellor; played without modifiers' },
+  { id: 'chess960', name: 'Chess960', description: 'Fischer random; the standard array unless a start position (FEN) is given' },
+  { id: 'clobberers', name: 'Colorbound Clobberers', description: "Betza's colourbound fairy army on both sides" },
+  { id: 'gardner', name: 'Gardner minichess', description: '5×5' },
+  { id: 'grand', name: 'Grand chess', description: '10×10 with cardinal and marshal; played without modifiers' },
+  { id: 'knightmate-classic', name: 'Knightmate', description: 'the royal piece moves as a knight, manns replace the knights' },
+  { id: 'los-alamos', name: 'Los Alamos chess', description: '6×6 without bishops' },
+];
+
+/** The Game select's entries besides standard chess: the server's list, else the shipped games. */
+export function gameChoices(rules: Rules | null): RuleEntry[] {
+  // `chess` is the first option already ("Chess (standard)", no `game` sent).
+  return (rules?.games?.length ? rules.games : SHIPPED_GAMES).filter((g) => g.id !== 'chess');
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -161,9 +184,9 @@ export function Lobby() {
         <form onSubmit={create}>
           <label>
             Game
-            <select value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
+            <select name="game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
               <option value="">Chess (standard)</option>
-              {(rules?.games ?? []).map((g) => (
+              {gameChoices(rules).map((g) => (
                 <option value={g.id} title={g.description}>{g.name ?? g.id}</option>
               ))}
             </select>

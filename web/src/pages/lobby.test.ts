@@ -1,5 +1,9 @@
+/// <reference types="node" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { conflicts, modifierEntry, modifierKey } from './Lobby';
+import { conflicts, gameChoices, modifierEntry, modifierKey } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -27,5 +31,27 @@ describe('saved modifiers in the lobby', () => {
   it('sends a built-in id as is and a saved modifier inline', () => {
     expect(modifierEntry('simple-mine', entries)).toBe('simple-mine');
     expect(modifierEntry('saved:simple-mine', entries)).toEqual(entries[1].descriptor);
+  });
+});
+
+describe('the Game select', () => {
+  // The shipped definitions (crates/definitions/games/*.yaml) are the source of the fallback list:
+  // every shipped game but standard chess is offered, under its own id and name.
+  const dir = join(dirname(fileURLToPath(import.meta.url)), '../../../crates/definitions/games');
+  const shipped = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      return { id: /^id: (.+)$/m.exec(text)?.[1].trim(), name: /^name: (.+)$/m.exec(text)?.[1].trim() };
+    })
+    .filter((g) => g.id !== 'chess');
+  it('offers the shipped games when GET /api/rules lists none (houserules serve)', () => {
+    const offered = gameChoices({ games: [], layouts: [], presets: [], modifiers: [] }).map((g) => ({ id: g.id, name: g.name }));
+    expect(offered.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual(shipped.sort((a, b) => String(a.id).localeCompare(String(b.id))));
+    expect(offered.some((g) => g.id === 'grand')).toBe(true);
+  });
+  it("offers the server's list when it sends one, without a second standard chess", () => {
+    const games = [{ id: 'chess', name: 'Chess' }, { id: 'grand', name: 'Grand chess' }];
+    expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
   });
 });
