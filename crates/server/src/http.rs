@@ -575,11 +575,38 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
         Err(e) => return store_failed(&app, e),
     }
     Json(json!({
+        "games": shipped_games(),
         "presets": presets,
         "layouts": layouts,
         "modifiers": modifiers,
     }))
     .into_response()
+}
+
+/// The shipped games for the lobby (issue 13: `GET /api/rules` lists the
+/// games): id, name, board `width` × `height` in squares, and `modifiers`,
+/// whether modifiers can be attached (boards of at most 64 squares; larger
+/// boards are played without them, `request.unsupported-board`).
+fn shipped_games() -> Vec<Value> {
+    houserules_definitions::builtin_ids()
+        .into_iter()
+        .filter_map(houserules_definitions::builtin)
+        .map(|d| {
+            let squares = u32::from(d.width) * u32::from(d.height);
+            let mut description = format!("{}×{} board", d.width, d.height);
+            if squares > 64 {
+                description.push_str(", played without modifiers");
+            }
+            json!({
+                "id": d.id,
+                "name": d.name,
+                "width": d.width,
+                "height": d.height,
+                "modifiers": squares <= 64,
+                "description": description,
+            })
+        })
+        .collect()
 }
 
 /// Saves a modifier descriptor to the library (listed by GET /api/rules

@@ -126,6 +126,33 @@ async fn service_endpoints(b: Backend) {
         .unwrap()
         .iter()
         .any(|l| l["id"] == "chess960"));
+    // The shipped games, with their boards (capablanca.yaml: 10 files, 8
+    // ranks, 80 squares, so no modifiers; gardner.yaml: 5×5).
+    let games = rules["games"].as_array().expect("games listed");
+    let game = |id: &str| {
+        games
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("{id} listed"))
+            .clone()
+    };
+    let capablanca = game("capablanca");
+    assert_eq!(
+        (
+            &capablanca["name"],
+            &capablanca["width"],
+            &capablanca["height"]
+        ),
+        (&json!("Capablanca chess"), &json!(10), &json!(8))
+    );
+    assert_eq!(capablanca["modifiers"], json!(false));
+    let gardner = game("gardner");
+    assert_eq!(
+        (&gardner["width"], &gardner["height"]),
+        (&json!(5), &json!(5))
+    );
+    assert_eq!(gardner["modifiers"], json!(true));
+    assert_eq!(games.len(), houserules_definitions::builtin_ids().len());
     let (status, body) = http(
         s.addr,
         "POST",
