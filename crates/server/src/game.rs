@@ -909,6 +909,21 @@ impl Game {
             );
             return;
         };
+        if self.outcome.is_some() {
+            // A resend of a move already played is answered with the state
+            // after the end too: a resend never errors (issue 13; found by
+            // tests/state_machine.rs, where it got `game.over`).
+            if let ClientMessage::Move { ply, .. } = &msg {
+                if *ply < self.ply_count() || self.last_move == Some((me, *ply)) {
+                    let state = ServerMessage::State {
+                        seq: self.seq(),
+                        state: self.view(),
+                    };
+                    self.send(conn, &state);
+                    return;
+                }
+            }
+        }
         if let Some(o) = &self.outcome {
             let m = format!("the game is over ({} by {})", o.result, o.reason);
             self.send(conn, &refuse("game.over", &m));
