@@ -7,6 +7,9 @@
 
 use std::path::Path;
 
+mod common;
+
+use common::perft;
 use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 
@@ -24,22 +27,6 @@ fn play(s: &mut Session, moves: &[&str]) {
         s.submit(Input::Move { mv: m.to_string() })
             .unwrap_or_else(|e| panic!("{m}: {e}"));
     }
-}
-
-/// Perft through the session: every legal move played by `submit`.
-fn perft(s: &Session, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    s.legal_moves_uci()
-        .iter()
-        .map(|m| {
-            let mut c = s.clone();
-            c.submit(Input::Move { mv: m.clone() })
-                .expect("a legal move");
-            perft(&c, depth - 1)
-        })
-        .sum()
 }
 
 /// The Fairy-Stockfish rows of `variant-perft.tsv` for `game:<id>`: the

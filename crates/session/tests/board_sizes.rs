@@ -5,6 +5,9 @@
 //! board lacks. Every expected value is derived by hand in a comment or
 //! taken from Fairy-Stockfish's perft (`../shared/data/variant-perft.tsv`).
 
+mod common;
+
+use common::perft;
 use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
 
@@ -15,22 +18,6 @@ fn create(game: &str, modifiers: Vec<Value>) -> Result<Session, String> {
         ..CreateRequest::default()
     })
     .map_err(|e| e.to_string())
-}
-
-/// Perft through the session: every legal move played by `submit`.
-fn perft(s: &Session, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    s.legal_moves_uci()
-        .iter()
-        .map(|m| {
-            let mut c = s.clone();
-            c.submit(Input::Move { mv: m.clone() })
-                .expect("a legal move");
-            perft(&c, depth - 1)
-        })
-        .sum()
 }
 
 /// A passive restriction that matches nothing on Los Alamos (no bishops):

@@ -78,3 +78,19 @@ pub fn random_input(s: &Session, pick: &mut Mulberry32) -> Option<Input> {
         })
     }
 }
+
+/// Perft through the session: every legal move played by `submit`.
+pub fn perft(s: &Session, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    s.legal_moves_uci()
+        .iter()
+        .map(|m| {
+            let mut c = s.clone();
+            c.submit(Input::Move { mv: m.clone() })
+                .expect("a legal move");
+            perft(&c, depth - 1)
+        })
+        .sum()
+}
