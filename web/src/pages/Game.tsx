@@ -61,6 +61,9 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
 export function resultOf(c: GameClient): { result: string; reason: string } | null {
   if (c.gameOver) return c.gameOver;
+  // A game ended by resignation, agreement or a flag: the server's result
+  // (the session's status still reads "ongoing" or "awaiting-choice").
+  if (c.game?.result) return c.game.result;
   const st = c.game?.session.status;
   if (!st || isLive(st)) return null;
   const result = st.winner === 'white' ? '1-0' : st.winner === 'black' ? '0-1' : '½-½';
@@ -160,7 +163,10 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   // A seat sees its own side at the bottom; a spectator and the sandbox see White's, unless flipped.
   const home: Color = !hot && mySide === 'black' ? 'black' : 'white';
   const orientation: Color = flip ? (home === 'white' ? 'black' : 'white') : home;
-  const live = isLive(s.status);
+  // Regression (session-6 web trial): after a resignation or an agreed
+  // draw the other player kept the move box, the game's buttons and a
+  // pending choice's buttons, since the session's status still read live.
+  const live = isLive(s.status) && !resultOf(client);
   const choice = choiceForMe(client, hot);
   const movable = live && !s.pendingChoice && !!mySide && s.sideToMove === mySide && client.connection === 'open';
   const shape = (() => {
@@ -262,7 +268,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
-        {s.pendingChoice && (
+        {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
             {choice ? (
               <>
@@ -286,7 +292,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             )}
           </div>
         )}
-        {mySide && <form
+        {mySide && live && <form
           class="typed"
           onSubmit={(e) => {
             e.preventDefault();
