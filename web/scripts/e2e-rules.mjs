@@ -197,6 +197,10 @@ export async function ruleChecks(h) {
     await w.waitForSelector('.choice[data-choice="rps"] [data-option]');
     await b.waitForSelector('.choice[data-choice="rps"] [data-option]');
     check((await options(b)).join() === 'rock,paper,scissors', 'parry: the defender is offered rock, paper and scissors');
+    // Regression (session-6 web trial): while the choice is pending the turn has not passed, and the
+    // screen-reader announcement named Black as the mover.
+    const said = (await b.locator('p.sr-only').first().textContent()) ?? '';
+    check(/^White played exd5/.test(said.trim()), `parry: the announcement names White as the mover (${said.trim()})`);
     await w.click('[data-option="rock"]');
     await w.waitForSelector('text=stays hidden');
     // White's answer is logged for everyone as "hidden" (rulings B5); Black's page names no throw

@@ -178,6 +178,15 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   })();
   const checkSq = live && inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
   const lastUci = moveUcis.at(-1) ?? null;
+  // Who made the last move, from the log: while a choice the move raised is
+  // pending the turn has not passed, so the side to move would name the
+  // wrong player (regression, session-6 web trial: "Black played exd5").
+  const lastMover = (() => {
+    const e = (s.log ?? []).filter((x) => x.event === 'move').at(-1);
+    const c = (e?.detail as { color?: unknown } | undefined)?.color;
+    if (c === 'white' || c === 'black') return c === 'white' ? 'White' : 'Black';
+    return s.sideToMove === 'white' ? 'Black' : 'White';
+  })();
   const result = resultOf(client);
 
   const sendAs = (side: Color | null, m: ClientMessage): boolean => {
@@ -263,7 +272,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         </div>
         {player(bottom)}
         <p class="sr-only" aria-live="polite">
-          {moveUcis.length ? `${s.sideToMove === 'white' ? 'Black' : 'White'} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
+          {moveUcis.length ? `${lastMover} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
         </p>
         <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
