@@ -321,6 +321,20 @@ try {
   // 1. e5 (e3–e5). Then Black's e8 pawn: e7 and e6 are empty, e5 holds White's pawn, so its moves
   // are e7 and e6 (no capture: d7 and f7 are empty). 1... e6 (e8–e6). Neither move uncovers a king:
   // the kings on e2/e9 stand behind their own pieces on the e-file and nothing checks them.
+  // Regression (session-6 web trial): an unknown game or a wrong seat token showed "Connecting
+  // again…" forever; the server answers 404 game.not-found / 403 seat.bad-token, so the page says why.
+  if (!mock) await step('links that cannot join say why', async () => {
+    const none = await page(DESKTOP, '/games/doesnotexist');
+    await none.waitForSelector('main.loading [role=status]:has-text("There is no game")');
+    check(true, 'an unknown game id says there is no such game');
+    await none.context().close();
+    const created = await (await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+    const bad = await page(DESKTOP, `/games/${created.id}?token=badtoken`);
+    await bad.waitForSelector('main.loading [role=status]:has-text("does not open a seat")');
+    check(true, 'a wrong seat token says the link does not open a seat');
+    await bad.context().close();
+  });
+
   if (!mock) await step('grand from the lobby', async () => {
     const l = await page(DESKTOP, '/');
     await l.waitForSelector('select[name="game"] option[value="grand"]', { state: 'attached' });

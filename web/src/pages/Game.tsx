@@ -8,6 +8,7 @@ import { MarkerLegend } from '../board/markers';
 import { boardShape, checkedKing, parseTypedMove, pgnSanMoves, toSan } from '../chess';
 import {
   api,
+  ApiError,
   GameConnection,
   isLive,
   wsUrl,
@@ -98,6 +99,23 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     );
   }, []);
 
+  // Why the page cannot join, once the first connection has failed and the
+  // game has never loaded (regression, session-6 web trial: an unknown game
+  // or a wrong seat token showed "Connecting again…" forever).
+  const [joinProblem, setJoinProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (client.game || client.connection !== 'reconnecting' || joinProblem) return;
+    api.getGame(id).then(
+      () => setJoinProblem(token ? 'The game exists, but this link does not open a seat in it: check the invite link (its seat token).' : null),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.status === 404) {
+          setJoinProblem(`There is no game "${id}" on this server: check the link.`);
+          conns.current.forEach((x) => x.conn.close());
+        }
+      },
+    );
+  }, [client.connection, !!client.game]);
+
   const update = (f: (c: GameClient) => GameClient) => {
     const next = f(clientRef.current);
     clientRef.current = next;
@@ -149,7 +167,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   if (!g || !s) {
     return (
       <main class="game loading">
-        <p role="status">{client.connection === 'reconnecting' ? 'Connecting again…' : 'Connecting to the game…'}</p>
+        <p role="status">{joinProblem ?? (client.connection === 'reconnecting' ? 'Connecting again…' : 'Connecting to the game…')}</p>
         {client.notices.map((n) => (
           <p class={`notice ${n.kind}`}>{n.text}</p>
         ))}
