@@ -479,6 +479,25 @@ struct ErrorReport {
 }
 
 impl ErrorReport {
+    /// An error about the rule-set tag `tag` (kind `kind`): placed on the
+    /// tag's line when the game has it, no ply.
+    fn of_tag(kind: &'static str, message: String, tags: &[Tag], tag: &str) -> ErrorReport {
+        ErrorReport {
+            kind,
+            ply: None,
+            mv: None,
+            message,
+            line: tags
+                .iter()
+                .find(|t| t.name == tag)
+                .and_then(|t| t.pos)
+                .map(|p| p.line),
+            column: None,
+            candidates: None,
+            located: false,
+        }
+    }
+
     fn from_replay(e: &ReplayError) -> ErrorReport {
         let candidates = match &e.kind {
             houserules_pgn::ReplayErrorKind::Ambiguous(c) => Some(c.clone()),
@@ -654,20 +673,12 @@ fn game_report<'a>(
     let mut warnings = setup.warnings;
     let mut error = rep.error.as_ref().map(ErrorReport::from_replay);
     if let Some(msg) = setup.error {
-        error = Some(ErrorReport {
-            kind: "house-rules",
-            ply: None,
-            mv: None,
-            message: msg,
-            line: tags
-                .iter()
-                .find(|t| t.name == HOUSE_RULES_TAG)
-                .and_then(|t| t.pos)
-                .map(|p| p.line),
-            column: None,
-            candidates: None,
-            located: false,
-        });
+        error = Some(ErrorReport::of_tag(
+            "house-rules",
+            msg,
+            &tags,
+            HOUSE_RULES_TAG,
+        ));
     }
     if let Some(e) = &syntax {
         // The replay error, if any, came first in the text.
@@ -716,20 +727,12 @@ fn session_report<'a>(
             s.status()["status"].as_str().map(str::to_string),
         ),
         Err(e) => {
-            error = Some(ErrorReport {
-                kind: "modifiers",
-                ply: None,
-                mv: None,
-                message: format!("Modifiers: {e}"),
-                line: tags
-                    .iter()
-                    .find(|t| t.name == MODIFIERS_TAG)
-                    .and_then(|t| t.pos)
-                    .map(|p| p.line),
-                column: None,
-                candidates: None,
-                located: false,
-            });
+            error = Some(ErrorReport::of_tag(
+                "modifiers",
+                format!("Modifiers: {e}"),
+                tags,
+                MODIFIERS_TAG,
+            ));
             (None, None)
         }
     };

@@ -789,12 +789,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
         if ply >= MAX_PLY - 1 {
             return self.ctx.eval.evaluate(p, self.ctx.n_kinds);
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        p.legal_moves_into(self.ctx.t, &mut moves);
-        let terminal = self.ctx.terminal(p, &moves, ply);
-        self.moves[ply] = moves;
-        if let Some(s) = terminal {
+        if let Some(s) = self.generate(p, ply) {
             return s;
         }
         let in_check = p.in_check_hooked(self.ctx.t);
@@ -894,18 +889,26 @@ impl<B: BitSet> Worker<'_, '_, B> {
     }
 
     /// Captures (and every move when in check) until the position is quiet.
+    /// Fills `self.moves[ply]` with the legal moves of `p` (the ply's own
+    /// buffer, reused: no allocation per node) and returns the score of a
+    /// terminal position (mate, stalemate, a rule's end), if it is one.
+    #[inline]
+    fn generate(&mut self, p: &Position<B>, ply: usize) -> Option<i32> {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        p.legal_moves_into(self.ctx.t, &mut moves);
+        let terminal = self.ctx.terminal(p, &moves, ply);
+        self.moves[ply] = moves;
+        terminal
+    }
+
     fn quiesce(&mut self, p: &Position<B>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
         if self.check_stop() {
             return 0;
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        p.legal_moves_into(self.ctx.t, &mut moves);
-        let terminal = self.ctx.terminal(p, &moves, ply);
-        self.moves[ply] = moves;
-        if let Some(s) = terminal {
+        if let Some(s) = self.generate(p, ply) {
             return s;
         }
         let in_check = p.in_check_hooked(self.ctx.t);

@@ -914,12 +914,8 @@ impl Game {
             // after the end too: a resend never errors (issue 13; found by
             // tests/state_machine.rs, where it got `game.over`).
             if let ClientMessage::Move { ply, .. } = &msg {
-                if *ply < self.ply_count() || self.last_move == Some((me, *ply)) {
-                    let state = ServerMessage::State {
-                        seq: self.seq(),
-                        state: self.view(),
-                    };
-                    self.send(conn, &state);
+                if self.is_resend(me, *ply) {
+                    self.send_state(conn);
                     return;
                 }
             }
@@ -1055,6 +1051,22 @@ impl Game {
         }
     }
 
+    /// Whether a move of `me` for `ply` is a resend of a move already
+    /// played: an earlier ply, or the ply of `me`'s last accepted move
+    /// (still current while a choice it raised is pending).
+    fn is_resend(&self, me: Color, ply: u32) -> bool {
+        ply < self.ply_count() || self.last_move == Some((me, ply))
+    }
+
+    /// Answers `conn` with the current state (a resend changes nothing).
+    fn send_state(&mut self, conn: u64) {
+        let msg = ServerMessage::State {
+            seq: self.seq(),
+            state: self.view(),
+        };
+        self.send(conn, &msg);
+    }
+
     /// The checks of a move message and its UCI; `None` when it was a
     /// resend of a move already played (answered with the state).
     async fn resolve_move(
@@ -1065,13 +1077,8 @@ impl Game {
         ply: u32,
     ) -> Result<Option<String>, (&'static str, String)> {
         let now_ply = self.ply_count();
-        if ply < now_ply || self.last_move == Some((me, ply)) {
-            // A resend of a move already played: the state, no change.
-            let msg = ServerMessage::State {
-                seq: self.seq(),
-                state: self.view(),
-            };
-            self.send(conn, &msg);
+        if self.is_resend(me, ply) {
+            self.send_state(conn);
             return Ok(None);
         }
         if ply > now_ply {
