@@ -79,21 +79,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
         } else {
             stream.next().await
         };
-        let frame = match next {
-            Some(Ok(frame)) => frame,
-            Some(Err(e)) => {
-                // A frame over 1 MiB (or a broken one) cannot be read, so
-                // the connection ends; it says why first (session-6 trial:
-                // it was dropped without a word).
-                reply(ServerMessage::error(
-                    "message.too-large",
-                    format!("the connection is closed: a frame could not be read ({e}); messages are at most 64 KiB"),
-                    None,
-                ));
-                break;
-            }
-            None => break,
-        };
+        let Some(Ok(frame)) = next else { break };
         let text = match frame {
             Message::Text(t) => t,
             Message::Binary(_) => {
