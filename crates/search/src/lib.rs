@@ -26,8 +26,10 @@
 
 mod eval;
 mod search;
+mod session;
 
 pub use eval::{EvalTables, Objective, PAWN_VALUE};
 pub use search::{
     null_move_safe, Level, Limits, Score, SearchInfo, SearchResult, Searcher, LEVEL_ELO,
 };
+pub use session::{Action, SessionResult, SessionSearcher};

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 /// Deepest ply the search reaches (iterations, extensions and quiescence).
 const MAX_PLY: usize = 128;
 /// The score of a mate at the root; a mate in `n` plies scores `MATE - n`.
-const MATE: i32 = 30_000;
+pub(crate) const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
-const MATE_BOUND: i32 = MATE - 1_000;
+pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 
 /// What a search may spend.
@@ -51,7 +51,7 @@ impl Limits {
     /// The time this move may take, if any (the clock of `turn`: a
     /// thirtieth of the remaining time (or of the time to the next
     /// control) plus most of the increment, never more than half the clock).
-    fn budget(&self, turn: Color) -> Option<Duration> {
+    pub(crate) fn budget(&self, turn: Color) -> Option<Duration> {
         if self.infinite {
             return None;
         }
@@ -139,10 +139,10 @@ impl Level {
     pub fn get(self) -> u8 {
         self.0
     }
-    fn max_depth(self) -> u32 {
+    pub(crate) fn max_depth(self) -> u32 {
         [1, 2, 3, 4, 5, 7, 10, MAX_PLY as u32 - 8][self.0 as usize - 1]
     }
-    fn max_time(self) -> Option<Duration> {
+    pub(crate) fn max_time(self) -> Option<Duration> {
         [50, 100, 200, 400, 800, 1500, 3000, 0]
             .get(self.0 as usize - 1)
             .filter(|&&ms| ms > 0)

@@ -412,6 +412,15 @@ impl Session {
         &self.inputs
     }
 
+    /// Replaces the session's random stream by a fresh one for `seed`
+    /// ([`Runtime::reseed`]): an engine searching copies of a session
+    /// reseeds them so that it never reads the game's own stream. Not
+    /// recorded as an input, so a reseeded session no longer replays from
+    /// its record: for search copies only.
+    pub fn reseed(&mut self, seed: u32) {
+        self.rt.reseed(seed);
+    }
+
     /// The pending choice on top of the stack, if any.
     pub fn pending_choice(&self) -> Option<&PendingChoice> {
         self.rt.pending_choice()

@@ -304,6 +304,13 @@ impl Runtime {
         self.kill_attempts = 0;
     }
 
+    /// Replaces the random stream by a fresh one for `seed`, for an engine
+    /// that searches copies of the game: it must never read the game's own
+    /// stream, which would tell it the future (issue 15).
+    pub fn reseed(&mut self, seed: u32) {
+        self.st.rng = Mulberry32::new(seed);
+    }
+
     /// The engine game.
     pub fn game(&self) -> &Game {
         &self.game
