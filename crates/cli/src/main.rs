@@ -27,6 +27,7 @@ mod error;
 mod games_cmd;
 mod loadtest_cmd;
 mod match_cmd;
+mod match_session;
 mod modifiers_cmd;
 mod movelist;
 mod moves_cmd;

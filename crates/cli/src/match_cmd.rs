@@ -119,7 +119,7 @@ pub struct MatchArgs {
 
 /// How long each move may take.
 #[derive(Clone, Debug, PartialEq)]
-enum Control {
+pub(crate) enum Control {
     /// A clock per side: base time and increment.
     Clock { base: Duration, inc: Duration },
     /// Per-move limits (any of depth, nodes, movetime).
@@ -149,7 +149,7 @@ impl Control {
 
     /// The PGN `TimeControl` tag value (PGN standard 9.6.1), `-` for
     /// per-move limits.
-    fn tag(&self) -> String {
+    pub(crate) fn tag(&self) -> String {
         match self {
             Control::Clock { base, inc } if inc.is_zero() => format!("{}", base.as_secs_f64()),
             Control::Clock { base, inc } => {
@@ -183,7 +183,7 @@ fn parse_tc(tc: &str) -> Result<Control, CliError> {
 }
 
 /// The limits of one `go`: the clocks of both sides or the per-move ones.
-fn limits(control: &Control, clocks: [Duration; 2]) -> Limits {
+pub(crate) fn limits(control: &Control, clocks: [Duration; 2]) -> Limits {
     match control {
         Control::Clock { inc, .. } => Limits {
             wtime: Some(clocks[0]),
@@ -488,14 +488,7 @@ fn player(
     hit_points: Option<Vec<u8>>,
     which: &str,
 ) -> Result<Box<dyn Player>, CliError> {
-    if let Some(n) = spec.strip_prefix("level:") {
-        let level = n
-            .parse::<u8>()
-            .ok()
-            .filter(|l| (1..=8).contains(l))
-            .ok_or_else(|| {
-                CliError::input(format!("{which} {spec:?}: the level must be 1 to 8"))
-            })?;
+    if let Some(level) = level_of(spec, which)? {
         if !options.is_empty() {
             return Err(CliError::input(format!(
                 "--option{} is for external engines; {spec} takes none",
@@ -514,11 +507,27 @@ fn player(
     Ok(Box::new(External::new(spec, options)?))
 }
 
+/// The level of an engine given as `level:N`, `None` for an external
+/// engine's command line.
+///
+/// # Errors
+/// [`CliError::Input`] when N is not 1 to 8.
+pub(crate) fn level_of(spec: &str, which: &str) -> Result<Option<u8>, CliError> {
+    let Some(n) = spec.strip_prefix("level:") else {
+        return Ok(None);
+    };
+    n.parse::<u8>()
+        .ok()
+        .filter(|l| (1..=8).contains(l))
+        .map(Some)
+        .ok_or_else(|| CliError::input(format!("{which} {spec:?}: the level must be 1 to 8")))
+}
+
 /// A small deterministic generator (splitmix64) for random openings.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -672,15 +681,13 @@ fn uci_variant_of(args: &MatchArgs, game: &Game) -> Option<String> {
 /// or does not complete the UCI handshake, an unreadable openings file,
 /// or a PGN file that cannot be written.
 pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    if args.variant.modifiers.is_some() {
-        return Err(CliError::input(
-            "match: --modifiers is not supported yet (the engine does not search chance nodes or choices)",
-        ));
-    }
     if args.games == 0 {
         return Err(CliError::input("--games must be at least 1"));
     }
     let control = Control::from_args(args)?;
+    if let Some(list) = &args.variant.modifiers {
+        return crate::match_session::run(args, list, &control, out);
+    }
     let chosen = args.variant.choose()?;
     let base = Game::from_fen(chosen.variant.clone(), &chosen.start_fen)
         .map_err(|e| CliError::input(format!("the rule set's start position: {e}")))?;
@@ -793,8 +800,22 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         )?;
         out.flush()?;
     }
+    report(out, args, &names, &tally, &pgn_text, match_start)?;
+    Ok(Outcome::Success)
+}
+
+/// Writes the PGN file and prints the match's score, Elo difference and
+/// W/D/L from the first engine's side.
+pub(crate) fn report(
+    out: &mut dyn Write,
+    args: &MatchArgs,
+    names: &[String; 2],
+    tally: &Tally,
+    pgn_text: &str,
+    match_start: Instant,
+) -> Result<(), CliError> {
     if let Some(path) = &args.pgn {
-        std::fs::write(path, &pgn_text)
+        std::fs::write(path, pgn_text)
             .map_err(|e| CliError::input(format!("--pgn {}: cannot write: {e}", path.display())))?;
     }
     writeln!(
@@ -831,7 +852,7 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         names[0],
         match_start.elapsed().as_secs_f64()
     )?;
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// Plays one game; `white` is the index of the player with White.

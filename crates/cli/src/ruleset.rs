@@ -81,6 +81,20 @@ pub fn modifier_entries(list: &str) -> Result<Vec<Value>, CliError> {
 /// session's refusal (for example `request.unsupported-board` for a game
 /// whose board the modifier runtime cannot hold yet).
 pub fn session(rules: &VariantArgs, fen: Option<&str>, list: &str) -> Result<Session, CliError> {
+    Session::create(request(rules, fen, list)?)
+        .map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))
+}
+
+/// The creation request [`session`] uses (seed 0), for callers that set
+/// more of it (`match --modifiers` gives each game its own seed).
+///
+/// # Errors
+/// As [`session`], before the session is created.
+pub fn request(
+    rules: &VariantArgs,
+    fen: Option<&str>,
+    list: &str,
+) -> Result<CreateRequest, CliError> {
     let game = match &rules.game {
         None => None,
         Some(g) if houserules_definitions::builtin_source(g).is_some() => Some(g.clone()),
@@ -101,7 +115,7 @@ pub fn session(rules: &VariantArgs, fen: Option<&str>, list: &str) -> Result<Ses
         modifiers: modifier_entries(list)?,
         ..CreateRequest::default()
     };
-    Session::create(request).map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))
+    Ok(request)
 }
 
 /// A perft count of a session's move tree.

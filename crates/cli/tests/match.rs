@@ -187,9 +187,102 @@ fn bad_options_are_refused_with_a_message() {
             vec!["match", "level:2", "level:1", "--option1", "Hash=1"],
             "--option1 is for external engines",
         ),
+        (
+            vec![
+                "match",
+                "level:2",
+                "/usr/games/stockfish",
+                "--modifiers",
+                "kamikaze",
+            ],
+            "with --modifiers only our levels (level:1 to level:8) can play",
+        ),
+        (
+            vec!["match", "level:2", "level:1", "--modifiers", "no_such_rule"],
+            "no_such_rule",
+        ),
     ] {
         let o = houserules(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains(expected), "{args:?}: {}", text(&o));
     }
+}
+
+#[test]
+fn a_modifier_match_is_refereed_by_the_session() {
+    // Two games under kamikaze and parry (random blasts, rock-paper-
+    // scissors on every capture): the same seed gives the same games, the
+    // PGN carries the Modifiers tag, and choices were answered.
+    let run = |file: &PathBuf| {
+        let f = file.to_str().unwrap();
+        let o = houserules(&[
+            "match",
+            "level:3",
+            "level:1",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--seed",
+            "3",
+            "--modifiers",
+            "kamikaze,parry",
+            "--max-plies",
+            "60",
+            "--pgn",
+            f,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        (text(&o), std::fs::read_to_string(file).unwrap())
+    };
+    let (out, pgn_a) = run(&tmp("mods-a.pgn"));
+    let (_, pgn_b) = run(&tmp("mods-b.pgn"));
+    assert_eq!(pgn_a, pgn_b);
+    assert_eq!(
+        tags(&pgn_a, "Modifiers"),
+        ["kamikaze,parry", "kamikaze,parry"]
+    );
+    for r in tags(&pgn_a, "Result") {
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()), "{r}");
+    }
+    assert!(
+        out.contains("Score of houserules level 3 vs houserules level 1: "),
+        "{out}"
+    );
+    let answered: u32 = out
+        .lines()
+        .filter_map(|l| l.strip_suffix(" choices"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u32>().ok())
+        .sum();
+    assert!(answered > 0, "parry asks on every capture: {out}");
+}
+
+#[test]
+fn a_modifier_match_game_replays_under_pgn_check() {
+    // Game 1 of a match is seeded with --seed (0 here), the seed `pgn
+    // check` replays a Modifiers game with: an independent replay of the
+    // moves through a new session reaches the same end, so the referee
+    // applied the rules as the session does.
+    let file = tmp("mods-replay.pgn");
+    let o = houserules(&[
+        "match",
+        "level:2",
+        "level:2",
+        "--games",
+        "1",
+        "--depth",
+        "1",
+        "--seed",
+        "0",
+        "--modifiers",
+        "kamikaze",
+        "--max-plies",
+        "80",
+        "--pgn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = houserules(&["pgn", "check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("warning"), "{}", text(&o));
 }

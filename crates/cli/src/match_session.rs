@@ -1,0 +1,272 @@
+//! `houserules match --modifiers`: games between two of our levels under a
+//! rule set with modifiers, the session as referee (issue 15).
+//!
+//! Each game is a session of its own, seeded `--seed + game index`: the
+//! referee draws the random outcomes (kamikaze blasts, coin flips…) from
+//! that seed, and the engines never read it (they search copies reseeded
+//! from their own seeds, [`houserules_search::SessionSearcher`]). Choices
+//! are answered by the player the prompt is for, rock-paper-scissors by
+//! both; the time spent on a choice is taken from the answering side's
+//! clock like a move's.
+//!
+//! Only our levels play: a UCI engine is told moves and positions, not
+//! the choices, the random outcomes or the markers of a modifier session,
+//! so it cannot follow such a game. The PGN records the moves with the
+//! rule-set tags (as the server's `GET /pgn`); choices and random outcomes
+//! are in no PGN field, so a game with them replays from its seed, not
+//! from the PGN alone.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use houserules_engine::Color;
+use houserules_search::{Level, Objective, SessionSearcher};
+use houserules_session::Session;
+use serde_json::Value;
+
+use crate::error::{CliError, Outcome};
+use crate::match_cmd::{level_of, limits, report, Control, MatchArgs, Rng, Tally};
+use crate::pgn_out::{self, RuleTags};
+
+/// Runs the match of `args` with the modifiers `list`.
+///
+/// # Errors
+/// [`CliError::Input`]: an engine that is not `level:N`, an openings file
+/// (not supported here), a rule set the session refuses, or a PGN file
+/// that cannot be written.
+pub fn run(
+    args: &MatchArgs,
+    list: &str,
+    control: &Control,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let mut levels = [0u8; 2];
+    for (k, (spec, which)) in [(&args.engine1, "ENGINE1"), (&args.engine2, "ENGINE2")]
+        .into_iter()
+        .enumerate()
+    {
+        levels[k] = level_of(spec, which)?.ok_or_else(|| {
+            CliError::input(format!(
+                "{which} {spec:?}: with --modifiers only our levels (level:1 to level:8) can play; \
+                 a UCI engine is not told the choices, random outcomes and markers of the rules"
+            ))
+        })?;
+    }
+    if args.openings.is_some() {
+        return Err(CliError::input(
+            "--openings is not supported with --modifiers; use --random-plies",
+        ));
+    }
+    if !args.option1.is_empty() || !args.option2.is_empty() {
+        return Err(CliError::input(
+            "--option1/--option2 are for external engines; our levels take none",
+        ));
+    }
+    let request = crate::ruleset::request(&args.variant, None, list)?;
+    let first = Session::create(request.clone())
+        .map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))?;
+    let rules = args.variant.rules.clone().unwrap_or_default();
+    let objective = Objective::from_rules(&rules);
+    let mut tags = RuleTags::of_game(first.game(), &rules);
+    tags.modifiers = Some(list.to_string());
+    let names = levels.map(|l| format!("houserules level {l}"));
+    let mut rng = Rng(args.seed ^ 0x5EED);
+    let mut openings: Vec<Vec<String>> = Vec::new();
+    let match_start = Instant::now();
+    let mut tally = Tally::default();
+    let mut pgn_text = String::new();
+    for i in 0..args.games {
+        if args
+            .max_time
+            .is_some_and(|t| match_start.elapsed() >= Duration::from_secs(t))
+        {
+            writeln!(
+                out,
+                "--max-time reached: {} of {} games played",
+                i, args.games
+            )?;
+            break;
+        }
+        let pair = (i / 2) as usize;
+        while openings.len() <= pair {
+            openings.push(random_opening(&first, args.random_plies, &mut rng));
+        }
+        let white = (i % 2) as usize;
+        let seed = args.seed.wrapping_add(u64::from(i));
+        let mut req = request.clone();
+        req.seed = Some(Value::from(seed as u32));
+        let session = Session::create(req)
+            .map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))?;
+        let mut engines = [levels[white], levels[1 - white]].map(|l| {
+            let mut e = SessionSearcher::new();
+            e.set_level(Level::new(l));
+            e.set_objective(objective);
+            e
+        });
+        for (k, e) in engines.iter_mut().enumerate() {
+            e.set_seed(seed.wrapping_mul(2).wrapping_add(k as u64));
+        }
+        let played = play(session, &openings[pair], &mut engines, control, args);
+        let start_fen = first.game().fen();
+        let mut pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
+        pgn.set_tag("Event", "houserules match");
+        pgn.set_tag("Round", (i + 1).to_string());
+        pgn.set_tag("White", names[white].as_str());
+        pgn.set_tag("Black", names[1 - white].as_str());
+        pgn.set_tag("TimeControl", control.tag());
+        let word = played.termination.split(':').next().unwrap_or("normal");
+        pgn.set_tag("Termination", word);
+        pgn_text.push_str(&houserules_pgn::write_pgn(&pgn));
+        match (played.result, white) {
+            ("1-0", 0) | ("0-1", 1) => tally.wins += 1,
+            ("1-0", 1) | ("0-1", 0) => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        writeln!(
+            out,
+            "game {}/{}: {} - {}: {} ({}), {} plies, {} choices",
+            i + 1,
+            args.games,
+            names[white],
+            names[1 - white],
+            played.result,
+            played.termination,
+            played.sans.len(),
+            played.choices,
+        )?;
+        out.flush()?;
+    }
+    report(out, args, &names, &tally, &pgn_text, match_start)?;
+    Ok(Outcome::Success)
+}
+
+/// The end of one game.
+struct Played {
+    result: &'static str,
+    termination: String,
+    sans: Vec<String>,
+    choices: u32,
+}
+
+/// `plies` random moves through a session (choices answered with their
+/// first option), not ending the game; as UCI moves and choice values.
+fn random_opening(start: &Session, plies: u32, rng: &mut Rng) -> Vec<String> {
+    'retry: for _ in 0..100 {
+        let mut s = start.clone();
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let uci = s.legal_moves_uci();
+            if uci.is_empty() {
+                continue 'retry;
+            }
+            let mv = uci[(rng.next() % uci.len() as u64) as usize].clone();
+            if s.submit(houserules_session::Input::Move { mv: mv.clone() })
+                .is_err()
+                || s.pending_choice().is_some()
+                || s.is_over()
+            {
+                continue 'retry;
+            }
+            moves.push(mv);
+        }
+        return moves;
+    }
+    Vec::new()
+}
+
+/// The seat that acts now: the player a pending choice is for (the first
+/// that has not answered a prompt for both), else the side to move.
+fn actor(s: &Session) -> Color {
+    match s.pending_choice() {
+        Some(c) => match c.for_player.as_str() {
+            "white" => Color::White,
+            "black" => Color::Black,
+            _ if !c.collected.contains_key("white") => Color::White,
+            _ => Color::Black,
+        },
+        None => s.game().turn(),
+    }
+}
+
+/// Plays one game; `engines[0]` has White.
+fn play(
+    mut s: Session,
+    opening: &[String],
+    engines: &mut [SessionSearcher; 2],
+    control: &Control,
+    args: &MatchArgs,
+) -> Played {
+    let mut sans = Vec::new();
+    let mut choices = 0;
+    for mv in opening {
+        if let Ok((m, _)) = s.resolve_move(mv) {
+            sans.push(s.game().san(m));
+        }
+        let _ = s.submit(houserules_session::Input::Move { mv: mv.clone() });
+    }
+    let (mut clocks, inc) = match control {
+        Control::Clock { base, inc } => ([*base; 2], *inc),
+        Control::PerMove { .. } => ([Duration::ZERO; 2], Duration::ZERO),
+    };
+    let margin = Duration::from_millis(args.time_margin);
+    let loses = |c: Color| if c == Color::White { "0-1" } else { "1-0" };
+    let (result, termination) = loop {
+        if s.is_over() {
+            let status = s.status();
+            let result = match status.get("winner").and_then(Value::as_str) {
+                Some("white") => "1-0",
+                Some("black") => "0-1",
+                _ => "1/2-1/2",
+            };
+            let why = status["status"].as_str().unwrap_or("over").to_string();
+            break (result, format!("normal: {why}"));
+        }
+        if s.pending_choice().is_none() && !s.game().claimable_draws().is_empty() {
+            break ("1/2-1/2", "adjudication: a claimable draw".to_string());
+        }
+        if sans.len() >= args.max_plies {
+            break ("1/2-1/2", format!("adjudication: {} plies", args.max_plies));
+        }
+        let seat = actor(&s);
+        let ti = seat.index();
+        let t0 = Instant::now();
+        let r = engines[ti].search(&s, seat, &limits(control, clocks), &AtomicBool::new(false));
+        let used = t0.elapsed();
+        if matches!(control, Control::Clock { .. }) {
+            if used > clocks[ti] + margin {
+                break (loses(seat), "time forfeit".to_string());
+            }
+            if s.pending_choice().is_none() {
+                clocks[ti] = clocks[ti].saturating_sub(used) + inc;
+            } else {
+                clocks[ti] = clocks[ti].saturating_sub(used);
+            }
+        }
+        let Some(action) = r.action else {
+            break (loses(seat), "rules infraction: no action".to_string());
+        };
+        let san = match &action {
+            houserules_search::Action::Move(uci) => {
+                s.resolve_move(uci).ok().map(|(m, _)| s.game().san(m))
+            }
+            houserules_search::Action::Choice { .. } => None,
+        };
+        if let Err(e) = s.submit(action.input()) {
+            break (
+                loses(seat),
+                format!("rules infraction: {action:?} refused: {}", e.message),
+            );
+        }
+        match san {
+            Some(san) => sans.push(san),
+            None => choices += 1,
+        }
+    };
+    Played {
+        result,
+        termination,
+        sans,
+        choices,
+    }
+}
