@@ -1,7 +1,16 @@
 //! `houserules uci`: the engine opponent over the UCI protocol, for any
-//! shipped game (`UCI_Variant`), YAML game file (`GameFile`) or preset
-//! rule set (`HouseRules`). The search runs on its own thread so that
-//! `stop`, `isready` and `quit` are answered at once.
+//! shipped game (`UCI_Variant`), YAML game file (`GameFile`), preset rule
+//! set (`HouseRules`) and modifiers (`Modifiers`). The search runs on its
+//! own thread so that `stop`, `isready` and `quit` are answered at once.
+//!
+//! With `Modifiers`, `position` replays its moves through a rule-set
+//! session seeded with the `Seed` option, so that the random outcomes of
+//! the moves already played are the referee's (our `match` and server
+//! seed their sessions the same way); the search itself never reads that
+//! seed ([`houserules_search::SessionSearcher`]). UCI carries moves only:
+//! a choice that a move raises is answered with its timeout default (the
+//! first option, rulings B4/B7), as a referee that speaks UCI must answer
+//! it too.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,7 +20,10 @@ use std::time::Duration;
 
 use clap::Args;
 use houserules_engine::{Game, PieceKind, Variant};
-use houserules_search::{Level, Limits, Objective, Score, SearchInfo, Searcher, LEVEL_ELO};
+use houserules_search::{
+    Action, Level, Limits, Objective, Score, SearchInfo, Searcher, SessionSearcher, LEVEL_ELO,
+};
+use houserules_session::{Input, Session as RuleSession};
 
 /// The lowest `UCI_Elo`: level 1's estimate.
 const ELO_MIN: u32 = LEVEL_ELO[0];
@@ -28,7 +40,9 @@ Speaks UCI on standard input and output, e.g. from a chess GUI or
 python-chess. Options: UCI_Variant (shipped games), UCI_Chess960,
 HouseRules (presets in --rules syntax), GameFile (a YAML game), Hash,
 Skill Level (1-8), UCI_LimitStrength with UCI_Elo (a rating mapped to the
-nearest level, see docs/engine.md).
+nearest level, see docs/engine.md), Modifiers (in --modifiers syntax) with
+Seed (the seed the moves' random outcomes were drawn with; choices that
+moves raise are answered with their first option).
 
 Example:
   printf 'uci\\nposition startpos moves e2e4\\ngo depth 6\\n' | houserules uci")]
@@ -58,6 +72,12 @@ struct Session {
     chess960: bool,
     house_rules: String,
     game_file: String,
+    /// The `Modifiers` option, in `--modifiers` syntax.
+    modifiers: String,
+    /// The `Seed` option: the session seed of a modifier rule set.
+    seed: u32,
+    /// The position as a rule-set session when `Modifiers` is set.
+    rule_session: Option<RuleSession>,
     level: u8,
     limit_strength: bool,
     elo: u32,
@@ -90,6 +110,9 @@ pub fn serve(input: impl BufRead, out: Out) {
         chess960: false,
         house_rules: String::new(),
         game_file: String::new(),
+        modifiers: String::new(),
+        seed: 0,
+        rule_session: None,
         level: 8,
         limit_strength: false,
         elo: ELO_MAX,
@@ -150,6 +173,8 @@ impl Session {
             "option name UCI_Chess960 type check default false".into(),
             "option name HouseRules type string default <empty>".into(),
             "option name GameFile type string default <empty>".into(),
+            "option name Modifiers type string default <empty>".into(),
+            "option name Seed type spin default 0 min 0 max 4294967295".into(),
             "option name Hash type spin default 16 min 1 max 4096".into(),
             "option name Skill Level type spin default 8 min 1 max 8".into(),
             "option name UCI_LimitStrength type check default false".into(),
@@ -200,6 +225,17 @@ impl Session {
                     self.variant = None;
                 }
             }
+            "modifiers" => {
+                self.modifiers = value.to_string();
+                self.rule_session = None;
+            }
+            "seed" => match value.parse::<u32>() {
+                Ok(n) => self.seed = n,
+                Err(_) => say(
+                    &self.out,
+                    &format!("info string error: Seed {value:?} is not 0 to 4294967295"),
+                ),
+            },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) => {
                     self.hash_mb = mb.clamp(1, 4096);
@@ -248,19 +284,9 @@ impl Session {
         if let Some(v) = &self.variant {
             return Ok(v.clone());
         }
-        let game = if !self.game_file.is_empty() {
-            Some(self.game_file.clone())
-        } else if self.variant_name.is_empty()
-            || self.variant_name == "chess"
-            || self.variant_name == ANTICHESS
-        {
-            None
-        } else {
-            Some(self.variant_name.clone())
-        };
         let rules = self.rules();
         let args = VariantArgs {
-            game,
+            game: self.game_arg(),
             rules: (!rules.is_empty()).then_some(rules),
             layout: None,
             modifiers: None,
@@ -310,12 +336,69 @@ impl Session {
                 "position: expected `startpos` or `fen FEN`, got {setup:?}"
             )));
         };
+        if !self.modifiers.trim().is_empty() {
+            self.rule_session = Some(self.rule_position(&game.fen(), moves)?);
+            return Ok(());
+        }
+        self.rule_session = None;
         for m in moves.split_whitespace() {
             game.apply_uci(m)
                 .map_err(|e| CliError::input(format!("position moves: {m}: {e}")))?;
         }
         self.game = game;
         Ok(())
+    }
+
+    /// The position under `Modifiers`: a session from `fen` with the
+    /// `Seed`, the moves replayed, every choice answered with its timeout
+    /// default.
+    fn rule_position(&mut self, fen: &str, moves: &str) -> Result<RuleSession, CliError> {
+        if self.chess960 {
+            return Err(CliError::input(
+                "Modifiers with UCI_Chess960 is not supported (the session needs a chess960 layout)",
+            ));
+        }
+        let rules = self.rules();
+        let args = VariantArgs {
+            game: self.game_arg(),
+            rules: (!rules.is_empty()).then_some(rules),
+            layout: None,
+            modifiers: None,
+        };
+        let mut request = crate::ruleset::request(&args, Some(fen), &self.modifiers)?;
+        request.seed = Some(self.seed.into());
+        let mut s = RuleSession::create(request)
+            .map_err(|e| CliError::input(format!("Modifiers {}: {e}", self.modifiers)))?;
+        let settle = |s: &mut RuleSession| {
+            while s.pending_choice().is_some() {
+                if s.timeout_choice().is_err() {
+                    break;
+                }
+            }
+        };
+        settle(&mut s);
+        for m in moves.split_whitespace() {
+            s.submit(Input::Move { mv: m.to_string() })
+                .map_err(|e| CliError::input(format!("position moves: {m}: {}", e.message)))?;
+            settle(&mut s);
+        }
+        self.game = s.game().clone();
+        Ok(s)
+    }
+
+    /// The `game` of the rule set: `GameFile`, or `UCI_Variant` when it
+    /// names a shipped game other than chess.
+    fn game_arg(&self) -> Option<String> {
+        if !self.game_file.is_empty() {
+            Some(self.game_file.clone())
+        } else if self.variant_name.is_empty()
+            || self.variant_name == "chess"
+            || self.variant_name == ANTICHESS
+        {
+            None
+        } else {
+            Some(self.variant_name.clone())
+        }
     }
 
     fn go(&mut self, rest: &str) {
@@ -349,6 +432,41 @@ impl Session {
             self.level
         };
         let objective = Objective::from_rules(&self.rules());
+        if let Some(session) = self.rule_session.clone() {
+            self.thread = Some(std::thread::spawn(move || {
+                // The searcher's own seed (0), never the game's `Seed`.
+                let mut e = SessionSearcher::new();
+                e.set_level(Level::new(level));
+                e.set_objective(objective);
+                let t0 = std::time::Instant::now();
+                let seat = session.game().turn();
+                let r = e.search(&session, seat, &limits, &stop);
+                let score = match r.score {
+                    Score::Cp(cp) => format!("cp {cp}"),
+                    Score::Mate(n) => format!("mate {n}"),
+                };
+                let ms = t0.elapsed().as_millis().max(1) as u64;
+                say(
+                    &out,
+                    &format!(
+                        "info depth {} score {score} nodes {} nps {} time {ms}",
+                        r.depth,
+                        r.nodes,
+                        r.nodes * 1000 / ms
+                    ),
+                );
+                if limits.infinite {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                match r.action {
+                    Some(Action::Move(uci)) => say(&out, &format!("bestmove {uci}")),
+                    _ => say(&out, "bestmove (none)"),
+                }
+            }));
+            return;
+        }
         let hp = hit_points(&self.rules(), &game);
         self.thread = Some(std::thread::spawn(move || {
             let Ok(mut s) = searcher.lock() else { return };
@@ -537,6 +655,87 @@ mod tests {
             .iter()
             .any(|l| l.contains("error: position moves: e2e5")));
         assert!(lines.iter().any(|l| l.contains("Skill Level")));
+    }
+
+    #[test]
+    fn modifiers_option_searches_the_session() {
+        // Under kamikaze (a capture may blast the eight squares around
+        // it), Qxf7 is still mate in every outcome: f8 and e7 stay covered
+        // by the queen, d7 and d8 are Black's own (proof in
+        // crates/search/tests/session.rs).
+        let lines = session(
+            "uci
+setoption name Modifiers value kamikaze
+setoption name Seed value 5
+             position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6
+go depth 2
+isready
+quit
+",
+        );
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name Modifiers type string default <empty>"));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name Seed type spin")));
+        assert!(lines.iter().any(|l| l == "bestmove h5f7"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 1")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn modifiers_position_answers_choices_with_their_default() {
+        // parry asks both players for a throw after 3. exd5; UCI carries
+        // moves only, so the throws take their timeout default (rock for
+        // both: a tie, rulings B4/B7, the capture stands) and the engine
+        // then answers for Black with a move of the resulting position, in
+        // which the white pawn stands on d5 (Qxd5 is legal).
+        let lines = session(
+            "setoption name Modifiers value parry
+             position startpos moves e2e4 d7d5 e4d5
+go depth 1
+isready
+quit
+",
+        );
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("no bestmove in {lines:?}"));
+        assert_ne!(best, "(none)", "{lines:?}");
+        let mut s = RuleSession::create(houserules_session::CreateRequest {
+            modifiers: vec![serde_json::json!("parry")],
+            ..Default::default()
+        })
+        .unwrap();
+        for m in ["e2e4", "d7d5", "e4d5"] {
+            s.submit(Input::Move { mv: m.into() }).unwrap();
+        }
+        s.timeout_choice().unwrap();
+        // d5 is square 8·4 + 3 = 35.
+        let d5 = s.game().piece_at(35).map(|p| p.color);
+        assert_eq!(d5, Some(houserules_engine::Color::White));
+        assert!(s.legal_moves_uci().contains(&best.to_string()), "{best}");
+    }
+
+    #[test]
+    fn a_bad_modifier_is_an_info_string_error() {
+        let lines = session(
+            "setoption name Modifiers value no_such_rule
+position startpos
+go depth 1
+quit
+",
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: ") && l.contains("no_such_rule")),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -551,6 +551,12 @@ impl Run<'_> {
         left: u32,
         ply: i32,
     ) -> i32 {
+        // A position without moves is mate or stalemate (or a rule's end):
+        // its status, not the material, is its value.
+        let legal = s.legal_moves();
+        if legal.is_empty() {
+            return self.terminal_now(s, ply);
+        }
         let stand = self.static_value(s);
         if left == 0 || self.budget.stopped {
             return stand;
@@ -568,7 +574,6 @@ impl Run<'_> {
             beta = beta.min(stand);
         }
         let game = s.game();
-        let legal = s.legal_moves();
         let uci = s.legal_moves_uci();
         let mut captures: Vec<(i32, String)> = legal
             .iter()

@@ -60,9 +60,13 @@ fn finds_scholars_mate_through_a_random_modifier() {
     // so it is mate in every outcome.
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
     let s = session(Some(fen), vec![json!("kamikaze")], 7);
-    let (a, cp) = decide(&s, Color::White, 2, 0, 4);
-    assert_eq!(a, Some(Action::Move("h5f7".into())));
-    assert!(cp >= 100_000, "a mate score, got {cp}");
+    // Depth 1 too: a mate at the horizon is scored as mate, not by
+    // material (a bug found by the UCI test: quiescence ignored it).
+    for depth in [1, 2] {
+        let (a, cp) = decide(&s, Color::White, depth, 0, 4);
+        assert_eq!(a, Some(Action::Move("h5f7".into())), "depth {depth}");
+        assert!(cp >= 100_000, "depth {depth}: a mate score, got {cp}");
+    }
 }
 
 #[test]
