@@ -13,15 +13,21 @@
 //! The figures are absolute. No ratio is printed: no reference engine
 //! counts nodes the way this search does (Stockfish's `bench` nps counts
 //! its own node definition, with a different evaluation and pruning), so
-//! a quotient would not compare like with like. The modifier runtime's
-//! sessions are not searched yet (chance nodes and choices are missing),
-//! so there is no modifier row.
+//! a quotient would not compare like with like.
+//!
+//! The last rows search a session with the five passive modifiers of the
+//! session bench (ice_physics, bloodthirsty, hobbit_slaughter, ice_age,
+//! frozen-column) and one with kamikaze and parry (chance nodes and
+//! choices) with [`SessionSearcher`], on a budget of 20,000 session
+//! copies (1,000 in a smoke run): every node there plays a move through
+//! the session, so its rate is far below the engine's.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use houserules_engine::{Game, Variant};
-use houserules_search::{Limits, Objective, Searcher};
+use houserules_engine::{Color, Game, Variant};
+use houserules_search::{Limits, Objective, Searcher, SessionSearcher};
+use houserules_session::{CreateRequest, Session};
 
 /// One benchmark position.
 struct Case {
@@ -74,6 +80,21 @@ const CASES: &[Case] = &[
         rules: "extinction-chess",
         fen: None,
     },
+];
+
+/// Session rows: a name and the modifiers, from the initial position.
+const SESSION_CASES: [(&str, &[&str]); 2] = [
+    (
+        "5 modifiers",
+        &[
+            "ice_physics",
+            "bloodthirsty",
+            "hobbit_slaughter",
+            "ice_age",
+            "frozen-column",
+        ],
+    ),
+    ("kamikaze+parry", &["kamikaze", "parry"]),
 ];
 
 fn game(case: &Case) -> Game {
@@ -134,6 +155,41 @@ fn main() {
         println!(
             "{:<18} {:>5} {:>10} {:>9.1} {:>12.0}",
             case.name,
+            depth,
+            nodes,
+            took.as_secs_f64() * 1000.0,
+            nodes as f64 / took.as_secs_f64().max(1e-9)
+        );
+    }
+    let budget: u64 = if quick { 1_000 } else { 20_000 };
+    for (name, mods) in SESSION_CASES {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let session = Session::create(CreateRequest {
+            modifiers: mods.iter().map(|m| serde_json::json!(m)).collect(),
+            ..CreateRequest::default()
+        })
+        .expect("library modifiers attach");
+        let mut best: Option<(u32, u64, Duration)> = None;
+        for _ in 0..runs {
+            let mut e = SessionSearcher::new();
+            let limits = Limits {
+                nodes: Some(budget),
+                ..Limits::default()
+            };
+            let t = Instant::now();
+            let r = e.search(&session, Color::White, &limits, &AtomicBool::new(false));
+            let took = t.elapsed();
+            let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64().max(1e-9);
+            if best.is_none_or(|(_, n, d)| rate(r.nodes, took) > rate(n, d)) {
+                best = Some((r.depth, r.nodes, took));
+            }
+        }
+        let (depth, nodes, took) = best.expect("at least one run");
+        println!(
+            "{:<18} {:>5} {:>10} {:>9.1} {:>12.0}",
+            name,
             depth,
             nodes,
             took.as_secs_f64() * 1000.0,
