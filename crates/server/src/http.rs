@@ -314,7 +314,7 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     // session's reader would list only its own, leaving out `clock`,
     // `seat`, `white` and `black`; session-6 web trial).
     let accepted = create_fields();
-    for k in v.keys().filter(|k| !accepted.contains(k)) {
+    for k in v.keys().filter(|k| !accepted.contains(*k)) {
         findings.push(Finding {
             code: "request.unknown-field".into(),
             path: format!("$.{}", houserules_engine::echo::echo(k)),
