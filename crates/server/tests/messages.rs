@@ -104,8 +104,12 @@ async fn undecodable_game_id_is_a_json_error() {
     ] {
         let (status, head, body) = http_full(s.addr, method, path, None).await;
         assert_eq!(status, 400, "{path}: {body}");
-        assert!(head.contains("content-type: application/json"), "{path}: {head}");
-        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+        assert!(
+            head.contains("content-type: application/json"),
+            "{path}: {head}"
+        );
+        let v: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
         assert_eq!(v["code"], "request.bad-path", "{path}: {body}");
         assert!(v["message"].as_str().is_some_and(|m| m.contains("UTF-8")));
     }
@@ -142,7 +146,9 @@ async fn rules_give_the_reason_of_each_incompatibility() {
         for other in p["incompatible_with"].as_array().unwrap() {
             let o = other.as_str().unwrap();
             assert!(
-                p["incompatibleReasons"][o].as_str().is_some_and(|r| !r.is_empty()),
+                p["incompatibleReasons"][o]
+                    .as_str()
+                    .is_some_and(|r| !r.is_empty()),
                 "{} × {o}",
                 p["id"]
             );

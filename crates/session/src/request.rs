@@ -283,7 +283,9 @@ impl PresetGame {
             .map_err(|e| format!("$.layout: {e}"))?;
         let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
         let (variant, start) = match game {
-            None => houserules_presets::build(&rules, layout).map_err(field_of(layout.is_some()))?,
+            None => {
+                houserules_presets::build(&rules, layout).map_err(field_of(layout.is_some()))?
+            }
             Some(g) => {
                 let base = load_game(g)?;
                 if rules.is_empty() && layout.is_none() {
