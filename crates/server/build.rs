@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The inputs of the web build; a change to any of them rebuilds the app.
-const INPUTS: [&str; 7] = [
+const INPUTS: [&str; 8] = [
     "src",
+    "public",
     "index.html",
     "package.json",
     "package-lock.json",

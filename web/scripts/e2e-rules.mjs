@@ -372,6 +372,31 @@ export async function ruleChecks(h) {
     check((await dests(w)).length === 0, 'row choice: a pawn on the frozen rank has no move');
     await close(w, b);
   });
+  // Regression (session-6 web trial): leaving the page during one's own choice in
+  // timeout-with-default mode forfeits at once (docs/protocol.md § Rules of play, from the spec),
+  // and the page did not warn. Now the browser asks first (`beforeunload`); the other player's page
+  // does not ask. Chromium shows the prompt only on a page the user has interacted with: a click.
+  await step('leave warning during a choice', async () => {
+    const inv = await lobbyGame({ modifiers: ['bottomless_pit'] });
+    const [w, b] = await seats(inv);
+    await w.waitForSelector('.choice[data-choice="square"] [data-option]');
+    const asked = (p) => {
+      const seen = new Promise((ok) => p.once('dialog', (d) => {
+        ok(d.type());
+        d.dismiss().catch(() => {});
+      }));
+      return Promise.race([seen, new Promise((ok) => setTimeout(() => ok('none'), 3000))]);
+    };
+    await w.click('.choice h3');
+    const wAsked = asked(w);
+    await w.close({ runBeforeUnload: true });
+    check((await wAsked) === 'beforeunload', 'leaving during one\'s own default-mode choice asks first');
+    await b.click('.inspect');
+    const bAsked = asked(b);
+    await b.close({ runBeforeUnload: true });
+    check((await bAsked) === 'none', 'the other player leaves without a prompt');
+    await close(w, b);
+  });
   await step('choice timeout', async () => {
     const inv = await lobbyGame({ modifiers: ['bottomless_pit'], timeout: 2 });
     const [w, b] = await seats(inv);

@@ -128,8 +128,15 @@ try {
     const msg = await p.locator('.notice.error').first().textContent();
     check(/cannot be combined/.test(msg ?? ''), 'lobby explains incompatible presets as they are picked');
     check(await p.locator('button[type=submit]').isDisabled(), 'lobby: create is disabled while presets conflict');
+    // The server's reason (GET /api/rules incompatibleReasons; session-6 web trial: dropped). Both
+    // decide which pieces are royal (presets registry, incompatibility_reason).
+    check(/cannot be combined with .*: \S/.test(msg ?? ''), `the conflict gives the server's reason (${msg})`);
     await p.uncheck('[data-preset="suicide-chess"]');
     await p.uncheck('[data-preset="piece-hp"]');
+    // Regression (session-6 web trial): no favicon. Ours, linked and served.
+    const icon = await p.locator('link[rel="icon"]').getAttribute('href');
+    const res = await fetch(new URL(icon, base));
+    check(res.ok && /image\/svg\+xml/.test(res.headers.get('content-type') ?? '') && (await res.text()).startsWith('<svg'), `the page has a favicon (${icon})`);
     await shot(p, 'lobby-desktop');
     await p.click('button[type=submit]');
     await p.waitForSelector('[data-invite="black"]');
@@ -222,6 +229,8 @@ try {
     for (const x of [w, b, s]) {
       await x.waitForSelector('.banner');
       check(/1-0/.test(await x.locator('.banner').textContent()), `checkmate: the banner reads 1-0 (${(await x.locator('.banner').textContent()).trim()})`);
+      // Regression (session-6 web trial): the move list never showed the result at its end.
+      check((await x.locator('.moves li:last-child').getAttribute('data-move-result')) === '1-0', 'the move list ends with 1-0');
     }
     await shot(s, 'checkmate-desktop');
     for (const x of [w, b, s]) await x.context().close();
@@ -263,6 +272,9 @@ try {
     for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
     const mines = async (p) => (await p.locator('[data-marker="mine"]').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-on')))).sort().join();
     const before = await mines(w);
+    // Regression (session-6 web trial): the legend listed all nine marker kinds; only mines here.
+    const legend = await w.locator('.legend li').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-legend')).join());
+    check(legend === 'mine', `the legend lists only the kinds on the board (${legend})`);
     for (const [me, other, from, to, piece] of [[w, b, 'd2', 'd4', 'white-pawn'], [b, w, 'd7', 'd5', 'black-pawn']]) {
       await clickSquare(me, from);
       await clickSquare(me, to);
@@ -323,6 +335,85 @@ try {
   // the kings on e2/e9 stand behind their own pieces on the e-file and nothing checks them.
   // Regression (session-6 web trial): an unknown game or a wrong seat token showed "Connecting
   // again…" forever; the server answers 404 game.not-found / 403 seat.bad-token, so the page says why.
+  // ---- An open challenge from the lobby (session-6 web trial: lobby games were never open, so
+  // Join was reachable only through the API), on a random Chess960 position (the lobby picks the
+  // index and says which: the server refuses a bare `chess960`). One browser creates it, another
+  // sees it in the lobby's list, joins and both play a move; then a draw offer is made, declined,
+  // and the game resigned: the move list ends with the result.
+  if (!mock) await step('open challenge', async () => {
+    const a = await page(DESKTOP, '/');
+    await a.waitForSelector('[data-preset="piece-hp"]');
+    await a.selectOption('select[name="layout"]', 'chess960');
+    check((await a.inputValue('input[name="chess960"]')) === 'random', 'the Chess960 position defaults to random');
+    await a.check('input[name="mode"][value="open"]');
+    await a.selectOption('select[name="colour"]', 'white');
+    await shot(a, 'lobby-choices-desktop');
+    const aph = await page(PHONE, '/');
+    await aph.waitForSelector('[data-preset="piece-hp"]');
+    await aph.selectOption('select[name="layout"]', 'chess960');
+    await aph.check('input[name="mode"][value="open"]');
+    await aph.locator('fieldset.mode').scrollIntoViewIfNeeded();
+    await shot(aph, 'lobby-choices-phone');
+    await aph.context().close();
+    await a.click('button[type=submit]');
+    await a.waitForSelector('.created [data-chess960]');
+    const id = await a.locator('.created').getAttribute('data-game');
+    const n = Number(await a.locator('[data-chess960]').getAttribute('data-chess960'));
+    check(Number.isInteger(n) && n >= 0 && n <= 959 && /Chess960 position \d+/.test(await a.locator('[data-chess960]').textContent()), `the lobby says which Chess960 position it picked (${n})`);
+    check((await a.locator('[data-invite="black"]').count()) === 0, 'an open challenge gives no link for the other seat');
+    const open = await api('/api/games?status=open');
+    const row = open.find((g) => g.id === id);
+    check(row?.request?.layout === `chess960:${n}` && row?.request?.seat === 'white', `the server holds an open challenge on chess960:${n} (${JSON.stringify(row?.request)})`);
+    await a.click('[data-seat-link="white"]');
+    await a.waitForSelector('[data-connection="open"]');
+    const b = await page(DESKTOP, '/');
+    await b.waitForSelector(`[data-list-game="${id}"] [data-join="${id}"]`);
+    check(/chess960:\d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout');
+    await shot(b, 'lobby-open-list-desktop');
+    const bph = await page(PHONE, '/');
+    await bph.waitForSelector(`[data-join="${id}"]`);
+    await bph.locator('.lists').scrollIntoViewIfNeeded();
+    await shot(bph, 'lobby-open-list-phone');
+    await bph.context().close();
+    await b.click(`[data-join="${id}"]`);
+    await b.waitForURL(/\/games\/.*token=/);
+    await b.waitForSelector('[data-connection="open"]');
+    check(/playing black/.test(await b.locator('.conn').textContent()), 'Join takes the free seat (black) and opens the game page');
+    // Every Chess960 array keeps the pawns on ranks 2 and 7: e4 and e5 are legal in any of them.
+    await clickSquare(a, 'e2');
+    await clickSquare(a, 'e4');
+    await b.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    await clickSquare(b, 'e7');
+    await clickSquare(b, 'e5');
+    await a.waitForSelector('[data-on="e5"][data-piece="black-pawn"]');
+    check(true, 'both players of the joined open challenge move');
+    const live = await api('/api/games?status=live');
+    check(live.some((g) => g.id === id), 'the joined challenge is a live game to watch');
+    // Regression (session-6 web trial): a draw offer had no text, a declined one said nothing.
+    await a.click('text=Offer draw');
+    await a.waitForSelector('[data-draw-offer="white"]');
+    check(/Draw offer sent/.test(await a.locator('[data-draw-offer]').textContent()), 'the offerer reads "Draw offer sent"');
+    await b.waitForSelector('[data-draw-offer="white"]');
+    check(/White offers a draw/.test(await b.locator('[data-draw-offer]').textContent()) && (await b.locator('text=Accept draw').count()) === 1, 'the other player reads "White offers a draw" with Accept and Decline');
+    await shot(b, 'draw-offer-desktop');
+    const bu = new URL(b.url());
+    const bphone = await page(PHONE, bu.pathname + bu.search);
+    await bphone.waitForSelector('[data-draw-offer="white"]');
+    await shot(bphone, 'draw-offer-phone');
+    await bphone.context().close();
+    await b.click('text=Decline draw');
+    await a.waitForSelector('.notice.info:has-text("declined")');
+    check((await a.locator('[data-draw-offer]').count()) === 0, 'a declined offer says so and its line goes');
+    b.once('dialog', (d) => d.accept());
+    await b.click('text=Resign');
+    await a.waitForSelector('.banner');
+    for (const x of [a, b]) {
+      await x.waitForSelector('.moves [data-move-result]');
+      check((await x.locator('.moves li:last-child').getAttribute('data-move-result')) === '1-0', 'after a resignation the move list ends with 1-0');
+    }
+    for (const x of [a, b]) await x.context().close();
+  });
+
   if (!mock) await step('links that cannot join say why', async () => {
     const none = await page(DESKTOP, '/games/doesnotexist');
     await none.waitForSelector('main.loading [role=status]:has-text("There is no game")');
@@ -612,13 +703,44 @@ try {
     await p.click('text=Visual view');
     await p.click('text=JSON view');
     check((await p.inputValue('textarea')) === text, 'JSON view round trip without loss');
+    // Regression (session-6 web trial): in the JSON view the validator said "valid" for malformed
+    // JSON, and Save / Try it used the last visual descriptor. `"id" "simple-mine"` lacks its
+    // colon: the parser stops at the string after "id", column 8 (two spaces, `"id"`, a space).
+    const idLine = text.split('\n').findIndex((l) => l.startsWith('  "id": "simple-mine"')) + 1;
+    const broken = text.replace('"id": "simple-mine"', '"id" "simple-mine"');
+    await p.fill('textarea', broken);
+    await p.waitForSelector('.all-findings [data-valid="false"]');
+    const said = (await p.locator('.all-findings').textContent()) ?? '';
+    check(idLine > 0 && said.includes(`line ${idLine}, column 8`) && (await p.locator('[data-valid="true"]').count()) === 0, `the validator shows the JSON syntax error at once (${said.trim().slice(0, 90)})`);
+    await shot(p, 'editor-json-error-desktop');
+    await p.click('text=Save');
+    await p.waitForSelector('text=Not sent');
+    await p.click('text=Try it');
+    check(new URL(p.url()).pathname === '/editor', 'Try it refuses malformed JSON');
+    await p.click('text=Visual view');
+    check((await p.inputValue('textarea')) === broken, 'the JSON view is not left with malformed JSON, and keeps its text');
+    // Id and name changed in the JSON text are what Save sends.
+    await p.fill('textarea', text.replace('"id": "simple-mine"', '"id": "json_mine"').replace('"name": "Simple Mine"', '"name": "JSON mine"'));
+    await p.waitForSelector('[data-valid="true"]');
+    await p.click('text=Save');
+    await p.waitForSelector('text=Saved “JSON mine”');
+    if (!mock) {
+      const saved = (await api('/api/rules')).modifiers.find((m) => m.saved && m.id === 'json_mine');
+      check(saved?.descriptor?.parameters?.[0]?.default === 'c6', 'Save sends the JSON text being edited');
+    }
+    const phj = await page(PHONE, '/editor');
+    await phj.click('text=JSON view');
+    await phj.fill('textarea', '{\n  "id": "x",\n  "name" "y"\n}');
+    await phj.waitForSelector('.all-findings [data-valid="false"]');
+    await shot(phj, 'editor-json-error-phone');
+    await phj.context().close();
     await p.click('text=Visual view');
     // A user's own rule gets its own id and name before it is saved.
     await p.fill('#f-id', 'mine_on_c6');
     await p.fill('#f-name', 'Mine on c6');
     await p.waitForSelector('[data-valid="true"]');
     await p.click('text=Save');
-    await p.waitForSelector('text=Saved');
+    await p.waitForSelector('text=Saved “Mine on c6”');
     check(true, 'the descriptor is saved');
     if (!mock) {
       // The saved rule in a new game from the lobby (GET /api/rules lists it, the lobby sends it
@@ -662,6 +784,19 @@ try {
 
   await step('yaml editor', async () => {
     const p = await page(DESKTOP, '/yaml');
+    if (!mock) {
+      // Regression (session-6 web trial): the starting sample was invalid (`files`/`ranks`).
+      await p.waitForSelector('.diagnostics .ok');
+      await p.waitForSelector('[data-square="e5"]');
+      check((await p.locator('[data-square]').count()) === 25, 'the YAML editor starts with a valid game and its preview');
+      // The server's hint beside its diagnostic: `widht` for the board's `width`.
+      const gardnerText = readFileSync(join(here, '../crates/definitions/games/gardner.yaml'), 'utf8');
+      await p.fill('textarea', gardnerText.replace('  width: 5', '  widht: 5'));
+      await p.waitForSelector('.diagnostics [data-help]');
+      const hint = await p.locator('.diagnostics [data-help]').first().textContent();
+      check(/did you mean `width`/.test(hint ?? ''), `the YAML editor shows the server's hint (${hint})`);
+      await shot(p, 'yaml-hint-desktop');
+    }
     await p.fill('textarea', 'board: { files: 5, ranks: 5 }\n');
     await p.waitForSelector('.diagnostics [data-line="1"]');
     check(/line 1, column 1/.test(await p.locator('.diagnostics').textContent()), 'the YAML editor shows diagnostics at line and column');

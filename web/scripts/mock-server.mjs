@@ -301,8 +301,8 @@ const RULES = {
     { id: 'horde', name: 'Horde', game: 'chess', description: 'White has 36 pawns' },
   ],
   presets: [
-    { id: 'piece-hp', name: 'Hit points', description: 'Pieces have hit points; a capture deals one damage.', incompatible_with: ['suicide-chess'], requires: [], implemented: true },
-    { id: 'suicide-chess', name: 'Suicide Chess', description: 'Losing chess: captures are compulsory.', incompatible_with: ['piece-hp'], requires: [], implemented: true },
+    { id: 'piece-hp', name: 'Hit points', description: 'Pieces have hit points; a capture deals one damage.', incompatible_with: ['suicide-chess'], incompatibleReasons: { 'suicide-chess': 'suicide-chess is lichess Antichess exactly and takes no other objective, royalty or turn rule (RULINGS P15)' }, requires: [], implemented: true },
+    { id: 'suicide-chess', name: 'Suicide Chess', description: 'Losing chess: captures are compulsory.', incompatible_with: ['piece-hp'], incompatibleReasons: { 'piece-hp': 'suicide-chess is lichess Antichess exactly and takes no other objective, royalty or turn rule (RULINGS P15)' }, requires: [], implemented: true },
     { id: 'pacman-style', name: 'Pac-Man board', category: 'Board', incompatible_with: [], requires: [], implemented: false, needs: 'board topology mutation' },
     { id: 'wrap-files', name: 'Wrap-around', description: 'The a- and h-files touch.' },
     { id: 'king-of-the-hill', name: 'King of the hill', description: 'A king in the centre wins.' },

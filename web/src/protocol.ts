@@ -306,6 +306,8 @@ export interface Finding {
   line?: number;
   column?: number;
   severity?: string;
+  /** A hint from the server ("did you mean `width`?"), shown beside the message. */
+  help?: string;
 }
 
 export class ApiError extends Error {
@@ -324,7 +326,8 @@ export interface SeatLink {
 }
 export interface CreatedGame {
   id: string;
-  seats: { white: SeatLink; black: SeatLink };
+  /** An open challenge (`seat` in the request) carries only the creator's seat. */
+  seats: { white?: SeatLink; black?: SeatLink };
   spectateUrl: string;
 }
 
@@ -341,6 +344,8 @@ export interface CreateGameRequest {
   clock?: { initialSeconds: number; incrementSeconds: number };
   white?: string;
   black?: string;
+  /** An open challenge: the creator's seat; the other is taken by POST /api/games/{id}/join. */
+  seat?: Color;
 }
 
 export interface RuleEntry {
@@ -348,6 +353,8 @@ export interface RuleEntry {
   name?: string;
   description?: string;
   incompatible?: string[];
+  /** Presets: why it cannot be combined with another, by that preset's id (GET /api/rules). */
+  incompatibleReasons?: Record<string, string>;
   /** Presets that must be chosen with this one. */
   requires?: string[];
   /** False when the engine cannot play it yet; `needs` says what is missing. */
@@ -379,6 +386,9 @@ export interface GameSummary {
   white?: string | null;
   black?: string | null;
   openSeats?: Color[];
+  /** An open challenge's creator seat (from the creation request); the other seat is free. */
+  seat?: Color;
+  layout?: string;
   plyCount?: number;
   createdAt?: string;
 }
@@ -393,6 +403,7 @@ function findingsOf(body: unknown): Finding[] {
       line: num(x.line),
       column: num(x.column),
       severity: typeof x.severity === 'string' ? x.severity : undefined,
+      help: typeof x.help === 'string' && x.help ? x.help : undefined,
     }));
   }
   return [];
@@ -411,11 +422,21 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   } catch {
     /* a non-JSON answer: reported below with its text */
   }
-  if (!res.ok) {
-    const msg = isObj(parsed) && typeof parsed.message === 'string' ? parsed.message : text || res.statusText;
-    throw new ApiError(res.status, `${method} ${path}: ${res.status} ${msg}`, findingsOf(parsed));
-  }
+  if (!res.ok) throw new ApiError(res.status, refusalText(res.status, parsed, text, res.statusText), findingsOf(parsed));
   return parsed as T;
+}
+
+/**
+ * What a refused request says to a reader: its findings as "path: message" (one per line), else
+ * the error's message, else the status with at most 200 characters of a non-JSON answer (the
+ * session-6 web trial saw the raw HTTP body `{"findings":[…]}` in the lobby).
+ */
+export function refusalText(status: number, parsed: unknown, text: string, statusText = ''): string {
+  const findings = findingsOf(parsed);
+  if (findings.length) return findings.map((f) => (f.path && f.path !== '$' ? `${f.path}: ${f.message}` : f.message)).join('\n');
+  if (isObj(parsed) && typeof parsed.message === 'string' && parsed.message) return parsed.message;
+  const body = parsed === undefined ? text.trim().slice(0, 200) : '';
+  return `the server answered ${status}${statusText ? ` ${statusText}` : ''}${body ? `: ${body}` : ''}`;
 }
 
 /** Rule entries: bare ids or objects; `incompatible_with`/`incompatibleWith` read as `incompatible` (the presets registry's serde names). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceForMe, formatClock, initialClient, markAnswered, observeOffset, reduce, remainingMs, setConnection } from './store';
+import { choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, setConnection } from './store';
 import type { ServerMessage } from './protocol';
 import { session } from './test/fixtures';
 
@@ -144,5 +144,54 @@ describe('SAN of live moves', () => {
     // a jump of two plies (a resync) writes nothing: the caller falls back to the PGN
     const later = reduce(c, state(4, { plyCount: 3, log: [1, 2, 3].map(() => ({ event: 'move', detail: { uci: 'a2a3' } })) }), 0);
     expect(annotateSan(before, later, () => 'x', () => false).san).toEqual({ 0: 'Nf3' });
+  });
+});
+
+// Regressions (session-6 web trial): a draw offer had no text and a declined one said nothing;
+// error texts stayed after the next successful action; a reload during a default-mode choice
+// forfeited without a warning.
+describe('draw offers', () => {
+  it('says who offers, and that the offer was sent', () => {
+    expect(drawOfferText('white', 'black')).toBe('White offers a draw.');
+    expect(drawOfferText('white', null)).toBe('White offers a draw.');
+    expect(drawOfferText('white', 'white')).toMatch(/^Draw offer sent/);
+    expect(drawOfferText(null, 'white')).toBeNull();
+  });
+  it('tells a declined offer from one that lapsed with a move, and says nothing when accepted', () => {
+    const offered = reduce(initialClient(), welcome(1, {}, { drawOffer: 'white' }), 0);
+    const declined = reduce(offered, state(2, {}, { drawOffer: null }), 10);
+    expect(declined.notices.map((n) => n.text)).toEqual(['White’s draw offer was declined.']);
+    const lapsed = reduce(offered, state(2, { plyCount: 1 }, { drawOffer: null }), 10);
+    expect(lapsed.notices.map((n) => n.text)).toEqual(['White’s draw offer lapsed: a move was played.']);
+    const accepted = reduce(offered, state(2, {}, { drawOffer: null, result: { result: '1/2-1/2', reason: 'agreement' } }), 10);
+    expect(accepted.notices).toEqual([]);
+  });
+});
+
+describe('stale errors', () => {
+  it('clears error texts when the next state arrives, keeping warnings', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, { kind: 'error', code: 'move.illegal', message: 'not a legal move' }, 1);
+    c = reduce(c, { kind: 'warning', message: 'draw claim incorrect' }, 2);
+    expect(c.notices.map((n) => n.kind)).toEqual(['error', 'warning']);
+    c = reduce(c, state(2, { plyCount: 1 }), 3);
+    expect(c.notices.map((n) => n.kind)).toEqual(['warning']);
+  });
+});
+
+describe('leaving during a choice', () => {
+  const choice = (timeout?: number) => ({
+    choiceId: 'c1', descriptorId: 'x', kind: 'square', forPlayer: 'white',
+    prompt: { kind: 'square', options: ['e4'], forPlayer: 'white', ...(timeout === undefined ? {} : { timeout }) },
+  });
+  it('forfeits only for the chooser, in timeout-with-default mode (the prompt has a timeout)', () => {
+    const c = reduce(initialClient(), welcome(1, { pendingChoice: choice(60), status: { status: 'awaiting-choice' } }), 0);
+    expect(leavingForfeits(c)).toBe(true);
+    expect(leavingForfeits({ ...c, seat: 'black' })).toBe(false);
+    expect(leavingForfeits({ ...c, seat: 'spectator' })).toBe(false);
+    // no-timeout mode pauses the game instead (docs/protocol.md § Rules of play)
+    const paused = reduce(initialClient(), welcome(1, { pendingChoice: choice(), status: { status: 'awaiting-choice' } }), 0);
+    expect(leavingForfeits(paused)).toBe(false);
+    expect(leavingForfeits(reduce(initialClient(), welcome(1), 0))).toBe(false);
   });
 });

@@ -107,7 +107,30 @@ function applyState(c: GameClient, seq: number, raw: unknown, now: number): Game
   const request = c.request && pending && pending.choiceId === c.request.choiceId ? c.request : null;
   const clockOffset = g.clocks ? observeOffset(c.clockOffset, g.clocks.serverTime, now) : c.clockOffset;
   const over = g.result ?? c.gameOver;
-  return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over };
+  // A new state means the game moved on: error texts of earlier actions are stale (session-6 web
+  // trial: they stayed on the page after the next successful action).
+  let notices = c.notices.filter((n) => n.kind !== 'error');
+  // An offer that went away without ending the game was declined (or lapsed with a move; the
+  // server clears a standing offer on every move). Session-6 web trial: nothing said so.
+  const offer = c.game?.drawOffer ?? null;
+  if (c.game && offer && !g.drawOffer && !g.result) {
+    const who = offer === 'white' ? 'White' : 'Black';
+    const text = g.session.plyCount === c.game.session.plyCount
+      ? `${who}’s draw offer was declined.`
+      : `${who}’s draw offer lapsed: a move was played.`;
+    notices = [...notices, { kind: 'info' as const, text, at: now }].slice(-MAX_NOTICES);
+  }
+  return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over, notices };
+}
+
+/**
+ * The line about a standing draw offer for a seat (null: none): the other player reads who offers
+ * (and answers with Accept/Decline), the offerer that it was sent, a spectator who offers.
+ */
+export function drawOfferText(offer: Color | null, me: Color | null): string | null {
+  if (!offer) return null;
+  if (offer === me) return 'Draw offer sent: waiting for your opponent to answer.';
+  return `${offer === 'white' ? 'White' : 'Black'} offers a draw.`;
 }
 
 /** Applies one server message. */
@@ -197,4 +220,20 @@ export function annotateSan(
   if (typeof uci !== 'string') return next;
   const suffix = b.session.status.status === 'checkmate' ? '#' : inCheck(b) ? '+' : '';
   return { ...next, san: { ...next.san, [ply]: toSanFn(uci, a, suffix) } };
+}
+
+/**
+ * Whether leaving or reloading the page now loses the game: a choice is pending for this seat in
+ * `timeout-with-default` mode (its prompt carries `timeout`), where a player whose last connection
+ * closes during their choice forfeits at once (docs/protocol.md § Rules of play, from the spec).
+ * The page asks the browser for a `beforeunload` prompt while it is true.
+ */
+export function leavingForfeits(c: GameClient, hotSeat = false): boolean {
+  const g = c.game;
+  if (!g || g.result || c.gameOver || c.seat === 'spectator' && !hotSeat) return false;
+  const st = g.session.status.status;
+  if (st !== 'ongoing' && st !== 'awaiting-choice') return false;
+  const p = g.session.pendingChoice;
+  const timeout = p?.prompt?.timeout ?? p?.timeout;
+  return typeof timeout === 'number' && choiceForMe(c, hotSeat) !== null;
 }

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State, WebSocketUpgrade};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -147,6 +148,44 @@ fn finding(code: &str, message: &str) -> Finding {
     }
 }
 
+/// The `{id}` of a game route. A path whose id does not decode to UTF-8
+/// text (`/api/games/%00%ff`) is refused with the JSON error of every
+/// other refusal (`request.bad-path`) rather than axum's plain text
+/// (session-6 web trial).
+struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(GameId(id)),
+            Err(_) => Err(error(
+                StatusCode::BAD_REQUEST,
+                "request.bad-path",
+                "the game id in the path is not UTF-8 text once percent-decoded",
+            )),
+        }
+    }
+}
+
+/// The fields `POST /api/games` accepts: the session's creation request
+/// (its JSON schema's properties, so a field added there is accepted here)
+/// and the server's own ([`CreateGameExtras`]).
+pub fn create_fields() -> Vec<String> {
+    let schema = schemars::schema_for!(houserules_session::CreateRequest);
+    let mut out: Vec<String> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    out.extend(SERVER_FIELDS.iter().map(|f| f.to_string()));
+    out
+}
+
+/// The server-only fields of `POST /api/games` ([`CreateGameExtras`]).
+const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -271,6 +310,25 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
         Err(e) => return refused(vec![finding("request.bad-json", &format!("$: {e}"))]),
     };
     let mut findings = Vec::new();
+    // An unknown field is named with the full list of accepted ones (the
+    // session's reader would list only its own, leaving out `clock`,
+    // `seat`, `white` and `black`; session-6 web trial).
+    let accepted = create_fields();
+    for k in v.keys().filter(|k| !accepted.contains(*k)) {
+        findings.push(Finding {
+            code: "request.unknown-field".into(),
+            path: format!("$.{}", houserules_engine::echo::echo(k)),
+            message: format!(
+                "unknown field `{}` (a game request may have {})",
+                houserules_engine::echo::echo(k),
+                accepted
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
     if let Some(c) = v.get("clock").filter(|c| !c.is_null()) {
         match serde_json::from_value::<ClockSpec>(c.clone()) {
             Ok(spec) => {
@@ -419,7 +477,7 @@ async fn ask<T>(
 /// The full state of a game.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
     responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 404, body = ApiError)))]
-async fn get_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+async fn get_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
@@ -433,7 +491,7 @@ async fn get_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> R
 /// The game as PGN.
 #[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
     responses((status = 200, content_type = "application/x-chess-pgn", body = String), (status = 404, body = ApiError)))]
-async fn get_pgn(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+async fn get_pgn(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
@@ -447,7 +505,7 @@ async fn get_pgn(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Re
 /// The creation request and every accepted input with its seq and time.
 #[utoipa::path(get, path = "/api/games/{id}/record", params(("id" = String, Path)),
     responses((status = 200, body = Object, description = "{id, request, inputs: [{seq, atMs, input, clock}], result}"), (status = 404, body = ApiError)))]
-async fn get_record(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+async fn get_record(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
@@ -501,7 +559,7 @@ async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>
 /// Takes the free seat of an open game.
 #[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
     responses((status = 200, body = Joined), (status = 404, body = ApiError), (status = 409, body = ApiError)))]
-async fn join_game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
@@ -549,6 +607,16 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
             let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
             if let Value::Object(m) = &mut v {
                 m.insert("description".into(), p.description().into());
+                // Why each incompatible pair cannot be combined, by the other
+                // preset's id (the lobby's conflict text; session-6 web trial).
+                let reasons: serde_json::Map<String, Value> = houserules_presets::PRESETS
+                    .iter()
+                    .filter_map(|q| {
+                        houserules_presets::registry::incompatibility_reason(p.id, q.id)
+                            .map(|r| (q.id.to_string(), Value::from(r)))
+                    })
+                    .collect();
+                m.insert("incompatibleReasons".into(), Value::Object(reasons));
             }
             v
         })
@@ -678,7 +746,9 @@ async fn validate(body: String) -> Response {
                         .iter()
                         .map(|d| {
                             let (line, column) = d.line_col();
-                            json!({"code": d.code().as_str(), "message": d.message(), "line": line, "column": column})
+                            // `help`: the diagnostic's hint ("did you mean
+                            // `width`?"), shown by the YAML editor.
+                            json!({"code": d.code().as_str(), "message": d.message(), "line": line, "column": column, "help": d.help_text()})
                         })
                         .collect();
                     json!({"ok": false, "kind": "game", "findings": findings})
@@ -739,7 +809,7 @@ pub struct WsQuery {
     responses((status = 101, description = "Switching to the WebSocket protocol"), (status = 403, body = ApiError), (status = 404, body = ApiError)))]
 async fn ws(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     Query(q): Query<WsQuery>,
     upgrade: WebSocketUpgrade,
 ) -> Response {

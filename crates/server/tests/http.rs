@@ -319,6 +319,16 @@ async fn web_app(b: Backend) {
     assert!(head.contains("content-type: text/javascript"), "{head}");
     assert!(head.contains("immutable"), "{head}");
     assert_eq!(http(s.addr, "GET", "/assets/missing.js", None).await.0, 404);
+    // The favicon (web/public/favicon.svg), linked from index.html (session-6 web
+    // trial: there was none).
+    assert!(
+        index.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml""#),
+        "{index}"
+    );
+    let (status, head, svg) = http_full(s.addr, "GET", "/favicon.svg", None).await;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: image/svg+xml"), "{head}");
+    assert!(svg.starts_with("<svg"), "{svg}");
     let (status, head, _) = http_full(s.addr, "GET", "/api/missing", None).await;
     assert_eq!(status, 404);
     assert!(head.contains("application/json"), "{head}");

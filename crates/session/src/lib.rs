@@ -140,7 +140,7 @@ impl Session {
                 .ok_or_else(|| {
                     refuse(
                         codes::BAD_SEED,
-                        format!("seed {v} is not an integer from 0 to 4294967295"),
+                        format!("$.seed: seed {v} is not an integer from 0 to 4294967295"),
                     )
                 })?,
         };

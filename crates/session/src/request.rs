@@ -247,6 +247,19 @@ pub(crate) fn load_game(game: &str) -> Result<houserules_engine::Variant, String
     })
 }
 
+/// A build error prefixed with the request field it is about: a given
+/// layout the game or the rules cannot start from is `$.layout`'s, the
+/// rest `$.presets`' (session-6 web trial: a bad layout was placed at
+/// `$.presets`).
+fn field_of(layout_given: bool) -> impl Fn(houserules_presets::PresetError) -> String {
+    move |e| match e {
+        houserules_presets::PresetError::BadLayout { .. } if layout_given => {
+            format!("$.layout: {e}")
+        }
+        _ => format!("$.presets: {e}"),
+    }
+}
+
 impl PresetGame {
     /// Parses the game, rule set and layout and builds the variant:
     /// without `game`, FIDE chess (`houserules_presets::build`); with it,
@@ -271,7 +284,7 @@ impl PresetGame {
         let chess960 = matches!(layout, Some(houserules_presets::Layout::Chess960(_)));
         let (variant, start) = match game {
             None => {
-                houserules_presets::build(&rules, layout).map_err(|e| format!("$.presets: {e}"))?
+                houserules_presets::build(&rules, layout).map_err(field_of(layout.is_some()))?
             }
             Some(g) => {
                 let base = load_game(g)?;
@@ -285,7 +298,7 @@ impl PresetGame {
                         &rules,
                         layout,
                     )
-                    .map_err(|e| format!("$.presets: {e}"))?
+                    .map_err(field_of(layout.is_some()))?
                 }
             }
         };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auraAttrs, choiceSquares, hitPoints } from './Board';
 import { pc } from '../test/fixtures';
+import { legendKinds } from './markers';
 
 describe('board choices', () => {
   const pieces = [{ ...pc('b8', 'knight', 'black'), id: 57 }];
@@ -23,5 +24,15 @@ describe('piece badges', () => {
     expect(hitPoints(p)).toBe(2);
     expect(auraAttrs(p)).toEqual(['Hp']);
     expect(hitPoints(pc('e1', 'king', 'white'))).toBeNull();
+  });
+});
+
+// Regression (session-6 web trial): the legend listed all nine marker kinds whatever the board held.
+describe('marker legend', () => {
+  it('lists the kinds on the board in collision priority order, none when there are none', () => {
+    // modifier-dsl-decisions § Marker Collision Priority: portal-end, frozen-square, mine, pit,
+    // death-square, tornado, treasure, blocked; ward last (modifier-rulings D1).
+    expect(legendKinds(['ward', 'mine', 'mine', 'portal-end'])).toEqual(['portal-end', 'mine', 'ward']);
+    expect(legendKinds([])).toEqual([]);
   });
 });

@@ -80,18 +80,27 @@ export function MarkerIcon({ kind }: { kind: MarkerKind }) {
   }
 }
 
-/** The legend: every marker kind with its icon, in collision priority order (1 fires first). */
-export function MarkerLegend({ present }: { present?: Set<string> }) {
+/**
+ * The kinds the legend lists: those present on the board, in collision priority order (session-6
+ * web trial: it listed all nine kinds whatever the board held).
+ */
+export function legendKinds(present: Iterable<string>): MarkerKind[] {
+  const have = new Set(present);
+  return MARKER_PRIORITY.filter((k) => have.has(k));
+}
+
+/** The legend: the marker kinds on the board with their icons, in collision priority order (first fires first); nothing when there are none. */
+export function MarkerLegend({ present }: { present: Iterable<string> }) {
+  const kinds = legendKinds(present);
+  if (!kinds.length) return null;
   return (
     <ol class="legend" aria-label="Marker legend, in collision priority order">
-      {MARKER_PRIORITY.map((k, i) => (
-        <li key={k} class={present && !present.has(k) ? 'dim' : ''} data-legend={k}>
+      {kinds.map((k) => (
+        <li key={k} data-legend={k}>
           <svg viewBox="0 0 100 100" width="18" height="18" aria-hidden="true">
             <MarkerIcon kind={k} />
           </svg>
-          <span>
-            {i + 1}. {MARKER_STYLE[k].label}
-          </span>
+          <span>{MARKER_STYLE[k].label}</span>
         </li>
       ))}
     </ol>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldPaths, getAt, newNode, ownerOf, PALETTE, parsePath, rendererFor, setAt, TEMPLATES } from './model';
+import { fieldPaths, getAt, newNode, ownerOf, PALETTE, parseDescriptorText, parsePath, rendererFor, setAt, TEMPLATES } from './model';
 
 describe('templates and palette', () => {
   it('are the spec’s six templates and six categories', () => {
@@ -37,5 +37,24 @@ describe('paths', () => {
     expect(rendererFor('spawn-marker', 'kind', 'mine')).toBe('marker-kind');
     expect(rendererFor('spawn-marker', 'lifetime', { kind: 'permanent' })).toBe('lifetime');
     expect(rendererFor('spawn-piece', 'type', 'queen')).toBe('piece');
+  });
+});
+
+// Regression (session-6 web trial): the JSON view's validator said "valid" for malformed JSON, and
+// Save/Try it used the last visual descriptor instead of the text.
+describe('parseDescriptorText', () => {
+  it('places a syntax error at its line and column', () => {
+    // `"name" "x"` lacks its colon: the parser stops at the string after "name", line 3 column 10.
+    const r = parseDescriptorText('{\n  "id": "a",\n  "name" "x"\n}');
+    expect('error' in r && [r.line, r.column]).toEqual([3, 10]);
+    expect('error' in r && r.error).toMatch(/^JSON syntax error at line 3, column 10: /);
+  });
+  it('places an unfinished text at its end', () => {
+    const r = parseDescriptorText('{\n  "id": ');
+    expect('error' in r && [r.line, r.column]).toEqual([2, 9]);
+  });
+  it('refuses a value that is not an object, and reads an object', () => {
+    expect('error' in parseDescriptorText('[1]')).toBe(true);
+    expect(parseDescriptorText('{"id": "x"}')).toEqual({ descriptor: { id: 'x' } });
   });
 });

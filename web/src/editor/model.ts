@@ -187,3 +187,29 @@ export function rendererForType(type: string): Renderer {
 
 /** A blank descriptor for "new". */
 export const blankDescriptor = (): Descriptor => ({ version: 1, id: 'my-rule', name: 'My rule', description: '', triggers: [] });
+
+/**
+ * Reads the JSON view's text as a descriptor: the object, or the syntax error with its 1-based line
+ * and column (from the parser's character position; the end of the text when it ran out), so the
+ * validator never calls malformed JSON valid (session-6 web trial).
+ */
+export function parseDescriptorText(text: string): { descriptor: Descriptor } | { error: string; line: number; column: number } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    const raw = (e as Error).message;
+    const m = /at position (\d+)/.exec(raw);
+    const pos = m ? Number(m[1]) : text.length;
+    const before = text.slice(0, pos).split('\n');
+    const line = before.length;
+    const column = before[before.length - 1].length + 1;
+    // The parser's own wording without its position (given as line and column instead).
+    const what = raw.replace(/\s*\(line \d+ column \d+\)/, '').replace(/\s*in JSON at position \d+/, '').replace(/^JSON\.parse: /, '') || 'not JSON';
+    return { error: `JSON syntax error at line ${line}, column ${column}: ${what}`, line, column };
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    return { error: 'the descriptor must be a JSON object ({"version": 1, "id": …})', line: 1, column: 1 };
+  }
+  return { descriptor: v as Descriptor };
+}

@@ -16,6 +16,7 @@ import {
   isPassiveCategory,
   newNode,
   ownerOf,
+  parseDescriptorText,
   PALETTE,
   rendererFor,
   rendererForType,
@@ -201,15 +202,38 @@ export function Editor() {
     setJsonError('');
     setView('json');
   };
-  const fromJson = () => {
-    try {
-      const v = JSON.parse(jsonText);
-      if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the descriptor must be a JSON object');
-      setDesc(v);
-      setView('visual');
-    } catch (e) {
-      setJsonError((e as Error).message);
+  // The JSON view's text is the descriptor while that view is open: each edit that parses becomes
+  // it (validated, saved, tried); a malformed one is reported at its line and column and the view
+  // cannot be left, so no edit is lost (session-6 web trial).
+  const editJson = (text: string) => {
+    setJsonText(text);
+    const r = parseDescriptorText(text);
+    if ('error' in r) setJsonError(r.error);
+    else {
+      setJsonError('');
+      setStatus('');
+      setDesc(r.descriptor);
     }
+  };
+  const fromJson = () => {
+    const r = parseDescriptorText(jsonText);
+    if ('error' in r) {
+      setJsonError(r.error);
+      return;
+    }
+    setDesc(r.descriptor);
+    setView('visual');
+  };
+  /** The descriptor being edited: the JSON text in the JSON view (null, with the error shown, when malformed). */
+  const current = (): Descriptor | null => {
+    if (view !== 'json') return desc;
+    const r = parseDescriptorText(jsonText);
+    if ('error' in r) {
+      setJsonError(r.error);
+      setStatus(`Not sent: the JSON has an error (${r.error}).`);
+      return null;
+    }
+    return r.descriptor;
   };
 
   const add = (cat: Category, kind: string) => {
@@ -232,23 +256,27 @@ export function Editor() {
   };
 
   const save = async () => {
+    const d = current();
+    if (!d) return;
     if (findings.length) {
       setStatus('Fix the findings before saving.');
       return;
     }
-    saveCustomModifier({ id: desc.id, name: desc.name, descriptor: desc });
     try {
-      await api.saveModifier(desc);
-      setStatus(`Saved “${desc.name}” to the library.`);
+      await api.saveModifier(d);
+      saveCustomModifier({ id: d.id, name: d.name, descriptor: d });
+      setStatus(`Saved “${d.name}” to the library.`);
     } catch (e) {
-      setStatus(`Saved in this browser; the server refused: ${(e as Error).message}`);
+      setStatus(`Not saved: the server refused it: ${(e as Error).message}`);
     }
   };
 
   const tryIt = async () => {
+    const d = current();
+    if (!d) return;
     try {
-      const g = await api.createGame({ modifiers: [desc], choiceTimeout: { mode: 'no-timeout' } });
-      location.assign(`/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white.token)}&black=${encodeURIComponent(g.seats.black.token)}`);
+      const g = await api.createGame({ modifiers: [d], choiceTimeout: { mode: 'no-timeout' } });
+      location.assign(`/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white?.token ?? "")}&black=${encodeURIComponent(g.seats.black?.token ?? "")}`);
     } catch (e) {
       setStatus(`Could not start the sandbox: ${(e as Error).message}`);
     }
@@ -336,8 +364,8 @@ export function Editor() {
         </nav>
         {view === 'json' ? (
           <section class="json-view">
-            <textarea aria-label="Descriptor JSON" value={jsonText} onInput={(e) => setJsonText((e.target as HTMLTextAreaElement).value)} spellcheck={false} />
-            {jsonError && <p class="notice error">{jsonError}</p>}
+            <textarea aria-label="Descriptor JSON" aria-invalid={jsonError ? 'true' : undefined} aria-describedby="json-error" value={jsonText} onInput={(e) => editJson((e.target as HTMLTextAreaElement).value)} spellcheck={false} />
+            {jsonError && <p id="json-error" class="notice error" data-json-error="true" role="alert">{jsonError}</p>}
           </section>
         ) : (
           <section class="tree">
@@ -390,7 +418,9 @@ export function Editor() {
         )}
         <aside class="all-findings" aria-live="polite">
           <h3>Validator</h3>
-          {validateError ? (
+          {view === 'json' && jsonError ? (
+            <p class="notice error" data-valid="false">{jsonError}</p>
+          ) : validateError ? (
             <p class="notice error">{validateError}</p>
           ) : findings.length === 0 ? (
             <p class="ok" data-valid="true">No findings: the descriptor is valid.</p>

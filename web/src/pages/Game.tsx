@@ -22,7 +22,9 @@ import {
 import {
   annotateSan,
   choiceForMe,
+  drawOfferText,
   formatClock,
+  leavingForfeits,
   initialClient,
   markAnswered,
   reduce,
@@ -69,6 +71,24 @@ export function resultOf(c: GameClient): { result: string; reason: string } | nu
   if (!st || isLive(st)) return null;
   const result = st.winner === 'white' ? '1-0' : st.winner === 'black' ? '0-1' : '½-½';
   return { result, reason: st.reason ?? st.status };
+}
+
+/**
+ * The move list's rows: numbered pairs of SAN (a game whose first move is Black's starts "1. …"),
+ * then the result as the last row when the game is over (PGN's termination marker, "1-0"; the
+ * reason is in the banner). Session-6 web trial: the list never showed the result.
+ */
+export function moveListRows(sans: string[], firstBlack: boolean, result: string | null): { n: number | null; w?: string; b?: string }[] {
+  const rows: { n: number | null; w?: string; b?: string }[] = [];
+  sans.forEach((san, i) => {
+    const k = i + (firstBlack ? 1 : 0);
+    const n = Math.floor(k / 2) + 1;
+    if (k % 2 === 0) rows.push({ n, w: san });
+    else if (rows.length && rows[rows.length - 1].n === n) rows[rows.length - 1].b = san;
+    else rows.push({ n, w: '…', b: san });
+  });
+  if (result) rows.push({ n: null, w: result });
+  return rows;
 }
 
 function summarise(detail: unknown): string {
@@ -164,6 +184,21 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     // only when the count of moves changes
   }, [moveUcis.length]);
 
+  // Leaving or reloading during one's own choice in timeout-with-default mode forfeits at once
+  // (docs/protocol.md § Rules of play): the browser asks first while such a choice is pending.
+  const mustStay = leavingForfeits(client, !!hotSeat);
+  useEffect(() => {
+    if (!mustStay) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [mustStay]);
+  // A typed move's error is stale once the game has moved on.
+  useEffect(() => setTypedError(''), [s?.plyCount]);
+
   if (!g || !s) {
     return (
       <main class="game loading">
@@ -206,6 +241,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     return s.sideToMove === 'white' ? 'Black' : 'White';
   })();
   const result = resultOf(client);
+  const drawOffer = drawOfferText(g.drawOffer, hot ? null : mySide);
 
   const sendAs = (side: Color | null, m: ClientMessage): boolean => {
     const e = (hot && side ? conns.current.find((x) => x.seat === side) : conns.current[0]) ?? conns.current[0];
@@ -245,16 +281,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
-  const rows: { n: number; w?: string; b?: string }[] = [];
-  const firstBlack = s.log.find((e) => e.event === 'move' && (e.detail as { color?: string })?.color === 'black') &&
-    (s.log.find((e) => e.event === 'move')?.detail as { color?: string })?.color === 'black';
-  moveUcis.forEach((_, i) => {
-    const k = i + (firstBlack ? 1 : 0);
-    const n = Math.floor(k / 2) + 1;
-    if (k % 2 === 0) rows.push({ n, w: san(i) });
-    else if (rows.length && rows[rows.length - 1].n === n) rows[rows.length - 1].b = san(i);
-    else rows.push({ n, w: '…', b: san(i) });
-  });
+  const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
+  const rows = moveListRows(moveUcis.map((_, i) => san(i)), firstBlack, result?.result ?? null);
   const events = s.log.filter((e) => e.event !== 'move');
 
   return (
@@ -339,6 +367,9 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <button type="submit">Play</button>
           <span id="typed-error" class="err" role="alert">{typedError}</span>
         </form>}
+        {live && drawOffer && (
+          <p class="draw-offer notice info" role="status" data-draw-offer={g.drawOffer ?? ''}>{drawOffer}</p>
+        )}
         <div class="actions">
           <button type="button" onClick={() => setFlip(!flip)}>Flip</button>
           {mySide && live && !hot && (
@@ -364,11 +395,17 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <a href={api.recordUrl(id)} download={`${id}.json`}>Record</a>
         </div>
         {rows.length > 0 && <ol class="moves" aria-label="Moves">
-          {rows.map((r) => (
-            <li key={r.n}>
-              <span class="n">{r.n}.</span> <span class="w">{r.w}</span> <span class="b">{r.b ?? ''}</span>
-            </li>
-          ))}
+          {rows.map((r) =>
+            r.n === null ? (
+              <li key="result" class="result" data-move-result={r.w}>
+                <span class="n" /> <span class="w">{r.w}</span>
+              </li>
+            ) : (
+              <li key={r.n}>
+                <span class="n">{r.n}.</span> <span class="w">{r.w}</span> <span class="b">{r.b ?? ''}</span>
+              </li>
+            ),
+          )}
         </ol>}
         {events.length > 0 && (
           <details class="events" open>
@@ -385,7 +422,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         {s.activeModifiers.length > 0 && (
           <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>Rules: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
         )}
-        {(s.markers.length > 0 || s.activeModifiers.length > 0) && <MarkerLegend present={new Set(s.markers.map((m) => m.kind))} />}
+        <MarkerLegend present={s.markers.map((m) => m.kind)} />
         <div class="notices" aria-live="assertive">
           {client.notices.slice(-3).map((n) => (
             <p class={`notice ${n.kind}`}>{n.text}</p>

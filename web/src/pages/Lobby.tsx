@@ -33,7 +33,9 @@ export function conflicts(chosen: string[], entries: RuleEntry[]): string[] {
       const a = byId.get(chosen[i]);
       const b = byId.get(chosen[j]);
       if (a?.incompatible?.includes(chosen[j]) || b?.incompatible?.includes(chosen[i])) {
-        out.push(`“${a?.name ?? chosen[i]}” cannot be combined with “${b?.name ?? chosen[j]}”.`);
+        // The server's reason (GET /api/rules `incompatibleReasons`; session-6 web trial: dropped).
+        const why = a?.incompatibleReasons?.[chosen[j]] ?? b?.incompatibleReasons?.[chosen[i]];
+        out.push(`“${a?.name ?? chosen[i]}” cannot be combined with “${b?.name ?? chosen[j]}”${why ? `: ${why}` : ''}.`);
       }
     }
   }
@@ -81,6 +83,18 @@ export function gameChoices(rules: Rules | null): RuleEntry[] {
   return (rules?.games?.length ? rules.games : SHIPPED_GAMES).filter((g) => g.id !== 'chess');
 }
 
+/**
+ * The layout a Chess960 position choice stands for (presets crate: `chess960:N`, N from 0 to 959 in
+ * Scharnagl's numbering): a whole number from 0 to 959, or `random` for a uniformly random index
+ * (`rand` in [0, 1), Math.random in the page). The server refuses a bare `chess960`.
+ */
+export function chess960Layout(choice: string, rand: () => number = Math.random): { layout: string; index: number } | Error {
+  const t = choice.trim().toLowerCase();
+  const index = t === 'random' || t === '' ? Math.min(959, Math.floor(rand() * 960)) : /^\d{1,3}$/.test(t) ? Number(t) : NaN;
+  if (!Number.isInteger(index) || index < 0 || index > 959) return new Error(`the Chess960 position is a number from 0 to 959 or “random”, not “${choice.trim()}”`);
+  return { layout: `chess960:${index}`, index };
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -115,7 +129,10 @@ export function Lobby() {
   const [fen, setFen] = useState('');
   const [seed, setSeed] = useState('');
   const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
-  const [created, setCreated] = useState<CreatedGame | null>(null);
+  const [chess960, setChess960] = useState('random');
+  const [mode, setMode] = useState<'invite' | 'open'>('invite');
+  const [created, setCreated] = useState<(CreatedGame & { chess960?: number; open?: boolean }) | null>(null);
+  const [listError, setListError] = useState('');
   const [myColour, setMyColour] = useState<'white' | 'black'>('white');
   const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
   const [open, setOpen] = useState<GameSummary[]>([]);
@@ -141,6 +158,16 @@ export function Lobby() {
   const create = async (e: Event) => {
     e.preventDefault();
     setCreateError(null);
+    let c960: { layout: string; index: number } | null = null;
+    if (layout === 'chess960') {
+      const r = chess960Layout(chess960);
+      if (r instanceof Error) {
+        setCreateError({ message: r.message, findings: [] });
+        return;
+      }
+      c960 = r;
+    }
+    const mine: 'white' | 'black' = colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour;
     const req: CreateGameRequest = {
       presets,
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
@@ -151,7 +178,9 @@ export function Lobby() {
     // An uploaded definition goes in `game` as YAML text (agree the field with the server at integration).
     if (gameYaml) req.game = gameYaml.text;
     else if (game) req.game = game;
-    if (layout) req.layout = layout;
+    if (layout) req.layout = c960 ? c960.layout : layout;
+    // An open challenge: only our seat gets a token; anyone in the lobby may take the other.
+    if (mode === 'open') req.seat = mine;
     if (fen.trim()) req.fen = fen.trim();
     if (seed.trim()) req.seed = Number(seed.trim());
     if (coinFlips === 'manual') req.coinFlips = 'manual';
@@ -159,19 +188,20 @@ export function Lobby() {
     if (clock) req.clock = clock;
     try {
       const g = await api.createGame(req);
-      setCreated(g);
-      setMyColour(colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour);
+      setCreated({ ...g, chess960: c960?.index, open: mode === 'open' });
+      setMyColour(mine);
     } catch (err) {
       setCreateError({ message: (err as Error).message, findings: err instanceof ApiError ? err.findings : [] });
     }
   };
 
   const join = async (id: string) => {
+    setListError('');
     try {
       const j = await api.joinGame(id);
       location.assign(j.url);
     } catch (err) {
-      alert((err as Error).message);
+      setListError(`Could not join: ${(err as Error).message}`);
     }
   };
 
@@ -205,13 +235,23 @@ export function Lobby() {
           </label>
           <label>
             Layout
-            <select value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
+            <select name="layout" value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
               <option value="">Standard start</option>
               {layouts.map((l) => (
                 <option value={l.id} title={l.description}>{l.name ?? l.id}</option>
               ))}
             </select>
           </label>
+          {layout === 'chess960' && (
+            <label>
+              Chess960 position (0–959, or “random”)
+              <input name="chess960" value={chess960} list="chess960-choices" spellcheck={false} autocomplete="off" onInput={(e) => setChess960((e.target as HTMLInputElement).value)} />
+              <datalist id="chess960-choices">
+                <option value="random" />
+                <option value="518">518: the standard array</option>
+              </datalist>
+            </label>
+          )}
           <fieldset class="presets">
             <legend>House rules (presets)</legend>
             <div class="choices">
@@ -303,13 +343,24 @@ export function Lobby() {
             )}
             <label>
               Your colour
-              <select value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
+              <select name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
                 <option value="white">White</option>
                 <option value="black">Black</option>
                 <option value="random">Random</option>
               </select>
             </label>
           </div>
+          <fieldset class="mode">
+            <legend>Opponent</legend>
+            <label class="check">
+              <input type="radio" name="mode" value="invite" checked={mode === 'invite'} onChange={() => setMode('invite')} />
+              <span><b>Invite a friend</b> <small>two links: one for you, one to send</small></span>
+            </label>
+            <label class="check">
+              <input type="radio" name="mode" value="open" checked={mode === 'open'} onChange={() => setMode('open')} />
+              <span><b>Open challenge</b> <small>anyone in the lobby may join</small></span>
+            </label>
+          </fieldset>
           <details class="advanced">
             <summary>Start position, seed and coin flips</summary>
             <label>
@@ -334,30 +385,42 @@ export function Lobby() {
         </form>
         {createError && (
           <div class="notice error" role="alert">
-            <p>{createError.message}</p>
-            <ul>
-              {createError.findings.map((f) => (
-                <li>
-                  <code>{f.path}</code> {f.message} <small>({f.code})</small>
-                </li>
-              ))}
-            </ul>
+            {/* The findings' paths and messages, not the raw answer (session-6 web trial). */}
+            {createError.findings.length ? <p>The server refused the game:</p> : <p>{createError.message}</p>}
+            {createError.findings.length > 0 && (
+              <ul>
+                {createError.findings.map((f) => (
+                  <li>
+                    {f.path && f.path !== '$' && <code>{f.path}</code>} {f.message}
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
         )}
         {created && (
           <div class="created" data-game={created.id}>
-            <h3>Game created</h3>
+            <h3>{created.open ? 'Open challenge created' : 'Game created'}</h3>
+            {created.chess960 !== undefined && <p data-chess960={created.chess960}>Chess960 position {created.chess960}{created.chess960 === 518 ? ' (the standard array)' : ''}</p>}
             <p>
-              <a class="primary" href={created.seats[myColour].url} data-seat-link={myColour}>Play as {myColour}</a>
+              {created.seats[myColour] && <a class="primary" href={created.seats[myColour].url} data-seat-link={myColour}>Play as {myColour}</a>}
             </p>
-            <p>
-              Invite your opponent ({other}): <input readOnly value={absolute(created.seats[other].url)} data-invite={other} />
-              <Copy text={absolute(created.seats[other].url)} label={`${other} invite link`} />
-            </p>
-            <p>
-              Your link ({myColour}): <input readOnly value={absolute(created.seats[myColour].url)} data-invite={myColour} />
-              <Copy text={absolute(created.seats[myColour].url)} label={`${myColour} link`} />
-            </p>
+            {created.open ? (
+              <p>Waiting for an opponent: the game is in the lobby's open challenges until someone joins as {other}.</p>
+            ) : (
+              created.seats[other] && (
+                <p>
+                  Invite your opponent ({other}): <input readOnly value={absolute(created.seats[other].url)} data-invite={other} />
+                  <Copy text={absolute(created.seats[other].url)} label={`${other} invite link`} />
+                </p>
+              )
+            )}
+            {created.seats[myColour] && (
+              <p>
+                Your link ({myColour}): <input readOnly value={absolute(created.seats[myColour].url)} data-invite={myColour} />
+                <Copy text={absolute(created.seats[myColour].url)} label={`${myColour} link`} />
+              </p>
+            )}
             <p>
               Spectators: <input readOnly value={absolute(created.spectateUrl)} data-invite="spectator" />
               <Copy text={absolute(created.spectateUrl)} label="spectator link" />
@@ -367,7 +430,8 @@ export function Lobby() {
       </section>
       <section class="lists">
         <h2>Open challenges</h2>
-        <GameList games={open} empty="No open challenges." action={(g) => <button type="button" onClick={() => join(g.id)}>Join</button>} />
+        {listError && <p class="notice error" role="alert">{listError}</p>}
+        <GameList games={open} empty="No open challenges." action={(g) => <button type="button" data-join={g.id} onClick={() => join(g.id)}>Join{g.seat ? ` as ${g.seat === 'white' ? 'black' : 'white'}` : ''}</button>} />
         <h2>Live games</h2>
         <GameList games={live} empty="No live games." action={(g) => <a href={`/games/${encodeURIComponent(g.id)}`}>Watch</a>} />
       </section>
@@ -382,7 +446,8 @@ function GameList({ games, empty, action }: { games: GameSummary[]; empty: strin
       {games.map((g) => (
         <li data-list-game={g.id}>
           <span>
-            <b>{g.game ?? 'chess'}</b>
+            <b>{g.game && g.game.length <= 40 ? g.game : g.game ? 'custom game' : 'chess'}</b>
+            {g.layout ? ` · ${g.layout}` : ''}
             {g.presets?.length ? ` · ${g.presets.join(', ')}` : ''}
             {g.modifiers?.length ? ` · ${g.modifiers.join(', ')}` : ''}
             {' · '}

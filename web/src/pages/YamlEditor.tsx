@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import { boardShape } from '../chess';
 import { api, type Finding, type PieceOut } from '../protocol';
+import gardner from '../../../crates/definitions/games/gardner.yaml?raw';
 
 const TYPES: Record<string, string> = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 
@@ -23,13 +24,23 @@ export function piecesFromFen(fen: string): PieceOut[] {
   }));
 }
 
-const SAMPLE = `# A game definition (docs/game-format.md)
+/**
+ * The starting sample: Gardner minichess as shipped (crates/definitions/games/gardner.yaml), a
+ * valid game with a preview (session-6 web trial: the sample used `files`/`ranks` keys, which the
+ * game format does not have, so it opened with diagnostics).
+ */
+export const SAMPLE = `# A game definition (docs/game-format.md): edit it; diagnostics and the preview follow.\n${gardner}`;
+/** The earlier, invalid sample: a text still stored from it is replaced by the new one. */
+const OLD_SAMPLE = `# A game definition (docs/game-format.md)
 name: Mini
 board: { files: 6, ranks: 6 }
 `;
 
 export function YamlEditor() {
-  const [text, setText] = useState(() => localStorage.getItem('houserules.yaml') ?? SAMPLE);
+  const [text, setText] = useState(() => {
+    const stored = localStorage.getItem('houserules.yaml');
+    return stored === null || stored === OLD_SAMPLE ? SAMPLE : stored;
+  });
   const [findings, setFindings] = useState<Finding[]>([]);
   const [preview, setPreview] = useState<{ fen: string; legalMoves: string[] } | null>(null);
   /** The preview is of an earlier text: the current one has diagnostics. */
@@ -71,6 +82,8 @@ export function YamlEditor() {
             <li data-line={f.line}>
               {f.line !== undefined ? `line ${f.line}, column ${f.column ?? 1}: ` : f.path ? `${f.path}: ` : ''}
               {f.message} <code>{f.code}</code>
+              {/* The server's hint ("did you mean `width`?"), beside its diagnostic. */}
+              {f.help && <small class="help" data-help="true">{f.help}</small>}
             </li>
           ))}
           {!error && findings.length === 0 && <li class="ok">No diagnostics.</li>}

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { conflicts, gameChoices, modifierEntry, modifierKey } from './Lobby';
+import { refusalText, type RuleEntry } from '../protocol';
+import { chess960Layout, conflicts, gameChoices, modifierEntry, modifierKey } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -53,5 +54,48 @@ describe('the Game select', () => {
   it("offers the server's list when it sends one, without a second standard chess", () => {
     const games = [{ id: 'chess', name: 'Chess' }, { id: 'grand', name: 'Grand chess' }];
     expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
+  });
+});
+
+// Regression (session-6 web trial): the conflict text dropped the server's reason.
+describe('conflict reasons', () => {
+  it("gives the server's reason for an incompatible pair (GET /api/rules incompatibleReasons)", () => {
+    // crates/presets registry: pawns-move-backward × double-pawn-sprint, from the spec
+    const why = 'a two-square move would be ambiguous with an unrestricted backward step (spec)';
+    const rules: RuleEntry[] = [
+      { id: 'pawns-move-backward', name: 'Pawns move backward', incompatible: ['double-pawn-sprint'], incompatibleReasons: { 'double-pawn-sprint': why } },
+      { id: 'double-pawn-sprint', name: 'Double pawn sprint', incompatible: ['pawns-move-backward'], incompatibleReasons: { 'pawns-move-backward': why } },
+    ];
+    expect(conflicts(['double-pawn-sprint', 'pawns-move-backward'], rules)).toEqual([`“Double pawn sprint” cannot be combined with “Pawns move backward”: ${why}.`]);
+  });
+});
+
+// Regression (session-6 web trial): `chess960` was refused without an index and the lobby could
+// not give one. The server's layout syntax is `chess960:N`, N from 0 to 959 (presets crate).
+describe('the Chess960 position', () => {
+  it('takes an index from 0 to 959', () => {
+    expect(chess960Layout('518')).toEqual({ layout: 'chess960:518', index: 518 });
+    expect(chess960Layout(' 0 ')).toEqual({ layout: 'chess960:0', index: 0 });
+    expect(chess960Layout('959')).toEqual({ layout: 'chess960:959', index: 959 });
+  });
+  it('draws a uniform index for "random" (floor(r × 960) for r in [0, 1))', () => {
+    expect(chess960Layout('random', () => 0)).toEqual({ layout: 'chess960:0', index: 0 });
+    expect(chess960Layout('Random', () => 0.5)).toEqual({ layout: 'chess960:480', index: 480 });
+    expect(chess960Layout('random', () => 0.999999)).toEqual({ layout: 'chess960:959', index: 959 });
+  });
+  it('refuses what is not an index', () => {
+    for (const bad of ['960', '-1', '5.5', 'x', '1e2']) expect(chess960Layout(bad)).toBeInstanceOf(Error);
+  });
+});
+
+// Regression (session-6 web trial): lobby errors showed the raw HTTP answer.
+describe('refusal texts', () => {
+  it("shows the findings' paths and messages, not the raw answer", () => {
+    const body = { findings: [{ code: 'request.invalid', path: '$.layout', message: 'layout `chess960`: give an index' }, { code: 'x', path: '$', message: 'whole request' }] };
+    expect(refusalText(400, body, JSON.stringify(body))).toBe('$.layout: layout `chess960`: give an index\nwhole request');
+  });
+  it('shows an error message, or the status and a short non-JSON body', () => {
+    expect(refusalText(404, { code: 'game.not-found', message: 'no game x' }, '')).toBe('no game x');
+    expect(refusalText(502, undefined, 'Bad Gateway', 'Bad Gateway')).toBe('the server answered 502 Bad Gateway: Bad Gateway');
   });
 });
