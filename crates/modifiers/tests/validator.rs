@@ -395,8 +395,11 @@ fn primitive_count_limit() {
 
 #[test]
 fn bad_square() {
+    // p9 is on no board: 16 files × 9 ranks = 144 squares, and the engine
+    // holds at most 128 (i9 is on a 9×9 board, so it is valid here and
+    // checked against the game's board on attaching).
     let v = act(
-        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "i9", "lifetime": {"kind": "permanent"}}}]),
+        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "p9", "lifetime": {"kind": "permanent"}}}]),
     );
     expect(
         v,
@@ -406,7 +409,7 @@ fn bad_square() {
     let v = with(
         json!([]),
         json!([{"kind": "on-moved-onto-square",
-        "params": {"filter": {"kind": "squares", "squares": [27, 64]}}, "effects": []}]),
+        "params": {"filter": {"kind": "squares", "squares": [27, 128]}}, "effects": []}]),
     );
     expect(
         v,
