@@ -328,12 +328,17 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         }
     }
     if let (Some(path), Some(tags)) = (&args.pgn, &tags) {
-        // A shipped game other than chess is named by its `Variant`
-        // (`pgn check` replays the moves on it).
-        let id = &start.variant().definition().id;
+        // A game other than chess is named by its `Variant` (`pgn check`
+        // replays the moves on it): a shipped game by the name other
+        // programs read, a YAML game by its own id (its file is not in
+        // the PGN: `pgn check --game FILE.yaml` replays it, and the tag
+        // tells the reader which game it was). A composed definition is
+        // named `GAME+PRESETS`; the presets are the `HouseRules` tag.
+        let full = &start.variant().definition().id;
+        let id = full.split('+').next().unwrap_or(full);
         let variant = if start.is_chess960() {
             Some("Chess960".to_string())
-        } else if id != "chess" && houserules_definitions::builtin_source(id).is_some() {
+        } else if id != "chess" {
             Some(crate::pgn_cmd::written_name(id))
         } else {
             None

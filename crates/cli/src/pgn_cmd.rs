@@ -372,6 +372,11 @@ impl Resolver {
             Named::Unknown => {
                 if let Some(c) = choice {
                     apply_choice(&mut s);
+                    // A YAML game's record names it by its own id (as
+                    // `play --pgn` writes it): replayed on it silently.
+                    if c.id == vtag {
+                        return s;
+                    }
                     s.variant_tag = None;
                     s.warnings.push(format!(
                         "the Variant tag `{}` names no game houserules knows: replayed as the command line's {}",

@@ -70,10 +70,19 @@ impl SessionReplay {
     }
 
     fn session(tags: &[Tag], args: &VariantArgs, list: &str) -> Result<Session, String> {
-        // The game: a shipped game the Variant tag names, else --game.
+        // The game: a shipped game the Variant tag names, else --game
+        // (also a YAML game's file whose id the Variant tag gives, as
+        // `play --pgn` writes it).
+        let yaml_named = |v: &str| {
+            args.game
+                .as_deref()
+                .and_then(|g| crate::position::load_game(g).ok())
+                .is_some_and(|b| b.definition().id == v)
+        };
         let game = match tag(tags, "Variant") {
             Some(v) => match crate::pgn_cmd::shipped_game_of(v) {
                 Some(id) => (id != "chess").then(|| id.to_string()),
+                None if yaml_named(v) => args.game.clone(),
                 None => {
                     return Err(format!(
                         "the Variant tag `{}` names no game houserules can combine with the \

@@ -78,8 +78,8 @@ pub fn modifier_entries(list: &str) -> Result<Vec<Value>, CliError> {
 ///
 /// # Errors
 /// [`CliError::Input`]: a bad list, an unreadable game file, or the
-/// session's refusal (for example `request.unsupported-board` for a game
-/// whose board the modifier runtime cannot hold yet).
+/// session's refusal (for example `descriptor.board-size` for a modifier
+/// naming a square the game's board lacks).
 pub fn session(rules: &VariantArgs, fen: Option<&str>, list: &str) -> Result<Session, CliError> {
     Session::create(request(rules, fen, list)?)
         .map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))

@@ -176,22 +176,33 @@ fn modifier_errors_name_what_is_wrong() {
         err.contains("cannot read the descriptor file missing.json"),
         "{err}"
     );
-    // The modifier runtime holds boards of at most 64 squares:
-    // Capablanca's 10×8 (80 squares) is refused naming game and size.
-    let err = fails(&[
-        "perft",
-        "--game",
-        "capablanca",
-        "--modifiers",
-        "minefield",
-        "--depth",
-        "1",
-    ]);
-    assert!(
-        err.contains("request.unsupported-board")
-            && err.contains("capablanca")
-            && err.contains("10×8"),
-        "{err}"
+    // Capablanca's 10×8 (80 squares) takes modifiers too: `minefield`
+    // forbids no move, so perft(1) is the game's 28 (Fairy-Stockfish,
+    // `../shared/data/variant-perft.tsv`); `frozen-column:file=j` takes
+    // j2-j3 and j2-j4 (nothing else leaves file j at the start): 26.
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            "capablanca",
+            "--modifiers",
+            "minefield",
+            "--depth",
+            "1",
+        ]),
+        28
+    );
+    assert_eq!(
+        nodes(&[
+            "perft",
+            "--game",
+            "capablanca",
+            "--modifiers",
+            "frozen-column:file=j",
+            "--depth",
+            "1",
+        ]),
+        26
     );
     // Gardner's 5×5 plays: `severe_constipation` freezes the knight on
     // b1, leaving the 5 pawn pushes of Gardner's 7 first moves.
@@ -357,6 +368,47 @@ fn pgn_check_replays_the_modifiers_tag() {
         r["final_fen"], "rnbqk/ppppp/P4/1PPPP/RNBQK b - - 0 1",
         "{report}"
     );
+
+    // A YAML game (no shipped id): Gardner's file under the id
+    // `my-gardner`. The PGN names it by that id in `Variant` (the file is
+    // not in the PGN), and `pgn check --game FILE.yaml` replays it there
+    // with no warning; the same 1.a3 gives the same board as above.
+    let yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../definitions/games/gardner.yaml"
+    ))
+    .unwrap()
+    .replace("id: gardner", "id: my-gardner");
+    let yaml_path = dir.join("my-gardner.yaml");
+    std::fs::write(&yaml_path, &yaml).unwrap();
+    std::fs::write(&req, serde_json::json!({"game": yaml}).to_string()).unwrap();
+    ok(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--modifiers",
+        "severe_constipation",
+        "--inputs",
+        inputs_s,
+        "--pgn",
+        pgn_s,
+    ]);
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(written.contains("[Variant \"my-gardner\"]"), "{written}");
+    let report = ok(&[
+        "pgn",
+        "check",
+        "--json",
+        "--game",
+        yaml_path.to_str().unwrap(),
+        pgn_s,
+    ]);
+    let r: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(
+        r["final_fen"], "rnbqk/ppppp/P4/1PPPP/RNBQK b - - 0 1",
+        "{report}"
+    );
+    assert!(!report.contains("names no game"), "{report}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -84,6 +84,12 @@ pub trait BitSet:
     fn from_u64(b: u64) -> Self;
     /// The low 64 squares (identity for `u64`).
     fn to_u64(self) -> u64;
+    /// Widens the set to 128 squares (identity for `u128`): rule layers
+    /// that serve every board width keep their square sets in a `u128`.
+    fn to_u128(self) -> u128;
+    /// The set from a 128-square set; squares the type cannot hold (64 and
+    /// up for `u64`) are dropped (identity for `u128`).
+    fn from_u128(b: u128) -> Self;
     /// Iterates over the squares, lowest first.
     #[inline(always)]
     fn iter(self) -> Squares<Self> {
@@ -165,6 +171,14 @@ macro_rules! impl_bitset {
                 self as u64
             }
             #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn from_u128(b: u128) -> Self {
+                b as $t
+            }
+            #[inline(always)]
             fn below(n: usize) -> Self {
                 if n >= $n {
                     !0
@@ -194,5 +208,9 @@ mod tests {
         assert_eq!(c.msb(), 119);
         assert!(!c.more_than_one());
         assert_eq!(<u128 as BitSet>::below(120).count(), 120);
+        // Widening keeps every square; narrowing drops squares 64 and up.
+        assert_eq!(b.to_u128(), b as u128);
+        assert_eq!(<u64 as BitSet>::from_u128(c | 0b101), 0b101);
+        assert_eq!(<u128 as BitSet>::from_u128(c), c);
     }
 }

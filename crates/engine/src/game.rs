@@ -394,18 +394,37 @@ impl Game {
         }
     }
 
-    /// Rule layers: edits the current position in place (boards of at most
-    /// 64 squares; `None` on larger ones). The edit is a board rewrite
+    /// Rule layers: the current position and the tables of a game on a
+    /// board of more than 64 squares (`None` on smaller boards).
+    pub fn large(&self) -> Option<(&Position<u128>, &Tables<u128>)> {
+        match (&self.pos, &self.variant.tables) {
+            (AnyPos::Large(p), VariantTables::Large(t)) => Some((p, t)),
+            _ => None,
+        }
+    }
+
+    /// Whether the game's bitboards are `u128` (a board of more than 64
+    /// squares) rather than `u64`.
+    pub fn is_large(&self) -> bool {
+        matches!(self.pos, AnyPos::Large(_))
+    }
+
+    /// Rule layers: edits the current position in place when its bitboards
+    /// are `B` (`u64` up to 64 squares, `u128` above); `None`, with nothing
+    /// changed, for the other width. The edit is a board rewrite
     /// (modifier-rulings C6): it cannot be undone and starts a new
     /// repetition history.
-    pub fn edit_small<R>(
+    pub fn edit<B: BitSet, R>(
         &mut self,
-        f: impl FnOnce(&mut Position<u64>, &Tables<u64>) -> R,
+        f: impl FnOnce(&mut Position<B>, &Tables<B>) -> R,
     ) -> Option<R> {
-        let r = match (&mut self.pos, &self.variant.tables) {
-            (AnyPos::Small(p), VariantTables::Small(t)) => f(p, t),
-            _ => return None,
+        use std::any::Any;
+        let (p, t): (&mut dyn Any, &dyn Any) = match (&mut self.pos, &self.variant.tables) {
+            (AnyPos::Small(p), VariantTables::Small(t)) => (p, t.as_ref()),
+            (AnyPos::Large(p), VariantTables::Large(t)) => (p, t.as_ref()),
+            _ => unreachable!("position and tables have the same width"),
         };
+        let r = f(p.downcast_mut::<Position<B>>()?, t.downcast_ref::<Tables<B>>()?);
         self.undo.clear();
         self.keys.clear();
         self.keys.push(self.hash());
@@ -413,13 +432,19 @@ impl Game {
         Some(r)
     }
 
+    /// Rule layers: [`Game::edit`] on a board of at most 64 squares.
+    pub fn edit_small<R>(
+        &mut self,
+        f: impl FnOnce(&mut Position<u64>, &Tables<u64>) -> R,
+    ) -> Option<R> {
+        self.edit::<u64, R>(f)
+    }
+
     /// Rule layers: plays `m`, which the caller has judged legal, without
-    /// checking it against the engine's own legal moves (boards of at most
-    /// 64 squares). Returns `false` and does nothing on larger boards.
+    /// checking it against the engine's own legal moves (any board width).
+    /// Returns `true` (kept for the callers written when only boards of at
+    /// most 64 squares took it).
     pub fn apply_unchecked(&mut self, m: Move) -> bool {
-        if !matches!(self.pos, AnyPos::Small(_)) {
-            return false;
-        }
         self.undo.push(self.pos.clone());
         with_mut!(self, |p, t| match &t.hooks {
             Some(h) => p.play_with_hooks(t, h.as_ref(), m),

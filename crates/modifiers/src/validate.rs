@@ -65,10 +65,11 @@ pub mod codes {
     pub const CHOICE_DEPTH_EXCEEDED: &str = "descriptor.choice-depth-exceeded";
     /// More than 50 nodes.
     pub const PRIMITIVE_COUNT_EXCEEDED: &str = "descriptor.primitive-count-exceeded";
-    /// A square that is not on the 8×8 board.
+    /// A square that no board has (a name is a file `a`–`p` and a rank
+    /// `1`–`16` on a board of at most 128 squares; an index is 0–127).
     pub const SQUARE_INVALID: &str = "descriptor.square.invalid";
     /// A square, file or rank that the game's board does not have (the
-    /// descriptor is valid on 8×8; modifier-rulings E3, issue 12).
+    /// descriptor is valid on some board; modifier-rulings E3, issue 12).
     pub const BOARD_SIZE: &str = "descriptor.board-size";
     /// A malformed piece, square, marker, move or source filter.
     pub const FILTER_INVALID: &str = "descriptor.filter.invalid";
@@ -225,12 +226,9 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
 /// The squares, files and ranks a descriptor names that the board `g`
 /// does not have ([`codes::BOARD_SIZE`] findings, each naming the value,
 /// the board's size and the JSON path). Empty when the descriptor fits.
-/// The descriptor is taken as valid on 8×8 ([`validate_value`]); other
-/// findings are left to that check.
+/// The descriptor is taken as valid on some board ([`validate_value`]);
+/// other findings are left to that check.
 pub fn board_findings(v: &Value, g: crate::runtime::Geom) -> Vec<Finding> {
-    if g.is_chess() {
-        return Vec::new();
-    }
     let mut c = Checker {
         board: Some(g),
         ..Checker::default()
@@ -347,9 +345,21 @@ fn is_ident(s: &str) -> bool {
         && s.len() <= 64
 }
 
+/// A square name some board has (`e4`, `j10`, `p8`; files `a`–`p`, ranks
+/// `1`–`16`, at most 128 squares): the game's board is checked when the
+/// descriptor is attached ([`board_findings`]).
 fn is_square_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1])
+    crate::runtime::Geom::name_on_some_board(s)
+}
+
+/// A file letter some board has (`a`–`p`).
+fn is_file_name(s: &str) -> bool {
+    s.len() == 1 && ("a"..="p").contains(&s)
+}
+
+/// A rank number some board has (`1`–`16`, no leading zero or sign).
+fn is_rank_name(s: &str) -> bool {
+    !s.starts_with(['0', '+']) && s.parse::<u8>().is_ok_and(|n| (1..=16).contains(&n))
 }
 
 fn is_ref(v: &Value) -> bool {
@@ -1534,12 +1544,12 @@ impl Checker {
                         self.off_board(g, path, format!("square {s}"));
                     }
                 }
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 64) => {
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 128) => {
                     if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.squares()))) {
                         self.off_board(g, path, format!("square index {n}"));
                     }
                 }
-                _ => self.push(SQUARE_INVALID, path, format!("{v} is not a square of the 8×8 board (a name like \"e4\" or an index 0–63)")),
+                _ => self.push(SQUARE_INVALID, path, format!("{v} is not a square of any board (a name like \"e4\" or \"j10\": a file a–p and a rank 1–16 on at most 128 squares, or an index 0–127)")),
             },
             P::File => match v {
                 Value::Array(items) if !items.is_empty() => {
@@ -1547,17 +1557,17 @@ impl Checker {
                         self.value(P::File, x, &idx(path, i), env, bound, None);
                     }
                 }
-                Value::String(s) if s.len() == 1 && ("a"..="h").contains(&s.as_str()) => {
+                Value::String(s) if is_file_name(s) => {
                     if let Some(g) = self.board.filter(|g| g.parse_file(s).is_none()) {
                         self.off_board(g, path, format!("file {s}"));
                     }
                 }
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 16) => {
                     if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.w))) {
                         self.off_board(g, path, format!("file index {n}"));
                     }
                 }
-                _ => self.push(FILTER_INVALID, path, format!("{v} is not a file (\"a\"–\"h\" or 0–7)")),
+                _ => self.push(FILTER_INVALID, path, format!("{v} is not a file (\"a\"–\"p\" or 0–15)")),
             },
             P::Rank => match v {
                 Value::Array(items) if !items.is_empty() => {
@@ -1565,26 +1575,26 @@ impl Checker {
                         self.value(P::Rank, x, &idx(path, i), env, bound, None);
                     }
                 }
-                Value::String(s) if s.len() == 1 && ("1"..="8").contains(&s.as_str()) => {
+                Value::String(s) if is_rank_name(s) => {
                     if let Some(g) = self.board.filter(|g| g.parse_rank(s).is_none()) {
                         self.off_board(g, path, format!("rank {s}"));
                     }
                 }
-                Value::Number(n) if n.as_u64().is_some_and(|i| i < 8) => {
+                Value::Number(n) if n.as_u64().is_some_and(|i| i < 16) => {
                     if let Some(g) = self.board.filter(|g| n.as_u64().is_some_and(|i| i >= u64::from(g.h))) {
                         self.off_board(g, path, format!("rank index {n}"));
                     }
                 }
-                _ => self.push(FILTER_INVALID, path, format!("{v} is not a rank (\"1\"–\"8\" or 0–7)")),
+                _ => self.push(FILTER_INVALID, path, format!("{v} is not a rank (\"1\"–\"16\" or 0–15)")),
             },
             P::RelRank => {
                 // `n` may be a reference (`"$param.n"`), read at run time.
-                let n_ok = |n: &Value| is_ref(n) || n.as_i64().is_some_and(|n| n != 0 && (-8..=8).contains(&n));
+                let n_ok = |n: &Value| is_ref(n) || n.as_i64().is_some_and(|n| n != 0 && (-16..=16).contains(&n));
                 let ok = v.as_object().is_some_and(|o| {
                     o.keys().all(|k| k == "of" || k == "n") && o.get("n").is_some_and(n_ok)
                 });
                 if !ok {
-                    self.push(FILTER_INVALID, path, "`relRank` is {\"of\": player, \"n\": ±1…±8 or a reference}");
+                    self.push(FILTER_INVALID, path, "`relRank` is {\"of\": player, \"n\": ±1…±16 (at most the board's ranks) or a reference}");
                     return;
                 }
                 if let Some(of) = v.get("of") {
@@ -2052,9 +2062,7 @@ fn default_fits(ty: &str, d: &Value) -> bool {
         "boolean" => d.is_boolean(),
         "string" => d.is_string(),
         "square" => d.as_str().is_some_and(is_square_name),
-        "file" => d
-            .as_str()
-            .is_some_and(|s| s.len() == 1 && ("a"..="h").contains(&s)),
+        "file" => d.as_str().is_some_and(is_file_name),
         "piece-type" => d.as_str().is_some_and(|s| PIECE_TYPES.contains(&s)),
         "color" => matches!(d.as_str(), Some("white" | "black")),
         "marker-kind" => d.as_str().and_then(MarkerKind::parse).is_some(),

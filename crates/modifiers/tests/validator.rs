@@ -395,8 +395,11 @@ fn primitive_count_limit() {
 
 #[test]
 fn bad_square() {
+    // p9 is on no board: 16 files × 9 ranks = 144 squares, and the engine
+    // holds at most 128 (i9 is on a 9×9 board, so it is valid here and
+    // checked against the game's board on attaching).
     let v = act(
-        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "i9", "lifetime": {"kind": "permanent"}}}]),
+        json!([{"kind": "spawn-marker", "params": {"kind": "mine", "at": "p9", "lifetime": {"kind": "permanent"}}}]),
     );
     expect(
         v,
@@ -406,7 +409,7 @@ fn bad_square() {
     let v = with(
         json!([]),
         json!([{"kind": "on-moved-onto-square",
-        "params": {"filter": {"kind": "squares", "squares": [27, 64]}}, "effects": []}]),
+        "params": {"filter": {"kind": "squares", "squares": [27, 128]}}, "effects": []}]),
     );
     expect(
         v,
@@ -576,8 +579,9 @@ const SHAPE_DIRECTION: &str = "$.passive[0].params.shapes[0].direction";
 
 /// Regression: `[i64::MIN, 1]` validated (the runtime cast it `as i32`,
 /// which wraps i64::MIN to 0, making it [0, 1]). A vector's |x| and |y|
-/// are at most 7 (an 8-square board), so it is a bad parameter at the
-/// shape's `direction`, and the message says the range.
+/// are at most 15 (boards have at most 16 files and ranks), so it is a
+/// bad parameter at the shape's `direction`, and the message says the
+/// range.
 #[test]
 fn leap_vector_of_i64_min_is_refused() {
     for d in [json!([i64::MIN, 1]), json!([1, i64::MIN])] {
@@ -587,12 +591,12 @@ fn leap_vector_of_i64_min_is_refused() {
             SHAPE_DIRECTION,
         );
         assert!(f.message.contains("out of range"), "{}", f.message);
-        assert!(f.message.contains("-7 to 7"), "{}", f.message);
+        assert!(f.message.contains("-15 to 15"), "{}", f.message);
     }
 }
 
 /// Regression: `[100, 1]` and `[0, 0]` got the generic "is a named
-/// direction, [x, y] or a list of them". 100 is beyond |x| <= 7; [0, 0]
+/// direction, [x, y] or a list of them". 100 is beyond |x| <= 15; [0, 0]
 /// does not move. The same holds for one bad vector in a list (it was
 /// dropped silently).
 #[test]
@@ -600,6 +604,8 @@ fn out_of_range_and_zero_vectors_are_named() {
     for d in [
         json!([100, 1]),
         json!([[2, 1], [100, 1]]),
+        // 16 files at most: |x| = 16 moves on no board.
+        json!([16, 1]),
         json!([1, 18446744073709551615u64]),
     ] {
         let f = expect(
@@ -609,7 +615,7 @@ fn out_of_range_and_zero_vectors_are_named() {
         );
         assert!(
             f.message
-                .contains("out of range: x and y are whole numbers from -7 to 7"),
+                .contains("out of range: x and y are whole numbers from -15 to 15"),
             "{}",
             f.message
         );
@@ -622,8 +628,10 @@ fn out_of_range_and_zero_vectors_are_named() {
         );
         assert!(f.message.contains("[0, 0] does not move"), "{}", f.message);
     }
-    // The limits themselves are fine.
-    assert!(check(add_moves(json!({"kind": "leap", "direction": [-7, 7]}))).is_empty());
+    // The limits themselves are fine: [-15, 15] (a 16×16 side), and
+    // [9, 0], which moves on a board of 10 files or more.
+    assert!(check(add_moves(json!({"kind": "leap", "direction": [-15, 15]}))).is_empty());
+    assert!(check(add_moves(json!({"kind": "leap", "direction": [9, 0]}))).is_empty());
 }
 
 /// Echoed input is cut and its control characters escaped (re-trial: an
@@ -669,4 +677,37 @@ fn board_size_findings_name_what_the_board_lacks() {
     // On 8×8 nothing is reported.
     assert!(board_findings(&lib("ice_age"), Geom::CHESS).is_empty());
     assert!(board_findings(&lib("early_promotion"), Geom::CHESS).is_empty());
+}
+
+/// Squares, files and ranks named past 8×8 (issue 12): a descriptor is
+/// valid when some board has its names (files a–p, ranks 1–16, at most
+/// 128 squares), and the game's board, 8×8 included, is checked when it
+/// is attached (`board_findings`).
+#[test]
+fn names_past_eight_by_eight_are_checked_on_the_games_board() {
+    use houserules_modifiers::runtime::Geom;
+    use houserules_modifiers::validate::board_findings;
+    let mine_at = |sq: Value| -> Value {
+        json!({
+            "version": 1, "id": "m", "name": "M", "description": "A mine.",
+            "triggers": [{"kind": "on-rule-activated", "effects": [
+                {"kind": "spawn-marker", "params": {"kind": "mine", "at": sq,
+                  "lifetime": {"kind": "permanent"}}}]}]
+        })
+    };
+    // j10 is on Grand (10×10), not on 8×8 chess; index 99 likewise.
+    for sq in [json!("j10"), json!(99)] {
+        assert!(check(mine_at(sq.clone())).is_empty(), "{sq}");
+        assert!(board_findings(&mine_at(sq.clone()), Geom { w: 10, h: 10 }).is_empty());
+        let f = board_findings(&mine_at(sq.clone()), Geom::CHESS);
+        assert_eq!(f.len(), 1, "{sq}: {f:?}");
+        assert_eq!(f[0].code, codes::BOARD_SIZE);
+        assert!(f[0].message.contains("8×8"), "{f:?}");
+    }
+    // p9 and index 128 are on no board (16 × 9 = 144 squares; the
+    // engine holds 128).
+    for sq in [json!("p9"), json!(128)] {
+        let f = check(mine_at(sq.clone()));
+        assert!(f.iter().any(|x| x.code == codes::SQUARE_INVALID), "{sq}: {f:?}");
+    }
 }

@@ -28,7 +28,7 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Finding {
     /// Stable code (`request.bad-json`, `request.invalid`,
-    /// `request.unsupported-board`, `request.too-large`, …).
+    /// `request.bad-modifier`, `request.too-large`, …).
     pub code: String,
     /// JSON path of the offending value (`$.clock.initialSeconds`).
     pub path: String,
@@ -653,24 +653,21 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
 
 /// The shipped games for the lobby (issue 13: `GET /api/rules` lists the
 /// games): id, name, board `width` × `height` in squares, and `modifiers`,
-/// whether modifiers can be attached (boards of at most 64 squares; larger
-/// boards are played without them, `request.unsupported-board`).
+/// whether modifiers can be attached: true for every game since the
+/// session runs them on every board the engine holds (issue 12; the field
+/// stays for clients that read it).
 fn shipped_games() -> Vec<Value> {
     houserules_definitions::builtin_ids()
         .into_iter()
         .filter_map(houserules_definitions::builtin)
         .map(|d| {
-            let squares = u32::from(d.width) * u32::from(d.height);
-            let mut description = format!("{}×{} board", d.width, d.height);
-            if squares > 64 {
-                description.push_str(", played without modifiers");
-            }
+            let description = format!("{}×{} board", d.width, d.height);
             json!({
                 "id": d.id,
                 "name": d.name,
                 "width": d.width,
                 "height": d.height,
-                "modifiers": squares <= 64,
+                "modifiers": true,
                 "description": description,
             })
         })

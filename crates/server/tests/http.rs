@@ -145,7 +145,8 @@ async fn service_endpoints(b: Backend) {
         ),
         (&json!("Capablanca chess"), &json!(10), &json!(8))
     );
-    assert_eq!(capablanca["modifiers"], json!(false));
+    // Every board the engine holds takes modifiers (issue 12).
+    assert_eq!(capablanca["modifiers"], json!(true));
     let gardner = game("gardner");
     assert_eq!(
         (&gardner["width"], &gardner["height"]),
@@ -456,9 +457,7 @@ async fn pgn_writes_the_rule_set(b: Backend) {
 /// The creation request's `game` (issue 12's field): Berolina chess (a
 /// shipped 8×8 game whose pawns move diagonally) is created, played over
 /// the WebSocket and rebuilt after a restart. Capablanca (10×8, more than
-/// 64 squares) is hosted and rebuilt too, without modifiers; with
-/// modifiers it is refused by the session as `request.unsupported-board`
-/// (the modifier runtime holds boards of at most 64 squares, issue 12).
+/// 64 squares) is hosted and rebuilt too, and takes modifiers (issue 12).
 async fn game_field(b: Backend) {
     let s = start(b).await;
     let g = create(s.addr, json!({"game": "berolina"})).await;
@@ -498,14 +497,14 @@ async fn game_field(b: Backend) {
     assert_eq!(after["fen"], v2["fen"]);
     assert_eq!(after["legalMoves"], v2["legalMoves"]);
 
+    // With modifiers: created (issue 12), `minefield`'s two mines on it.
     let body = r#"{"game": "capablanca", "modifiers": ["minefield"]}"#;
     let (status, text) = http(again.addr, "POST", "/api/games", Some(body)).await;
-    assert_eq!(status, 400, "{body}: {text}");
+    assert_eq!(status, 201, "{body}: {text}");
     let v: Value = serde_json::from_str(&text).unwrap();
-    let f = &v["findings"][0];
-    assert_eq!(f["code"], "request.unsupported-board", "{text}");
-    let m = f["message"].as_str().unwrap();
-    assert!(m.contains("capablanca") && m.contains("10×8"), "{text}");
+    let id = v["id"].as_str().unwrap();
+    let mined = get_json(again.addr, &format!("/api/games/{id}")).await;
+    assert_eq!(mined["markers"].as_array().unwrap().len(), 2, "{mined}");
     let (status, text) = http(
         again.addr,
         "POST",

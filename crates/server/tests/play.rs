@@ -465,7 +465,7 @@ async fn unknown_field_on_a_fieldless_kind(b: Backend) {
 /// Capablanca (10×8, 80 squares) hosted without modifiers: 28 first moves
 /// (Fairy-Stockfish perft(1), `../shared/data/variant-perft.tsv`), a
 /// move each in UCI and SAN over the WebSocket, the position and the PGN
-/// by HTTP. Modifiers on a board of that size are refused at creation.
+/// by HTTP. Grand (10×10) plays with modifiers: a mine past square 63.
 async fn capablanca_game(b: Backend) {
     let s = start(b).await;
     let g = create(s.addr, json!({"game": "capablanca"})).await;
@@ -494,18 +494,42 @@ async fn capablanca_game(b: Backend) {
     let (status, pgn) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
     assert_eq!(status, 200);
     assert!(pgn.contains("1. e4 Nc6"), "{pgn}");
-    let (status, body) = http(
+    // Grand (10×10) with modifiers: `minefield` (two mines on random empty
+    // squares) and a mine on j9 (square 8 × 10 + 9 = 89, past what 64 bits
+    // hold). Black's rook j10 steps onto j9 and is killed (simple-mine's
+    // catalogue entry: a non-royal piece landing there dies, the mine is
+    // used up); rank 10, `r8r` at the start, is then `r9`.
+    let g = create(
         s.addr,
-        "POST",
-        "/api/games",
-        Some(r#"{"game": "grand", "modifiers": ["minefield"]}"#),
+        json!({"game": "grand", "modifiers": ["minefield", "simple-mine:square=j9"]}),
     )
     .await;
-    assert_eq!(status, 400, "{body}");
-    assert!(
-        body.contains("request.unsupported-board") && body.contains("10×10"),
-        "{body}"
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
+    let markers = w.welcome["state"]["markers"].as_array().unwrap().clone();
+    assert_eq!(markers.len(), 3, "{markers:?}");
+    assert!(markers.iter().any(|m| m["square"] == "j9"), "{markers:?}");
+    // 65 first moves (Fairy-Stockfish perft(1) of Grand's start,
+    // variant-perft.tsv): the mines forbid nothing.
+    assert_eq!(
+        w.welcome["state"]["legalMoves"].as_array().unwrap().len(),
+        65
     );
+    // A White move that avoids both random mines: the a-pawn or the
+    // j-pawn one step, whichever square is not mined.
+    let mined = |sq: &str| markers.iter().any(|m| m["square"] == sq);
+    let first = if mined("a4") { "j3j4" } else { "a3a4" };
+    w.mv(first, 0).await;
+    assert_eq!(w.expect("state").await["seq"], 1);
+    bl.expect("state").await;
+    bl.mv("j10j9", 1).await;
+    let st = w.expect("state").await;
+    assert_eq!(st["seq"], 2);
+    let fen = st["state"]["fen"].as_str().unwrap();
+    assert!(fen.starts_with("r9/"), "{fen}");
+    let left = st["state"]["markers"].as_array().unwrap();
+    assert!(!left.iter().any(|m| m["square"] == "j9"), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
 }
 
 on_both!(

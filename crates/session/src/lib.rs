@@ -63,9 +63,6 @@ fn board_fit(
 ) -> Result<(), Refusal> {
     use houserules_modifiers::descriptor::ParamType as T;
     let g = rt.geom();
-    if g.is_chess() {
-        return Ok(());
-    }
     let game = &rt.game().variant().definition().id;
     let refused = |what: String| {
         refuse(
@@ -185,11 +182,6 @@ impl Session {
                 hp_preset: uses_piece_hp(&request),
             },
         )?;
-        // A board of more than 64 squares plays without modifiers: refused
-        // before any entry is read, naming game and size.
-        if !request.modifiers.is_empty() {
-            rt.accepts_modifiers()?;
-        }
         let mut attach = Vec::new();
         for (i, m) in request.modifiers.iter().enumerate() {
             let (desc, over) = resolve_modifier(m).map_err(|(code, e)| {
@@ -336,27 +328,12 @@ impl Session {
                 .map_err(bad)?
                 .game(Some(fen))
                 .map_err(|e| bad(format!("$.fen: {e}")))?;
-        if game.edit_small(|p, _| set_ids(p, &ids, next_id)).is_none() {
-            // A board of more than 64 squares: a plain game, which nothing
-            // can have attached to, so a state that carries modifiers,
-            // markers, a pending choice or draft mode is not one of ours.
-            if !st.modifiers.is_empty()
-                || !st.markers.is_empty()
-                || !st.pending.is_empty()
-                || st.draft
-            {
-                return Err(refuse(
-                    codes::UNSUPPORTED_BOARD,
-                    "state: modifiers, markers, choices or draft mode on a board of more than \
-                     64 squares (games of that size are played without modifiers)",
-                ));
-            }
-            if let Some(pos) = game.position::<u128>() {
-                let mut pos = *pos;
-                set_ids(&mut pos, &ids, next_id);
-                game = Game::from_position(game.variant().clone(), pos)
-                    .map_err(|e| bad(format!("$.fen: {e}")))?;
-            }
+        // The piece ids as saved, on either bitboard width (boards of more
+        // than 64 squares hold `u128` positions).
+        if game.is_large() {
+            game.edit::<u128, _>(|p, _| set_ids(p, &ids, next_id));
+        } else {
+            game.edit::<u64, _>(|p, _| set_ids(p, &ids, next_id));
         }
         let hp_preset = uses_piece_hp(&request);
         Ok(Session {

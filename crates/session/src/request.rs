@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use houserules_engine::Game;
 use houserules_modifiers::descriptor::{Descriptor, MarkerKind};
-use houserules_modifiers::runtime::{codes, parse_color, parse_sq, ChoiceTimeout, CoinFlips};
+use houserules_modifiers::runtime::{codes, parse_color, ChoiceTimeout, CoinFlips, Geom};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -45,9 +45,9 @@ pub struct CreateRequest {
     /// as `houserules games` lists them) or the text of a YAML game
     /// definition (docs/game-format.md). Absent: FIDE chess. The presets
     /// compose on it (each refused, naming its missing need, when the game
-    /// lacks what it needs); `layout` is for FIDE chess only. Boards of
-    /// more than 64 squares play without modifiers: modifiers or draft mode
-    /// on them are refused (`request.unsupported-board`).
+    /// lacks what it needs); `layout` is for FIDE chess only. Modifiers and
+    /// draft mode play on every board the engine holds (up to 128 squares:
+    /// Capablanca 10×8, Grand 10×10), with squares named on that board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
     /// Presets, `ID[:K=V]`.
@@ -395,8 +395,10 @@ pub(crate) fn parse_param_value(
             .map(Value::Number),
         T::Boolean => v.parse::<bool>().ok().map(Value::from),
         T::String => Some(json!(v)),
-        T::Square => parse_sq(v).map(|_| json!(v)),
-        T::File => (v.len() == 1 && ("a"..="h").contains(&v)).then(|| json!(v)),
+        // Names some board has (files `a`–`p`, ranks `1`–`16`): the game's
+        // own board is checked when the modifier is attached (`board_fit`).
+        T::Square => Geom::name_on_some_board(v).then(|| json!(v)),
+        T::File => (v.len() == 1 && ("a"..="p").contains(&v)).then(|| json!(v)),
         T::PieceType => ["pawn", "knight", "bishop", "rook", "queen", "king"]
             .contains(&v)
             .then(|| json!(v)),

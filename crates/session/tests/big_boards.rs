@@ -1,7 +1,7 @@
 //! Games on boards of more than 64 squares (Capablanca 10×8, Grand 10×10)
-//! through a session without modifiers: the runtime plays them as plain
-//! games on the engine's `u128` positions. Modifiers and draft mode on
-//! them stay refused (`request.unsupported-board`). Expected values come
+//! through a session without modifiers, on the engine's `u128` positions
+//! (with modifiers and draft mode: `big_board_modifiers.rs`). Expected
+//! values come
 //! from Fairy-Stockfish's perft (`../shared/data/variant-perft.tsv`) or
 //! are derived by hand in comments.
 
@@ -221,36 +221,6 @@ fn a_snapshot_from_elsewhere_keeps_its_piece_ids_on_a_big_board() {
     let back = Session::restore(&snap).unwrap();
     assert_eq!(back.to_json()["fen"], s.to_json()["fen"]);
     assert_eq!(back.to_json()["pieces"], s.to_json()["pieces"]);
-    // Modifiers in such a state are not ours to run there.
-    snap["state"]["draft"] = json!(true);
-    let e = Session::restore(&snap).unwrap_err();
-    assert_eq!(e.code, "request.unsupported-board");
-}
-
-#[test]
-fn modifiers_and_draft_on_big_boards_are_refused_naming_game_and_size() {
-    let req: CreateRequest =
-        serde_json::from_value(json!({"game": "grand", "modifiers": ["minefield"]})).unwrap();
-    let e = Session::create(req).unwrap_err();
-    assert_eq!(e.code, "request.unsupported-board");
-    assert!(
-        e.message.contains("grand") && e.message.contains("10×10"),
-        "{e}"
-    );
-    assert!(
-        e.message
-            .contains("games of another size are played without modifiers"),
-        "{e}"
-    );
-    // Draft mode would attach modifiers later: refused at creation.
-    let req: CreateRequest =
-        serde_json::from_value(json!({"game": "capablanca", "draft": true})).unwrap();
-    let e = Session::create(req).unwrap_err();
-    assert_eq!(e.code, "request.unsupported-board");
-    assert!(
-        e.message.contains("capablanca") && e.message.contains("10×8"),
-        "{e}"
-    );
 }
 
 #[test]

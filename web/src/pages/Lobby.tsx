@@ -63,16 +63,15 @@ export function modifierEntry(key: string, entries: RuleEntry[]): string | objec
 /**
  * The games the engine ships (crates/definitions/games/*.yaml: id and name), offered in the Game
  * select when GET /api/rules lists none (houserules serve answers `{presets, layouts, modifiers}`,
- * docs/protocol.md). Boards of more than 64 squares are hosted without modifiers (the server
- * refuses them there with `request.unsupported-board`), which their descriptions say.
+ * docs/protocol.md). Every board takes modifiers, Capablanca 10×8 and Grand 10×10 included.
  */
 export const SHIPPED_GAMES: RuleEntry[] = [
   { id: 'berolina', name: 'Berolina chess', description: 'pawns move diagonally and capture straight ahead' },
-  { id: 'capablanca', name: 'Capablanca chess', description: '10×8 with archbishop and chancellor; played without modifiers' },
+  { id: 'capablanca', name: 'Capablanca chess', description: '10×8 with archbishop and chancellor' },
   { id: 'chess960', name: 'Chess960', description: 'Fischer random; the standard array unless a start position (FEN) is given' },
   { id: 'clobberers', name: 'Colorbound Clobberers', description: "Betza's colourbound fairy army on both sides" },
   { id: 'gardner', name: 'Gardner minichess', description: '5×5' },
-  { id: 'grand', name: 'Grand chess', description: '10×10 with cardinal and marshal; played without modifiers' },
+  { id: 'grand', name: 'Grand chess', description: '10×10 with cardinal and marshal' },
   { id: 'knightmate-classic', name: 'Knightmate', description: 'the royal piece moves as a knight, manns replace the knights' },
   { id: 'los-alamos', name: 'Los Alamos chess', description: '6×6 without bishops' },
 ];

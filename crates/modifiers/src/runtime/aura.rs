@@ -33,10 +33,10 @@
 
 use std::collections::BTreeMap;
 
-use houserules_engine::Position;
 use serde_json::{json, Value};
 
 use super::eval::Cx;
+use super::board::{bit, Board, Mask};
 use super::{pieces_of, PieceInfo, Session};
 use crate::descriptor::PrimitiveKind;
 
@@ -113,7 +113,7 @@ impl Session {
     }
 
     /// The auras standing on `pos`, in attach order, passive ones first.
-    pub(crate) fn auras_on(&self, pos: &Position<u64>) -> Vec<ActiveAura> {
+    pub(crate) fn auras_on(&self, pos: Board<'_>) -> Vec<ActiveAura> {
         let mut out = Vec::new();
         if !self.has_auras() {
             return out;
@@ -183,7 +183,7 @@ impl Session {
     }
 
     /// Whether an aura reaches a piece on `pos`.
-    fn covers(&self, pos: &Position<u64>, a: &ActiveAura, p: &PieceInfo) -> bool {
+    fn covers(&self, pos: Board<'_>, a: &ActiveAura, p: &PieceInfo) -> bool {
         let g = self.geom;
         let df = (i32::from(g.file(a.emitter.sq)) - i32::from(g.file(p.sq))).abs();
         let dr = (i32::from(g.rank(a.emitter.sq)) - i32::from(g.rank(p.sq))).abs();
@@ -203,7 +203,7 @@ impl Session {
     }
 
     /// The sum of the deltas of `auras` that reach `p` for `attr`.
-    fn bonus(&self, pos: &Position<u64>, auras: &[ActiveAura], p: &PieceInfo, attr: &str) -> f64 {
+    fn bonus(&self, pos: Board<'_>, auras: &[ActiveAura], p: &PieceInfo, attr: &str) -> f64 {
         auras
             .iter()
             .filter(|a| a.attr == attr && self.covers(pos, a, p))
@@ -213,7 +213,7 @@ impl Session {
 
     /// The stored attributes of `p` on `pos`, with `Hp` read from the
     /// `piece-hp` preset when it is active.
-    pub fn stored_attrs(&self, pos: &Position<u64>, p: &PieceInfo) -> BTreeMap<String, Value> {
+    pub(crate) fn stored_attrs(&self, pos: Board<'_>, p: &PieceInfo) -> BTreeMap<String, Value> {
         let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
         if self.hp_preset() {
             if let Some(h) = Self::preset_hp(pos, p.sq) {
@@ -226,19 +226,7 @@ impl Session {
     /// The stored attributes of `p` on the game's position
     /// ([`Self::stored_attrs`]), on a board of any size.
     pub fn base_attrs(&self, p: &PieceInfo) -> BTreeMap<String, Value> {
-        if !self.plain {
-            return self.stored_attrs(self.pos().0, p);
-        }
-        let mut out = self.st.attrs.get(&p.id).cloned().unwrap_or_default();
-        if self.hp_preset() {
-            let hp = self
-                .large()
-                .and_then(|(pos, _)| houserules_presets::rules::hit_points(pos, p.sq));
-            if let Some(h) = hp {
-                out.insert("Hp".into(), json!(h));
-            }
-        }
-        out
+        self.stored_attrs(self.position(), p)
     }
 
     /// Effective attributes of `p` given the auras on `pos`: the stored
@@ -246,7 +234,7 @@ impl Session {
     /// absent; a stored value that is not a number is left as it is).
     fn effective_with(
         &self,
-        pos: &Position<u64>,
+        pos: Board<'_>,
         auras: &[ActiveAura],
         p: &PieceInfo,
     ) -> BTreeMap<String, Value> {
@@ -273,15 +261,7 @@ impl Session {
     /// Effective attributes of every piece on the game's position, keyed by
     /// id (one aura computation for all).
     pub fn all_effective_attrs(&self) -> BTreeMap<u16, BTreeMap<String, Value>> {
-        if self.plain {
-            // No aura can be attached: the stored attributes.
-            return self
-                .pieces()
-                .iter()
-                .map(|p| (p.id, self.base_attrs(p)))
-                .collect();
-        }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let auras = self.auras_on(pos);
         pieces_of(pos)
             .iter()
@@ -290,7 +270,7 @@ impl Session {
     }
 
     /// One effective attribute of the piece with id `id` on `pos`, or null.
-    pub(crate) fn effective_attr_on(&self, pos: &Position<u64>, id: u16, attr: &str) -> Value {
+    pub(crate) fn effective_attr_on(&self, pos: Board<'_>, id: u16, attr: &str) -> Value {
         let Some(p) = pieces_of(pos).into_iter().find(|p| p.id == id) else {
             return Value::Null;
         };
@@ -329,8 +309,8 @@ impl Session {
 
     /// The `piece-hp` hit points of the piece on `sq` of `pos`, when the
     /// preset is active (`hp_preset`, given by the caller).
-    pub(crate) fn preset_hp(pos: &Position<u64>, sq: u8) -> Option<u8> {
-        houserules_presets::rules::hit_points(pos, sq)
+    pub(crate) fn preset_hp(pos: Board<'_>, sq: u8) -> Option<u8> {
+        pos.hit_points(sq)
     }
 
     /// The `piece-hp` hit points of every piece on the game's position, by
@@ -339,7 +319,7 @@ impl Session {
         if !self.hp_preset() {
             return Vec::new();
         }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         pieces_of(pos)
             .iter()
             .filter_map(|p| Self::preset_hp(pos, p.sq).map(|h| (p.id, h)))
@@ -352,7 +332,7 @@ impl Session {
         if before.is_empty() {
             return Vec::new();
         }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         pieces_of(pos)
             .iter()
             .filter(|p| {
@@ -369,7 +349,7 @@ impl Session {
         if !self.auras_may_touch("Hp") {
             return Vec::new();
         }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let auras = self.auras_on(pos);
         if auras.iter().all(|a| a.attr != "Hp") {
             return Vec::new();
@@ -405,7 +385,7 @@ impl Session {
     /// Squares of the pieces on `pos` whose effective capture flag is set
     /// (not 0, not false, not null): they cannot capture and give no check.
     /// 0 at once when no flag is stored and no aura exists.
-    pub(crate) fn capture_disarmed(&self, pos: &Position<u64>) -> u64 {
+    pub(crate) fn capture_disarmed(&self, pos: Board<'_>) -> Mask {
         let stored = self.capture_flag_stored();
         let touched = self.auras_may_touch(CAPTURE_FLAG);
         if !stored && !touched {
@@ -416,7 +396,7 @@ impl Session {
         } else {
             Vec::new()
         };
-        let mut mask = 0u64;
+        let mut mask = 0 as Mask;
         for p in pieces_of(pos) {
             let base = self
                 .st
@@ -432,7 +412,7 @@ impl Session {
                 other => super::eval::truthy(other),
             };
             if set {
-                mask |= 1u64 << p.sq;
+                mask |= bit(p.sq);
             }
         }
         mask

@@ -142,7 +142,7 @@ impl Session {
         // An aura added by a trigger ends with its emitter (ids are never
         // reused, so this is only tidying).
         if self.st.modifiers.iter().any(|m| !m.auras.is_empty()) {
-            let (pos, _) = self.pos();
+            let pos = self.position();
             let ids: Vec<u64> = pieces_of(pos).iter().map(|p| u64::from(p.id)).collect();
             for m in &mut self.st.modifiers {
                 m.auras.retain(|a| {
@@ -167,8 +167,8 @@ impl Session {
             self.st.check_pairs.clear();
         }
         if self.st.result.is_none() {
-            let (p, t) = self.pos();
-            let has = |c: Color| self.royals(p, t, c) != 0;
+            let p = self.position();
+            let has = |c: Color| p.royals(c) != 0;
             let (w, b) = (has(Color::White), has(Color::Black));
             if (!w || !b) && self.definition_has_royals() {
                 self.st.result = Some(match (w, b) {

@@ -36,6 +36,15 @@ impl Session {
                 continue;
             }
             if let Ok(d) = crate::library::get(e.id) {
+                // A card must fit the game's board (modifier-rulings E3):
+                // on another board than 8×8, a descriptor naming a square,
+                // file or rank the board lacks is not offered.
+                if !self.geom.is_chess() {
+                    let v = serde_json::to_value(&d).unwrap_or(serde_json::Value::Null);
+                    if !crate::validate::board_findings(&v, self.geom).is_empty() {
+                        continue;
+                    }
+                }
                 if let Some(dr) = d.draft {
                     pool.push((d.id, dr.weight, dr.duration));
                 }

@@ -7,9 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use houserules_engine::{Color, Position};
+use houserules_engine::Color;
 use serde_json::{json, Value};
 
+use super::board::{bit, Board, Mask};
 use super::{kind_name, parse_color, Geom, Marker, PieceInfo, Session};
 use crate::descriptor::MarkerKind;
 
@@ -25,7 +26,7 @@ pub(crate) struct Cx<'a> {
     /// `$bind`.
     pub binds: &'a BTreeMap<String, Value>,
     /// A hypothetical position (legality), else the game's.
-    pub pos: Option<&'a Position<u64>>,
+    pub pos: Option<Board<'a>>,
     /// Nesting of `legal-move-count` (guards recursion through `when`).
     pub depth: u8,
     /// `$it`: the candidate a `where` filter is testing (a piece snapshot,
@@ -251,8 +252,8 @@ pub(crate) struct View {
 }
 
 impl Session {
-    pub(crate) fn board<'a>(&'a self, cx: &Cx<'a>) -> &'a Position<u64> {
-        cx.pos.unwrap_or_else(|| self.pos().0)
+    pub(crate) fn board<'a>(&'a self, cx: &Cx<'a>) -> Board<'a> {
+        cx.pos.unwrap_or_else(|| self.position())
     }
 
     fn inst(&self, id: Option<u32>) -> Option<&super::Instance> {
@@ -409,36 +410,24 @@ impl Session {
             .collect()
     }
 
-    pub(crate) fn royal_mask(&self, pos: &Position<u64>, color: Color) -> u64 {
-        let (_, t) = self.pos();
-        self.royals(pos, t, color)
+    /// The royal squares of `color` on `pos` as the rule hooks judge them.
+    pub(crate) fn royal_mask(&self, pos: Board<'_>, color: Color) -> Mask {
+        pos.royals(color)
     }
 
-    pub(crate) fn royals(
-        &self,
-        pos: &Position<u64>,
-        t: &houserules_engine::Tables<u64>,
-        color: Color,
-    ) -> u64 {
-        match t.hooks() {
-            Some(h) => h.royal_squares(t, pos, color),
-            None => pos.royals(t, color),
-        }
-    }
-
-    pub(crate) fn view(&self, pos: &Position<u64>, p: &PieceInfo) -> View {
+    pub(crate) fn view(&self, pos: Board<'_>, p: &PieceInfo) -> View {
         let def = self.game.variant().definition();
         View {
             id: p.id,
             sq: p.sq,
             color: p.piece.color,
             ty: kind_name(def, p.piece.kind),
-            royal: self.royal_mask(pos, p.piece.color) & (1u64 << p.sq) != 0,
+            royal: self.royal_mask(pos, p.piece.color) & bit(p.sq) != 0,
         }
     }
 
     /// A view of a snapshot (of a piece that may be gone).
-    pub(crate) fn view_of_snap(&self, pos: &Position<u64>, s: &Value) -> Option<View> {
+    pub(crate) fn view_of_snap(&self, pos: Board<'_>, s: &Value) -> Option<View> {
         let sq = square_of(self.geom, s)?;
         let id = s.get("id").and_then(Value::as_u64).unwrap_or(0) as u16;
         let color = s
@@ -452,7 +441,7 @@ impl Session {
             .to_string();
         let def = self.game.variant().definition();
         let royal = if pos.piece_id(sq) == id && id != 0 {
-            self.royal_mask(pos, color) & (1u64 << sq) != 0
+            self.royal_mask(pos, color) & bit(sq) != 0
         } else {
             super::kind_by_name(def, &ty).is_some_and(|k| def.pieces[k.index()].royal)
         };
@@ -609,12 +598,12 @@ impl Session {
             .any(|m| m.square == sq && m.kind == MarkerKind::Blocked)
     }
 
-    pub(crate) fn blocked_mask(&self) -> u64 {
+    pub(crate) fn blocked_mask(&self) -> Mask {
         self.st
             .markers
             .iter()
             .filter(|m| m.kind == MarkerKind::Blocked)
-            .fold(0, |b, m| b | (1u64 << m.square))
+            .fold(0, |b, m| b | bit(m.square))
     }
 
     /// Markers matching a marker filter (own by default).
@@ -860,7 +849,7 @@ impl Session {
                     pos: None,
                     ..*cx
                 };
-                let (pos, _) = self.pos();
+                let pos = self.position();
                 let n = self
                     .rule_legal_moves_depth(1)
                     .iter()
@@ -919,7 +908,7 @@ impl Session {
     ) -> bool {
         let b = BTreeMap::new();
         let cx = Cx::new(Some(inst), ev, subject, &b);
-        let (pos, _) = self.pos();
+        let pos = self.position();
         self.piece_ok(&cx, f, &self.view(pos, p))
     }
 
@@ -932,7 +921,7 @@ impl Session {
     ) -> bool {
         let b = BTreeMap::new();
         let cx = Cx::new(Some(inst), ev, snap, &b);
-        let (pos, _) = self.pos();
+        let pos = self.position();
         self.view_of_snap(pos, snap)
             .is_some_and(|v| self.piece_ok(&cx, f, &v))
     }

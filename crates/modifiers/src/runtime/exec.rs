@@ -7,12 +7,25 @@ use std::collections::BTreeMap;
 use houserules_engine::{Color, Piece};
 use serde_json::{json, Value};
 
+use super::board::{bit, edit_board};
 use super::eval::{items, truthy, Cx};
 use super::{
     codes, kind_by_name, parse_color, Arm, Marker, MarkerLifetime, Node, PathStep, PendingChoice,
     PieceInfo, Session, Step, Work, MAX_CASCADE,
 };
 use crate::descriptor::{MarkerKind, PrimitiveKind as K, TriggerKind};
+
+/// A board rewrite by a primitive (rulings C6), on either bitboard width.
+#[derive(Clone, Copy)]
+enum Rewrite {
+    /// Two pieces change squares (`swap-pieces`).
+    Swap(u8, u8),
+    /// The piece leaves the board (`remove-piece`, a kill).
+    Remove(u8),
+    /// The piece moves to an empty square (`step-piece`, pushes,
+    /// `move-piece`).
+    Relocate(u8, u8),
+}
 
 /// Kill attempts per input: a bound on chains of cancelled kills whose
 /// attempt hooks kill again (each level may try every piece).
@@ -518,7 +531,7 @@ impl Session {
                             kind,
                             color: *color,
                         };
-                        let added = self.game.edit_small(|pos, t| {
+                        let added = edit_board!(self.game, |pos, t| {
                             let ok = pos.add_piece(t, sq, piece);
                             if ok {
                                 pos.clear_en_passant();
@@ -526,8 +539,8 @@ impl Session {
                             }
                             ok
                         });
-                        if added == Some(true) {
-                            let (pos, _) = self.pos();
+                        if added {
+                            let pos = self.position();
                             let info = PieceInfo {
                                 id: pos.piece_id(sq),
                                 sq,
@@ -566,7 +579,7 @@ impl Session {
                     .copied();
                 if let (Some(a), Some(b)) = (a, b) {
                     if a.id != b.id {
-                        self.rewrite(|pos| pos.swap_pieces(a.sq, b.sq));
+                        self.rewrite(Rewrite::Swap(a.sq, b.sq));
                         for (id, sq) in [(a.id, b.sq), (b.id, a.sq)] {
                             if let Some(info) = self.find_piece(id) {
                                 self.auto_queen(&info);
@@ -848,7 +861,7 @@ impl Session {
             .unwrap_or("")
             .to_string();
         let filter = p.get("filter");
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let g = self.geom;
         let options: Vec<Value> = match kind.as_str() {
             "piece" => super::pieces_of(pos)
@@ -901,18 +914,17 @@ impl Session {
 
     /// A board rewrite by a primitive (rulings C6): en passant cleared and
     /// the half-move clock reset.
-    fn rewrite<R>(
-        &mut self,
-        f: impl FnOnce(&mut houserules_engine::Position<u64>) -> R,
-    ) -> Option<R> {
-        let r = self.game.edit_small(|pos, _| {
-            let r = f(pos);
+    fn rewrite(&mut self, op: Rewrite) {
+        edit_board!(self.game, |pos, _t| {
+            match op {
+                Rewrite::Swap(a, b) => pos.swap_pieces(a, b),
+                Rewrite::Remove(sq) => pos.remove_piece(sq).is_some(),
+                Rewrite::Relocate(from, to) => pos.relocate_piece(from, to),
+            };
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
-            r
         });
         self.drop_lost_castling();
-        r
     }
 
     /// Changes type and/or colour in place, keeping id and attributes;
@@ -936,7 +948,7 @@ impl Session {
         if piece == cur.piece {
             return;
         }
-        self.game.edit_small(|pos, tb| {
+        edit_board!(self.game, |pos, tb| {
             pos.convert_piece(tb, cur.sq, piece);
             pos.clear_en_passant();
             pos.reset_halfmove_clock();
@@ -968,7 +980,7 @@ impl Session {
             return;
         }
         if let Some(q) = kind_by_name(&def, "queen") {
-            self.game.edit_small(|pos, tb| {
+            edit_board!(self.game, |pos, tb| {
                 pos.convert_piece(
                     tb,
                     p.sq,
@@ -984,7 +996,7 @@ impl Session {
     fn protected_against_kill(&self, p: &PieceInfo) -> bool {
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let v = self.view(pos, p);
         self.st.modifiers.iter().any(|m| {
             let Some(d) = self.st.descriptors.get(&m.descriptor) else {
@@ -1014,7 +1026,7 @@ impl Session {
         let Some(cur) = self.find_piece(p.id) else {
             return;
         };
-        let (pos, _) = self.pos();
+        let pos = self.position();
         if self.view(pos, &cur).royal || self.protected_against_kill(&cur) {
             return;
         }
@@ -1073,7 +1085,7 @@ impl Session {
         let Some(cur) = self.find_piece(p.id) else {
             return;
         };
-        self.rewrite(|pos| pos.remove_piece(cur.sq));
+        self.rewrite(Rewrite::Remove(cur.sq));
         self.st.attrs.remove(&cur.id);
         self.log(
             "removed",
@@ -1144,7 +1156,7 @@ impl Session {
                 if self.hard_blocked(next) && !over_blocks {
                     break;
                 }
-                let (pos, _) = self.pos();
+                let pos = self.position();
                 if let Some(occ) = pos.piece_at(next) {
                     let info = PieceInfo {
                         id: pos.piece_id(next),
@@ -1161,19 +1173,19 @@ impl Session {
                             break;
                         }
                         self.kill(&info);
-                        if self.pos().0.piece_at(next).is_some() {
+                        if self.position().piece_at(next).is_some() {
                             break;
                         }
                     }
                 }
-                self.rewrite(|pos| pos.relocate_piece(at, next));
+                self.rewrite(Rewrite::Relocate(at, next));
                 at = next;
                 if !self.hard_blocked(at) {
                     rest_at = at;
                 }
             }
-            if at != rest_at && self.pos().0.piece_at(rest_at).is_none() {
-                self.rewrite(|pos| pos.relocate_piece(at, rest_at));
+            if at != rest_at && self.position().piece_at(rest_at).is_none() {
+                self.rewrite(Rewrite::Relocate(at, rest_at));
                 at = rest_at;
             }
             for (pid, sq) in pushed {
@@ -1214,16 +1226,16 @@ impl Session {
             if self.hard_blocked(next) {
                 return None;
             }
-            if self.pos().0.piece_at(next).is_none() {
+            if self.position().piece_at(next).is_none() {
                 break next;
             }
             line.push(next);
         };
-        let (pos, _) = self.pos();
+        let pos = self.position();
         if royal_stops
             && line.iter().any(|&sq| {
                 self.royal_mask(pos, pos.piece_at(sq).map_or(Color::White, |p| p.color))
-                    & (1u64 << sq)
+                    & bit(sq)
                     != 0
             })
         {
@@ -1232,8 +1244,8 @@ impl Session {
         let mut moved = Vec::new();
         let mut to = end;
         for &sq in line.iter().rev() {
-            let id = self.pos().0.piece_id(sq);
-            self.rewrite(|pos| pos.relocate_piece(sq, to));
+            let id = self.position().piece_id(sq);
+            self.rewrite(Rewrite::Relocate(sq, to));
             moved.push((id, to));
             to = sq;
         }
@@ -1267,7 +1279,7 @@ impl Session {
         };
         let nearest = p.get("ifBlocked").map(|v| self.val(&cx, v)) == Some(json!("nearest-free"));
         let enter = p.get("enterMarkers") != Some(&json!(false));
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let free = |s: u8| (s == me.sq || pos.piece_at(s).is_none()) && !self.hard_blocked(s);
         let dest = if free(target) {
             Some(target)
@@ -1286,7 +1298,7 @@ impl Session {
         let Some(dest) = dest.filter(|&d| d != me.sq) else {
             return;
         };
-        self.rewrite(|pos| pos.relocate_piece(me.sq, dest));
+        self.rewrite(Rewrite::Relocate(me.sq, dest));
         self.log(
             "moved",
             json!({"from": self.geom.name(me.sq), "to": self.geom.name(dest), "id": me.id}),
@@ -1325,7 +1337,7 @@ impl Session {
         let Some(cur) = self.find_piece(t.id) else {
             return;
         };
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let Some(old) = Self::preset_hp(pos, cur.sq) else {
             return;
         };
@@ -1338,7 +1350,7 @@ impl Session {
             return;
         }
         let hp = new.min(255.0) as u8;
-        self.game.edit_small(|p, _| {
+        edit_board!(self.game, |p, _t| {
             houserules_presets::rules::set_hit_points(p, cur.sq, hp);
         });
         if hp < old {

@@ -16,6 +16,45 @@ pub struct Geom {
 impl Geom {
     /// The 8×8 board of FIDE chess.
     pub const CHESS: Geom = Geom { w: 8, h: 8 };
+    /// Most files or ranks a board has (the engine's limit: 16 a side).
+    pub const MAX_SIDE: u8 = 16;
+    /// Most squares a board has (the engine's `u128` bitboards).
+    pub const MAX_SQUARES: u16 = 128;
+
+    /// Whether some board the engine holds (at most 16 files, 16 ranks
+    /// and 128 squares) has a square on file `f` and rank `r` (from 0):
+    /// the smallest such board is `(f + 1) × (r + 1)`. Descriptors
+    /// checked without a board accept exactly these (`p8` on 16×8, `h16`
+    /// on 8×16, `j10` on 10×10; never `p9`).
+    pub fn on_some_board(f: u8, r: u8) -> bool {
+        f < Self::MAX_SIDE
+            && r < Self::MAX_SIDE
+            && (u16::from(f) + 1) * (u16::from(r) + 1) <= Self::MAX_SQUARES
+    }
+
+    /// The `(file, rank)` (from 0) a square name such as `e4` or `j10`
+    /// spells, on any board: a letter `a`–`p` and a rank `1`–`16`
+    /// written without a leading zero. No board is checked.
+    pub fn spell(s: &str) -> Option<(u8, u8)> {
+        let b = s.as_bytes();
+        let (&f, digits) = b.split_first()?;
+        if !(b'a'..=b'p').contains(&f) || digits.is_empty() || digits.len() > 2 {
+            return None;
+        }
+        if digits[0] == b'0' || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let r = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+        (1..=Self::MAX_SIDE)
+            .contains(&r)
+            .then_some((f - b'a', r - 1))
+    }
+
+    /// Whether a square name is on some board the engine holds
+    /// ([`Geom::on_some_board`]).
+    pub fn name_on_some_board(s: &str) -> bool {
+        Self::spell(s).is_some_and(|(f, r)| Self::on_some_board(f, r))
+    }
 
     /// Whether this is the 8×8 board (the compiled legality and its
     /// precomputed line tables are for it alone).
@@ -99,13 +138,13 @@ impl Geom {
         (1..=self.h).contains(&n).then(|| n - 1)
     }
 
-    /// Every square of the board as a 64-square mask (boards of at most 64
-    /// squares).
+    /// Every square of the board as a 128-square mask (bit `sq` for square
+    /// `sq`).
     #[inline]
-    pub fn all(self) -> u64 {
-        match self.squares() {
-            64.. => !0,
-            n => (1u64 << n) - 1,
+    pub fn all(self) -> u128 {
+        match u32::from(self.w) * u32::from(self.h) {
+            128.. => !0,
+            n => (1u128 << n) - 1,
         }
     }
 }
@@ -134,7 +173,18 @@ mod tests {
         assert_eq!(s.offset(35, 1, 0), None);
         assert_eq!(s.offset(35, -1, -1), Some(28));
         assert_eq!(s.all().count_ones(), 36);
-        assert_eq!(Geom::CHESS.all(), !0);
+        assert_eq!(Geom::CHESS.all(), u128::from(u64::MAX));
+        // 16×8 fills all 128 bits; 10×10 holds 100 squares.
+        assert_eq!(Geom { w: 16, h: 8 }.all(), !0);
+        assert_eq!(Geom { w: 10, h: 10 }.all().count_ones(), 100);
+        // Names some board has: p8 (16×8), h16 (8×16), j10; never p9
+        // (16 × 9 = 144 squares) or q1 (17 files).
+        for n in ["a1", "p8", "h16", "j10", "l10"] {
+            assert!(Geom::name_on_some_board(n), "{n}");
+        }
+        for n in ["p9", "q1", "a17", "a0", "i16", "e04"] {
+            assert!(!Geom::name_on_some_board(n), "{n}");
+        }
         assert_eq!(s.parse_file("f"), Some(5));
         assert_eq!(s.parse_file("g"), None);
         assert_eq!(g.parse_rank("10"), Some(9));

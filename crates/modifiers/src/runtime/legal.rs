@@ -9,10 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use houserules_engine::{Color, Move, MoveKind, Position};
+use houserules_engine::{Color, Move, MoveKind};
 use serde_json::Value;
 
 use super::eval::{truthy, Cx};
+use super::board::{bit, Board, Mask};
 use super::{pieces_of, Geom, Session};
 use crate::descriptor::PrimitiveKind;
 
@@ -64,9 +65,6 @@ impl Session {
     /// Legal moves at `legal-move-count` nesting `depth`: the compiled
     /// restrictions when they compile, else the interpreter.
     pub(crate) fn rule_legal_moves_depth(&self, depth: u8) -> Vec<Move> {
-        if self.plain {
-            return self.plain_legal_moves();
-        }
         self.legality_plan(depth, |p| self.legal_from_plan(p))
             .unwrap_or_else(|| self.interpreted_legal_moves(depth))
     }
@@ -74,10 +72,7 @@ impl Session {
     /// Legal moves by interpreting the descriptors move by move: the
     /// reference the compiled restrictions are tested against.
     pub(crate) fn interpreted_legal_moves(&self, depth: u8) -> Vec<Move> {
-        if self.plain {
-            return self.plain_legal_moves();
-        }
-        let (pos, t) = self.pos();
+        let pos = self.position();
         let rs = self.restrictions();
         let blocked = self.blocked_mask();
         let us = pos.turn();
@@ -95,7 +90,7 @@ impl Session {
         // C2 keeps royals from being captured, but a rule set without the
         // self-check filter (weak-dual-king, RULINGS P16, which overrides
         // the modifier rulings) lets a side lose a king by capture.
-        let enemy_royals = if t.hooks().is_none_or(|h| h.self_check_filter()) {
+        let enemy_royals = if pos.self_check_filter() {
             self.royal_mask(pos, us.flip())
         } else {
             0
@@ -105,7 +100,7 @@ impl Session {
         let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0;
         let mut moves = if needs_own {
             let mut v = Vec::new();
-            pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut v);
+            pos.pseudo_legal_moves(&mut v);
             self.apply_shapes(pos, &mut v, depth);
             v
         } else {
@@ -113,13 +108,13 @@ impl Session {
         };
         // Phase 2: restrictions on single moves, hard blocks, royal captures.
         moves.retain(|m| {
-            if m.kind != MoveKind::Castle && enemy_royals & (1u64 << m.to) != 0 {
+            if m.kind != MoveKind::Castle && enemy_royals & bit(m.to) != 0 {
                 return false;
             }
             if blocked != 0 && Self::hits_block(self.geom, *m, blocked) {
                 return false;
             }
-            if flagged & (1u64 << m.from) != 0 && self.captured_view(pos, *m).is_some() {
+            if flagged & bit(m.from) != 0 && self.captured_view(pos, *m).is_some() {
                 return false;
             }
             for r in &rs {
@@ -148,14 +143,11 @@ impl Session {
             true
         });
         // Phase 3: self-check with rule-aware attacks.
-        if needs_own && t.hooks().is_none_or(|h| h.self_check_filter()) {
+        if needs_own && pos.self_check_filter() {
             moves.retain(|m| {
-                let mut after = *pos;
-                match t.hooks() {
-                    Some(h) => after.play_with_hooks(t, h, *m),
-                    None => after.play_unchecked(t, *m),
-                }
-                self.attacked_royals(&after, us, Some(us), depth).is_empty()
+                let after = pos.played(*m);
+                self.attacked_royals(after.board(pos), us, Some(us), depth)
+                    .is_empty()
             });
         }
         let mut dedup = Vec::with_capacity(moves.len());
@@ -229,18 +221,18 @@ impl Session {
 
     /// A move that ends on or slides through a hard block (rulings D2).
     /// Castling is judged on the squares between king and rook.
-    fn hits_block(g: Geom, m: Move, blocked: u64) -> bool {
+    fn hits_block(g: Geom, m: Move, blocked: Mask) -> bool {
         if m.kind == MoveKind::Castle {
             let (a, b) = (m.from.min(m.to), m.from.max(m.to));
-            return (a + 1..b).any(|s| blocked & (1u64 << s) != 0);
+            return (a + 1..b).any(|s| blocked & bit(s) != 0);
         }
-        if blocked & (1u64 << m.to) != 0 {
+        if blocked & bit(m.to) != 0 {
             return true;
         }
         if let Some((dx, dy, n)) = Self::line(g, m) {
             for i in 1..n {
                 let s = i32::from(m.from) + (dy * i32::from(g.w) + dx) * i;
-                if blocked & (1u64 << s) != 0 {
+                if blocked & bit(s as u8) != 0 {
                     return true;
                 }
             }
@@ -248,7 +240,7 @@ impl Session {
         false
     }
 
-    fn captured_view(&self, pos: &Position<u64>, m: Move) -> Option<super::eval::View> {
+    fn captured_view(&self, pos: Board<'_>, m: Move) -> Option<super::eval::View> {
         let us = pos.turn();
         let sq = match m.kind {
             MoveKind::Castle => return None,
@@ -272,7 +264,7 @@ impl Session {
     }
 
     /// Whether a move matches a move filter (rulings 2.1 § MoveFilter).
-    pub(crate) fn move_matches(&self, cx: &Cx, f: &Value, pos: &Position<u64>, m: Move) -> bool {
+    pub(crate) fn move_matches(&self, cx: &Cx, f: &Value, pos: Board<'_>, m: Move) -> bool {
         let Some(o) = f.as_object() else { return false };
         let us = pos.turn();
         let cxp = Cx {
@@ -334,10 +326,10 @@ impl Session {
     /// Squares of `side`'s pieces that a fully immobilising forbid-move
     /// disarms on `pos` (rulings C3). `turn` is the side to move the
     /// restrictions are judged for.
-    fn disarmed(&self, pos: &Position<u64>, side: Color, depth: u8) -> u64 {
+    fn disarmed(&self, pos: Board<'_>, side: Color, depth: u8) -> Mask {
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
-        let mut mask = 0u64;
+        let mut mask = 0 as Mask;
         for r in self.restrictions() {
             if r.kind != PrimitiveKind::ForbidMove {
                 continue;
@@ -374,14 +366,14 @@ impl Session {
                 if o.get("from").is_some_and(|x| !self.square_ok(&cx, x, p.sq)) {
                     continue;
                 }
-                mask |= 1u64 << p.sq;
+                mask |= bit(p.sq);
             }
         }
         mask
     }
 
     /// Whether a royal is covered by `protect … against capture`.
-    fn royal_protected(&self, pos: &Position<u64>, sq: u8, depth: u8) -> bool {
+    fn royal_protected(&self, pos: Board<'_>, sq: u8, depth: u8) -> bool {
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
         let Some(p) = pieces_of(pos).into_iter().find(|p| p.sq == sq) else {
@@ -411,27 +403,26 @@ impl Session {
     /// protected royals are never in check, hard blocks stop rays.
     fn attacked_royals(
         &self,
-        pos: &Position<u64>,
+        pos: Board<'_>,
         color: Color,
         _turn: Option<Color>,
         depth: u8,
-    ) -> Vec<(u8, u64)> {
-        let (_, t) = self.pos();
+    ) -> Vec<(u8, Mask)> {
         let them = color.flip();
         let occ = pos.occupied() | self.blocked_mask();
         // Capture-flagged pieces give no check either (runtime::aura).
         let disarmed = self.disarmed(pos, them, depth) | self.capture_disarmed(pos);
         let (replaced, extra) = self.shape_targets_of(pos, them, depth, true);
         let mut out = Vec::new();
-        let royals = self.royals(pos, t, color);
+        let royals = pos.royals(color);
         for sq in 0..self.geom.squares() {
-            if royals & (1u64 << sq) == 0 {
+            if royals & bit(sq) == 0 {
                 continue;
             }
-            let mut att = pos.attackers_to(t, sq, occ, them) & !replaced;
+            let mut att = pos.attackers_to(sq, occ, them) & !replaced;
             for &(from, to, cap) in &extra {
                 if to == sq && cap {
-                    att |= 1u64 << from;
+                    att |= bit(from);
                 }
             }
             let att = att & !disarmed;
@@ -444,24 +435,21 @@ impl Session {
 
     /// Rule-aware check of `color` in the current position.
     pub(crate) fn in_check(&self, color: Color) -> bool {
-        if self.plain {
-            return self.plain_in_check(color);
-        }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         !self.attacked_royals(pos, color, None, 1).is_empty()
     }
 
     /// Royal ids in check and `(attacker, royal)` id pairs, both colours.
     pub(crate) fn check_state(&self) -> (Vec<u16>, Vec<(u16, u16)>) {
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let mut checked = Vec::new();
         let mut pairs = Vec::new();
         for c in Color::ALL {
             for (sq, att) in self.attacked_royals(pos, c, None, 1) {
                 let rid = pos.piece_id(sq);
                 checked.push(rid);
-                for a in 0..64u8 {
-                    if att & (1u64 << a) != 0 {
+                for a in 0..self.geom.squares() {
+                    if att & bit(a) != 0 {
                         pairs.push((pos.piece_id(a), rid));
                     }
                 }

@@ -26,6 +26,7 @@
 //! cursor.
 
 mod aura;
+mod board;
 mod compiled;
 mod dispatch;
 mod draft;
@@ -34,7 +35,6 @@ mod eval;
 mod exec;
 mod geom;
 mod legal;
-mod plain;
 mod shapes;
 mod state;
 
@@ -42,6 +42,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use houserules_engine::{Color, Game, Move, MoveKind, Piece, PieceKind, Position, Tables};
+
+use board::{bit, edit_board, Board, Mask};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -92,11 +94,6 @@ pub mod codes {
     pub const BAD_MODIFIER: &str = "request.bad-modifier";
     /// A modifier parameter is given twice in one `ID:K=V;…` entry.
     pub const DUPLICATE_PARAMETER: &str = "request.duplicate-parameter";
-    /// Modifiers (or draft mode, which attaches them) were asked for on a
-    /// board of more than 64 squares: the runtime's square sets are 64-bit,
-    /// so such games are played without modifiers (boards of up to 64
-    /// squares of any shape take them).
-    pub const UNSUPPORTED_BOARD: &str = "request.unsupported-board";
     /// A modifier names a square, file or rank the game's board does not
     /// have (modifier-rulings E3: attaching re-validates against the
     /// game's board).
@@ -147,11 +144,6 @@ pub struct Runtime {
     hp_preset: bool,
     /// The board's width and height (from the game's definition).
     geom: Geom,
-    /// A plain game: the board has more than 64 squares, so nothing can be
-    /// attached (no modifier, no draft) and the runtime plays the engine's
-    /// rules through its generic [`Game`] API (`plain.rs`). Everything that
-    /// reads `Position<u64>` is then unreachable.
-    plain: bool,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -230,19 +222,13 @@ pub(crate) fn kind_by_name(
 }
 
 impl Runtime {
-    /// A runtime on `game` with no modifier attached: the castling kings
-    /// and the check state are read from the position. A board of more
-    /// than 64 squares makes a plain game ([`Runtime::accepts_modifiers`]
-    /// refuses every modifier on it).
+    /// A runtime on `game` (any board the engine holds, up to 128
+    /// squares) with no modifier attached: the castling kings and the check
+    /// state are read from the position.
     ///
     /// # Errors
-    /// [`codes::UNSUPPORTED_BOARD`] for draft mode on a board of more than
-    /// 64 squares (a draft would attach modifiers the runtime cannot run
-    /// there).
+    /// None today; the `Result` is kept for refusals of future options.
     pub fn new(game: Game, options: Options) -> Result<Runtime, Refusal> {
-        if game.small().is_none() && options.draft {
-            return Err(plain::unsupported_board(&game, "draft mode"));
-        }
         let st = State {
             rng: Mulberry32::new(options.seed),
             ply_count: 0,
@@ -266,10 +252,6 @@ impl Runtime {
             log: Vec::new(),
         };
         let mut s = Runtime::from_parts(game, st, options.hp_preset);
-        if s.plain {
-            // Castling kings and check pairs are read by modifiers only.
-            return Ok(s);
-        }
         s.st.castle_kings = s.castling_kings();
         let (checked, pairs) = s.check_state();
         s.st.checked = checked;
@@ -287,7 +269,6 @@ impl Runtime {
         };
         Runtime {
             geom,
-            plain: game.small().is_none(),
             game,
             st,
             kill_cancelled: false,
@@ -377,7 +358,7 @@ impl Runtime {
     /// (else legality runs the interpreter), for the differential tests.
     #[doc(hidden)]
     pub fn legality_compiles(&self) -> bool {
-        !self.plain && self.legality_plan(0, |_| ()).is_some()
+        self.legality_plan(0, |_| ()).is_some()
     }
 
     /// The status name: `awaiting-choice`, `ongoing`, `checkmate`,
@@ -440,24 +421,35 @@ impl Runtime {
         self.geom
     }
 
-    /// The position and its tables (boards of at most 64 squares).
+    /// The game's position as the interpreter reads it (either bitboard
+    /// width).
+    pub(crate) fn position(&self) -> Board<'_> {
+        match self.game.small() {
+            Some((p, t)) => Board::Small(p, t),
+            None => {
+                let (p, t) = self
+                    .game
+                    .large()
+                    .expect("a game's position is u64 or u128");
+                Board::Large(p, t)
+            }
+        }
+    }
+
+    /// The `u64` position and its tables, for the compiled 8×8 legality.
     ///
     /// # Panics
-    /// On a board of more than 64 squares (a plain game, whose runtime
-    /// never calls it).
-    pub fn pos(&self) -> (&Position<u64>, &Tables<u64>) {
+    /// On a board of more than 64 squares (the compiled legality runs on
+    /// 8×8 boards only).
+    pub(crate) fn pos(&self) -> (&Position<u64>, &Tables<u64>) {
         self.game
             .small()
-            .expect("boards of at most 64 squares (checked at creation)")
+            .expect("the compiled legality runs on 8×8 boards only")
     }
 
     /// The pieces on the board, by ascending square.
     pub fn pieces(&self) -> Vec<PieceInfo> {
-        if self.plain {
-            return self.plain_pieces();
-        }
-        let (p, _) = self.pos();
-        pieces_of(p)
+        pieces_of(self.position())
     }
 
     /// The piece with id `id`, if it stands on the board (a scan of the
@@ -466,7 +458,7 @@ impl Runtime {
         if id == 0 {
             return None;
         }
-        let (p, _) = self.pos();
+        let p = self.position();
         let mut occ = p.occupied();
         while occ != 0 {
             let sq = occ.trailing_zeros() as u8;
@@ -500,20 +492,31 @@ impl Runtime {
         })
     }
 
+    /// The squares of `c`'s back rank on this board (rank 1 for White,
+    /// the last rank for Black).
+    fn back_rank(&self, c: Color) -> Mask {
+        let g = self.geom;
+        let row: Mask = (1u128 << g.w) - 1;
+        match c {
+            Color::White => row,
+            Color::Black => row << (u32::from(g.w) * u32::from(g.h - 1)),
+        }
+    }
+
     /// The king of each colour that has castling rights: the `king` on
     /// its back rank (rulings C6).
     fn castling_kings(&self) -> Vec<(String, u16, u8)> {
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let def = self.game.variant().definition();
         let mut out = Vec::new();
         for c in Color::ALL {
-            let rank: u64 = if c == Color::White { 0xFF } else { 0xFF << 56 };
+            let rank = self.back_rank(c);
             if pos.castling_rooks() & rank == 0 {
                 continue;
             }
             if let Some(k) = pieces_of(pos).into_iter().find(|p| {
                 p.piece.color == c
-                    && rank & (1u64 << p.sq) != 0
+                    && rank & bit(p.sq) != 0
                     && kind_name(def, p.piece.kind) == "king"
             }) {
                 out.push((c.name().to_string(), k.id, k.sq));
@@ -530,9 +533,9 @@ impl Runtime {
         if self.st.castle_kings.is_empty() {
             return;
         }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let def = self.game.variant().definition();
-        let mut lost = 0u64;
+        let mut lost: Mask = 0;
         let mut kept = Vec::new();
         for (color, id, sq) in &self.st.castle_kings {
             let c = parse_color(color).unwrap_or(Color::White);
@@ -543,13 +546,14 @@ impl Runtime {
             if stands {
                 kept.push((color.clone(), *id, *sq));
             } else {
-                lost |= if c == Color::White { 0xFF } else { 0xFF << 56 };
+                lost |= self.back_rank(c);
             }
         }
         let rooks = pos.castling_rooks();
         self.st.castle_kings = kept;
         if rooks & lost != 0 {
-            self.game.edit_small(|p, _| p.remove_castling_rights(lost));
+            edit_board!(self.game, |p, _t| p
+                .remove_castling_rights(houserules_engine::BitSet::from_u128(lost)));
         }
     }
 
@@ -577,8 +581,8 @@ impl Runtime {
     /// queues its on-rule-activated. Call [`Runtime::drive`] to run it.
     ///
     /// # Errors
-    /// [`codes::UNSUPPORTED_BOARD`] on a board of more than 64 squares
-    /// ([`Runtime::accepts_modifiers`]); nothing is attached.
+    /// None today (every board the engine holds takes modifiers); the
+    /// `Result` is kept for refusals of future attachments.
     pub fn attach(
         &mut self,
         desc: Descriptor,
@@ -586,7 +590,6 @@ impl Runtime {
         lifetime: Lifetime,
         params: BTreeMap<String, Value>,
     ) -> Result<(), Refusal> {
-        self.accepts_modifiers()?;
         let id = self.next_entity();
         let lifetime = match lifetime {
             Lifetime::Moves { expires_at_move } => Lifetime::Moves {
@@ -688,13 +691,9 @@ impl Runtime {
     fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, String> {
         use houserules_engine::san::SanError;
         let def = self.game.variant().definition();
-        let large = if self.plain { self.large() } else { None };
-        let read = match large {
-            Some((pos, t)) => houserules_engine::san::parse(def, t, pos, legal, text),
-            None => {
-                let (pos, t) = self.pos();
-                houserules_engine::san::parse(def, t, pos, legal, text)
-            }
+        let read = match self.position() {
+            Board::Small(pos, t) => houserules_engine::san::parse(def, t, pos, legal, text),
+            Board::Large(pos, t) => houserules_engine::san::parse(def, t, pos, legal, text),
         };
         read.map_err(|e| match e {
             SanError::Illegal(_) => String::new(),
@@ -792,11 +791,8 @@ impl Runtime {
     /// the runtime is then unchanged.
     pub fn submit_move(&mut self, text: &str) -> Result<String, Refusal> {
         let (m, recorded) = self.resolve_move(text)?;
-        if self.plain {
-            return self.plain_submit(m, recorded);
-        }
         let uci = recorded.as_str();
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let mover = pos.turn();
         let me = PieceInfo {
             id: pos.piece_id(m.from),
@@ -865,7 +861,7 @@ impl Runtime {
             self.do_skip();
             return;
         }
-        let (pos, _) = self.pos();
+        let pos = self.position();
         let mover_id = pos.piece_id(mv.from);
         let rook = if mv.kind == MoveKind::Castle {
             Some(pos.piece_id(mv.to))
@@ -935,7 +931,7 @@ impl Runtime {
     /// fresh stage-12 dispatch for the new side.
     fn do_skip(&mut self) {
         let skipped = self.game.turn();
-        self.game.edit_small(|p, _| p.skip_turn());
+        edit_board!(self.game, |p, _t| p.skip_turn());
         self.st.skips_in_row += 1;
         self.log("skip", json!({"color": skipped.name()}));
         self.st.cursor.ply = None;
@@ -1090,7 +1086,7 @@ impl Runtime {
     fn choice_value(&self, kind: &str, v: &Value) -> Value {
         if kind == "piece" {
             if let Some(sq) = v.as_str().and_then(|n| self.geom.parse(n)) {
-                let (p, _) = self.pos();
+                let p = self.position();
                 if let Some(pc) = p.piece_at(sq) {
                     return self.snap(&PieceInfo {
                         id: p.piece_id(sq),
@@ -1112,18 +1108,18 @@ fn uci_origin(uci: &str, def: &houserules_engine::GameDefinition) -> Option<u8> 
     houserules_engine::fen::parse_square(uci.get(..1 + digits)?, def.width, def.height)
 }
 
-pub(crate) fn pieces_of(p: &Position<u64>) -> Vec<PieceInfo> {
-    let occ = p.occupied();
-    let mut v = Vec::new();
-    for sq in 0..64u8 {
-        if occ & (1u64 << sq) != 0 {
-            if let Some(piece) = p.piece_at(sq) {
-                v.push(PieceInfo {
-                    id: p.piece_id(sq),
-                    sq,
-                    piece,
-                });
-            }
+pub(crate) fn pieces_of(p: Board<'_>) -> Vec<PieceInfo> {
+    let mut occ = p.occupied();
+    let mut v = Vec::with_capacity(occ.count_ones() as usize);
+    while occ != 0 {
+        let sq = occ.trailing_zeros() as u8;
+        occ &= occ - 1;
+        if let Some(piece) = p.piece_at(sq) {
+            v.push(PieceInfo {
+                id: p.piece_id(sq),
+                sq,
+                piece,
+            });
         }
     }
     v

@@ -14,10 +14,11 @@
 
 use std::collections::BTreeMap;
 
-use houserules_engine::{Color, Move, MoveKind, PieceKind, Position};
+use houserules_engine::{Color, Move, MoveKind, PieceKind};
 use serde_json::Value;
 
 use super::eval::Cx;
+use super::board::{bit, Board, Mask};
 use super::{kind_by_name, kind_name, pieces_of, Geom, PieceInfo, Session};
 use crate::descriptor::PrimitiveKind;
 
@@ -104,9 +105,10 @@ pub fn shape_ok(v: &Value) -> Result<(), (Option<&'static str>, String)> {
 
 const DIRECTION_FORMS: &str = "`direction` is a named direction, [x, y] or a list of them";
 
-/// The largest |x| or |y| of a vector (boards are at most 8 squares a
-/// side here, so a longer one cannot move).
-const MAX_COMPONENT: i64 = 7;
+/// The largest |x| or |y| of a vector: boards are at most 16 squares a
+/// side, so a longer one moves on no board (a vector longer than the
+/// game's own board just finds no square there).
+const MAX_COMPONENT: i64 = 15;
 
 /// What is wrong with a direction, for the one vector or name at fault
 /// (a list is checked item by item, so a bad vector is not dropped
@@ -198,7 +200,7 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
             ) else {
                 return Vec::new();
             };
-            if x.abs() > 7 || y.abs() > 7 {
+            if i64::from(x.abs()) > MAX_COMPONENT || i64::from(y.abs()) > MAX_COMPONENT {
                 return Vec::new();
             }
             expand(x, y * f, sym)
@@ -227,10 +229,10 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
 fn walk(
     g: Geom,
     shape: &Value,
-    pos: &Position<u64>,
+    pos: Board<'_>,
     from: u8,
     color: Color,
-    occ: u64,
+    occ: Mask,
     wrap: bool,
     crossing_only: bool,
     out: &mut Vec<(u8, bool)>,
@@ -296,12 +298,12 @@ fn walk(
             if sq == from {
                 break;
             }
-            let bit = 1u64 << sq;
+            let b1 = bit(sq);
             let last =
                 kind == "leap" || kind == "step" && i == steps || kind == "capture" && range == 1;
             let keep = !crossing_only || crossed;
-            if occ & bit != 0 {
-                if own & bit == 0
+            if occ & b1 != 0 {
+                if own & b1 == 0
                     && pos.piece_at(sq).is_some()
                     && caps_ok
                     && (kind != "step" || i == steps)
@@ -366,10 +368,10 @@ impl Session {
     /// replaced, and the extra `(from, to, capture)` targets.
     pub(crate) fn shape_targets(
         &self,
-        pos: &Position<u64>,
+        pos: Board<'_>,
         color: Color,
         depth: u8,
-    ) -> (u64, Vec<(u8, u8, bool)>) {
+    ) -> (Mask, Vec<(u8, u8, bool)>) {
         self.shape_targets_of(pos, color, depth, false)
     }
 
@@ -377,11 +379,11 @@ impl Session {
     /// count as attacks (not `"attacks": false`), for check.
     pub(crate) fn shape_targets_of(
         &self,
-        pos: &Position<u64>,
+        pos: Board<'_>,
         color: Color,
         depth: u8,
         attacking: bool,
-    ) -> (u64, Vec<(u8, u8, bool)>) {
+    ) -> (Mask, Vec<(u8, u8, bool)>) {
         let (rules, wrap) = self.shape_rules();
         if rules.is_empty() && !wrap {
             return (0, Vec::new());
@@ -390,7 +392,7 @@ impl Session {
         let b = BTreeMap::new();
         let occ = pos.occupied() | self.blocked_mask();
         let def = self.game.variant().definition();
-        let mut replaced = 0u64;
+        let mut replaced = 0 as Mask;
         let mut out = Vec::new();
         for p in pieces_of(pos).iter().filter(|p| p.piece.color == color) {
             let view = self.view(pos, p);
@@ -429,7 +431,7 @@ impl Session {
                 }
             }
             if rep {
-                replaced |= 1u64 << p.sq;
+                replaced |= bit(p.sq);
             }
             for (to, cap) in found {
                 if !out.contains(&(p.sq, to, cap)) {
@@ -444,20 +446,19 @@ impl Session {
     /// (`add-moves`, `replace-moves`, wrapped files), not through the
     /// game's own rules (its definition and presets): the move filter key
     /// `added` (issue 12). Castling is never added.
-    pub(crate) fn is_added_move(&self, pos: &Position<u64>, m: Move, depth: u8) -> bool {
+    pub(crate) fn is_added_move(&self, pos: Board<'_>, m: Move, depth: u8) -> bool {
         if m.kind == MoveKind::Castle {
             return false;
         }
         let (replaced, extra) = self.shape_targets(pos, pos.turn(), depth);
-        if replaced & (1u64 << m.from) != 0 {
+        if replaced & bit(m.from) != 0 {
             return true;
         }
         if !extra.iter().any(|&(f, t, _)| f == m.from && t == m.to) {
             return false;
         }
-        let (_, t) = self.pos();
         let mut own = Vec::new();
-        pos.pseudo_legal_moves_hooked(t, t.hooks(), &mut own);
+        pos.pseudo_legal_moves(&mut own);
         !own.iter()
             .any(|x| x.from == m.from && x.to == m.to && x.kind != MoveKind::Castle)
     }
@@ -465,13 +466,13 @@ impl Session {
     /// Applies the shape mechanics to the side to move's pseudo-legal
     /// moves: replaced pieces lose their own moves (castling kept), extra
     /// targets become moves (pawns reaching the far rank promote).
-    pub(crate) fn apply_shapes(&self, pos: &Position<u64>, moves: &mut Vec<Move>, depth: u8) {
+    pub(crate) fn apply_shapes(&self, pos: Board<'_>, moves: &mut Vec<Move>, depth: u8) {
         let us = pos.turn();
         let (replaced, extra) = self.shape_targets(pos, us, depth);
         if replaced == 0 && extra.is_empty() {
             return;
         }
-        moves.retain(|m| m.kind == MoveKind::Castle || replaced & (1u64 << m.from) == 0);
+        moves.retain(|m| m.kind == MoveKind::Castle || replaced & bit(m.from) == 0);
         let def = self.game.variant().definition();
         let promo: Vec<PieceKind> = ["queen", "rook", "bishop", "knight"]
             .iter()

@@ -148,7 +148,8 @@ impl Session {
                     }
                 }
                 "hardBlocked" => {
-                    let b = self.blocked_mask();
+                    // 8×8 only: the mask's low 64 bits are the board.
+                    let b = self.blocked_mask() as u64;
                     match x.as_bool() {
                         Some(true) => b,
                         Some(false) => !b,
@@ -260,9 +261,10 @@ impl Session {
                 "where" if mentions_it(x) => {
                     pm.dynamic = true;
                     let one = Value::Object([(k.clone(), x.clone())].into_iter().collect());
-                    pm.squares &= crate::runtime::pieces_of(pos)
+                    let bd = Board::Small(pos, self.pos().1);
+                    pm.squares &= crate::runtime::pieces_of(bd)
                         .iter()
-                        .filter(|p| self.piece_ok(cx, &one, &self.view(pos, p)))
+                        .filter(|p| self.piece_ok(cx, &one, &self.view(bd, p)))
                         .fold(0u64, |b, p| b | (1u64 << p.sq));
                 }
                 "where" => {

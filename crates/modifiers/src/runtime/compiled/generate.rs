@@ -47,10 +47,6 @@ impl Session {
     ///
     /// [`Game::legal_moves`]: houserules_engine::Game::legal_moves
     pub(crate) fn rule_and_engine_legal(&self) -> (Vec<Move>, Vec<Move>) {
-        if self.plain {
-            let engine = self.game.legal_moves();
-            return (self.plain_filtered(engine.clone()), engine);
-        }
         let both = self.legality_plan(0, |p| {
             if p.any {
                 (self.legal_from_busy_plan(p), None)
@@ -77,7 +73,7 @@ impl Session {
         if self_check {
             // C2, for the royals we attack (castling lands on our rook).
             let occ = pos.occupied();
-            let mut r = self.royal_mask(pos, them);
+            let mut r = Board::Small(pos, t).royals(them) as u64;
             let mut hit = 0u64;
             while r != 0 {
                 let sq = r.trailing_zeros() as u8;
@@ -101,8 +97,8 @@ impl Session {
         let hooks = t.hooks();
         let self_check = hooks.is_none_or(|h| h.self_check_filter());
         let mut royals = [0u64; 2];
-        royals[ci(us)] = self.royal_mask(pos, us);
-        royals[ci(them)] = self.royal_mask(pos, them);
+        royals[ci(us)] = Board::Small(pos, t).royals(us) as u64;
+        royals[ci(them)] = Board::Small(pos, t).royals(them) as u64;
         // Attacks are FIDE's when nothing of theirs is disarmed (pieces
         // only leave the board by our move) and none of our royals may be
         // protected.
@@ -258,14 +254,14 @@ impl Session {
         color: Color,
     ) -> bool {
         let them = color.flip();
-        let royals = self.royals(after, t, color);
+        let royals = Board::Small(after, t).royals(color) as u64;
         if royals == 0 {
             return false;
         }
         let occ = after.occupied();
         let mut disarmed = 0u64;
         if !plan.disarm.is_empty() {
-            let their_royals = self.royals(after, t, them);
+            let their_royals = Board::Small(after, t).royals(them) as u64;
             for d in &plan.disarm {
                 disarmed |= d.pieces.on(after, them, their_royals);
             }

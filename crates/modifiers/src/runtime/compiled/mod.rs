@@ -43,6 +43,7 @@ use houserules_engine::{
 use serde_json::Value;
 
 use super::aura;
+use super::board::Board;
 use super::eval::{square_of, truthy, Cx};
 use super::legal::immobilising;
 use super::Session;
@@ -272,7 +273,7 @@ impl Session {
                 event: &ev,
                 subject: &Value::Null,
                 binds: &b,
-                pos: Some(pos),
+                pos: Some(Board::Small(pos, self.pos().1)),
                 depth,
                 it: &Value::Null,
             };
