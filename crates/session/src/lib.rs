@@ -398,6 +398,14 @@ impl Session {
         self.rt.reseed(seed);
     }
 
+    /// Sends every later move through the whole after-move dispatch, even
+    /// when nothing listens: the reference of the quiet path's
+    /// differential test (`tests/quiet_path.rs`). Not for other uses.
+    #[doc(hidden)]
+    pub fn dispatch_every_move(&mut self) {
+        self.rt.dispatch_every_move();
+    }
+
     /// The pending choice on top of the stack, if any.
     pub fn pending_choice(&self) -> Option<&PendingChoice> {
         self.rt.pending_choice()

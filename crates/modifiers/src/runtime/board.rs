@@ -119,7 +119,9 @@ impl<'a> Board<'a> {
     /// Whether the rule set filters moves that leave a royal attacked
     /// (the rule hooks' `self_check_filter`; true without hooks).
     pub(crate) fn self_check_filter(self) -> bool {
-        on_board!(self, |_p, t| t.hooks().is_none_or(|h| h.self_check_filter()))
+        on_board!(self, |_p, t| t
+            .hooks()
+            .is_none_or(|h| h.self_check_filter()))
     }
 
     /// The pseudo-legal moves of the side to move, the presets' hooks

@@ -166,20 +166,27 @@ impl Session {
             self.st.checked.clear();
             self.st.check_pairs.clear();
         }
-        if self.st.result.is_none() {
-            let p = self.position();
-            let has = |c: Color| p.royals(c) != 0;
-            let (w, b) = (has(Color::White), has(Color::Black));
-            if (!w || !b) && self.definition_has_royals() {
-                self.st.result = Some(match (w, b) {
-                    (false, false) => json!({"status": "draw", "reason": "royal-loss"}),
-                    (true, false) => json!({"status": "royal-loss", "winner": "white"}),
-                    _ => json!({"status": "royal-loss", "winner": "black"}),
-                });
-            }
-        }
+        self.judge_royal_loss();
         if self.st.cursor.items.is_empty() && self.st.cursor.queue.is_empty() {
             self.maybe_draft();
+        }
+    }
+
+    /// A side without a royal loses (both: a draw), in a game that has
+    /// royals and no result yet: the royal-loss result of an input's end.
+    pub(crate) fn judge_royal_loss(&mut self) {
+        if self.st.result.is_some() {
+            return;
+        }
+        let p = self.position();
+        let has = |c: Color| p.royals(c) != 0;
+        let (w, b) = (has(Color::White), has(Color::Black));
+        if (!w || !b) && self.definition_has_royals() {
+            self.st.result = Some(match (w, b) {
+                (false, false) => json!({"status": "draw", "reason": "royal-loss"}),
+                (true, false) => json!({"status": "royal-loss", "winner": "white"}),
+                _ => json!({"status": "royal-loss", "winner": "black"}),
+            });
         }
     }
 

@@ -35,6 +35,7 @@ mod eval;
 mod exec;
 mod geom;
 mod legal;
+mod quiet;
 mod shapes;
 mod state;
 
@@ -142,6 +143,9 @@ pub struct Runtime {
     plan_cache: compiled::PlanCache,
     /// The rule set includes `piece-hp` ([`Options::hp_preset`]).
     hp_preset: bool,
+    /// Moves go through the whole dispatch even when nothing listens
+    /// (`quiet.rs`): the reference of the quiet path's differential test.
+    dispatch_always: bool,
     /// The board's width and height (from the game's definition).
     geom: Geom,
 }
@@ -276,6 +280,7 @@ impl Runtime {
             kill_attempts: 0,
             plan_cache: compiled::PlanCache::default(),
             hp_preset,
+            dispatch_always: false,
         }
     }
 
@@ -427,10 +432,7 @@ impl Runtime {
         match self.game.small() {
             Some((p, t)) => Board::Small(p, t),
             None => {
-                let (p, t) = self
-                    .game
-                    .large()
-                    .expect("a game's position is u64 or u128");
+                let (p, t) = self.game.large().expect("a game's position is u64 or u128");
                 Board::Large(p, t)
             }
         }
@@ -791,6 +793,9 @@ impl Runtime {
     /// the runtime is then unchanged.
     pub fn submit_move(&mut self, text: &str) -> Result<String, Refusal> {
         let (m, recorded) = self.resolve_move(text)?;
+        if self.is_quiet() {
+            return Ok(self.quiet_submit(m, recorded));
+        }
         let uci = recorded.as_str();
         let pos = self.position();
         let mover = pos.turn();
