@@ -679,13 +679,27 @@ fn shipped_games() -> Vec<Value> {
 /// then carry inline). Issue 13 does not name this route; the web app's
 /// editor uses it.
 #[utoipa::path(post, path = "/api/modifiers", request_body(content = Object, description = "A modifier descriptor (JSON)"),
-    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}")))]
+    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}"), (status = 409, body = Object, description = "{ok: false, findings}: the id is a library modifier's (`modifier.id-taken`)")))]
 async fn save_modifier(State(app): State<Arc<AppState>>, body: String) -> Response {
     let checked = tokio::task::spawn_blocking(move || {
         houserules_modifiers::validate::validate(&body).map(|d| (d.id.to_string(), body))
     })
     .await;
     match checked {
+        // A library id would make two modifiers of one name in the lobby,
+        // and games with the saved one would read as the library's (web
+        // trial, session 7).
+        Ok(Ok((id, _))) if houserules_modifiers::library::entry(&id).is_some() => (
+            StatusCode::CONFLICT,
+            Json(json!({"ok": false, "findings": [{
+                "code": "modifier.id-taken",
+                "path": "$.id",
+                "message": format!(
+                    "`{id}` is the id of a library modifier; give the descriptor an id of its own"
+                ),
+            }]})),
+        )
+            .into_response(),
         Ok(Ok((id, text))) => match app.store.save_modifier(&id, &text, now_ms()).await {
             Ok(()) => (StatusCode::CREATED, Json(json!({"id": id}))).into_response(),
             Err(e) => store_failed(&app, e),

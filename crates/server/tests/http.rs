@@ -282,6 +282,16 @@ async fn modifier_library(b: Backend) {
     assert_eq!(status, 400, "{body}");
     let v: Value = serde_json::from_str(&body).unwrap();
     assert!(v["findings"][0]["path"].is_string(), "{body}");
+    // A library id is refused (web trial, session 7: a saved `minefield`
+    // was listed beside the library's and games with it read as the
+    // library's).
+    let mut taken = d.clone();
+    taken["id"] = json!("minefield");
+    let (status, body) = http(s.addr, "POST", "/api/modifiers", Some(&taken.to_string())).await;
+    assert_eq!(status, 409, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["findings"][0]["code"], "modifier.id-taken", "{body}");
+    assert_eq!(v["findings"][0]["path"], "$.id", "{body}");
     drop(s);
     let again = start_on(db, fast()).await;
     let rules = get_json(again.addr, "/api/rules").await;
