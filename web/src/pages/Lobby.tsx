@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
+import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -112,6 +113,7 @@ export function Lobby() {
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
   const [timeoutSeconds, setTimeoutSeconds] = useState(60);
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  const [opponent, setOpponent] = useState<Opponent>({ kind: 'friend' });
   const [fen, setFen] = useState('');
   const [seed, setSeed] = useState('');
   const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
@@ -141,7 +143,7 @@ export function Lobby() {
   const create = async (e: Event) => {
     e.preventDefault();
     setCreateError(null);
-    const req: CreateGameRequest = {
+    let req: CreateGameRequest = {
       presets,
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
       modifiers: [...modifiers.map((key) => modifierEntry(key, rules?.modifiers ?? [])), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
@@ -157,10 +159,14 @@ export function Lobby() {
     if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
+    const me = colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour;
+    req = withOpponent(req, opponent, me);
     try {
       const g = await api.createGame(req);
+      // Against the computer only the creator's seat exists: straight to its game page.
+      if (opponent.kind === 'computer') return location.assign(g.seats[me].url);
       setCreated(g);
-      setMyColour(colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour);
+      setMyColour(me);
     } catch (err) {
       setCreateError({ message: (err as Error).message, findings: err instanceof ApiError ? err.findings : [] });
     }
@@ -310,6 +316,7 @@ export function Lobby() {
               </select>
             </label>
           </div>
+          <OpponentChoice value={opponent} onChange={setOpponent} />
           <details class="advanced">
             <summary>Start position, seed and coin flips</summary>
             <label>
