@@ -241,13 +241,17 @@ async fn plays_only_legal_moves_against_random_moves() {
     assert!(g.white.is_empty());
     let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
     let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut last = Value::Null;
+    // The engine (White) moves first, with no one's help: maybe before the
+    // welcome already (regression: the test waited for a `state` of ply 1
+    // that had come as the welcome's state).
+    let mut last = bl.welcome["state"].clone();
     for ply in (1..60u32).step_by(2) {
-        // The engine (White) moves first, with no one's help.
-        let st = bl
-            .state_where(|st| st["plyCount"] == ply || !st["result"].is_null())
-            .await;
-        last = st["state"].clone();
+        if last["plyCount"] != ply && last["result"].is_null() {
+            let st = bl
+                .state_where(|st| st["plyCount"] == ply || !st["result"].is_null())
+                .await;
+            last = st["state"].clone();
+        }
         if !last["result"].is_null() {
             break;
         }
@@ -274,7 +278,6 @@ async fn plays_only_legal_moves_against_random_moves() {
     let ours = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
     let fields = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
     assert_eq!(fields(ours["fen"].as_str().unwrap()), fields(&theirs));
-    let _ = last;
 }
 
 /// A server restarted while it is the engine's turn resumes its thinking.
@@ -307,5 +310,36 @@ fn restart_on_the_engines_turn_resumes() {
             assert_eq!(moves.len(), 2);
             python_chess_replay(chess_start(), &moves);
         });
+    }
+}
+
+/// On a short clock (3 s, no increment) the engine at level 8 (5 s a
+/// move without a clock) spends a share of its time left, never all of
+/// it: ten moves in, it has not lost on time. A player moving at once
+/// (the first legal move each turn) keeps the game going.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn never_flags_on_a_clock() {
+    let s = start(Backend::Sqlite).await;
+    let g = create(
+        s.addr,
+        json!({"white": "ann", "black": "engine:8", "clock": {"initialSeconds": 3, "incrementSeconds": 0}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let mut st = w.welcome["state"].clone();
+    for ply in (0..20u32).step_by(2) {
+        let first = st["legalMoves"][0].as_str().unwrap().to_string();
+        w.mv(&first, ply).await;
+        st = w
+            .state_where(|x| x["plyCount"] == ply + 2 || !x["result"].is_null())
+            .await["state"]
+            .clone();
+        if !st["result"].is_null() {
+            break;
+        }
+    }
+    assert_ne!(st["result"]["reason"], "timeout", "{}", st["result"]);
+    if st["result"].is_null() {
+        assert!(st["clock"]["black"]["remainingMs"].as_i64().unwrap() > 0);
     }
 }
