@@ -64,7 +64,7 @@ async fn poll_until(
 }
 
 /// The engine (Black, level 2: at most 100 ms a move) answers 1. e4
-/// within 3 s, with a move python-chess finds legal.
+/// within 3 s, with a move python-chess finds legal, seen by a spectator.
 async fn engine_answers_a_move(b: Backend) {
     let s = start(b).await;
     let g = create(s.addr, json!({"white": "ann", "black": "engine:2"})).await;
@@ -75,9 +75,12 @@ async fn engine_answers_a_move(b: Backend) {
         json!({"color": "black", "level": 2, "thinking": false})
     );
     assert_eq!(w.welcome["state"]["presence"]["black"], true);
+    let mut spectator = Client::connect(s.addr, &g.id, "", 2).await;
     let t = Instant::now();
     w.mv("e2e4", 0).await;
     w.state_where(|st| st["plyCount"] == 2).await;
+    // Spectators see the engine's move as any move.
+    spectator.state_where(|st| st["plyCount"] == 2).await;
     let took = t.elapsed();
     assert!(took < Duration::from_secs(3), "the reply took {took:?}");
     let moves = recorded_moves(s.addr, &g.id).await;
