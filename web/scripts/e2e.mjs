@@ -426,6 +426,41 @@ try {
     await bad.context().close();
   });
 
+  // Issue 15: the lobby's "Opponent: the computer" seats the server's engine (`black: engine:N`)
+  // and opens the game page of the human's seat only; the engine answers 1. e4 on the board.
+  if (!mock) await step('play the computer', async () => {
+    const l = await page(DESKTOP, '/');
+    await l.check('input[name="opponent"][value="computer"]');
+    await l.selectOption('select[name="engineLevel"]', '1');
+    await shot(l, 'computer-lobby-desktop');
+    const lp = await page(PHONE, '/');
+    await lp.check('input[name="opponent"][value="computer"]');
+    await lp.locator('fieldset.opponent').scrollIntoViewIfNeeded();
+    await shot(lp, 'computer-lobby-phone');
+    await lp.context().close();
+    await l.click('button[type=submit]');
+    await l.waitForURL(/\/games\/[0-9a-f]+\?token=/);
+    check(true, 'the lobby opens the game page of the human seat against the computer');
+    check((await l.locator('[data-invite]').count()) === 0, 'no invite links against the computer');
+    await l.waitForSelector('[data-connection="open"]');
+    const names = await l.locator('.name').allTextContents();
+    check(names.some((n) => /Computer \(level 1\)/.test(n)), `the opponent is shown as the computer (${names.join(', ')})`);
+    await clickSquare(l, 'e2');
+    await clickSquare(l, 'e4');
+    await l.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    // The engine's reply: one black piece leaves ranks 7–8 (16 black pieces stand there at the start,
+    // and 1. e4 captures nothing), and the move list reads "1. e4" and a second move.
+    await l.waitForFunction(() => document.querySelectorAll('[data-piece^="black"][data-on$="7"], [data-piece^="black"][data-on$="8"]').length === 15, null, { timeout: 10_000 });
+    await l.waitForFunction(() => /1\. ?e4 ?[A-Za-z]/.test(document.querySelector('.moves')?.textContent.replace(/\s+/g, ' ') ?? ''));
+    const moves = (await l.locator('.moves').textContent()).replace(/\s+/g, ' ').trim();
+    check(true, `the computer's reply appears on the board and in the move list (${moves.slice(0, 40)})`);
+    await shot(l, 'computer-game-desktop');
+    const ph = await page(PHONE, new URL(l.url()).pathname + new URL(l.url()).search);
+    await ph.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    await shot(ph, 'computer-game-phone');
+    for (const x of [l, ph]) await x.context().close();
+  });
+
   if (!mock) await step('grand from the lobby', async () => {
     const l = await page(DESKTOP, '/');
     await l.waitForSelector('select[name="game"] option[value="grand"]', { state: 'attached' });

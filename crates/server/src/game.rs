@@ -8,6 +8,7 @@
 //! under heavy modifiers can take milliseconds, and the async threads must
 //! stay free for sockets. Store calls are async (sqlx).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -18,6 +19,7 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::clock::{Clock, ClockSpec};
+use crate::engine::{self, EngineSeat, Thought};
 use crate::protocol::{ClientMessage, Seat, ServerMessage};
 use crate::store::{Entry, Store};
 use crate::Metrics;
@@ -303,6 +305,29 @@ pub struct Game {
     store: Arc<dyn Store>,
     metrics: Arc<Metrics>,
     timing: Timing,
+    /// The engine's seat, if the engine plays in this game.
+    engine: Option<Engine>,
+}
+
+/// The engine's part of a game (see [`crate::engine`]).
+struct Engine {
+    seat: EngineSeat,
+    setup: Arc<engine::Setup>,
+    searcher: Arc<Mutex<houserules_search::Searcher>>,
+    /// The search under way: the ply it is for, its stop flag, its answer.
+    thinking: Option<(u32, Arc<AtomicBool>, oneshot::Receiver<Option<Thought>>)>,
+    /// The score of its last search (its side), for draw offers.
+    last_score: Option<houserules_search::Score>,
+    /// A ply whose search failed (the task ended without an answer): not
+    /// searched again, so that a failing search does not loop.
+    failed_at: Option<u32>,
+}
+
+/// What woke a game's task.
+enum Wake {
+    Cmd(Option<Cmd>),
+    Deadline,
+    Thought(Option<Thought>),
 }
 
 /// Runs rules work on the blocking pool.
@@ -333,11 +358,30 @@ impl Game {
         timing: Timing,
     ) -> Result<GameHandle, String> {
         let request = init.request.clone();
-        let session = tokio::task::spawn_blocking(move || Session::create(request))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|r| r.to_string())?;
+        let seat = engine::seat_of(init.meta.white.as_deref(), init.meta.black.as_deref());
+        let id = init.id.clone();
+        let (session, engine) = tokio::task::spawn_blocking(move || {
+            let s = Session::create(request.clone())?;
+            let e = seat.map(|seat| Engine {
+                seat,
+                setup: Arc::new(engine::Setup::new(seat, &request, &s, &id)),
+                searcher: Arc::new(Mutex::new(engine::searcher())),
+                thinking: None,
+                last_score: None,
+                failed_at: None,
+            });
+            Ok::<_, houserules_session::Refusal>((s, e))
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|r| r.to_string())?;
+        let mut gone_since = [Some(Instant::now()); 2];
+        if let Some(e) = &engine {
+            // Never absent: no claim of victory against it.
+            gone_since[if e.seat.color == Color::White { 0 } else { 1 }] = None;
+        }
         let mut game = Game {
+            engine,
             id: init.id,
             request_text: init.request_text,
             clock: init.meta.clock.as_ref().map(Clock::new),
@@ -350,7 +394,7 @@ impl Game {
             draw_offer: None,
             conns: Vec::new(),
             next_conn: 1,
-            gone_since: [Some(Instant::now()); 2],
+            gone_since,
             paused: false,
             choice_deadline: None,
             last_move: None,
@@ -518,6 +562,9 @@ impl Game {
     }
 
     fn present(&self, c: Color) -> bool {
+        if self.engine.as_ref().is_some_and(|e| e.seat.color == c) {
+            return true; // the engine is always at the board
+        }
         let seat = if c == Color::White {
             Seat::White
         } else {
@@ -562,6 +609,14 @@ impl Game {
             m.insert(
                 "seats".into(),
                 json!({"white": self.tokens[0].is_some(), "black": self.tokens[1].is_some()}),
+            );
+            m.insert(
+                "engine".into(),
+                json!(self.engine.as_ref().map(|e| json!({
+                    "color": e.seat.color.name(),
+                    "level": e.seat.level,
+                    "thinking": self.engine_due(),
+                }))),
             );
             m.insert(
                 "claimVictoryAfterMs".into(),
@@ -701,21 +756,128 @@ impl Game {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
+            self.engine_step().await;
             let deadline = self.next_deadline();
-            let cmd = match deadline {
-                Some(at) => tokio::select! {
-                    c = rx.recv() => c,
-                    _ = tokio::time::sleep_until(at.into()) => {
-                        self.on_deadline().await;
-                        continue;
+            let wake = {
+                let thought = async {
+                    match self.engine.as_mut().and_then(|e| e.thinking.as_mut()) {
+                        Some((_, _, answer)) => answer.await.ok().flatten(),
+                        None => std::future::pending().await,
                     }
-                },
-                None => rx.recv().await,
+                };
+                tokio::select! {
+                    c = rx.recv() => Wake::Cmd(c),
+                    _ = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now).into()),
+                        if deadline.is_some() => Wake::Deadline,
+                    t = thought => Wake::Thought(t),
+                }
             };
-            let Some(cmd) = cmd else { break };
-            self.handle(cmd).await;
+            match wake {
+                Wake::Cmd(None) => break,
+                Wake::Cmd(Some(cmd)) => self.handle(cmd).await,
+                Wake::Deadline => self.on_deadline().await,
+                Wake::Thought(t) => self.on_thought(t).await,
+            }
+        }
+        if let Some((_, stop, _)) = self.engine.as_mut().and_then(|e| e.thinking.take()) {
+            stop.store(true, Ordering::Relaxed);
         }
         self.metrics.games_loaded.dec();
+    }
+
+    /// The engine's part after every change (and after a rebuild, so that
+    /// a restarted server resumes its thinking): a search is started on
+    /// the blocking pool when it is the engine's turn, and stopped when
+    /// the position it was for is gone (a resignation, a flag, an agreed
+    /// draw); a draw offer to it is answered.
+    async fn engine_step(&mut self) {
+        let Some(e) = self.engine.as_ref() else {
+            return;
+        };
+        let color = e.seat.color;
+        if self.outcome.is_none() && self.draw_offer == Some(color.flip()) {
+            let ev = if engine::accepts_draw(e.last_score) {
+                Event::AcceptDraw {
+                    player: color.name().into(),
+                }
+            } else {
+                Event::DeclineDraw {
+                    player: color.name().into(),
+                }
+            };
+            let _ = self.commit_event(ev).await;
+        }
+        let ply = self.ply_count();
+        let due = self.engine_due();
+        let now = Instant::now();
+        let own_ms = self.clock.as_ref().map(|c| c.remaining(color, now));
+        let increment = self.meta.clock.as_ref().map_or(Duration::ZERO, |c| {
+            Duration::from_secs_f64(c.increment_seconds.max(0.0))
+        });
+        let session = Arc::clone(&self.session);
+        let Some(e) = self.engine.as_mut() else {
+            return;
+        };
+        if let Some((for_ply, stop, _)) = &e.thinking {
+            if due && *for_ply == ply {
+                return; // still thinking about this position
+            }
+            stop.store(true, Ordering::Relaxed);
+            e.thinking = None;
+        }
+        if !due || e.failed_at == Some(ply) {
+            return;
+        }
+        let limits = engine::limits(color, own_ms, increment);
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = oneshot::channel();
+        let (searcher, setup, flag) = (
+            Arc::clone(&e.searcher),
+            Arc::clone(&e.setup),
+            Arc::clone(&stop),
+        );
+        tokio::task::spawn_blocking(move || {
+            let r = engine::think(&session, &searcher, &setup, ply, &limits, &flag);
+            let _ = tx.send(r);
+        });
+        e.thinking = Some((ply, stop, rx));
+    }
+
+    /// Whether it is the engine's turn in a game going on (its search runs,
+    /// or starts as soon as the task is free).
+    fn engine_due(&self) -> bool {
+        self.engine.as_ref().is_some_and(|e| {
+            self.outcome.is_none()
+                && self.output["pendingChoice"].is_null()
+                && self.turn() == e.seat.color
+        })
+    }
+
+    /// The engine's search answered: its move is played as a player's
+    /// move is (submitted, committed, broadcast), unless the position it
+    /// was for is gone meanwhile.
+    async fn on_thought(&mut self, thought: Option<Thought>) {
+        let ply = self.ply_count();
+        let turn = self.turn();
+        let over = self.outcome.is_some() || !self.output["pendingChoice"].is_null();
+        let Some(e) = self.engine.as_mut() else {
+            return;
+        };
+        let Some((for_ply, _, _)) = e.thinking.take() else {
+            return;
+        };
+        let Some(t) = thought else {
+            tracing::warn!(game = %self.id, ply, "the engine's search gave no move");
+            e.failed_at = Some(for_ply);
+            return;
+        };
+        if over || for_ply != ply || turn != e.seat.color {
+            return;
+        }
+        e.last_score = Some(t.score);
+        if let Err((code, message)) = self.apply_input(Some(Input::Move { mv: t.mv })).await {
+            tracing::warn!(game = %self.id, code, %message, "the engine's move was not played");
+        }
     }
 
     fn next_deadline(&self) -> Option<Instant> {

@@ -87,12 +87,18 @@ pub struct Joined {
 pub struct CreateGameExtras {
     /// The clock; absent for an untimed game.
     clock: Option<ClockSpec>,
-    /// White's name.
+    /// White's name, or `engine:N` (N a level from 1, weakest, to 8) to
+    /// seat the engine there (issue 15): it plays that colour, its seat
+    /// gets no token in the answer, and the game is live at once. Only
+    /// rule sets without modifiers or draft mode
+    /// (`request.engine-unsupported`); a bad level or two engines:
+    /// `request.bad-engine`.
     white: Option<String>,
-    /// Black's name.
+    /// Black's name, or `engine:N` (as `white`).
     black: Option<String>,
     /// The creator's seat (`white` or `black`): only its token is given
-    /// and the other seat is open for `join`. Absent: both tokens.
+    /// and the other seat is open for `join` (or the engine's). Absent:
+    /// both tokens (the person's only, with an engine seat).
     seat: Option<String>,
 }
 
@@ -349,6 +355,8 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
             }),
         }
     }
+    // The engine's seat (issue 15): a player named `engine:N`.
+    let mut engine_seat: Option<&str> = None;
     for k in ["white", "black"] {
         if let Some(n) = v.get(k).filter(|n| !n.is_null()) {
             if n.as_str().is_none_or(|s| s.chars().count() > 100) {
@@ -357,11 +365,35 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
                     path: format!("$.{k}"),
                     message: "a player's name is a string of at most 100 characters".into(),
                 });
+            } else if let Some(level) = n.as_str().and_then(crate::engine::parse_name) {
+                match level {
+                    Err(message) => findings.push(Finding {
+                        code: "request.bad-engine".into(),
+                        path: format!("$.{k}"),
+                        message,
+                    }),
+                    Ok(_) if engine_seat.is_some() => findings.push(Finding {
+                        code: "request.bad-engine".into(),
+                        path: format!("$.{k}"),
+                        message: "both seats are the engine: it plays a person, so one of \
+                                  `white` and `black` must not be `engine:N`"
+                            .into(),
+                    }),
+                    Ok(_) => engine_seat = Some(k),
+                }
             }
         }
     }
     let creator = match v.get("seat") {
         None | Some(Value::Null) => None,
+        Some(Value::String(s)) if engine_seat == Some(s.as_str()) => {
+            findings.push(Finding {
+                code: "request.bad-seat".into(),
+                path: "$.seat".into(),
+                message: format!("`seat` is \"{s}\", the engine's seat: take the other one"),
+            });
+            None
+        }
         Some(Value::String(s)) if s == "white" || s == "black" => Some(s.clone()),
         Some(other) => {
             findings.push(Finding {
@@ -380,9 +412,26 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
         Ok(x) => x,
         Err(m) => return refused(vec![finding("request.malformed", &m)]),
     };
-    let created = tokio::task::spawn_blocking(move || Session::create(request).map(|_| ())).await;
+    let engine_check = engine_seat.is_some();
+    let created = tokio::task::spawn_blocking(move || {
+        Session::create(request).map(|s| {
+            if engine_check {
+                crate::engine::supports(&s).err()
+            } else {
+                None
+            }
+        })
+    })
+    .await;
     match created {
-        Ok(Ok(())) => {}
+        Ok(Ok(None)) => {}
+        Ok(Ok(Some(why))) => {
+            return refused(vec![Finding {
+                code: "request.engine-unsupported".into(),
+                path: format!("$.{}", engine_seat.unwrap_or("black")),
+                message: why,
+            }])
+        }
         Ok(Err(r)) => return refused(vec![finding(r.code, &r.message)]),
         Err(e) => {
             return error(
@@ -394,17 +443,20 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     }
     let id = crate::random_hex(6);
     let mut tokens = [Some(crate::random_token()), Some(crate::random_token())];
-    match creator.as_deref() {
-        Some("white") => tokens[1] = None,
-        Some(_) => tokens[0] = None,
-        None => {}
+    // The engine's seat keeps a token that is never given out: the seat
+    // is taken (no join), and no one can act for the engine.
+    match (engine_seat, creator.as_deref()) {
+        (Some(_), _) | (None, None) => {}
+        (None, Some("white")) => tokens[1] = None,
+        (None, Some(_)) => tokens[0] = None,
     }
+    let open = engine_seat.is_none() && creator.is_some();
     let row = GameRow {
         id: id.clone(),
         request: text,
         white_token: tokens[0].clone(),
         black_token: tokens[1].clone(),
-        status: if creator.is_some() { "open" } else { "live" }.into(),
+        status: if open { "open" } else { "live" }.into(),
         result: None,
         created_ms: now_ms(),
     };
@@ -413,7 +465,7 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     }
     let mut seats = std::collections::BTreeMap::new();
     for (name, t) in ["white", "black"].iter().zip(&tokens) {
-        if let Some(t) = t {
+        if let Some(t) = t.as_ref().filter(|_| engine_seat != Some(*name)) {
             let (url, ws) = links(&id, Some(t));
             seats.insert(
                 name.to_string(),

@@ -3,10 +3,12 @@
 //!
 //! The rules stay in the pure crates: each game hosts a
 //! `houserules_session::Session` in its own task
-//! ([`game`]), whose rules work runs on the blocking pool.
+//! ([`game`]), whose rules work runs on the blocking pool. A seat may be
+//! played by the engine (`houserules-search`, [`engine`]).
 
 mod assets;
 pub mod clock;
+pub mod engine;
 pub mod game;
 pub mod http;
 pub mod protocol;

@@ -19,6 +19,7 @@ import {
   type PieceOut,
   type Seat,
 } from '../protocol';
+import { playerLabel } from './Opponent';
 import {
   annotateSan,
   choiceForMe,
@@ -265,7 +266,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const player = (side: Color) => (
     <div class="player">
       <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
-      <span class="name">{g.players[side] ?? side}</span>
+      <span class="name">{playerLabel(g.players[side]) ?? side}</span>
       {(hot || seat === side) && <span class="you">(you)</span>}
       {clock(side)}
     </div>

@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
+import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -125,6 +126,7 @@ export function Lobby() {
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
   const [timeoutSeconds, setTimeoutSeconds] = useState(60);
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  const [opponent, setOpponent] = useState<Opponent>({ kind: 'friend' });
   const [fen, setFen] = useState('');
   const [seed, setSeed] = useState('');
   const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
@@ -167,7 +169,7 @@ export function Lobby() {
       c960 = r;
     }
     const mine: 'white' | 'black' = colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : colour;
-    const req: CreateGameRequest = {
+    let req: CreateGameRequest = {
       presets,
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
       modifiers: [...modifiers.map((key) => modifierEntry(key, rules?.modifiers ?? [])), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
@@ -179,14 +181,17 @@ export function Lobby() {
     else if (game) req.game = game;
     if (layout) req.layout = c960 ? c960.layout : layout;
     // An open challenge: only our seat gets a token; anyone in the lobby may take the other.
-    if (mode === 'open') req.seat = mine;
+    if (mode === 'open' && opponent.kind !== 'computer') req.seat = mine;
     if (fen.trim()) req.fen = fen.trim();
     if (seed.trim()) req.seed = Number(seed.trim());
     if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
+    req = withOpponent(req, opponent, mine);
     try {
       const g = await api.createGame(req);
+      // Against the computer only the creator's seat exists: straight to its game page.
+      if (opponent.kind === 'computer') return location.assign(g.seats[mine].url);
       setCreated({ ...g, chess960: c960?.index, open: mode === 'open' });
       setMyColour(mine);
     } catch (err) {
@@ -349,8 +354,10 @@ export function Lobby() {
               </select>
             </label>
           </div>
+          <OpponentChoice value={opponent} onChange={setOpponent} />
+          {opponent.kind !== 'computer' && (
           <fieldset class="mode">
-            <legend>Opponent</legend>
+            <legend>Invite</legend>
             <label class="check">
               <input type="radio" name="mode" value="invite" checked={mode === 'invite'} onChange={() => setMode('invite')} />
               <span><b>Invite a friend</b> <small>two links: one for you, one to send</small></span>
@@ -360,6 +367,7 @@ export function Lobby() {
               <span><b>Open challenge</b> <small>anyone in the lobby may join</small></span>
             </label>
           </fieldset>
+          )}
           <details class="advanced">
             <summary>Start position, seed and coin flips</summary>
             <label>

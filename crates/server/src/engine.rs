@@ -1,0 +1,233 @@
+//! The engine opponent (issue 15): a seat played by `houserules-search`.
+//!
+//! A creation request seats it by naming a player `engine:N` (`"black":
+//! "engine:4"`), N the level 1–8 ([`houserules_search::Level`]). The game
+//! task ([`crate::game`]) starts a search on the blocking pool whenever it
+//! is the engine's turn (never on the async runtime), and plays the answer
+//! through the path every move takes, so that spectators, the store and
+//! the clocks see it as any move. What is decided here: which names are
+//! engine seats, which rule sets the search can play, the time a move may
+//! take, and whether a draw offer is accepted.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use houserules_engine::{Color, PieceKind};
+use houserules_search::{Level, Limits, Objective, Score, Searcher};
+use houserules_session::{CreateRequest, Session};
+
+/// The name prefix of an engine seat.
+pub const PREFIX: &str = "engine:";
+
+/// The most a move takes without a clock (level 8 has no time cap of its
+/// own; levels 1–7 stop sooner, at their own caps of 50 ms to 3 s).
+pub const UNTIMED_MOVE: Duration = Duration::from_secs(5);
+
+/// The transposition table of one engine game, in MiB (a server hosts
+/// many: small, and the levels' time caps leave little to fill).
+const HASH_MB: usize = 4;
+
+/// An engine seat of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineSeat {
+    /// The colour it plays.
+    pub color: Color,
+    /// Its level, 1–8.
+    pub level: u8,
+}
+
+/// Reads a player's name: `None` for a person's name (anything not
+/// starting with `engine:`), else the level or why it is not one
+/// (exactly one digit 1–8 follows the prefix).
+pub fn parse_name(name: &str) -> Option<Result<u8, String>> {
+    let rest = name.strip_prefix(PREFIX)?;
+    Some(match rest.as_bytes() {
+        [d @ b'1'..=b'8'] => Ok(d - b'0'),
+        _ => Err(format!(
+            "`{name}` is not an engine seat: `engine:N` takes a level N from 1 (weakest) to 8 (strongest)"
+        )),
+    })
+}
+
+/// The engine seat that the players' names give, if any (the first one
+/// that parses; creation refuses two).
+pub fn seat_of(white: Option<&str>, black: Option<&str>) -> Option<EngineSeat> {
+    [(Color::White, white), (Color::Black, black)]
+        .into_iter()
+        .find_map(|(color, name)| {
+            let level = parse_name(name?)?.ok()?;
+            Some(EngineSeat { color, level })
+        })
+}
+
+/// Whether the search can play the session's rule set: it plays every
+/// game the rules engine builds (FIDE chess, the shipped and YAML games,
+/// presets), but not the modifier layer (its choices and randomness are
+/// not searched yet: issue 15's chance nodes) nor draft mode. `Err` says
+/// why, for the finding.
+pub fn supports(session: &Session) -> Result<(), String> {
+    let st = session.state();
+    if !st.modifiers.is_empty() {
+        return Err(
+            "the engine cannot play modifiers yet (their choices and randomness are not searched); \
+             play it with presets only, or play a person"
+                .into(),
+        );
+    }
+    if st.draft {
+        return Err(
+            "the engine cannot play draft mode (rule cards are choices it does not search yet)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The search settings of a rule set: the objective and, under
+/// `piece-hp`, the start hit points per kind (kings 1, others 2: RULINGS
+/// P6), as `houserules uci` sets them.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    level: u8,
+    objective: Objective,
+    hit_points: Option<Vec<u8>>,
+    seed: u64,
+}
+
+impl Setup {
+    /// The settings for `seat` in a game created by `request` (`id`
+    /// seeds the weak levels' randomness, so a game replays the same).
+    pub fn new(seat: EngineSeat, request: &CreateRequest, session: &Session, id: &str) -> Setup {
+        let rules = match &request.state {
+            Some(doc) => doc.rules.clone(),
+            None => request.presets.join(","),
+        };
+        let hp = rules
+            .split(',')
+            .any(|r| r.split(':').next().unwrap_or("").trim() == "piece-hp");
+        let kinds = session.game().variant().definition().pieces.len();
+        // FNV-1a of the id.
+        let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        Setup {
+            level: seat.level,
+            objective: Objective::from_rules(&rules),
+            hit_points: hp.then(|| {
+                (0..kinds)
+                    .map(|k| houserules_presets::rules::start_hp(PieceKind(k as u8)))
+                    .collect()
+            }),
+            seed,
+        }
+    }
+}
+
+/// A new searcher for one engine game.
+pub fn searcher() -> Searcher {
+    Searcher::new(HASH_MB)
+}
+
+/// What a move may spend: the level's own caps (depth and time, applied
+/// by the search), at most [`UNTIMED_MOVE`], and with a clock the search's
+/// share of it (`own_ms` left and `increment`): a thirtieth of the time
+/// left plus three quarters of the increment, never more than half of
+/// what is left, so an ordinary clock never runs out on the engine.
+pub fn limits(color: Color, own_ms: Option<i64>, increment: Duration) -> Limits {
+    let mut l = Limits {
+        movetime: Some(UNTIMED_MOVE),
+        ..Limits::default()
+    };
+    if let Some(ms) = own_ms {
+        let left = Duration::from_millis(ms.max(1) as u64);
+        match color {
+            Color::White => (l.wtime, l.winc) = (Some(left), Some(increment)),
+            Color::Black => (l.btime, l.binc) = (Some(left), Some(increment)),
+        }
+    }
+    l
+}
+
+/// A search's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thought {
+    /// The move, in the session's UCI.
+    pub mv: String,
+    /// Its score, from the engine's side.
+    pub score: Score,
+}
+
+/// Searches the session's position (blocking: run it on the blocking
+/// pool). The session is locked only to copy the position, so the game's
+/// other rules work goes on meanwhile. The move is one of the session's
+/// legal moves (the search's best, else the first legal move, so that the
+/// engine never stalls); `None` when there is none.
+pub fn think(
+    session: &Mutex<Session>,
+    searcher: &Mutex<Searcher>,
+    setup: &Setup,
+    ply: u32,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<Thought> {
+    let (game, legal) = {
+        let s = session.lock().unwrap_or_else(|p| p.into_inner());
+        (s.game().clone(), s.legal_moves_uci())
+    };
+    let mut sr = searcher.lock().unwrap_or_else(|p| p.into_inner());
+    sr.set_level(Level::new(setup.level));
+    sr.set_objective(setup.objective);
+    sr.set_hit_points(setup.hit_points.clone());
+    sr.set_seed(setup.seed ^ u64::from(ply));
+    let r = sr.search(&game, limits, stop, |_| {});
+    let mv = r
+        .best
+        .map(|m| game.uci(m))
+        .filter(|u| legal.contains(u))
+        .or_else(|| legal.first().cloned())?;
+    Some(Thought { mv, score: r.score })
+}
+
+/// Whether the engine accepts a draw offer, from the score of its last
+/// search (its own point of view): only when it is clearly lost, three
+/// pawns or more down or mated by force. With no search yet since the
+/// game was loaded it declines.
+pub fn accepts_draw(last: Option<Score>) -> bool {
+    match last {
+        Some(Score::Cp(cp)) => cp <= -300,
+        Some(Score::Mate(n)) => n < 0,
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_names() {
+        assert_eq!(parse_name("ann"), None);
+        assert_eq!(parse_name("engine:1"), Some(Ok(1)));
+        assert_eq!(parse_name("engine:8"), Some(Ok(8)));
+        for bad in [
+            "engine:0",
+            "engine:9",
+            "engine:x",
+            "engine:",
+            "engine:44",
+            "engine: 4",
+        ] {
+            assert!(matches!(parse_name(bad), Some(Err(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn draw_policy() {
+        assert!(!accepts_draw(None));
+        assert!(!accepts_draw(Some(Score::Cp(-299))));
+        assert!(accepts_draw(Some(Score::Cp(-300))));
+        assert!(accepts_draw(Some(Score::Mate(-3))));
+        assert!(!accepts_draw(Some(Score::Mate(2))));
+    }
+}
