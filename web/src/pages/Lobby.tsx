@@ -191,7 +191,8 @@ export function Lobby() {
     try {
       const g = await api.createGame(req);
       // Against the computer only the creator's seat exists: straight to its game page.
-      if (opponent.kind === 'computer') return location.assign(g.seats[mine].url);
+      const mySeat = g.seats[mine];
+      if (opponent.kind === 'computer' && mySeat) return location.assign(mySeat.url);
       setCreated({ ...g, chess960: c960?.index, open: mode === 'open' });
       setMyColour(mine);
     } catch (err) {
