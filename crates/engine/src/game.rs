@@ -424,7 +424,10 @@ impl Game {
             (AnyPos::Large(p), VariantTables::Large(t)) => (p, t.as_ref()),
             _ => unreachable!("position and tables have the same width"),
         };
-        let r = f(p.downcast_mut::<Position<B>>()?, t.downcast_ref::<Tables<B>>()?);
+        let r = f(
+            p.downcast_mut::<Position<B>>()?,
+            t.downcast_ref::<Tables<B>>()?,
+        );
         self.undo.clear();
         self.keys.clear();
         self.keys.push(self.hash());

@@ -708,6 +708,9 @@ fn names_past_eight_by_eight_are_checked_on_the_games_board() {
     // engine holds 128).
     for sq in [json!("p9"), json!(128)] {
         let f = check(mine_at(sq.clone()));
-        assert!(f.iter().any(|x| x.code == codes::SQUARE_INVALID), "{sq}: {f:?}");
+        assert!(
+            f.iter().any(|x| x.code == codes::SQUARE_INVALID),
+            "{sq}: {f:?}"
+        );
     }
 }

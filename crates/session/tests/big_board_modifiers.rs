@@ -157,7 +157,10 @@ fn minefield_on_grand_mines_empty_squares_of_the_whole_board() {
         let mines: Vec<u8> = s.state().markers.iter().map(|m| m.square).collect();
         assert_eq!(mines.len(), 2, "seed {seed}");
         assert_ne!(mines[0], mines[1], "seed {seed}");
-        assert!(mines.iter().all(|m| empty.contains(m)), "seed {seed}: {mines:?}");
+        assert!(
+            mines.iter().all(|m| empty.contains(m)),
+            "seed {seed}: {mines:?}"
+        );
         past_63 |= mines.iter().any(|&m| m > 63);
         // A legal move of White onto a mine (not a king's): the mover is
         // killed and that mine is gone, the other stays.
@@ -240,14 +243,23 @@ fn snapshot_restore_and_replay_equal_the_original_on_grand_with_markers() {
 fn descriptor_squares_use_the_boards_own_names() {
     // k1 is past Grand's ten files: not on the board.
     let e = create("grand", None, vec![json!("simple-mine:square=k1")]).unwrap_err();
-    assert!(e.contains("descriptor.board-size") && e.contains("k1"), "{e}");
+    assert!(
+        e.contains("descriptor.board-size") && e.contains("k1"),
+        "{e}"
+    );
     // j10 is on Grand, not on 8×8 chess.
     assert!(create("grand", None, vec![json!("simple-mine:square=j10")]).is_ok());
     let e = create("chess", None, vec![json!("simple-mine:square=j10")]).unwrap_err();
-    assert!(e.contains("descriptor.board-size") && e.contains("8×8"), "{e}");
+    assert!(
+        e.contains("descriptor.board-size") && e.contains("8×8"),
+        "{e}"
+    );
     // p9 is on no board (16 × 9 = 144 squares, the engine holds 128).
     let e = create("grand", None, vec![json!("simple-mine:square=p9")]).unwrap_err();
-    assert!(e.contains("request.bad-modifier") && e.contains("p9"), "{e}");
+    assert!(
+        e.contains("request.bad-modifier") && e.contains("p9"),
+        "{e}"
+    );
     // A file past h as a parameter value: `frozen-column:file=j` is
     // refused on chess (files a–h) and taken on Capablanca (a–j).
     let e = create("chess", None, vec![json!("frozen-column:file=j")]).unwrap_err();

@@ -35,8 +35,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::eval::Cx;
 use super::board::{bit, Board, Mask};
+use super::eval::Cx;
 use super::{pieces_of, PieceInfo, Session};
 use crate::descriptor::PrimitiveKind;
 

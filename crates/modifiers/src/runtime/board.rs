@@ -41,6 +41,9 @@ macro_rules! on_board {
 
 /// An owned position of either width: a hypothetical position after a
 /// move (the self-check filter).
+// Built once per candidate move of the self-check filter and dropped at
+// once: boxing the large variant would add an allocation per move.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Owned {
     Small(Position<u64>),
@@ -119,7 +122,9 @@ impl<'a> Board<'a> {
     /// Whether the rule set filters moves that leave a royal attacked
     /// (the rule hooks' `self_check_filter`; true without hooks).
     pub(crate) fn self_check_filter(self) -> bool {
-        on_board!(self, |_p, t| t.hooks().is_none_or(|h| h.self_check_filter()))
+        on_board!(self, |_p, t| t
+            .hooks()
+            .is_none_or(|h| h.self_check_filter()))
     }
 
     /// The pseudo-legal moves of the side to move, the presets' hooks

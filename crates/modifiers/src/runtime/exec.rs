@@ -1234,8 +1234,7 @@ impl Session {
         let pos = self.position();
         if royal_stops
             && line.iter().any(|&sq| {
-                self.royal_mask(pos, pos.piece_at(sq).map_or(Color::White, |p| p.color))
-                    & bit(sq)
+                self.royal_mask(pos, pos.piece_at(sq).map_or(Color::White, |p| p.color)) & bit(sq)
                     != 0
             })
         {

@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use houserules_engine::{Color, Move, MoveKind};
 use serde_json::Value;
 
-use super::eval::{truthy, Cx};
 use super::board::{bit, Board, Mask};
+use super::eval::{truthy, Cx};
 use super::{pieces_of, Geom, Session};
 use crate::descriptor::PrimitiveKind;
 

@@ -420,10 +420,7 @@ impl Runtime {
         match self.game.small() {
             Some((p, t)) => Board::Small(p, t),
             None => {
-                let (p, t) = self
-                    .game
-                    .large()
-                    .expect("a game's position is u64 or u128");
+                let (p, t) = self.game.large().expect("a game's position is u64 or u128");
                 Board::Large(p, t)
             }
         }

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use houserules_engine::{Color, Move, MoveKind, PieceKind};
 use serde_json::Value;
 
-use super::eval::Cx;
 use super::board::{bit, Board, Mask};
+use super::eval::Cx;
 use super::{kind_by_name, kind_name, pieces_of, Geom, PieceInfo, Session};
 use crate::descriptor::PrimitiveKind;
 
