@@ -41,6 +41,9 @@ macro_rules! on_board {
 
 /// An owned position of either width: a hypothetical position after a
 /// move (the self-check filter).
+// Built once per candidate move of the self-check filter and dropped at
+// once: boxing the large variant would add an allocation per move.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Owned {
     Small(Position<u64>),
