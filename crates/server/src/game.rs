@@ -33,6 +33,11 @@ pub struct Timing {
     /// How long a player must be gone before the opponent may claim
     /// victory (40 s by default, as on lichess).
     pub claim_victory_after: Duration,
+    /// How long a player whose choice is pending may be gone before the
+    /// disconnect forfeits (timeout-with-default mode): a page reload or a
+    /// dropped connection that comes back within it loses nothing (15 s
+    /// by default; the session-7 web trial lost games on a reload).
+    pub choice_disconnect_grace: Duration,
 }
 
 impl Default for Timing {
@@ -40,6 +45,7 @@ impl Default for Timing {
         Timing {
             choice_second: Duration::from_secs(1),
             claim_victory_after: Duration::from_secs(40),
+            choice_disconnect_grace: Duration::from_secs(15),
         }
     }
 }
@@ -294,6 +300,13 @@ pub struct Game {
     next_conn: u64,
     /// Since when each seat has had no connection.
     gone_since: [Option<Instant>; 2],
+    /// Whether each seat has been at the board: connected since the game
+    /// was loaded, or made a move. A seat never seen cannot be claimed
+    /// against (its player may not have opened the invite yet).
+    seen: [bool; 2],
+    /// A disconnect forfeit waiting for its grace period: the player and
+    /// when it falls due ([`Timing::choice_disconnect_grace`]).
+    forfeit_due: Option<(Color, Instant)>,
     paused: bool,
     /// The pending choice's id and when its timeout expires.
     choice_deadline: Option<(String, Instant)>,
@@ -395,6 +408,8 @@ impl Game {
             conns: Vec::new(),
             next_conn: 1,
             gone_since,
+            seen: [false; 2],
+            forfeit_due: None,
             paused: false,
             choice_deadline: None,
             last_move: None,
@@ -404,6 +419,9 @@ impl Game {
             timing,
         };
         game.replay(init.entries).await?;
+        // A seat that has moved was at the board before a restart.
+        let plies = game.ply_count();
+        game.seen = [plies >= 1, plies >= 2];
         let (tx, rx) = mpsc::channel(256);
         game.metrics.games_loaded.inc();
         tokio::spawn(game.run(rx));
@@ -885,14 +903,31 @@ impl Game {
             return None;
         }
         let flag = self.clock.as_ref().and_then(|c| c.deadline()).map(|d| d.1);
-        match (flag, self.choice_deadline.as_ref().map(|d| d.1)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            flag,
+            self.choice_deadline.as_ref().map(|d| d.1),
+            self.forfeit_due.map(|d| d.1),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     async fn on_deadline(&mut self) {
         let now = Instant::now();
+        if let Some((c, at)) = self.forfeit_due {
+            if at <= now {
+                self.forfeit_due = None;
+                if !self.present(c) && self.choice_pending_for(c) {
+                    let _ = self
+                        .commit_event(Event::Forfeit {
+                            player: c.name().into(),
+                        })
+                        .await;
+                    return;
+                }
+            }
+        }
         if let Some((side, at)) = self.clock.as_ref().and_then(|c| c.deadline()) {
             if at <= now {
                 let result = if cannot_mate(&self.output["pieces"], side.flip()) {
@@ -933,7 +968,12 @@ impl Game {
                 self.metrics.connections.inc();
                 let _ = reply.send(id);
                 if let Some(c) = seat_color(seat) {
-                    self.gone_since[if c == Color::White { 0 } else { 1 }] = None;
+                    let i = if c == Color::White { 0 } else { 1 };
+                    self.gone_since[i] = None;
+                    self.seen[i] = true;
+                    if self.forfeit_due.is_some_and(|(p, _)| p == c) {
+                        self.forfeit_due = None; // back within the grace
+                    }
                 }
                 let was_paused = self.paused;
                 self.after_change(Instant::now());
@@ -1024,24 +1064,36 @@ impl Game {
     /// A seat lost its last connection (modifier-dsl-decisions § Choice
     /// Timeout & Disconnect): with a choice pending for it, a forfeit in
     /// `timeout-with-default` mode, a pause in `no-timeout` mode.
+    /// Whether the pending choice waits for `c` (for `c`, or an rps for
+    /// both).
+    fn choice_pending_for(&self, c: Color) -> bool {
+        let for_player = self.output["pendingChoice"]["forPlayer"]
+            .as_str()
+            .unwrap_or("");
+        for_player == c.name() || for_player == "both"
+    }
+
     async fn on_seat_gone(&mut self, c: Color) {
         if self.outcome.is_some() {
             return;
         }
-        let for_player = self.output["pendingChoice"]["forPlayer"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if for_player != c.name() && for_player != "both" {
+        if !self.choice_pending_for(c) {
             return;
         }
         match self.choice_timeout() {
             ChoiceTimeout::TimeoutWithDefault { .. } => {
-                let _ = self
-                    .commit_event(Event::Forfeit {
-                        player: c.name().into(),
-                    })
-                    .await;
+                let grace = self.timing.choice_disconnect_grace;
+                if grace.is_zero() {
+                    let _ = self
+                        .commit_event(Event::Forfeit {
+                            player: c.name().into(),
+                        })
+                        .await;
+                } else {
+                    // Forfeit only if still gone when the grace ends
+                    // (`on_deadline`); a reconnect cancels it.
+                    self.forfeit_due = Some((c, Instant::now() + grace));
+                }
             }
             ChoiceTimeout::NoTimeout => {
                 self.after_change(Instant::now());
@@ -1142,6 +1194,12 @@ impl Game {
                 let them = me.flip();
                 let idx = if them == Color::White { 0 } else { 1 };
                 match self.gone_since[idx] {
+                    Some(_) if !self.seen[idx] => Err((
+                        "claim.opponent-never-joined",
+                        "the opponent has not joined the game yet; a win can be claimed only \
+                         against a player who came and left"
+                            .to_string(),
+                    )),
                     Some(t) if t.elapsed() >= self.timing.claim_victory_after => {
                         self.commit_event(Event::ClaimVictory {
                             player: me.name().into(),

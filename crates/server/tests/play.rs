@@ -289,6 +289,43 @@ async fn forfeit_on_disconnect(b: Backend) {
     assert_eq!(over["reason"], "disconnect-during-choice");
 }
 
+/// timeout-with-default: a player whose choice is pending and who comes
+/// back within the grace (300 ms in the tests) loses nothing (session-7
+/// web trial: a page reload during a choice forfeited at once).
+async fn reconnect_within_the_grace_keeps_the_game(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    w.expect("request-choice").await;
+    w.close().await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    assert!(
+        w.welcome["state"]["pendingChoice"]["forPlayer"] == "white",
+        "{}",
+        w.welcome
+    );
+    // Past the grace: the forfeit was cancelled by the reconnect.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert!(st["result"].is_null(), "{st}");
+    assert_eq!(st["pendingChoice"]["forPlayer"], "white", "{st}");
+}
+
+/// A win cannot be claimed against a seat that never came to the board
+/// (session-7 web trial: the creator of an invite won by "abandonment"
+/// before the friend opened the link).
+async fn claim_victory_needs_an_opponent_who_came(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    w.send(json!({"kind": "claim-victory"})).await;
+    assert_eq!(
+        w.expect("error").await["code"],
+        "claim.opponent-never-joined"
+    );
+}
+
 /// no-timeout: the game pauses while the player who must answer is gone,
 /// and resumes when they are back.
 async fn pause_on_disconnect(b: Backend) {
@@ -544,6 +581,8 @@ on_both!(
     v1_fallback,
     choice_timeout,
     forfeit_on_disconnect,
+    reconnect_within_the_grace_keeps_the_game,
+    claim_victory_needs_an_opponent_who_came,
     pause_on_disconnect,
     clock_flag,
     clock_flag_insufficient_material,

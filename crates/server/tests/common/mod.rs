@@ -80,6 +80,7 @@ pub fn fast() -> Config {
         timing: Timing {
             choice_second: Duration::from_millis(50),
             claim_victory_after: Duration::from_millis(300),
+            choice_disconnect_grace: Duration::from_millis(300),
         },
         rate_per_second: 200,
     }
