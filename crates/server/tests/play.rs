@@ -298,7 +298,7 @@ async fn reconnect_within_the_grace_keeps_the_game(b: Backend) {
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     w.expect("request-choice").await;
     w.close().await;
-    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     assert!(
         w.welcome["state"]["pendingChoice"]["forPlayer"] == "white",
         "{}",
