@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardShape, checkedKing, parseTypedMove, pgnSanMoves, toSan } from './chess';
+import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, toSan } from './chess';
 import { pc } from './test/fixtures';
 
 describe('board shape from FEN', () => {
@@ -23,7 +23,9 @@ describe('SAN', () => {
     expect(toSan('e1g1', start, [], '')).toBe('O-O');
     expect(toSan('e1h1', start, [], '')).toBe('O-O'); // king takes own rook (Chess960 UCI)
     expect(toSan('e7e8q', [pc('e7', 'pawn', 'white')], [], '+')).toBe('e8=Q+');
-    expect(toSan('e5d6', [pc('e5', 'pawn', 'white')], [], '')).toBe('exd6'); // en passant: empty target
+    expect(toSan('e5d6', [pc('e5', 'pawn', 'white')], [], '', undefined, 'd6')).toBe('exd6'); // en passant: empty target
+    expect(enPassantOf('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3')).toBe('f6');
+    expect(enPassantOf('8/8/8/8/8/8/8/K6k w - - 0 1')).toBeUndefined();
   });
   it('disambiguates by file, then rank (FIDE C.10.3)', () => {
     const ps = [pc('b1', 'knight', 'white'), pc('f1', 'knight', 'white'), pc('a1', 'rook', 'white'), pc('a5', 'rook', 'white')];
@@ -35,6 +37,20 @@ describe('SAN', () => {
     expect(parseTypedMove('e2e4', start, ['g1f3', 'e2e4'])).toBe('e2e4');
     expect(parseTypedMove('0-0', start, ['e1g1'])).toBe('e1g1');
     expect(parseTypedMove('Nc3', start, ['g1f3'])).toBeInstanceOf(Error);
+  });
+});
+
+describe('SAN of Berolina pawns (session-7 web trial: `exc4` for a quiet step)', () => {
+  // As `houserules moves --game berolina` writes them (crates/engine/src/san.rs): a diagonal step
+  // onto an empty square is not a capture, so no `x`; the file is written because the pawn leaves
+  // it, and a rank too when another pawn of that file could reach the square.
+  it('writes a quiet diagonal step without x, and a straight capture with it', () => {
+    const ps = [pc('e2', 'pawn', 'white'), pc('d2', 'pawn', 'white'), pc('f2', 'pawn', 'white')];
+    expect(toSan('e2c4', ps, ['e2c4', 'e2g4', 'd2e3', 'f2e3'], '')).toBe('ec4');
+    // d2 and f2 both step to e3: the file tells them apart.
+    expect(toSan('d2e3', ps, ['d2e3', 'f2e3'], '')).toBe('de3');
+    const cap = [pc('e4', 'pawn', 'white'), pc('e5', 'pawn', 'black')];
+    expect(toSan('e4e5', cap, ['e4e5'], '')).toBe('exe5');
   });
 });
 

@@ -30,6 +30,12 @@ export interface BoardShape {
  * runs of 10+) for empty squares, letters for pieces, `+` before and `~` after a letter allowed,
  * a `[holdings]` suffix ignored. Throws an Error saying where it is malformed.
  */
+/** The en passant square of a FEN (its fourth field), or undefined for `-`. */
+export function enPassantOf(fen: string): string | undefined {
+  const f = fen.trim().split(/\s+/)[3];
+  return f && f !== '-' ? f : undefined;
+}
+
 export function boardShape(fen: string): BoardShape {
   const board = fen.trim().split(/\s+/)[0].replace(/\[.*\]$/, '');
   const rows = board.split('/');
@@ -142,7 +148,7 @@ export function splitUci(uci: string): { from: string; to: string; promo: string
  * (en passant included), `=Q` for promotion, `O-O`/`O-O-O` for castling (the king moving two or
  * more files, or onto its own rook), and the check (`+`) or mate (`#`) suffix given by the caller.
  */
-export function toSan(uci: string, pieces: PieceOut[], legalMoves: string[], suffix: '' | '+' | '#', letters?: Map<string, string>): string {
+export function toSan(uci: string, pieces: PieceOut[], legalMoves: string[], suffix: '' | '+' | '#', letters?: Map<string, string>, enPassant?: string): string {
   const mv = splitUci(uci);
   if (!mv) return uci;
   const at = new Map(pieces.map((p) => [p.square, p]));
@@ -155,16 +161,25 @@ export function toSan(uci: string, pieces: PieceOut[], legalMoves: string[], suf
     return (tf > ff ? 'O-O' : 'O-O-O') + suffix;
   }
   const promo = mv.promo ? `=${mv.promo.toUpperCase()}` : '';
-  if (piece.type === 'pawn') {
-    const capture = tf !== ff; // diagonal: a capture, en passant included
-    return `${capture ? `${mv.from[0]}x` : ''}${mv.to}${promo}${suffix}`;
-  }
-  const letter = pieceLetter(piece.type, letters?.get(mv.from));
   const rivals = legalMoves
     .map(splitUci)
     .filter((o): o is NonNullable<typeof o> => !!o && o.to === mv.to && o.from !== mv.from)
     .map((o) => at.get(o.from))
     .filter((p): p is PieceOut => !!p && p.type === piece.type && p.color === piece.color);
+  if (piece.type === 'pawn') {
+    // As the engine writes it (crates/engine/src/san.rs): a capture takes an enemy piece or is en
+    // passant (the move goes to the FEN's en passant square); the file is written for captures and
+    // for any move off the file or shared with another pawn (Berolina pawns step diagonally
+    // without capturing: `ec4`, not `exc4`; session-7 web trial).
+    const capture = (!!target && target.color !== piece.color) || (!!enPassant && mv.to === enPassant && tf !== ff);
+    let file = '';
+    if (capture || tf !== ff || rivals.length) {
+      file = mv.from[0];
+      if (rivals.some((p) => p.square[0] === mv.from[0])) file += mv.from.slice(1);
+    }
+    return `${file}${capture ? 'x' : ''}${mv.to}${promo}${suffix}`;
+  }
+  const letter = pieceLetter(piece.type, letters?.get(mv.from));
   let dis = '';
   if (rivals.length) {
     const sameFile = rivals.some((p) => p.square[0] === mv.from[0]);
@@ -181,7 +196,7 @@ const stripSan = (s: string) => s.replace(/[+#!?]+$/, '').replace(/^0-0-0$/, 'O-
  * of every legal move, ignoring check marks, `x` and `=` being optional). Returns the UCI or an
  * Error saying why not.
  */
-export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>): string | Error {
+export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>, enPassant?: string): string | Error {
   const t = text.trim();
   if (!t) return new Error('type a move, e.g. e4, Nf3 or e2e4');
   const lower = t.toLowerCase();
@@ -189,7 +204,7 @@ export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: str
   const loose = (s: string) => stripSan(s).replace(/x|=/g, '');
   const want = loose(t);
   const hits = legalMoves.filter((m) => {
-    const san = toSan(m, pieces, legalMoves, '', letters);
+    const san = toSan(m, pieces, legalMoves, '', letters, enPassant);
     return stripSan(san) === stripSan(t) || loose(san) === want;
   });
   if (hits.length === 1) return hits[0];

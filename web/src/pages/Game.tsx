@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import { MarkerLegend } from '../board/markers';
-import { boardShape, checkedKing, parseTypedMove, pgnSanMoves, toSan } from '../chess';
+import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, toSan } from '../chess';
 import {
   api,
   ApiError,
@@ -59,7 +59,7 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
   } catch {
     letters = undefined;
   }
-  return toSan(uci, g.session.pieces, g.session.legalMoves, suffix, letters);
+  return toSan(uci, g.session.pieces, g.session.legalMoves, suffix, letters, enPassantOf(g.session.fen));
 };
 
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
@@ -352,7 +352,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           class="typed"
           onSubmit={(e) => {
             e.preventDefault();
-            const r = parseTypedMove(typed, s.pieces, s.legalMoves, shape?.letters);
+            const r = parseTypedMove(typed, s.pieces, s.legalMoves, shape?.letters, enPassantOf(s.fen));
             if (r instanceof Error) setTypedError(r.message);
             else if (!movable) setTypedError('it is not your move');
             else {
