@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use houserules_engine::{Color, PieceKind};
-use houserules_search::{Level, Limits, Objective, Score, Searcher};
+use houserules_search::{Action, Level, Limits, Objective, Score, Searcher, SessionSearcher};
 use houserules_session::{CreateRequest, Session};
 
 /// The name prefix of an engine seat.
@@ -61,20 +61,15 @@ pub fn seat_of(white: Option<&str>, black: Option<&str>) -> Option<EngineSeat> {
         })
 }
 
-/// Whether the search can play the session's rule set: it plays every
-/// game the rules engine builds (FIDE chess, the shipped and YAML games,
-/// presets), but not the modifier layer (its choices and randomness are
-/// not searched yet: issue 15's chance nodes) nor draft mode. `Err` says
+/// Whether the search can play the session's rule set: every game the
+/// rules engine builds (FIDE chess, the shipped and YAML games, presets)
+/// with the engine's own search, and modifiers with the session search
+/// (choices as decision plies, randomness as chance nodes:
+/// [`SessionSearcher`]); not draft mode (its rule cards change the rules
+/// every third ply, which no search here looks ahead through). `Err` says
 /// why, for the finding.
 pub fn supports(session: &Session) -> Result<(), String> {
     let st = session.state();
-    if !st.modifiers.is_empty() {
-        return Err(
-            "the engine cannot play modifiers yet (their choices and randomness are not searched); \
-             play it with presets only, or play a person"
-                .into(),
-        );
-    }
     if st.draft {
         return Err(
             "the engine cannot play draft mode (rule cards are choices it does not search yet)"
@@ -150,12 +145,23 @@ pub fn limits(color: Color, own_ms: Option<i64>, increment: Duration) -> Limits 
 }
 
 /// A search's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Thought {
-    /// The move, in the session's UCI.
-    pub mv: String,
+    /// The move (in the session's UCI) or the answer to a pending choice.
+    pub action: Action,
     /// Its score, from the engine's side.
     pub score: Score,
+}
+
+/// Whether the engine playing `color` has something to decide in
+/// `pending` (the session output's `pendingChoice`, or null): a choice for
+/// it, or its throw of a rock-paper-scissors for both not yet given.
+pub fn choice_is_mine(pending: &serde_json::Value, color: Color) -> bool {
+    match pending["forPlayer"].as_str() {
+        Some("both") => pending["collected"].get(color.name()).is_none(),
+        Some(p) => p == color.name(),
+        None => false,
+    }
 }
 
 /// Searches the session's position (blocking: run it on the blocking
@@ -167,14 +173,36 @@ pub fn think(
     session: &Mutex<Session>,
     searcher: &Mutex<Searcher>,
     setup: &Setup,
+    color: Color,
     ply: u32,
     limits: &Limits,
     stop: &AtomicBool,
 ) -> Option<Thought> {
-    let (game, legal) = {
+    let (game, legal, copy) = {
         let s = session.lock().unwrap_or_else(|p| p.into_inner());
-        (s.game().clone(), s.legal_moves_uci())
+        let modifiers = !s.state().modifiers.is_empty()
+            || !s.state().markers.is_empty()
+            || s.pending_choice().is_some();
+        (
+            s.game().clone(),
+            s.legal_moves_uci(),
+            modifiers.then(|| s.clone()),
+        )
     };
+    if let Some(copy) = copy {
+        // The session search: it reseeds its copies, so the game's seed
+        // (the future of its random stream) is never read.
+        let mut e = SessionSearcher::new();
+        e.set_level(Level::new(setup.level));
+        e.set_objective(setup.objective);
+        e.set_seed(setup.seed ^ u64::from(ply));
+        let r = e.search(&copy, color, limits, stop);
+        let action = r.action.or_else(|| fallback(&copy, color))?;
+        return Some(Thought {
+            action,
+            score: r.score,
+        });
+    }
     let mut sr = searcher.lock().unwrap_or_else(|p| p.into_inner());
     sr.set_level(Level::new(setup.level));
     sr.set_objective(setup.objective);
@@ -186,7 +214,23 @@ pub fn think(
         .map(|m| game.uci(m))
         .filter(|u| legal.contains(u))
         .or_else(|| legal.first().cloned())?;
-    Some(Thought { mv, score: r.score })
+    Some(Thought {
+        action: Action::Move(mv),
+        score: r.score,
+    })
+}
+
+/// What the engine does when its search finds nothing: the first legal
+/// move, or the first option of its pending choice (never stall).
+fn fallback(s: &Session, color: Color) -> Option<Action> {
+    match s.pending_choice() {
+        Some(c) => {
+            let value = c.prompt["options"].get(0)?.clone();
+            let player = (c.for_player == "both").then(|| color.name().to_string());
+            Some(Action::Choice { value, player })
+        }
+        None => s.legal_moves_uci().first().cloned().map(Action::Move),
+    }
 }
 
 /// Whether the engine accepts a draw offer, from the score of its last

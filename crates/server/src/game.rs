@@ -23,6 +23,7 @@ use crate::engine::{self, EngineSeat, Thought};
 use crate::protocol::{ClientMessage, Seat, ServerMessage};
 use crate::store::{Entry, Store};
 use crate::Metrics;
+use houserules_search::Action;
 
 /// Durations the server uses, configurable so that tests run fast.
 #[derive(Debug, Clone)]
@@ -855,7 +856,7 @@ impl Game {
             Arc::clone(&stop),
         );
         tokio::task::spawn_blocking(move || {
-            let r = engine::think(&session, &searcher, &setup, ply, &limits, &flag);
+            let r = engine::think(&session, &searcher, &setup, color, ply, &limits, &flag);
             let _ = tx.send(r);
         });
         e.thinking = Some((ply, stop, rx));
@@ -865,9 +866,13 @@ impl Game {
     /// or starts as soon as the task is free).
     fn engine_due(&self) -> bool {
         self.engine.as_ref().is_some_and(|e| {
+            let pending = &self.output["pendingChoice"];
             self.outcome.is_none()
-                && self.output["pendingChoice"].is_null()
-                && self.turn() == e.seat.color
+                && if pending.is_null() {
+                    self.turn() == e.seat.color
+                } else {
+                    engine::choice_is_mine(pending, e.seat.color)
+                }
         })
     }
 
@@ -877,7 +882,8 @@ impl Game {
     async fn on_thought(&mut self, thought: Option<Thought>) {
         let ply = self.ply_count();
         let turn = self.turn();
-        let over = self.outcome.is_some() || !self.output["pendingChoice"].is_null();
+        let pending = self.output["pendingChoice"].clone();
+        let over = self.outcome.is_some();
         let Some(e) = self.engine.as_mut() else {
             return;
         };
@@ -889,12 +895,19 @@ impl Game {
             e.failed_at = Some(for_ply);
             return;
         };
-        if over || for_ply != ply || turn != e.seat.color {
+        // The position it searched must still be the one to answer: the
+        // same ply, and a move only with no choice pending, a choice only
+        // while one waits for the engine.
+        let still = match &t.action {
+            Action::Move(_) => pending.is_null() && turn == e.seat.color,
+            Action::Choice { .. } => engine::choice_is_mine(&pending, e.seat.color),
+        };
+        if over || for_ply != ply || !still {
             return;
         }
         e.last_score = Some(t.score);
-        if let Err((code, message)) = self.apply_input(Some(Input::Move { mv: t.mv })).await {
-            tracing::warn!(game = %self.id, code, %message, "the engine's move was not played");
+        if let Err((code, message)) = self.apply_input(Some(t.action.input())).await {
+            tracing::warn!(game = %self.id, code, %message, "the engine's action was not played");
         }
     }
 

@@ -89,9 +89,9 @@ pub struct CreateGameExtras {
     clock: Option<ClockSpec>,
     /// White's name, or `engine:N` (N a level from 1, weakest, to 8) to
     /// seat the engine there (issue 15): it plays that colour, its seat
-    /// gets no token in the answer, and the game is live at once. Only
-    /// rule sets without modifiers or draft mode
-    /// (`request.engine-unsupported`); a bad level or two engines:
+    /// gets no token in the answer, and the game is live at once. Every
+    /// rule set but draft mode (`request.engine-unsupported`); modifiers
+    /// are played by the session search; a bad level or two engines:
     /// `request.bad-engine`.
     white: Option<String>,
     /// Black's name, or `engine:N` (as `white`).

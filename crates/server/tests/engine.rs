@@ -119,11 +119,6 @@ async fn refusals(b: Backend) {
             "$.black",
         ),
         (
-            json!({"black": "engine:2", "modifiers": ["parry"]}),
-            "request.engine-unsupported",
-            "$.black",
-        ),
-        (
             json!({"white": "engine:2", "draft": true}),
             "request.engine-unsupported",
             "$.white",
@@ -225,11 +220,79 @@ async fn no_move_after_the_end(b: Backend) {
     assert_eq!(recorded_moves(s.addr, &g.id).await, ["e2e4"]);
 }
 
+/// Modifiers: the engine answers its own choices (mind_control at
+/// creation asks White, the engine here, to pick a black piece; then the
+/// person as Black gets theirs), and its rock-paper-scissors throw under
+/// parry (a capture is contested by both players), then plays on.
+async fn engine_plays_modifier_rule_sets(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"white": "engine:1", "black": "bob", "modifiers": ["mind_control"]}),
+    )
+    .await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    // The engine's pick was recorded; Black is asked next.
+    let req = bl.expect("request-choice").await;
+    assert_eq!(req["prompt"]["forPlayer"], "black", "{req}");
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    let first = &rec["inputs"][0]["input"];
+    assert!(
+        first["choice"].is_string() && first["auto"].is_null(),
+        "{rec}"
+    );
+
+    // parry (seed 3): the engine (White) against a person who plays the
+    // first legal move and always throws rock; every contested capture
+    // needs both throws, the engine's own included, and the game must
+    // reach ply 6 with no result.
+    let g = create(
+        s.addr,
+        json!({"white": "engine:1", "black": "bob", "modifiers": ["parry"], "seed": 3}),
+    )
+    .await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let (mut moved_at, mut answered) = (None, None);
+    // The welcome's state first: the engine may have moved already.
+    let mut st = bl.welcome["state"].clone();
+    loop {
+        if st["plyCount"].as_u64() >= Some(6) || !st["result"].is_null() {
+            assert!(st["result"].is_null(), "{st}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "stuck: {st}");
+        let pc = &st["pendingChoice"];
+        let ply = st["plyCount"].as_u64().unwrap();
+        if !pc.is_null() {
+            if engine_ready(pc) && answered.as_ref() != Some(&pc["choiceId"]) {
+                answered = Some(pc["choiceId"].clone());
+                bl.send(
+                    json!({"kind": "submit-choice", "choiceId": pc["choiceId"], "value": "rock"}),
+                )
+                .await;
+            }
+        } else if st["sideToMove"] == "black" && moved_at != Some(ply) {
+            moved_at = Some(ply);
+            let m = st["legalMoves"][0].as_str().unwrap().to_string();
+            bl.mv(&m, ply as u32).await;
+        }
+        st = bl.expect("state").await["state"].clone();
+    }
+}
+
+/// Whether an rps prompt still waits for Black's throw.
+fn engine_ready(pc: &Value) -> bool {
+    pc["forPlayer"] == "both" && pc["collected"].get("black").is_none()
+        || pc["forPlayer"] == "black"
+}
+
 on_both!(
     engine_answers_a_move,
     refusals,
     draw_offers,
-    no_move_after_the_end
+    no_move_after_the_end,
+    engine_plays_modifier_rule_sets
 );
 
 /// A whole short game: the engine (White, level 1) against a player

@@ -39,7 +39,7 @@ export function OpponentChoice({ value, onChange }: { value: Opponent; onChange:
         </label>
         <label class="check">
           <input type="radio" name="opponent" value="computer" checked={value.kind === 'computer'} onChange={() => onChange({ kind: 'computer', level })} />
-          <span>the computer <small>presets only: no modifiers or draft mode</small></span>
+          <span>the computer <small>any rules but draft mode</small></span>
         </label>
         {value.kind === 'computer' && (
           <label>
