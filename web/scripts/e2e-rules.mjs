@@ -202,6 +202,9 @@ export async function ruleChecks(h) {
     await w.waitForSelector('.choice[data-choice="rps"] [data-option]');
     await b.waitForSelector('.choice[data-choice="rps"] [data-option]');
     check((await options(b)).join() === 'rock,paper,scissors', 'parry: the defender is offered rock, paper and scissors');
+    // Session-7 web trial: the emoji labels were empty boxes in Debian's Chromium (no emoji font).
+    const labels = await b.locator('.choice [data-option]').allTextContents();
+    check(labels.join() === 'Rock,Paper,Scissors', `parry: the rps buttons carry text labels (${labels.join()})`);
     // Regression (session-6 web trial): while the choice is pending the turn has not passed, and the
     // screen-reader announcement named Black as the mover.
     const said = (await b.locator('p.sr-only').first().textContent()) ?? '';

@@ -326,6 +326,40 @@ try {
     for (const x of [w, b]) await x.context().close();
   });
 
+  // ---- Typed moves (session-7 web trial): a promotion typed without its piece (g7g8) opened no
+  // picker but an error; "e1-e2" was refused; a 5,000-character text ran off the screen, as did a
+  // very long game id in the URL. White: Ke1, Pg7; Black: Ka8 (g8 is free, so g7g8 promotes).
+  if (!mock) await step('typed moves', async () => {
+    const g = await api('/api/games', { fen: 'k7/6P1/8/8/8/8/8/4K3 w - - 0 1' });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    await w.fill('.typed input', 'x'.repeat(5000));
+    await w.press('.typed input', 'Enter');
+    await w.waitForSelector('#typed-error:not(:empty)');
+    const err = await w.locator('#typed-error').textContent();
+    const wide = await w.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    check(err.length < 100 && wide <= 0, `a 5,000-character move gives a short error and no sideways scroll (${err.length} characters, ${wide} px over)`);
+    await w.fill('.typed input', 'g7g8');
+    await w.press('.typed input', 'Enter');
+    await w.waitForSelector('[data-promotion="q"]');
+    check(true, 'g7g8 typed without the piece opens the promotion picker');
+    await w.click('[data-promotion="q"]');
+    await b.waitForSelector('[data-on="g8"][data-piece="white-queen"]');
+    check(true, 'the piece picked for the typed promotion is played (g8=Q+; a knight would leave K+N v K, a dead position)');
+    await b.fill('.typed input', 'a8-a7');
+    await b.press('.typed input', 'Enter');
+    await w.waitForSelector('[data-on="a7"][data-piece="black-king"]');
+    check(true, '"a8-a7" is read as a8a7');
+    await w.context().close();
+    await b.context().close();
+    const longId = await page(DESKTOP, `/games/${'z'.repeat(3000)}`);
+    await longId.waitForSelector('main.loading [role=status]:has-text("There is no game")');
+    const over = await longId.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    check(over <= 0, `a very long game id does not push the page sideways (${over} px over)`);
+    await longId.context().close();
+  });
+
   // ---- A clock that runs out: 3 s each; White moves, Black does not, Black's flag falls (FIDE 6.9).
   if (!mock) await step('clock runs out', async () => {
     const g = await api('/api/games', { clock: { initialSeconds: 3, incrementSeconds: 0 } });

@@ -121,7 +121,7 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
     case 'kill-cancelled':
       return `The capture on ${String(d.square ?? '?')} was prevented.`;
     case 'skip':
-      return `${side(d.color)}’s turn is skipped.`;
+      return `${side(d.color)}’s turn passes to ${d.color === 'white' ? 'Black' : d.color === 'black' ? 'White' : 'the other side'}.`;
     case 'choice': {
       if (d.value === 'hidden') return `${side(d.player)} has answered (hidden until both have).`;
       const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>) : [];
