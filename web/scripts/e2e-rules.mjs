@@ -167,6 +167,7 @@ export async function ruleChecks(h) {
     await shot(w, 'choice-desktop');
     const ph = await page(PHONE, inv.white);
     await ph.waitForSelector('.choice [data-option]');
+    await ph.waitForSelector('.choice h3:has-text("Mr. Freeze")'); // the names arrive with GET /api/rules
     await shot(ph, 'choice-phone');
     await close(ph);
     await clickSquare(w, 'd4'); // any square of the file names it

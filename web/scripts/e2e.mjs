@@ -154,7 +154,7 @@ try {
     check(posts.length === 1, `a double click on Create game creates one game (${posts.length} requests)`);
     const sent = posts[0]?.seed;
     check(Number.isInteger(sent) && sent >= 0 && sent <= 4294967295 && (await p.locator('[data-seed]').getAttribute('data-seed')) === String(sent), `an empty seed field sends a random u32 and the panel names it (${sent})`);
-    await p.waitForFunction(() => { const r = document.querySelector('.created')?.getBoundingClientRect(); return !!r && r.top >= 0 && r.top < innerHeight; });
+    await p.waitForFunction(() => { const r = document.querySelector('.created')?.getBoundingClientRect(); return !!r && r.top >= 0 && r.top < window.innerHeight; });
     check(true, 'the created game panel is scrolled into view');
     await shot(p, 'lobby-created-desktop');
     for (const s of ['white', 'black', 'spectator']) invite[s] = await p.inputValue(`[data-invite="${s}"]`);
@@ -338,7 +338,7 @@ try {
     await w.press('.typed input', 'Enter');
     await w.waitForSelector('#typed-error:not(:empty)');
     const err = await w.locator('#typed-error').textContent();
-    const wide = await w.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    const wide = await w.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check(err.length < 100 && wide <= 0, `a 5,000-character move gives a short error and no sideways scroll (${err.length} characters, ${wide} px over)`);
     await w.fill('.typed input', 'g7g8');
     await w.press('.typed input', 'Enter');
@@ -355,9 +355,35 @@ try {
     await b.context().close();
     const longId = await page(DESKTOP, `/games/${'z'.repeat(3000)}`);
     await longId.waitForSelector('main.loading [role=status]:has-text("There is no game")');
-    const over = await longId.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    const over = await longId.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check(over <= 0, `a very long game id does not push the page sideways (${over} px over)`);
     await longId.context().close();
+  });
+
+  // ---- Draft cards (session-7 web trial: the cards showed raw ids). Draft mode deals White three
+  // cards before the third ply (modifier-rulings G2: P = 2, (P + 1) % 3 == 0); each button names
+  // its modifier as GET /api/rules does, with the description.
+  if (!mock) await step('draft cards', async () => {
+    const g = await api('/api/games', { draft: true, seed: 3 });
+    const rules = await api('/api/rules');
+    const named = Object.fromEntries(rules.modifiers.map((m) => [m.id, m.name]));
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    await clickSquare(w, 'e2');
+    await clickSquare(w, 'e4');
+    await b.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    await clickSquare(b, 'e7');
+    await clickSquare(b, 'e5');
+    await w.waitForSelector('.choice[data-choice="card"] [data-option]');
+    const cards = await w.locator('.choice [data-option]').evaluateAll((bs) => bs.map((x) => [x.getAttribute('data-option'), x.querySelector('b')?.textContent, !!x.querySelector('small')?.textContent]));
+    check(cards.length === 3 && cards.every(([id, name, desc]) => name === named[id] && name !== id && desc), `draft cards show the modifier's name and description (${cards.map((c) => c.slice(0, 2).join('=')).join(', ')})`);
+    const title = await w.locator('.choice h3').textContent();
+    const wait = await b.locator('.choice').textContent();
+    check(/choose a rule/i.test(title) && /Waiting for White to choose a rule card/.test(wait), `the draft prompt and the wait say what is chosen (${title}; ${wait.trim()})`);
+    await shot(w, 'draft-desktop');
+    await w.context().close();
+    await b.context().close();
   });
 
   // ---- A clock that runs out: 3 s each; White moves, Black does not, Black's flag falls (FIDE 6.9).

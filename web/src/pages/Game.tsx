@@ -340,14 +340,14 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
               <>
                 <h3>{choiceTitle(choice.prompt.kind, pendingFor)}</h3>
                 {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
-                {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' ? null : <p>Click the board, or pick:</p>}
+                {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' || choice.prompt.kind === 'card' ? null : <p>Click the board, or pick:</p>}
                 <div class="options">
                   {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
                     <button type="button" data-option={String(o)} onClick={() => answer(String(o))} class={choice.prompt.kind === 'card' ? 'card' : undefined}>
                       {choice.prompt.kind === 'card' ? (
                         <>
                           <b>{modifierName(String(o), ruleNames)}</b>
-                          {cardLength(cards.find((c) => c.id === String(o))?.duration)}
+                          <span class="len">{cardLength(cards.find((c) => c.id === String(o))?.duration)}</span>
                           {ruleDescriptions[String(o)] && <small>{ruleDescriptions[String(o)]}</small>}
                         </>
                       ) : (
@@ -516,9 +516,10 @@ function MoveCell({ cls, san }: { cls: string; san: string }) {
 
 /** A draft card's length: plies, a range of plies, or a named lifetime. */
 function cardLength(d: unknown): string {
-  if (typeof d === 'number') return ` · ${d} plies`;
-  if (Array.isArray(d) && d.length === 2) return ` · ${d[0]}–${d[1]} plies`;
-  if (d === 'instant') return ' · at once';
-  if (typeof d === 'string') return ` · ${d}`;
+  if (typeof d === 'number') return `for ${d} plies`;
+  if (Array.isArray(d) && d.length === 2) return `for ${d[0]}–${d[1]} plies`;
+  if (d === 'instant') return 'acts once, at once';
+  if (d === 'permanent') return 'for the rest of the game';
+  if (typeof d === 'string') return d;
   return '';
 }
