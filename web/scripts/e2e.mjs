@@ -695,7 +695,7 @@ try {
     await ph.context().close();
     await clickSquare(p, 'b8');
     await p.waitForSelector('.choice', { state: 'detached' });
-    check(/choice/.test(await p.locator('.events').textContent()), 'the piece choice, made on the board, is logged');
+    check(/White chose b8/.test(await p.locator('.events').textContent()), 'the piece choice, made on the board, is logged in words (White chose b8)');
     await p.context().close();
   });
   if (mock) await step('rps choice', async () => {
