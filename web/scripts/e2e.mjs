@@ -351,8 +351,15 @@ try {
     await b.press('.typed input', 'Enter');
     await w.waitForSelector('[data-on="a7"][data-piece="black-king"]');
     check(true, '"a8-a7" is read as a8a7');
-    await w.context().close();
+    // Session-7 web trial: Claim draw and Claim victory were always shown. White is to move: White
+    // has Claim draw (with when it works), Black has none; nobody has Claim victory while both are
+    // here; once Black leaves, White's page offers it.
+    const drawTitle = await w.locator('[data-claim="draw"]').getAttribute('title');
+    check(/threefold repetition/.test(drawTitle ?? '') && (await b.locator('[data-claim="draw"]').count()) === 0 && (await w.locator('[data-claim="victory"]').count()) === 0, 'Claim draw only on one\'s own turn, with when it works; no Claim victory while the opponent is here');
     await b.context().close();
+    await w.waitForSelector('[data-claim="victory"]');
+    check(true, 'Claim victory appears once the opponent has left');
+    await w.context().close();
     const longId = await page(DESKTOP, `/games/${'z'.repeat(3000)}`);
     await longId.waitForSelector('main.loading [role=status]:has-text("There is no game")');
     const over = await longId.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
