@@ -154,7 +154,12 @@ export async function ruleChecks(h) {
     const [w, b] = await seats(inv);
     await w.waitForSelector('.choice[data-choice="column"] [data-option]');
     check((await options(w)).join('') === 'abcdefgh', 'mr_freeze: the column choice offers the files a to h');
-    check((await b.locator('.choice [data-option]').count()) === 0 && /Waiting for white/.test(await b.locator('.choice').textContent()), 'mr_freeze: the opponent sees that White is choosing');
+    // Session-7 web trial: prompts did not say which rule they were for.
+    await b.waitForFunction(() => /Mr\. Freeze/.test(document.querySelector('.choice')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
+    const wait = await b.locator('.choice').textContent();
+    check((await b.locator('.choice [data-option]').count()) === 0 && /Waiting for White to choose a column \(Mr\. Freeze\)/.test(wait), `mr_freeze: the opponent sees that White is choosing a column for Mr. Freeze (${wait.trim()})`);
+    const title = await w.locator('.choice h3').textContent();
+    check(title === 'Mr. Freeze: choose a column', `mr_freeze: the prompt names the rule (${title})`);
     const d4 = await w.locator('[data-square="d4"]').boundingBox();
     await w.mouse.move(d4.x + d4.width / 2, d4.y + d4.height / 2); // the pointer lights file d
     await w.waitForSelector('.choose-hover');
@@ -162,6 +167,7 @@ export async function ruleChecks(h) {
     await shot(w, 'choice-desktop');
     const ph = await page(PHONE, inv.white);
     await ph.waitForSelector('.choice [data-option]');
+    await ph.waitForSelector('.choice h3:has-text("Mr. Freeze")'); // the names arrive with GET /api/rules
     await shot(ph, 'choice-phone');
     await close(ph);
     await clickSquare(w, 'd4'); // any square of the file names it
@@ -197,6 +203,9 @@ export async function ruleChecks(h) {
     await w.waitForSelector('.choice[data-choice="rps"] [data-option]');
     await b.waitForSelector('.choice[data-choice="rps"] [data-option]');
     check((await options(b)).join() === 'rock,paper,scissors', 'parry: the defender is offered rock, paper and scissors');
+    // Session-7 web trial: the emoji labels were empty boxes in Debian's Chromium (no emoji font).
+    const labels = await b.locator('.choice [data-option]').allTextContents();
+    check(labels.join() === 'Rock,Paper,Scissors', `parry: the rps buttons carry text labels (${labels.join()})`);
     // Regression (session-6 web trial): while the choice is pending the turn has not passed, and the
     // screen-reader announcement named Black as the mover.
     const said = (await b.locator('p.sr-only').first().textContent()) ?? '';
@@ -211,6 +220,19 @@ export async function ruleChecks(h) {
     await b.click('[data-option="paper"]');
     await w.waitForSelector('.choice', { state: 'detached' });
     check((await pieceAt(w, 'e4')) === 'white-pawn' && (await pieceAt(w, 'd5')) === 'black-pawn', 'parry: rock vs paper, the defender wins: the position is unchanged');
+    // Session-7 web trial: the parried capture stood in the move list as a plain "exd5", and the
+    // log read "attach chooser: white, id: parry, instance: 1".
+    await w.waitForSelector('.moves [data-parried="exd5"] s');
+    check(true, 'parry: the cancelled capture is marked in the move list (exd5 struck through, "parried")');
+    const log = (await w.locator('.events').textContent()).replace(/\s+/g, ' ');
+    check(/Parry is now in play/.test(log) && /capture e4d5 was cancelled/.test(log) && !/instance|choiceId|attach /.test(log), `parry: the rule-event log reads in sentences (${log.slice(0, 200)})`);
+    await shot(w, 'parry-log-desktop');
+    const wu = new URL(w.url());
+    const wph = await page(PHONE, wu.pathname + wu.search);
+    await wph.waitForSelector('.moves [data-parried]');
+    await wph.locator('.events').scrollIntoViewIfNeeded();
+    await shot(wph, 'parry-log-phone');
+    await close(wph);
     await b.waitForSelector('.choice', { state: 'detached' });
     await move(b, 'e8', 'e7');
     await waitPiece(w, 'e7', 'black-king');
@@ -405,7 +427,9 @@ export async function ruleChecks(h) {
     await b.waitForSelector('[data-marker="pit"]', { timeout: 10_000 });
     check((await markersOf(b, 'pit')).join() === 'a3', 'choice timeout: after 2 s the first option, a3, is taken');
     await w.waitForSelector('.choice', { state: 'detached' });
-    check(/timeout/.test(await w.locator('.events').textContent()), 'choice timeout: the event log says the choice was made by the timeout');
+    const tlog = await w.locator('.events').textContent();
+    check(/time ran out: the default was taken/.test(tlog), `choice timeout: the event log says the choice was made by the timeout (${tlog.replace(/\s+/g, ' ').slice(-120)})`);
+    await shot(w, 'timeout-log-desktop');
     await close(w, b);
   });
 }

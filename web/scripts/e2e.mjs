@@ -138,13 +138,33 @@ try {
     const res = await fetch(new URL(icon, base));
     check(res.ok && /image\/svg\+xml/.test(res.headers.get('content-type') ?? '') && (await res.text()).startsWith('<svg'), `the page has a favicon (${icon})`);
     await shot(p, 'lobby-desktop');
-    await p.click('button[type=submit]');
+    // Regressions (session-7 web trial): an empty seed field sent no seed (the server's 0: the same
+    // random outcomes in every game); a double click on Create game made two games; the panel with
+    // the links was below the fold at 1280×800.
+    await p.click('details.advanced summary');
+    check(/empty: a random seed/.test(await p.locator('label:has(input[name=seed])').textContent()), 'the seed field says an empty seed is random');
+    await shot(p, 'lobby-seed-desktop');
+    const posts = [];
+    p.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/games') posts.push(JSON.parse(r.postData() ?? '{}'));
+    });
+    await p.dblclick('button[type=submit]');
     await p.waitForSelector('[data-invite="black"]');
+    await p.waitForTimeout(500);
+    check(posts.length === 1, `a double click on Create game creates one game (${posts.length} requests)`);
+    const sent = posts[0]?.seed;
+    check(Number.isInteger(sent) && sent >= 0 && sent <= 4294967295 && (await p.locator('[data-seed]').getAttribute('data-seed')) === String(sent), `an empty seed field sends a random u32 and the panel names it (${sent})`);
+    await p.waitForFunction(() => { const r = document.querySelector('.created')?.getBoundingClientRect(); return !!r && r.top >= 0 && r.top < window.innerHeight; });
+    check(true, 'the created game panel is scrolled into view');
+    await shot(p, 'lobby-created-desktop');
     for (const s of ['white', 'black', 'spectator']) invite[s] = await p.inputValue(`[data-invite="${s}"]`);
     check(invite.black.includes('token='), 'lobby shows an invite link per seat');
     const ph = await page(PHONE, '/');
     await ph.waitForSelector('[data-preset="piece-hp"]');
     await shot(ph, 'lobby-phone');
+    await ph.click('details.advanced summary');
+    await ph.locator('input[name=seed]').scrollIntoViewIfNeeded();
+    await ph.screenshot({ path: join(shots, 'lobby-seed-phone.png') });
     await p.context().close();
     await ph.context().close();
   });
@@ -306,6 +326,73 @@ try {
     for (const x of [w, b]) await x.context().close();
   });
 
+  // ---- Typed moves (session-7 web trial): a promotion typed without its piece (g7g8) opened no
+  // picker but an error; "e1-e2" was refused; a 5,000-character text ran off the screen, as did a
+  // very long game id in the URL. White: Ke1, Pg7; Black: Ka8 (g8 is free, so g7g8 promotes).
+  if (!mock) await step('typed moves', async () => {
+    const g = await api('/api/games', { fen: 'k7/6P1/8/8/8/8/8/4K3 w - - 0 1' });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    await w.fill('.typed input', 'x'.repeat(5000));
+    await w.press('.typed input', 'Enter');
+    await w.waitForSelector('#typed-error:not(:empty)');
+    const err = await w.locator('#typed-error').textContent();
+    const wide = await w.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(err.length < 100 && wide <= 0, `a 5,000-character move gives a short error and no sideways scroll (${err.length} characters, ${wide} px over)`);
+    await w.fill('.typed input', 'g7g8');
+    await w.press('.typed input', 'Enter');
+    await w.waitForSelector('[data-promotion="q"]');
+    check(true, 'g7g8 typed without the piece opens the promotion picker');
+    await w.click('[data-promotion="q"]');
+    await b.waitForSelector('[data-on="g8"][data-piece="white-queen"]');
+    check(true, 'the piece picked for the typed promotion is played (g8=Q+; a knight would leave K+N v K, a dead position)');
+    await b.fill('.typed input', 'a8-a7');
+    await b.press('.typed input', 'Enter');
+    await w.waitForSelector('[data-on="a7"][data-piece="black-king"]');
+    check(true, '"a8-a7" is read as a8a7');
+    // Session-7 web trial: Claim draw and Claim victory were always shown. White is to move: White
+    // has Claim draw (with when it works), Black has none; nobody has Claim victory while both are
+    // here; once Black leaves, White's page offers it.
+    const drawTitle = await w.locator('[data-claim="draw"]').getAttribute('title');
+    check(/threefold repetition/.test(drawTitle ?? '') && (await b.locator('[data-claim="draw"]').count()) === 0 && (await w.locator('[data-claim="victory"]').count()) === 0, 'Claim draw only on one\'s own turn, with when it works; no Claim victory while the opponent is here');
+    await b.context().close();
+    await w.waitForSelector('[data-claim="victory"]');
+    check(true, 'Claim victory appears once the opponent has left');
+    await w.context().close();
+    const longId = await page(DESKTOP, `/games/${'z'.repeat(3000)}`);
+    await longId.waitForSelector('main.loading [role=status]:has-text("There is no game")');
+    const over = await longId.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(over <= 0, `a very long game id does not push the page sideways (${over} px over)`);
+    await longId.context().close();
+  });
+
+  // ---- Draft cards (session-7 web trial: the cards showed raw ids). Draft mode deals White three
+  // cards before the third ply (modifier-rulings G2: P = 2, (P + 1) % 3 == 0); each button names
+  // its modifier as GET /api/rules does, with the description.
+  if (!mock) await step('draft cards', async () => {
+    const g = await api('/api/games', { draft: true, seed: 3 });
+    const rules = await api('/api/rules');
+    const named = Object.fromEntries(rules.modifiers.map((m) => [m.id, m.name]));
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    await clickSquare(w, 'e2');
+    await clickSquare(w, 'e4');
+    await b.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    await clickSquare(b, 'e7');
+    await clickSquare(b, 'e5');
+    await w.waitForSelector('.choice[data-choice="card"] [data-option]');
+    const cards = await w.locator('.choice [data-option]').evaluateAll((bs) => bs.map((x) => [x.getAttribute('data-option'), x.querySelector('b')?.textContent, !!x.querySelector('small')?.textContent]));
+    check(cards.length === 3 && cards.every(([id, name, desc]) => name === named[id] && name !== id && desc), `draft cards show the modifier's name and description (${cards.map((c) => c.slice(0, 2).join('=')).join(', ')})`);
+    const title = await w.locator('.choice h3').textContent();
+    const wait = await b.locator('.choice').textContent();
+    check(/choose a rule/i.test(title) && /Waiting for White to choose a rule card/.test(wait), `the draft prompt and the wait say what is chosen (${title}; ${wait.trim()})`);
+    await shot(w, 'draft-desktop');
+    await w.context().close();
+    await b.context().close();
+  });
+
   // ---- A clock that runs out: 3 s each; White moves, Black does not, Black's flag falls (FIDE 6.9).
   if (!mock) await step('clock runs out', async () => {
     const g = await api('/api/games', { clock: { initialSeconds: 3, incrementSeconds: 0 } });
@@ -356,16 +443,18 @@ try {
     await shot(aph, 'lobby-choices-phone');
     await aph.context().close();
     await a.click('button[type=submit]');
-    await a.waitForSelector('.created [data-chess960]');
-    const id = await a.locator('.created').getAttribute('data-game');
-    const n = Number(await a.locator('[data-chess960]').getAttribute('data-chess960'));
-    check(Number.isInteger(n) && n >= 0 && n <= 959 && /Chess960 position \d+/.test(await a.locator('[data-chess960]').textContent()), `the lobby says which Chess960 position it picked (${n})`);
-    check((await a.locator('[data-invite="black"]').count()) === 0, 'an open challenge gives no link for the other seat');
+    // Regression (session-7 web trial): the lobby said "Waiting for an opponent…" after the join.
+    // The creator is taken to the game page at once, which says the opponent has not joined.
+    await a.waitForURL(/\/games\/.*token=/);
+    await a.waitForSelector('[data-connection="open"]');
+    const id = decodeURIComponent(new URL(a.url()).pathname.split('/').pop());
+    await a.waitForSelector('[data-waiting-opponent]');
+    check((await a.locator('[data-claim="victory"]').count()) === 0, 'the open challenge\'s creator is on the game page, told the opponent has not joined, without Claim victory');
+    await shot(a, 'open-waiting-desktop');
     const open = await api('/api/games?status=open');
     const row = open.find((g) => g.id === id);
-    check(row?.request?.layout === `chess960:${n}` && row?.request?.seat === 'white', `the server holds an open challenge on chess960:${n} (${JSON.stringify(row?.request)})`);
-    await a.click('[data-seat-link="white"]');
-    await a.waitForSelector('[data-connection="open"]');
+    const n = Number(/^chess960:(\d+)$/.exec(row?.request?.layout ?? '')?.[1]);
+    check(Number.isInteger(n) && n >= 0 && n <= 959 && row?.request?.seat === 'white', `the server holds an open challenge on a random chess960:${n} (${JSON.stringify(row?.request)})`);
     const b = await page(DESKTOP, '/');
     await b.waitForSelector(`[data-list-game="${id}"] [data-join="${id}"]`);
     check(/chess960:\d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout');
@@ -375,10 +464,23 @@ try {
     await bph.locator('.lists').scrollIntoViewIfNeeded();
     await shot(bph, 'lobby-open-list-phone');
     await bph.context().close();
+    // A third lobby that still lists the challenge when b takes it (session-7 web trial: after a
+    // failed join the taken challenge stayed listed with its Join button).
+    const c = await page(DESKTOP, '/');
+    await c.waitForSelector(`[data-join="${id}"]`);
     await b.click(`[data-join="${id}"]`);
     await b.waitForURL(/\/games\/.*token=/);
+    if (await c.locator(`[data-join="${id}"]`).count()) {
+      await c.click(`[data-join="${id}"]`);
+      await c.waitForSelector('.lists .notice.error:has-text("Could not join")');
+      await c.waitForSelector(`[data-join="${id}"]`, { state: 'detached', timeout: 3000 });
+      check(true, 'a failed join says so and the taken challenge leaves the list');
+    }
+    await c.context().close();
     await b.waitForSelector('[data-connection="open"]');
     check(/playing black/.test(await b.locator('.conn').textContent()), 'Join takes the free seat (black) and opens the game page');
+    await a.waitForSelector('[data-waiting-opponent]', { state: 'detached' });
+    check(true, 'the creator\'s page sees the opponent arrive');
     // Every Chess960 array keeps the pawns on ranks 2 and 7: e4 and e5 are legal in any of them.
     await clickSquare(a, 'e2');
     await clickSquare(a, 'e4');
@@ -407,6 +509,10 @@ try {
     b.once('dialog', (d) => d.accept());
     await b.click('text=Resign');
     await a.waitForSelector('.banner');
+    // Regression (session-7 web trial): the banner showed the reason's slug.
+    const bannerText = (await a.locator('.banner').textContent()).trim();
+    check(/by resignation/.test(bannerText) && !/-/.test(bannerText.replace(/^1-0/, '')), `the game-over banner reads in words (${bannerText})`);
+    await shot(a, 'banner-desktop');
     for (const x of [a, b]) {
       await x.waitForSelector('.moves [data-move-result]');
       check((await x.locator('.moves li:last-child').getAttribute('data-move-result')) === '1-0', 'after a resignation the move list ends with 1-0');
@@ -631,7 +737,7 @@ try {
     await ph.context().close();
     await clickSquare(p, 'b8');
     await p.waitForSelector('.choice', { state: 'detached' });
-    check(/choice/.test(await p.locator('.events').textContent()), 'the piece choice, made on the board, is logged');
+    check(/White chose b8/.test(await p.locator('.events').textContent()), 'the piece choice, made on the board, is logged in words (White chose b8)');
     await p.context().close();
   });
   if (mock) await step('rps choice', async () => {

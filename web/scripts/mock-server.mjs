@@ -263,7 +263,7 @@ function onMessage(g, ws, text) {
         g.pending.collected[seat] = m.value;
         if (Object.keys(g.pending.collected).length < 2) return broadcast(g);
       }
-      g.log.push({ event: 'choice', detail: { choiceId: m.choiceId, value: who === 'both' ? g.pending.collected : m.value } });
+      g.log.push({ event: 'choice', detail: { choiceId: m.choiceId, value: who === 'both' ? g.pending.collected : m.value, player: seat } });
       g.pending = null;
       g.status = { status: 'ongoing', winner: null, reason: null };
       return broadcast(g);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, toSan } from './chess';
+import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, readTypedMove, toSan } from './chess';
 import { pc } from './test/fixtures';
 
 describe('board shape from FEN', () => {
@@ -37,6 +37,28 @@ describe('SAN', () => {
     expect(parseTypedMove('e2e4', start, ['g1f3', 'e2e4'])).toBe('e2e4');
     expect(parseTypedMove('0-0', start, ['e1g1'])).toBe('e1g1');
     expect(parseTypedMove('Nc3', start, ['g1f3'])).toBeInstanceOf(Error);
+  });
+  // Regressions (session-7 web trial).
+  it('reads e2-e4 as e2e4, but keeps O-O castling', () => {
+    expect(readTypedMove('e2-e4', start, ['g1f3', 'e2e4'])).toBe('e2e4');
+    expect(readTypedMove('O-O', start, ['e1g1', 'e2e4'])).toBe('e1g1');
+  });
+  it('asks for the piece of a promotion typed without it (g7g8, g8, gxh8)', () => {
+    const ps = [pc('g7', 'pawn', 'white'), pc('h8', 'rook', 'black'), pc('e1', 'king', 'white')];
+    const legal = ['g7g8q', 'g7g8r', 'g7g8b', 'g7g8n', 'g7h8q', 'g7h8r', 'g7h8b', 'g7h8n', 'e1e2'];
+    const ask = { from: 'g7', to: 'g8', options: ['q', 'r', 'b', 'n'] };
+    expect(readTypedMove('g7g8', ps, legal)).toEqual(ask);
+    expect(readTypedMove('g8', ps, legal)).toEqual(ask);
+    expect(readTypedMove('gxh8', ps, legal)).toEqual({ ...ask, to: 'h8' });
+    // with the piece it is the move itself
+    expect(readTypedMove('g8=N', ps, legal)).toBe('g7g8n');
+    expect(readTypedMove('g7g8q', ps, legal)).toBe('g7g8q');
+    expect(readTypedMove('e1e2', ps, legal)).toBe('e1e2');
+  });
+  it('cuts the echo of a very long typed text', () => {
+    const r = readTypedMove('x'.repeat(5000), start, ['e2e4']);
+    expect(r).toBeInstanceOf(Error);
+    expect((r as Error).message.length).toBeLessThan(80);
   });
 });
 

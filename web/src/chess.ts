@@ -197,8 +197,41 @@ const stripSan = (s: string) => s.replace(/[+#!?]+$/, '').replace(/^0-0-0$/, 'O-
  * Error saying why not.
  */
 export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>, enPassant?: string): string | Error {
-  const t = text.trim();
+  const r = readTypedMove(text, pieces, legalMoves, letters, enPassant);
+  return typeof r === 'string' || r instanceof Error ? r : new Error(`"${cutEcho(text.trim())}" needs the promotion piece: ${r.options.map((o) => `${r.from}${r.to}${o}`).join(', ')}`);
+}
+
+const cutEcho = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+/**
+ * A typed move as UCI; a promotion typed without its piece (`g7g8`, `g8`) as its squares and the
+ * pieces to choose from (the page opens the promotion picker); or an Error whose echo of the text
+ * is cut to 40 characters. `e2-e4` reads as `e2e4` (session-7 web trial).
+ */
+export function readTypedMove(text: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>, enPassant?: string): string | { from: string; to: string; options: string[] } | Error {
+  let t = text.trim();
   if (!t) return new Error('type a move, e.g. e4, Nf3 or e2e4');
+  if (t.length > 40) return new Error(`"${cutEcho(t)}" is not a move: too long`);
+  t = t.replace(/^([a-z]\d+)[-–]([a-z]\d+)/i, '$1$2');
+  const lower0 = t.toLowerCase();
+  // A promotion without its piece: every legal move it could be differs only in the piece.
+  const promos = legalMoves.filter((m) => {
+    if (m.length <= lower0.length || !/^[a-z]$/.test(m.slice(-1)) || !/\d/.test(m.slice(-2, -1))) return false;
+    if (m.slice(0, -1) === lower0) return true;
+    const san = toSan(m, pieces, legalMoves, '', letters, enPassant);
+    return stripSan(san).replace(/=?[A-Z]$/, '') === stripSan(t) && /=?[A-Z]$/.test(stripSan(san));
+  });
+  if (promos.length > 0 && !legalMoves.includes(lower0)) {
+    const base = promos[0].slice(0, -1);
+    if (promos.every((m) => m.slice(0, -1) === base)) {
+      const sq = /^([a-z]\d+)([a-z]\d+)$/.exec(base);
+      if (sq) return { from: sq[1], to: sq[2], options: promos.map((m) => m.slice(-1)) };
+    }
+  }
+  return parsePlain(t, pieces, legalMoves, letters, enPassant);
+}
+
+function parsePlain(t: string, pieces: PieceOut[], legalMoves: string[], letters?: Map<string, string>, enPassant?: string): string | Error {
   const lower = t.toLowerCase();
   if (legalMoves.includes(lower)) return lower;
   const loose = (s: string) => stripSan(s).replace(/x|=/g, '');
@@ -210,9 +243,9 @@ export function parseTypedMove(text: string, pieces: PieceOut[], legalMoves: str
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
     // Several promotions reached by a bare "e8": ask for the piece.
-    return new Error(`"${t}" is ambiguous: ${hits.join(', ')}`);
+    return new Error(`"${cutEcho(t)}" is ambiguous: ${hits.join(', ')}`);
   }
-  return new Error(`"${t}" is not a legal move here`);
+  return new Error(`"${cutEcho(t)}" is not a legal move here`);
 }
 
 /** The SAN tokens of a PGN's movetext (tags, comments, variations, NAGs, numbers and the result dropped). */

@@ -62,7 +62,7 @@ export interface PieceOut {
   baseAttrs: Record<string, unknown>;
 }
 
-export type ChoiceKind = 'piece' | 'square' | 'column' | 'row' | 'coin-flip' | 'rps';
+export type ChoiceKind = 'piece' | 'square' | 'column' | 'row' | 'coin-flip' | 'rps' | 'card';
 
 export interface ChoicePrompt {
   kind: ChoiceKind;
@@ -136,6 +136,10 @@ export interface GameView {
   result: { result: string; reason: string } | null;
   /** The game waits for a player to come back (no-timeout choice mode). */
   paused: boolean;
+  /** Whether each seat has been taken (an open challenge's free seat reads false until someone joins); absent: unknown. */
+  seats?: { white: boolean; black: boolean };
+  /** How long the opponent must be away before victory can be claimed (ms), when the server says. */
+  claimVictoryAfterMs?: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -219,6 +223,8 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
     },
     result: r ? { result: String(r.result ?? ''), reason: String(r.reason ?? '') } : null,
     paused: raw.paused === true,
+    seats: isObj(raw.seats) ? { white: raw.seats.white !== false, black: raw.seats.black !== false } : undefined,
+    claimVictoryAfterMs: num(raw.claimVictoryAfterMs),
   };
 }
 

@@ -45,7 +45,7 @@ describe('applying server states', () => {
     let c = reduce(initialClient(), welcome(1), 0);
     c = reduce(c, { kind: 'error', code: 'move.illegal', message: 'e2e5 is not legal' }, 5);
     c = reduce(c, { kind: 'game-over', result: '1-0', reason: 'checkmate' }, 6);
-    expect(c.notices.at(-1)).toEqual({ kind: 'error', text: 'e2e5 is not legal (move.illegal)', at: 5 });
+    expect(c.notices.at(-1)).toEqual({ kind: 'error', text: 'e2e5 is not legal', at: 5 });
     expect(c.gameOver).toEqual({ result: '1-0', reason: 'checkmate' });
   });
 
@@ -165,6 +165,24 @@ describe('draw offers', () => {
     expect(lapsed.notices.map((n) => n.text)).toEqual(['White’s draw offer lapsed: a move was played.']);
     const accepted = reduce(offered, state(2, {}, { drawOffer: null, result: { result: '1/2-1/2', reason: 'agreement' } }), 10);
     expect(accepted.notices).toEqual([]);
+  });
+  // Regression (session-7 web trial): after a later agreed draw, "Black's draw offer was declined."
+  // stayed under the game-over banner.
+  it('drops the note of an earlier declined offer when the game ends', () => {
+    const offered = reduce(initialClient(), welcome(1, {}, { drawOffer: 'black' }), 0);
+    const declined = reduce(offered, state(2, {}, { drawOffer: null }), 10);
+    expect(declined.notices.map((n) => n.text)).toEqual(['Black’s draw offer was declined.']);
+    const reoffered = reduce(declined, state(3, {}, { drawOffer: 'white' }), 20);
+    const agreed = reduce(reoffered, state(4, {}, { drawOffer: null, result: { result: '1/2-1/2', reason: 'agreement' } }), 30);
+    expect(agreed.notices).toEqual([]);
+  });
+  // Regression (session-7 web trial): error codes such as claim.too-early were shown as slugs.
+  it('says known error codes in words and keeps the server message otherwise', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, { kind: 'error', code: 'claim.too-early', message: 'claim.too-early' }, 1);
+    expect(c.notices.at(-1)?.text).toBe('Your opponent has not been away long enough to claim victory yet.');
+    c = reduce(c, { kind: 'error', code: 'some.new-code', message: 'a new refusal' }, 2);
+    expect(c.notices.at(-1)?.text).toBe('a new refusal');
   });
 });
 

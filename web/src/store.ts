@@ -2,6 +2,7 @@
  * The game page's client state: a pure reducer over server messages, so it can be tested without
  * a browser. Time is passed in (`now`, ms on the client's clock) rather than read.
  */
+import { errorText } from './words';
 import {
   readGameState,
   type ChoicePrompt,
@@ -110,6 +111,9 @@ function applyState(c: GameClient, seq: number, raw: unknown, now: number): Game
   // A new state means the game moved on: error texts of earlier actions are stale (session-6 web
   // trial: they stayed on the page after the next successful action).
   let notices = c.notices.filter((n) => n.kind !== 'error');
+  // A finished game drops the notes about earlier draw offers (session-7 web trial: "Black's draw
+  // offer was declined." stayed under the banner of the draw agreed later).
+  if (g.result) notices = notices.filter((n) => n.kind !== 'info');
   // An offer that went away without ending the game was declined (or lapsed with a move; the
   // server clears a standing offer on every move). Session-6 web trial: nothing said so.
   const offer = c.game?.drawOffer ?? null;
@@ -147,7 +151,7 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
       if (c.answered.includes(m.choiceId)) return c;
       return { ...c, request: { choiceId: m.choiceId, prompt: m.prompt } };
     case 'error':
-      return { ...c, notices: notice(c, 'error', `${m.message}${m.code ? ` (${m.code})` : ''}`, now) };
+      return { ...c, notices: notice(c, 'error', errorText(m.code, m.message), now) };
     case 'warning':
       return { ...c, notices: notice(c, 'warning', m.message, now) };
     case 'game-over':

@@ -5,7 +5,7 @@
  * picker offers the game's promotion choices; choices of a piece, square, column or row are made
  * by clicking the board.
  */
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
 import { boardShape, FILES, parseSquare, pieceLetter, splitUci, squareName } from '../chess';
 import type { Color, MarkerOut, PieceOut } from '../protocol';
@@ -30,6 +30,8 @@ export interface BoardProps {
   onChoose?: (value: string) => void;
   onInspect?: (p: PieceOut | null) => void;
   label?: string;
+  /** Opens the promotion picker for a move typed without its piece (`at` tells two asks apart). */
+  askPromotion?: { from: string; to: string; options: string[]; at: number } | null;
 }
 
 const S = 100; // one square in SVG units
@@ -113,6 +115,10 @@ export function Board(props: BoardProps) {
   const [drag, setDrag] = useState<{ from: string; x: number; y: number; moved: boolean } | null>(null);
   const [promo, setPromo] = useState<{ from: string; to: string; options: string[] } | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const ask = props.askPromotion;
+  useEffect(() => {
+    if (ask) setPromo({ from: ask.from, to: ask.to, options: ask.options });
+  }, [ask?.at]);
 
   const flip = orientation === 'black';
   const xOf = (f: number) => (flip ? files - 1 - f : f) * S;

@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import { MarkerLegend } from '../board/markers';
-import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, toSan } from '../chess';
+import { boardShape, checkedKing, enPassantOf, pgnSanMoves, readTypedMove, toSan } from '../chess';
+import { cancelledMoves, choiceTitle, cut, eventText, modifierName, pieceLabel, reasonText, waitingText } from '../words';
 import {
   api,
   ApiError,
@@ -92,15 +93,6 @@ export function moveListRows(sans: string[], firstBlack: boolean, result: string
   return rows;
 }
 
-function summarise(detail: unknown): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail !== 'object') return String(detail);
-  return Object.entries(detail as Record<string, unknown>)
-    .filter(([, v]) => v !== null && v !== undefined) // "auto: null" says nothing
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(', ');
-}
-
 export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [client, setClient] = useState<GameClient>(initialClient);
   const clientRef = useRef(client);
@@ -113,9 +105,14 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [sentRps, setSentRps] = useState<string | null>(null);
   // Display names of the library's modifiers, for the active rules line (ids when unknown).
   const [ruleNames, setRuleNames] = useState<Record<string, string>>({});
+  const [ruleDescriptions, setRuleDescriptions] = useState<Record<string, string>>({});
+  const [askPromotion, setAskPromotion] = useState<{ from: string; to: string; options: string[]; at: number } | null>(null);
   useEffect(() => {
     api.rules().then(
-      (r) => setRuleNames(Object.fromEntries(r.modifiers.map((m) => [m.id, m.name ?? m.id]))),
+      (r) => {
+        setRuleNames(Object.fromEntries(r.modifiers.filter((m) => m.name).map((m) => [m.id, m.name as string])));
+        setRuleDescriptions(Object.fromEntries(r.modifiers.filter((m) => m.description).map((m) => [m.id, m.description as string])));
+      },
       () => {},
     );
   }, []);
@@ -130,7 +127,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
       () => setJoinProblem(token ? 'The game exists, but this link does not open a seat in it: check the invite link (its seat token).' : null),
       (e: unknown) => {
         if (e instanceof ApiError && e.status === 404) {
-          setJoinProblem(`There is no game "${id}" on this server: check the link.`);
+          setJoinProblem(`There is no game "${cut(id)}" on this server: check the link.`);
           conns.current.forEach((x) => x.conn.close());
         }
       },
@@ -275,16 +272,24 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const bottom: Color = orientation;
   const opponent: Color | null = mySide ? (mySide === 'white' ? 'black' : 'white') : null;
 
+  // Only while the game goes on (session-7 web trial: the choice squares stayed blue after the end).
   const boardChoice =
-    choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
+    live && choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
       ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
       : null;
   const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
   const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
-  const rows = moveListRows(moveUcis.map((_, i) => san(i)), firstBlack, result?.result ?? null);
-  const events = s.log.filter((e) => e.event !== 'move');
+  // A capture parry cancelled stays in the list, marked (session-7 web trial).
+  const parried = cancelledMoves(s.log);
+  const rows = moveListRows(moveUcis.map((_, i) => (parried.has(i) ? `${san(i)}${PARRIED}` : san(i))), firstBlack, result?.result ?? null);
+  const events = s.log.map((e) => eventText(e, ruleNames)).filter((t): t is string => t !== null);
+  const pendingKind = s.pendingChoice ? String(s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind) : '';
+  const pendingFor = s.pendingChoice?.descriptorId ? modifierName(s.pendingChoice.descriptorId, ruleNames) : null;
+  // An open challenge's free seat: the opponent has not joined until their seat is taken or present.
+  const notJoined = !!opponent && !hot && g.seats?.[opponent] === false && !g.presence[opponent];
+  const cards = (s.pendingChoice?.prompt as { cards?: { id: string; duration?: unknown }[] } | undefined)?.cards ?? [];
 
   return (
     <main class="game">
@@ -295,6 +300,11 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         {hot ? 'sandbox: you play both sides' : seat === 'spectator' ? 'spectating' : `playing ${seat}`}
       </div>
       <section class="board-col">
+        {notJoined && live && (
+          <p class="notice info" role="status" data-waiting-opponent>
+            Your opponent has not joined yet: the game is in the lobby’s open challenges. It starts when someone takes the {opponent} seat.
+          </p>
+        )}
         {player(top)}
         <div class="board-wrap">
           <Board
@@ -310,10 +320,11 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             onMove={sendMove}
             onChoose={answer}
             onInspect={setInspect}
+            askPromotion={askPromotion}
           />
           {result && (
             <div class="banner" role="alert" data-result={result.result}>
-              <strong>{result.result}</strong> <span>{result.reason}</span>
+              <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
             </div>
           )}
         </div>
@@ -328,13 +339,21 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
             {choice ? (
               <>
-                <h3>{promptTitle(choice.prompt.kind)}</h3>
+                <h3>{choiceTitle(choice.prompt.kind, pendingFor)}</h3>
                 {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
-                {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' ? null : <p>Click the board, or pick:</p>}
+                {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' || choice.prompt.kind === 'card' ? null : <p>Click the board, or pick:</p>}
                 <div class="options">
                   {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
-                    <button type="button" data-option={String(o)} onClick={() => answer(String(o))}>
-                      {optionLabel(choice.prompt.kind, String(o), s.pieces)}
+                    <button type="button" data-option={String(o)} onClick={() => answer(String(o))} class={choice.prompt.kind === 'card' ? 'card' : undefined}>
+                      {choice.prompt.kind === 'card' ? (
+                        <>
+                          <b>{modifierName(String(o), ruleNames)}</b>
+                          <span class="len">{cardLength(cards.find((c) => c.id === String(o))?.duration)}</span>
+                          {ruleDescriptions[String(o)] && <small>{ruleDescriptions[String(o)]}</small>}
+                        </>
+                      ) : (
+                        optionLabel(choice.prompt.kind, String(o), s.pieces)
+                      )}
                     </button>
                   ))}
                 </div>
@@ -343,7 +362,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
               <p>
                 {sentRps && s.pendingChoice.kind === 'rps'
                   ? 'Your answer is in. It stays hidden from your opponent until both have answered.'
-                  : `Waiting for ${s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer} to choose (${s.pendingChoice.kind})…`}
+                  : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
               </p>
             )}
           </div>
@@ -352,9 +371,15 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           class="typed"
           onSubmit={(e) => {
             e.preventDefault();
-            const r = parseTypedMove(typed, s.pieces, s.legalMoves, shape?.letters, enPassantOf(s.fen));
+            const r = readTypedMove(typed, s.pieces, s.legalMoves, shape?.letters, enPassantOf(s.fen));
             if (r instanceof Error) setTypedError(r.message);
             else if (!movable) setTypedError('it is not your move');
+            else if (typeof r !== 'string') {
+              // A promotion typed without its piece: the board's picker asks for it.
+              setTypedError('');
+              setTyped('');
+              setAskPromotion({ ...r, at: Date.now() });
+            }
             else {
               setTypedError('');
               setTyped('');
@@ -386,9 +411,12 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
                   {g.drawOffer === mySide ? 'Draw offered' : 'Offer draw'}
                 </button>
               )}
-              <button type="button" onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
-              {opponent && !g.presence[opponent] && (
-                <button type="button" onClick={() => sendAs(mySide, { kind: 'claim-victory' })}>Claim victory</button>
+              {/* The state does not say whether a draw can be claimed: offered on one's own turn, with when it works. */}
+              {s.sideToMove === mySide && (
+                <button type="button" data-claim="draw" title="Works after a threefold repetition or fifty moves by each side without a capture or pawn move." onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
+              )}
+              {opponent && !g.presence[opponent] && !notJoined && (
+                <button type="button" data-claim="victory" title={`Your opponent is away${g.claimVictoryAfterMs ? `: victory can be claimed once they have been away ${Math.round(g.claimVictoryAfterMs / 1000)} s` : ''}.`} onClick={() => sendAs(mySide, { kind: 'claim-victory' })}>Claim victory</button>
               )}
             </>
           )}
@@ -403,7 +431,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
               </li>
             ) : (
               <li key={r.n}>
-                <span class="n">{r.n}.</span> <span class="w">{r.w}</span> <span class="b">{r.b ?? ''}</span>
+                <span class="n">{r.n}.</span> <MoveCell cls="w" san={r.w ?? ""} /> <MoveCell cls="b" san={r.b ?? ''} />
               </li>
             ),
           )}
@@ -412,10 +440,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <details class="events" open>
             <summary>Rule events ({events.length})</summary>
             <ol>
-              {events.slice(-30).map((e) => (
-                <li>
-                  <b>{e.event}</b> {summarise(e.detail)}
-                </li>
+              {events.slice(-30).map((t) => (
+                <li>{t}</li>
               ))}
             </ol>
           </details>
@@ -462,34 +488,39 @@ function ChoiceCountdown({ seconds, since }: { seconds: number; since: number })
   return <p class="timeout">{left} s left, then the first option is taken</p>;
 }
 
-function promptTitle(kind: string): string {
-  switch (kind) {
-    case 'piece':
-      return 'Choose a piece';
-    case 'square':
-      return 'Choose a square';
-    case 'column':
-      return 'Choose a column';
-    case 'row':
-      return 'Choose a row';
-    case 'coin-flip':
-      return 'Call the coin';
-    case 'rps':
-      return 'Rock, paper, scissors';
-    default:
-      return `Choose (${kind})`;
-  }
-}
 function defaultOptions(kind: string): string[] {
   if (kind === 'rps') return ['rock', 'paper', 'scissors'];
   if (kind === 'coin-flip') return ['heads', 'tails'];
   return [];
 }
 function optionLabel(kind: string, o: string, pieces: PieceOut[]): string {
-  if (kind === 'piece') {
-    const p = pieces.find((x) => x.square === o || String(x.id) === o);
-    if (p) return `${p.color} ${p.type} ${p.square}`;
+  if (kind === 'piece') return pieceLabel(o, pieces);
+  // Text labels: the emoji were empty boxes in Debian's Chromium without an emoji font (session-7 web trial).
+  const words: Record<string, string> = { rock: 'Rock', paper: 'Paper', scissors: 'Scissors', heads: 'Heads', tails: 'Tails' };
+  return kind === 'rps' || kind === 'coin-flip' ? words[o] ?? o : o;
+}
+
+/** The text a parried move carries in the move list (struck through by `MoveCell`). */
+const PARRIED = ' (parried)';
+
+function MoveCell({ cls, san }: { cls: string; san: string }) {
+  if (san.endsWith(PARRIED)) {
+    const m = san.slice(0, -PARRIED.length);
+    return (
+      <span class={`${cls} parried`} data-parried={m} title="The capture was parried: the pieces did not move.">
+        <s>{m}</s> (parried)
+      </span>
+    );
   }
-  const icons: Record<string, string> = { rock: '✊ rock', paper: '✋ paper', scissors: '✌ scissors', heads: 'heads', tails: 'tails' };
-  return kind === 'rps' || kind === 'coin-flip' ? icons[o] ?? o : o;
+  return <span class={cls}>{san}</span>;
+}
+
+/** A draft card's length: plies, a range of plies, or a named lifetime. */
+function cardLength(d: unknown): string {
+  if (typeof d === 'number') return `for ${d} plies`;
+  if (Array.isArray(d) && d.length === 2) return `for ${d[0]}–${d[1]} plies`;
+  if (d === 'instant') return 'acts once, at once';
+  if (d === 'permanent') return 'for the rest of the game';
+  if (typeof d === 'string') return d;
+  return '';
 }

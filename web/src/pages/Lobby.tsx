@@ -2,10 +2,11 @@
  * The lobby: create a game from the server's rules (GET /api/rules), copy the invite links, join
  * an open challenge or watch a live game.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
+import { randomSeed } from '../words';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -95,6 +96,18 @@ export function chess960Layout(choice: string, rand: () => number = Math.random)
   return { layout: `chess960:${index}`, index };
 }
 
+/**
+ * The seed a new game is created with: the typed whole number 0–2³²−1, or a uniform random u32
+ * when the field is empty (session-7 web trial: every game sent none, so the server's default 0
+ * gave every random rule the same outcome).
+ */
+export function seedOf(text: string, rand: () => number = randomSeed): number | Error {
+  const t = text.trim();
+  if (!t) return rand();
+  if (!/^\d{1,10}$/.test(t) || Number(t) > 4294967295) return new Error(`the seed is a whole number from 0 to 4294967295, not “${t.slice(0, 20)}”`);
+  return Number(t);
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -132,7 +145,14 @@ export function Lobby() {
   const [coinFlips, setCoinFlips] = useState<'auto' | 'manual'>('auto');
   const [chess960, setChess960] = useState('random');
   const [mode, setMode] = useState<'invite' | 'open'>('invite');
-  const [created, setCreated] = useState<(CreatedGame & { chess960?: number; open?: boolean }) | null>(null);
+  const [created, setCreated] = useState<(CreatedGame & { chess960?: number; open?: boolean; seed?: number }) | null>(null);
+  // A request in flight: Create game is disabled (session-7 web trial: a double click made two games).
+  const [creating, setCreating] = useState(false);
+  const createdRef = useRef<HTMLDivElement>(null);
+  // The panel with the links was below the fold at 1280×800 (session-7 web trial).
+  useEffect(() => {
+    createdRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [created?.id]);
   const [listError, setListError] = useState('');
   const [myColour, setMyColour] = useState<'white' | 'black'>('white');
   const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
@@ -158,7 +178,13 @@ export function Lobby() {
 
   const create = async (e: Event) => {
     e.preventDefault();
+    if (creating) return;
     setCreateError(null);
+    const seedValue = seedOf(seed);
+    if (seedValue instanceof Error) {
+      setCreateError({ message: seedValue.message, findings: [] });
+      return;
+    }
     let c960: { layout: string; index: number } | null = null;
     if (layout === 'chess960') {
       const r = chess960Layout(chess960);
@@ -183,20 +209,28 @@ export function Lobby() {
     // An open challenge: only our seat gets a token; anyone in the lobby may take the other.
     if (mode === 'open' && opponent.kind !== 'computer') req.seat = mine;
     if (fen.trim()) req.fen = fen.trim();
-    if (seed.trim()) req.seed = Number(seed.trim());
+    req.seed = seedValue;
     if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
     req = withOpponent(req, opponent, mine);
+    setCreating(true);
     try {
       const g = await api.createGame(req);
-      // Against the computer only the creator's seat exists: straight to its game page.
+      // Against the computer only the creator's seat exists, and an open challenge's creator
+      // waits on the game page, which says the opponent has not joined yet (session-7 web trial:
+      // the lobby said "Waiting for an opponent…" after the join): straight to the game page.
       const mySeat = g.seats[mine];
-      if (opponent.kind === 'computer' && mySeat) return location.assign(mySeat.url);
-      setCreated({ ...g, chess960: c960?.index, open: mode === 'open' });
+      if ((opponent.kind === 'computer' || mode === 'open') && mySeat) {
+        location.assign(mySeat.url);
+        return;
+      }
+      setCreated({ ...g, chess960: c960?.index, open: mode === 'open', seed: seedValue });
       setMyColour(mine);
+      setCreating(false);
     } catch (err) {
       setCreateError({ message: (err as Error).message, findings: err instanceof ApiError ? err.findings : [] });
+      setCreating(false);
     }
   };
 
@@ -207,6 +241,8 @@ export function Lobby() {
       location.assign(j.url);
     } catch (err) {
       setListError(`Could not join: ${(err as Error).message}`);
+      // Someone else may have taken it: the list shows what is still open.
+      api.listGames('open').then(setOpen, () => {});
     }
   };
 
@@ -377,7 +413,7 @@ export function Lobby() {
             </label>
             <div class="row">
               <label>
-                Seed (random rules; empty: 0)
+                Seed (random rules; empty: a random seed)
                 <input name="seed" type="number" min={0} max={4294967295} step={1} value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
               </label>
               <label>
@@ -389,7 +425,7 @@ export function Lobby() {
               </label>
             </div>
           </details>
-          <button type="submit" class="primary" disabled={presetConflicts.length > 0}>Create game</button>
+          <button type="submit" class="primary" disabled={presetConflicts.length > 0 || creating} aria-busy={creating}>{creating ? 'Creating…' : 'Create game'}</button>
         </form>
         {createError && (
           <div class="notice error" role="alert">
@@ -407,8 +443,9 @@ export function Lobby() {
           </div>
         )}
         {created && (
-          <div class="created" data-game={created.id}>
+          <div class="created" data-game={created.id} ref={createdRef}>
             <h3>{created.open ? 'Open challenge created' : 'Game created'}</h3>
+            {created.seed !== undefined && <p data-seed={created.seed}>Seed {created.seed} (the random rules’ draws follow from it)</p>}
             {created.chess960 !== undefined && <p data-chess960={created.chess960}>Chess960 position {created.chess960}{created.chess960 === 518 ? ' (the standard array)' : ''}</p>}
             <p>
               {created.seats[myColour] && <a class="primary" href={created.seats[myColour].url} data-seat-link={myColour}>Play as {myColour}</a>}

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { refusalText, type RuleEntry } from '../protocol';
-import { chess960Layout, conflicts, gameChoices, modifierEntry, modifierKey } from './Lobby';
+import { chess960Layout, conflicts, gameChoices, modifierEntry, modifierKey, seedOf } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -97,5 +97,25 @@ describe('refusal texts', () => {
   it('shows an error message, or the status and a short non-JSON body', () => {
     expect(refusalText(404, { code: 'game.not-found', message: 'no game x' }, '')).toBe('no game x');
     expect(refusalText(502, undefined, 'Bad Gateway', 'Bad Gateway')).toBe('the server answered 502 Bad Gateway: Bad Gateway');
+  });
+});
+
+// Regression (session-7 web trial): an empty seed field sent no seed, so the server's default 0 gave
+// every random rule the same outcome in every game.
+describe('seedOf', () => {
+  it('draws a random u32 when the field is empty', () => {
+    expect(seedOf('', () => 123456789)).toBe(123456789);
+    expect(seedOf('  ', () => 4294967295)).toBe(4294967295);
+  });
+  it('takes a typed seed and refuses what is not a u32', () => {
+    expect(seedOf('0', () => 5)).toBe(0);
+    expect(seedOf(' 42 ', () => 5)).toBe(42);
+    expect(seedOf('4294967296', () => 5)).toBeInstanceOf(Error);
+    expect(seedOf('-1', () => 5)).toBeInstanceOf(Error);
+    expect(seedOf('1.5', () => 5)).toBeInstanceOf(Error);
+  });
+  it('gives different seeds to two games from the real random source', () => {
+    // two uniform u32 draws agree with probability 2^-32
+    expect(seedOf('')).not.toBe(seedOf(''));
   });
 });

@@ -1,0 +1,194 @@
+/**
+ * Plain words for the server's slugs (session-7 web trial: the page showed `royal-loss`,
+ * `claim.too-early` and log lines like "attach chooser: white, id: parry, instance: 1").
+ * Every function keeps a readable fallback for a slug it does not know.
+ */
+import type { LogEntry, PieceOut } from './protocol';
+
+/** "mr_freeze" → "Mr freeze": a modifier without a name in GET /api/rules still reads as words. */
+export function humanId(id: string): string {
+  const t = id.replace(/[_-]+/g, ' ').trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : id;
+}
+
+/** A modifier's display name: the library's name, else its id as words. */
+export function modifierName(id: string, names: Record<string, string>): string {
+  return names[id] ?? humanId(id);
+}
+
+const REASONS: Record<string, string> = {
+  checkmate: 'by checkmate',
+  stalemate: 'by stalemate',
+  'insufficient-material': 'by insufficient material',
+  'threefold-repetition': 'by threefold repetition (claimed)',
+  'fivefold-repetition': 'by fivefold repetition',
+  'fifty-move-rule': 'by the fifty-move rule (claimed)',
+  'seventy-five-move-rule': 'by the seventy-five-move rule',
+  resignation: 'by resignation',
+  resign: 'by resignation',
+  agreement: 'by agreement',
+  flag: 'on time',
+  timeout: 'on time',
+  'timeout-vs-insufficient-material': 'drawn: time ran out, but the opponent could not mate',
+  abandonment: 'by abandonment: the opponent left and victory was claimed',
+  'claim-victory': 'by abandonment: the opponent left and victory was claimed',
+  'disconnect-during-choice': 'the player left while their choice was pending',
+  'royal-loss': 'the king was lost',
+  'capture-to-win': 'by capturing the target piece',
+  'skip-loop': 'drawn: every turn was being skipped',
+  'rps-winner': 'by rock, paper, scissors',
+};
+
+/** The game-over banner's reason in words (an unknown slug as words too). */
+export function reasonText(reason: string): string {
+  if (!reason) return '';
+  return REASONS[reason] ?? humanId(reason);
+}
+
+const ERRORS: Record<string, string> = {
+  'claim.too-early': 'Your opponent has not been away long enough to claim victory yet.',
+  'claim.opponent-present': 'Your opponent is connected: victory can only be claimed while they are away.',
+  'draw.no-claim': 'No draw can be claimed now: that needs a threefold repetition or fifty moves without a capture or pawn move.',
+  'draw.claim-incorrect': 'That draw claim is not correct in this position.',
+  'draw.not-your-turn': 'A draw can only be claimed on your own turn.',
+  'draw.already-offered': 'A draw offer is already standing.',
+  'draw.no-offer': 'There is no draw offer to answer.',
+  'move.not-your-turn': 'It is not your move.',
+  'move.choice-pending': 'A choice must be made before the next move.',
+  'move.bad-ply': 'The game had moved on: that move was for an earlier position.',
+  'choice.not-yours': 'That choice is not yours to make.',
+  'choice.already-answered': 'That choice was already answered.',
+  'choice.none-pending': 'No choice is pending.',
+  'choice.unknown-id': 'That choice is no longer pending.',
+  'game.over': 'The game is over.',
+  'seat.spectator': 'Spectators cannot act in the game.',
+  'message.rate-limited': 'Too many messages: slow down a little.',
+};
+
+/**
+ * An error notice: a known code in words, else the server's own message (its sentence says what
+ * and where, e.g. "e2e5 is not legal"); the bare code only when the message is empty.
+ */
+export function errorText(code: string | undefined, message: string): string {
+  if (code && ERRORS[code]) return ERRORS[code];
+  const m = message.trim();
+  if (m) return m;
+  return code ? `The server refused the action (${code}).` : 'The server refused the action.';
+}
+
+const KIND_NOUN: Record<string, string> = {
+  piece: 'a piece',
+  square: 'a square',
+  column: 'a column',
+  row: 'a row',
+  'coin-flip': 'heads or tails',
+  rps: 'rock, paper or scissors',
+  card: 'a rule card',
+};
+
+/** The choice panel's title: what to choose and, when known, for which modifier ("Bottomless Pit: choose a square"). */
+export function choiceTitle(kind: string, modifier: string | null): string {
+  const what = kind === 'card' ? 'Draft: choose a rule' : kind === 'rps' ? 'Rock, paper, scissors' : kind === 'coin-flip' ? 'Call the coin' : `Choose ${KIND_NOUN[kind] ?? `(${kind})`}`;
+  if (!modifier) return what;
+  return `${modifier}: ${what[0].toLowerCase()}${what.slice(1)}`;
+}
+
+/** What the other player reads while a choice is pending: "Waiting for White to choose a column (Mr. Freeze)…". */
+export function waitingText(forPlayer: string, kind: string, modifier: string | null): string {
+  const who = forPlayer === 'white' ? 'White' : forPlayer === 'black' ? 'Black' : forPlayer === 'both' ? 'both players' : forPlayer;
+  return `Waiting for ${who} to choose ${KIND_NOUN[kind] ?? kind}${modifier ? ` (${modifier})` : ''}…`;
+}
+
+const side = (c: unknown) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : String(c ?? '?'));
+const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : String(v));
+
+/**
+ * One rule-event log entry as a sentence, or null for entries the reader does not need (`move`
+ * is in the move list). Modifier ids become names; instance numbers and choice ids are hidden.
+ */
+export function eventText(e: LogEntry, names: Record<string, string>): string | null {
+  const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
+  const name = (id: unknown) => modifierName(String(id ?? '?'), names);
+  switch (e.event) {
+    case 'move':
+      return null;
+    case 'attach':
+      return `${name(d.id)} is now in play (chosen by ${side(d.chooser)}).`;
+    case 'detach':
+      return `${name(d.id)} has ended.`;
+    case 'capture-cancelled':
+      return `The capture ${d.uci ? `${String(d.uci)} ` : ''}was cancelled: the pieces stay where they were.`;
+    case 'kill-cancelled':
+      return `The capture on ${String(d.square ?? '?')} was prevented.`;
+    case 'skip':
+      return `${side(d.color)}’s turn passes to ${d.color === 'white' ? 'Black' : d.color === 'black' ? 'White' : 'the other side'}.`;
+    case 'choice': {
+      if (d.value === 'hidden') return `${side(d.player)} has answered (hidden until both have).`;
+      const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>) : [];
+      if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}.`;
+      const auto = d.auto ? ' (time ran out: the default was taken)' : '';
+      return `${side(d.player)} chose ${list(d.value)}${auto}.`;
+    }
+    case 'random-pick':
+      return `Picked at random: ${list(d.value)}.`;
+    case 'coin':
+      return `Coin flip${Array.isArray(d.value) ? 's' : ''}: ${list(d.value)}.`;
+    case 'chance':
+      return `Chance${typeof d.p === 'number' ? ` (${Math.round(d.p * 100)} %)` : ''}: ${d.hit ? 'it happened' : 'it did not happen'}.`;
+    case 'convert':
+      return `The piece on ${String(d.square ?? '?')} became a ${side(d.color).toLowerCase()} ${String(d.type ?? 'piece')}.`;
+    case 'spawn':
+      return `A ${side(d.color).toLowerCase()} ${String(d.type ?? 'piece')} appeared on ${String(d.square ?? '?')}.`;
+    case 'removed':
+      return `The piece on ${String(d.square ?? '?')} was removed.`;
+    case 'moved':
+      return `A piece was moved from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
+    case 'marker-placed':
+      return `A ${String(d.kind ?? 'marker')} was placed on ${String(d.square ?? '?')}.`;
+    case 'marker-expired':
+      return `A ${String(d.kind ?? 'marker')} marker expired.`;
+    case 'marker-limit':
+      return 'No more markers can be placed (the board’s limit is reached).';
+    case 'draft':
+      return `${side(d.for)} drafts a rule: ${Array.isArray(d.cards) ? d.cards.map((c) => name((c as { id?: unknown }).id)).join(', ') : ''}.`;
+    case 'error':
+      return `A rule stopped early${d.modifier ? ` (${name(d.modifier)})` : ''}: ${String(d.code ?? 'error')}.`;
+    default: {
+      // An event this page does not know: its name and plain fields, without ids.
+      const parts = Object.entries(d)
+        .filter(([k, v]) => v !== null && v !== undefined && !/^(instance|choiceId|id|marker|source)$/.test(k))
+        .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+      return `${humanId(e.event)}${parts.length ? `: ${parts.join(', ')}` : ''}.`;
+    }
+  }
+}
+
+/**
+ * Indexes (among the `move` entries) of moves whose capture was cancelled: the log's
+ * `capture-cancelled` entry follows its move (parry). The move list marks them.
+ */
+export function cancelledMoves(log: LogEntry[]): Set<number> {
+  const out = new Set<number>();
+  let n = -1;
+  for (const e of log) {
+    if (e.event === 'move') n++;
+    else if (e.event === 'capture-cancelled' && n >= 0) out.add(n);
+  }
+  return out;
+}
+
+/** A uniform seed for the random rules (a u32, as `seed` in POST /api/games). */
+export function randomSeed(rand: (a: Uint32Array) => Uint32Array = (a) => crypto.getRandomValues(a)): number {
+  return rand(new Uint32Array(1))[0];
+}
+
+/** A piece choice's button label ("white knight f3"). */
+export function pieceLabel(o: string, pieces: PieceOut[]): string {
+  const p = pieces.find((x) => x.square === o || String(x.id) === o);
+  return p ? `${p.color} ${p.type} ${p.square}` : o;
+}
+
+/** Cuts an echo of user input for a message (session-7 trial: a 5,000-character move ran off the screen). */
+export function cut(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
