@@ -333,6 +333,21 @@ pub struct Draft {
     pub duration: DraftDuration,
 }
 
+/// The board a descriptor's fixed squares, files and ranks are written
+/// for (issue 12): a rule whose names only mean what they say on one board
+/// (ice_age's edge files a and h, summoning_ritual's corners) declares it,
+/// and attaching it to a game on another board is refused with
+/// `descriptor.board-size`. Descriptors without it are taken to fit any
+/// board that has the squares they name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSize {
+    /// Files, 1–16.
+    pub width: u8,
+    /// Ranks, 1–16 (width × height at most 128).
+    pub height: u8,
+}
+
 /// A custom rule modifier descriptor (format version 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -358,6 +373,10 @@ pub struct Descriptor {
     /// Draft card metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draft: Option<Draft>,
+    /// The only board the descriptor is meant for, when its fixed names
+    /// mean something else on other boards ([`BoardSize`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardSize>,
 }
 
 /// The JSON Schema of the descriptor format, pretty-printed with a final

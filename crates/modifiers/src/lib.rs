@@ -23,7 +23,7 @@ pub mod runtime;
 pub mod validate;
 
 pub use descriptor::{
-    schema_json, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
+    schema_json, BoardSize, Descriptor, MarkerKind, Node, PrimitiveKind, Trigger, TriggerKind,
 };
 pub use rng::Mulberry32;
 pub use runtime::{Refusal, Runtime};

@@ -256,6 +256,11 @@ pub fn validate_value(v: &Value) -> Result<Descriptor, Vec<Finding>> {
 
 // ---------------------------------------------------------------------------
 
+/// The largest `count` of `flip-coin` and `random-pick`: the squares of
+/// the largest board the engine holds (128), so a pick can take every
+/// square of any board.
+pub const MAX_COUNT: u64 = 128;
+
 const TOP_KEYS: &[&str] = &[
     "version",
     "id",
@@ -265,6 +270,7 @@ const TOP_KEYS: &[&str] = &[
     "passive",
     "triggers",
     "draft",
+    "board",
 ];
 const PIECE_TYPES: &[&str] = &["pawn", "knight", "bishop", "rook", "queen", "king"];
 const PLAYERS: &[&str] = &[
@@ -668,6 +674,46 @@ struct Checker {
 }
 
 impl Checker {
+    /// The `board` field: `{width, height}` of a board the engine holds;
+    /// checked against the game's board when there is one.
+    fn board_size(&mut self, v: &Value, id: &str) {
+        let dims = v.as_object().and_then(|o| {
+            let n = |k: &str| o.get(k).and_then(Value::as_u64);
+            let ok = o.keys().all(|k| k == "width" || k == "height");
+            Some((n("width")?, n("height")?)).filter(|_| ok)
+        });
+        let Some((w, h)) = dims else {
+            self.push(
+                FIELD_TYPE,
+                "$.board",
+                "`board` is {\"width\": W, \"height\": H}: whole numbers of files and ranks",
+            );
+            return;
+        };
+        if !(1..=16).contains(&w) || !(1..=16).contains(&h) || w * h > 128 {
+            self.push(
+                BOARD_SIZE,
+                "$.board",
+                format!("{w}×{h} is not a board the engine holds (1 to 16 files and ranks, at most 128 squares)"),
+            );
+            return;
+        }
+        if let Some(g) = self.board {
+            if (u64::from(g.w), u64::from(g.h)) != (w, h) {
+                self.push(
+                    BOARD_SIZE,
+                    "$.board",
+                    format!(
+                        "`{}` is written for a {w}×{h} board (its `board` field: the squares it names mean that board's), not the game's {}×{} board",
+                        crate::echo_input(id),
+                        g.w,
+                        g.h
+                    ),
+                );
+            }
+        }
+    }
+
     /// A value the board `g` does not have.
     fn off_board(&mut self, g: crate::runtime::Geom, path: &str, what: String) {
         self.push(
@@ -755,6 +801,9 @@ impl Checker {
         }
         if let Some(x) = obj.get("draft").filter(|x| !x.is_null()) {
             self.draft(x);
+        }
+        if let Some(x) = obj.get("board").filter(|x| !x.is_null()) {
+            self.board_size(x, obj.get("id").and_then(Value::as_str).unwrap_or("?"));
         }
         if let Some(x) = obj.get("passive") {
             match x.as_array() {
@@ -1514,8 +1563,10 @@ impl Checker {
                 }
             }
             P::PosInt => {
-                if !v.as_u64().is_some_and(|n| (1..=64).contains(&n)) {
-                    self.push(PARAM_INVALID, path, format!("expected an integer from 1 to 64, not {v}"));
+                // A count (`flip-coin`, `random-pick`): at most the squares
+                // of the largest board the engine holds.
+                if !v.as_u64().is_some_and(|n| (1..=MAX_COUNT).contains(&n)) {
+                    self.push(PARAM_INVALID, path, format!("expected an integer from 1 to {MAX_COUNT}, not {v}"));
                 }
             }
             P::Radius => {

@@ -660,23 +660,65 @@ fn board_size_findings_name_what_the_board_lacks() {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
     let gardner = Geom { w: 5, h: 5 };
-    // early_promotion promotes on a pawn's sixth rank (relRank 6): a 5×5
-    // board has 5 ranks.
-    let f = board_findings(&lib("early_promotion"), gardner);
+    // A pawn's sixth rank (relRank 6): a 5×5 board has 5 ranks.
+    let sixth = json!({
+        "version": 1, "id": "sixth", "name": "Sixth", "description": "d",
+        "passive": [{"kind": "forbid-move", "params": {
+            "to": {"relRank": {"of": "mover", "n": 6}}}}]
+    });
+    let f = board_findings(&sixth, gardner);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].code, codes::BOARD_SIZE);
     assert!(
         f[0].message.contains("relative rank 6") && f[0].message.contains("5×5"),
         "{f:?}"
     );
-    // cash_grab's far rank (relRank -1) exists on every board.
+    // early_promotion counts from the far end (relRank -3: the sixth rank
+    // on 8×8) and cash_grab's far rank (relRank -1) exists on every board:
+    // they scale (issue 12).
+    assert!(board_findings(&lib("early_promotion"), gardner).is_empty());
     assert!(board_findings(&lib("cash_grab"), gardner).is_empty());
-    // ice_age freezes files a and h: h is not on 5 files.
+    // ice_age freezes the edge files a and h of 8×8 and says so with its
+    // `board` field: refused on 5×5 (where h is missing too) and on 10×10
+    // (where h is not an edge), at `$.board`.
     let f = board_findings(&lib("ice_age"), gardner);
     assert!(f.iter().any(|x| x.message.contains("file h")), "{f:?}");
+    let grand = Geom { w: 10, h: 10 };
+    let f = board_findings(&lib("ice_age"), grand);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].code, f[0].path.as_str()),
+        (codes::BOARD_SIZE, "$.board")
+    );
+    assert!(
+        f[0].message.contains("8×8") && f[0].message.contains("10×10"),
+        "{f:?}"
+    );
+    for id in ["a_light_breeze", "summoning_ritual", "short_stop"] {
+        assert!(!board_findings(&lib(id), grand).is_empty(), "{id} on 10×10");
+        assert!(
+            board_findings(&lib(id), Geom::CHESS).is_empty(),
+            "{id} on 8×8"
+        );
+    }
     // On 8×8 nothing is reported.
     assert!(board_findings(&lib("ice_age"), Geom::CHESS).is_empty());
     assert!(board_findings(&lib("early_promotion"), Geom::CHESS).is_empty());
+    // A malformed or impossible `board` is refused by the validator.
+    for (board, code) in [
+        (json!({"width": 8}), codes::FIELD_TYPE),
+        (json!("8x8"), codes::FIELD_TYPE),
+        (json!({"width": 17, "height": 8}), codes::BOARD_SIZE),
+        (json!({"width": 12, "height": 12}), codes::BOARD_SIZE),
+    ] {
+        let mut d = lib("ice_age");
+        d["board"] = board.clone();
+        let f = check(d);
+        assert!(
+            f.iter().any(|x| x.code == code && x.path == "$.board"),
+            "{board}: {f:?}"
+        );
+    }
 }
 
 /// Squares, files and ranks named past 8×8 (issue 12): a descriptor is

@@ -436,7 +436,12 @@ async fn claim_draw_by_announcing_a_move(b: Backend) {
     for (ply, m) in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"].iter().enumerate() {
         let c = if ply % 2 == 0 { &mut w } else { &mut bl };
         c.mv(m, ply as u32).await;
-        c.expect("state").await;
+        // Both wait for this move's state: a client that read an earlier
+        // state instead could send its next move before this one was
+        // played, and be refused (a flaky `move.bad-ply`, session 7).
+        let next = json!(ply + 1);
+        w.state_where(|st| st["plyCount"] == next).await;
+        bl.state_where(|st| st["plyCount"] == next).await;
     }
     // Out of turn: refused, nothing played.
     w.send(json!({"kind": "claim-draw", "move": "Ng1", "ply": 5}))

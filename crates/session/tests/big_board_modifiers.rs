@@ -265,3 +265,63 @@ fn descriptor_squares_use_the_boards_own_names() {
     let e = create("chess", None, vec![json!("frozen-column:file=j")]).unwrap_err();
     assert!(e.contains("descriptor.board-size"), "{e}");
 }
+
+/// Library descriptors whose fixed names mean an 8×8 board (ice_age's
+/// edge files a and h, summoning_ritual's corners) declare it with their
+/// `board` field and are refused on other boards (issue 12), while
+/// early_promotion counts from the far end and attaches anywhere.
+#[test]
+fn eight_by_eight_library_rules_are_refused_on_other_boards() {
+    for id in [
+        "ice_age",
+        "summoning_ritual",
+        "a_light_breeze",
+        "short_stop",
+    ] {
+        let e = create("grand", None, vec![json!(id)]).expect_err(id);
+        assert!(
+            e.contains("descriptor.board-size") && e.contains("8×8") && e.contains("10×10"),
+            "{id}: {e}"
+        );
+    }
+    assert!(create("grand", None, vec![json!("early_promotion")]).is_ok());
+    assert!(create("capablanca", None, vec![json!("cash_grab")]).is_ok());
+}
+
+/// A `random-pick` may take more than 64 squares on a board that has them
+/// (issue 12: counts were capped at 64). On Grand with the two kings alone
+/// (a10, j1) 98 squares are empty; a pick of 90 of them places 90 mines on
+/// 90 distinct empty squares (90 ≤ 98 candidates, so exactly the count).
+#[test]
+fn a_random_pick_of_more_than_64_squares() {
+    let d = json!({
+        "version": 1, "id": "many-mines", "name": "Many mines", "description": "d",
+        "triggers": [{"kind": "on-rule-activated", "effects": [{
+            "kind": "random-pick",
+            "params": {
+                "from": {"squares": {"empty": true}}, "count": 90, "bind": "spots",
+                "then": [{"kind": "for-each", "params": {
+                    "over": "$bind.spots", "bind": "spot",
+                    "do": [{"kind": "spawn-marker", "params": {
+                        "kind": "mine", "at": "$bind.spot", "lifetime": {"kind": "permanent"}}}]
+                }}]
+            }
+        }]}]
+    });
+    let s = create(
+        "grand",
+        Some("k9/10/10/10/10/10/10/10/10/9K w - - 0 1"),
+        vec![d],
+    )
+    .expect("the kings-only Grand position takes the rule");
+    let markers = &s.runtime().state().markers;
+    assert_eq!(markers.len(), 90);
+    let mut squares: Vec<u8> = markers.iter().map(|m| m.square).collect();
+    squares.sort_unstable();
+    squares.dedup();
+    assert_eq!(squares.len(), 90, "distinct squares");
+    assert!(
+        squares.iter().all(|&sq| sq != 90 && sq != 9),
+        "a10 (90) and j1 (9) hold the kings"
+    );
+}

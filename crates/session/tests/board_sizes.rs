@@ -79,7 +79,19 @@ fn a_step_off_the_edge_is_clipped() {
     // the next rank: e1 + 1 would be a2). Then file d: Qd1 and qd5 stop
     // before their kings (intoRoyal: stop), Pd2 lands on e2 and kills the
     // pawn there (onOccupied: kill), pd4 likewise on e4.
-    let s = create("gardner", vec![json!("a_light_breeze")]).unwrap();
+    // The library's descriptor says it is meant for 8×8 (`board`, so it is
+    // refused on 5×5); the same rules without that field show the clipping.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../modifiers/library/a_light_breeze.json"
+    );
+    let mut breeze: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(breeze.as_object_mut().unwrap().remove("board").is_some());
+    assert!(create("gardner", vec![json!("a_light_breeze")])
+        .unwrap_err()
+        .contains("descriptor.board-size"));
+    let s = create("gardner", vec![breeze]).unwrap();
     let fen = s.game().fen();
     assert_eq!(
         fen.split(' ').next(),
@@ -97,10 +109,10 @@ fn descriptors_naming_squares_the_board_lacks_are_refused() {
         e.contains("los-alamos") && e.contains("6×6") && e.contains("h8"),
         "{e}"
     );
-    // `ice_age` names files a and h in its descriptor.
+    // `ice_age` names the edge files a and h of 8×8 and says so (`board`).
     let e = create("los-alamos", vec![json!("ice_age")]).unwrap_err();
     assert!(
-        e.contains("descriptor.board-size") && e.contains("file h"),
+        e.contains("descriptor.board-size") && e.contains("8×8") && e.contains("6×6"),
         "{e}"
     );
     // On 8×8 both attach.

@@ -61,7 +61,9 @@ fn request(game: Option<&str>, presets: &[&str], modifiers: &[&str]) -> CreateRe
 
 #[test]
 fn quiet_moves_leave_the_state_the_dispatch_leaves() {
-    let cases: &[(&str, Option<&str>, &[&str], &[&str])] = &[
+    // (name, game, presets, modifiers)
+    type Case<'a> = (&'a str, Option<&'a str>, &'a [&'a str], &'a [&'a str]);
+    let cases: &[Case] = &[
         ("chess", None, &[], &[]),
         ("piece-hp", None, &["piece-hp"], &[]),
         ("capture-to-win", None, &["capture-to-win"], &[]),

@@ -654,10 +654,9 @@ impl Session {
             K::RequestChoice => return self.request_choice(run, node, index, prefix),
             K::FlipCoin => {
                 let cx = self.cx(run);
-                let count = p
-                    .get("count")
-                    .map_or(1, |c| whole_count(&self.val(&cx, c), 64))
-                    as u32;
+                let count = p.get("count").map_or(1, |c| {
+                    whole_count(&self.val(&cx, c), crate::validate::MAX_COUNT)
+                }) as u32;
                 let bind = p
                     .get("bind")
                     .and_then(Value::as_str)
@@ -727,10 +726,9 @@ impl Session {
                 if !p.get("from").is_some_and(super::eval::is_values_source) {
                     cands = self.order(&cx, cands, None);
                 }
-                let count = p
-                    .get("count")
-                    .map_or(1, |c| whole_count(&self.val(&cx, c), 64))
-                    as usize;
+                let count = p.get("count").map_or(1, |c| {
+                    whole_count(&self.val(&cx, c), crate::validate::MAX_COUNT)
+                }) as usize;
                 let bind = p
                     .get("bind")
                     .and_then(Value::as_str)

@@ -407,6 +407,18 @@ impl Runtime {
         }
     }
 
+    /// Whether [`Runtime::status_among`] would name an end, without
+    /// building its JSON (a session's make-move asks this every time).
+    fn over_among(&self, legal: &[Move], engine_legal: &[Move]) -> bool {
+        use houserules_engine::Status;
+        match self.game.status_among(engine_legal) {
+            Status::Variant { .. } => true,
+            _ if legal.is_empty() => true,
+            Status::Checkmate { .. } | Status::Stalemate | Status::Ongoing => false,
+            _ => true,
+        }
+    }
+
     /// Whether the side to move is in check under the active rules
     /// (rule-aware attacks, modifier-rulings C3).
     pub fn is_check(&self) -> bool {
@@ -728,7 +740,7 @@ impl Runtime {
         let (legal, engine_legal) = self.rule_and_engine_legal();
         let over = match &self.st.result {
             Some(r) => r["status"] != "ongoing",
-            None => self.status_among(&legal, &engine_legal)["status"] != "ongoing",
+            None => self.over_among(&legal, &engine_legal),
         };
         if over {
             return Err(refuse(codes::GAME_OVER, "the game is over"));
