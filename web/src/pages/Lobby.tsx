@@ -420,7 +420,7 @@ export function Lobby() {
                 Coin flips
                 <select name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
                   <option value="auto">drawn by the server</option>
-                  <option value="manual">called by the players</option>
+                  <option value="manual">tossed at the table (players enter the result)</option>
                 </select>
               </label>
             </div>
