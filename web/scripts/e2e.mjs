@@ -181,7 +181,8 @@ try {
     for (const x of [w, b, s]) await x.waitForSelector('[data-connection="open"]');
     check((await w.locator('[data-square]').count()) === 64, 'every square carries data-square');
     const lat = [];
-    // [who, how, from, to, the piece then on `to`]: moves by click-click, drag or typed SAN.
+    // [who, how, from, to, the piece then on `to`]: moves by click-click, drag, typed SAN, or the
+    // king then its rook (castling).
     const line = [
       ['w', 'click', 'e2', 'e4', 'white-pawn'], ['b', 'drag', 'g8', 'f6', 'black-knight'],
       ['w', 'type:e5', 'e4', 'e5', 'white-pawn'], ['b', 'click', 'd7', 'd5', 'black-pawn'],
@@ -189,7 +190,7 @@ try {
       ['w', 'type:dxc7', 'd6', 'c7', 'white-pawn'], ['b', 'click', 'c8', 'f5', 'black-bishop'],
       ['w', 'drag', 'g1', 'f3', 'white-knight'], ['b', 'click', 'e7', 'e6', 'black-pawn'],
       ['w', 'click', 'f1', 'c4', 'white-bishop'], ['b', 'type:Bd6', 'f8', 'd6', 'black-bishop'],
-      ['w', 'click', 'e1', 'g1', 'white-king'], ['b', 'type:O-O', 'e8', 'g8', 'black-king'],
+      ['w', 'rook:h1', 'e1', 'g1', 'white-king'], ['b', 'type:O-O', 'e8', 'g8', 'black-king'],
       ['w', 'promote:q', 'c7', 'c8', 'white-queen'], ['b', 'click', 'g8', 'h8', 'black-king'],
       ['w', 'click', 'f3', 'g5', 'white-knight'], ['b', 'click', 'f8', 'g8', 'black-rook'],
       ['w', 'click', 'g5', 'f7', 'white-knight'],
@@ -201,6 +202,10 @@ try {
       if (how === 'click') {
         await clickSquare(me, from);
         await clickSquare(me, to);
+      } else if (how.startsWith('rook:')) {
+        // king, then its own rook: castles (session-7 web trial: it selected the rook)
+        await clickSquare(me, from);
+        await clickSquare(me, how.slice(5));
       } else if (how === 'drag') {
         await dragMove(me, from, to);
       } else if (how.startsWith('type:')) {
