@@ -462,7 +462,7 @@ try {
     check(Number.isInteger(n) && n >= 0 && n <= 959 && row?.request?.seat === 'white', `the server holds an open challenge on a random chess960:${n} (${JSON.stringify(row?.request)})`);
     const b = await page(DESKTOP, '/');
     await b.waitForSelector(`[data-list-game="${id}"] [data-join="${id}"]`);
-    check(/chess960:\d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout');
+    check(/Chess960 position \d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout in words');
     await shot(b, 'lobby-open-list-desktop');
     const bph = await page(PHONE, '/');
     await bph.waitForSelector(`[data-join="${id}"]`);
@@ -496,6 +496,17 @@ try {
     check(true, 'both players of the joined open challenge move');
     const live = await api('/api/games?status=live');
     check(live.some((g) => g.id === id), 'the joined challenge is a live game to watch');
+    // Session-7 web trial: the live list showed invitations nobody opened, and ids. An invitation
+    // (two links, no move) is left out; the joined challenge is listed by names with Watch.
+    const idle = await api('/api/games', { presets: ['piece-hp'] });
+    const lv = await page(DESKTOP, '/');
+    await lv.waitForSelector(`[data-list-game="${id}"] a:has-text("Watch")`);
+    const lvText = await lv.locator(`[data-list-game="${id}"]`).textContent();
+    check(/^Chess · Chess960 position \d+/.test(lvText.trim()), `the live game is described in words (${lvText.trim()})`);
+    check((await lv.locator(`[data-list-game="${idle.id}"]`).count()) === 0, 'an invitation nobody acted in is not a live game to watch');
+    await lv.locator('.lists').scrollIntoViewIfNeeded();
+    await shot(lv, 'lobby-live-list-desktop');
+    await lv.context().close();
     // Regression (session-6 web trial): a draw offer had no text, a declined one said nothing.
     await a.click('text=Offer draw');
     await a.waitForSelector('[data-draw-offer="white"]');
@@ -967,6 +978,31 @@ try {
       const gd = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
       check(gd === 'e4,e5', `Grand's preview: the e3 pawn goes to e4 or e5 (${gd})`);
       await shot(p, 'yaml-grand-desktop');
+    }
+    if (!mock) {
+      // Session-7 web trial: an edited game could not be played. "Play this game" is disabled
+      // while the text has diagnostics, and plays the edited Gardner in a sandbox (both sides).
+      const gardnerText = readFileSync(join(here, '../crates/definitions/games/gardner.yaml'), 'utf8');
+      await p.fill('textarea', gardnerText.replace('  width: 5', '  widht: 5'));
+      await p.waitForSelector('.diagnostics [data-help]');
+      check(await p.locator('[data-play-yaml]').isDisabled(), 'Play this game is disabled while the definition has diagnostics');
+      await p.fill('textarea', gardnerText.replace('name: Gardner minichess', 'name: Gardner, edited'));
+      await p.waitForSelector('[data-play-yaml]:not([disabled])');
+      const ph = await page(PHONE, '/yaml');
+      await ph.waitForSelector('[data-play-yaml]:not([disabled])');
+      await ph.locator('[data-play-yaml]').scrollIntoViewIfNeeded();
+      await shot(ph, 'yaml-play-phone');
+      await ph.context().close();
+      await p.click('[data-play-yaml]');
+      await p.waitForURL(/\/games\/.*#white=/);
+      await p.waitForSelector('[data-connection="open"]');
+      check((await p.locator('[data-square]').count()) === 25, 'the played YAML game is on a 5×5 board');
+      // Gardner's b1 knight goes to c3 (the preview's legal moves above).
+      await clickSquare(p, 'b1');
+      await clickSquare(p, 'c3');
+      await p.waitForSelector('[data-on="c3"][data-piece="white-knight"]');
+      check(true, 'a move is made in the game played from the YAML editor');
+      await shot(p, 'yaml-played-desktop');
     }
     await p.context().close();
   });
