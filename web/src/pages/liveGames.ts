@@ -24,12 +24,13 @@ export function isSandbox(g: Pick<GameSummary, 'white' | 'black'>): boolean {
 /**
  * Whether the live list shows a game: live, not a sandbox, and either a joined open challenge
  * (its creator's `seat` is set and the status left `open`, so both seats are taken) or a game in
- * which someone has acted (`inputs`, the server's count of moves, answers and events, above 0).
+ * which someone has acted (`inputs`, the server's count of moves, answers and events, above 0;
+ * `plyCount` where a server sends it).
  * An invitation nobody opened yet is left out.
  */
 export function watchable(g: GameSummary): boolean {
   if (g.status !== 'live' || isSandbox(g)) return false;
-  return !!g.seat || (g.inputs ?? 0) > 0;
+  return !!g.seat || (g.inputs ?? 0) > 0 || (g.plyCount ?? 0) > 0;
 }
 
 const nameIn = (id: string, entries: RuleEntry[] | undefined) => entries?.find((e) => e.id === id)?.name ?? humanId(id);
