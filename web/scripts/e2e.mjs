@@ -997,6 +997,8 @@ try {
       await p.waitForURL(/\/games\/.*#white=/);
       await p.waitForSelector('[data-connection="open"]');
       check((await p.locator('[data-square]').count()) === 25, 'the played YAML game is on a 5×5 board');
+      const names = (await p.locator('.player .name').allTextContents()).join(',');
+      check(!/sandbox/.test(names), `the sandbox's seats read as sides, not the lobby's marker name (${names})`);
       // Gardner's b1 knight goes to c3 (the preview's legal moves above).
       await clickSquare(p, 'b1');
       await clickSquare(p, 'c3');
