@@ -143,6 +143,8 @@ try {
     // the links was below the fold at 1280×800.
     await p.click('details.advanced summary');
     check(/empty: a random seed/.test(await p.locator('label:has(input[name=seed])').textContent()), 'the seed field says an empty seed is random');
+    // Session-7 web trial: "called by the players" read as a guess; a real coin is tossed (B6).
+    check(/tossed at the table/.test(await p.locator('select[name=coinFlips] option[value=manual]').textContent()), 'the manual coin flips option says the coin is tossed at the table');
     await shot(p, 'lobby-seed-desktop');
     const posts = [];
     p.on('request', (r) => {
