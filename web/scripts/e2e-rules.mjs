@@ -248,9 +248,9 @@ export async function ruleChecks(h) {
 
   // ---- all_on_red (catalog § all_on_red). Test 1, coins drawn: seed 1's first draw,
   // 2693262067, is ≥ 2^31, so tails (F2); White's king has no move, so White's turn is skipped at
-  // once and Black moves first. Tests 2 and 3 with coins called by the players (rulings B6):
-  // White calls tails: a1a5 is refused, only the king moves (e1e2); Black calls heads and moves;
-  // White calls heads: a1a5 is accepted.
+  // once and Black moves first. Tests 2 and 3 with coins tossed at the table, the players entering the results (rulings B6):
+  // White enters tails: a1a5 is refused, only the king moves (e1e2); Black enters heads and moves;
+  // White enters heads: a1a5 is accepted.
   await step('parity: all_on_red (coin flips)', async () => {
     let inv = await lobbyGame({ modifiers: ['all_on_red'], fen: '4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1', seed: 1 });
     let [w, b] = await seats(inv);
@@ -264,6 +264,14 @@ export async function ruleChecks(h) {
     [w, b] = await seats(inv);
     await w.waitForSelector('.choice[data-choice="coin-flip"] [data-option]');
     check((await options(w)).join() === 'heads,tails', 'all_on_red: a manual coin flip offers heads and tails');
+    // Session-7 web trial: "Call the coin" read as a guess; the players report a real toss (B6).
+    const coinTitle = await w.locator('.choice h3').textContent();
+    check(/toss a real coin and enter how it landed/i.test(coinTitle) && !/call/i.test(coinTitle), `the coin prompt asks for a real toss (${coinTitle})`);
+    await shot(w, 'coin-flip-desktop');
+    await w.setViewportSize({ width: 390, height: 844 });
+    await w.locator('.choice').scrollIntoViewIfNeeded();
+    await shot(w, 'coin-flip-phone');
+    await w.setViewportSize({ width: 1280, height: 800 });
     await w.click('[data-option="tails"]');
     await w.waitForSelector('.choice', { state: 'detached' });
     await clickSquare(w, 'a1');

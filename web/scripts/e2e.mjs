@@ -143,6 +143,8 @@ try {
     // the links was below the fold at 1280×800.
     await p.click('details.advanced summary');
     check(/empty: a random seed/.test(await p.locator('label:has(input[name=seed])').textContent()), 'the seed field says an empty seed is random');
+    // Session-7 web trial: "called by the players" read as a guess; a real coin is tossed (B6).
+    check(/tossed at the table/.test(await p.locator('select[name=coinFlips] option[value=manual]').textContent()), 'the manual coin flips option says the coin is tossed at the table');
     await shot(p, 'lobby-seed-desktop');
     const posts = [];
     p.on('request', (r) => {
@@ -181,7 +183,8 @@ try {
     for (const x of [w, b, s]) await x.waitForSelector('[data-connection="open"]');
     check((await w.locator('[data-square]').count()) === 64, 'every square carries data-square');
     const lat = [];
-    // [who, how, from, to, the piece then on `to`]: moves by click-click, drag or typed SAN.
+    // [who, how, from, to, the piece then on `to`]: moves by click-click, drag, typed SAN, or the
+    // king then its rook (castling).
     const line = [
       ['w', 'click', 'e2', 'e4', 'white-pawn'], ['b', 'drag', 'g8', 'f6', 'black-knight'],
       ['w', 'type:e5', 'e4', 'e5', 'white-pawn'], ['b', 'click', 'd7', 'd5', 'black-pawn'],
@@ -189,7 +192,7 @@ try {
       ['w', 'type:dxc7', 'd6', 'c7', 'white-pawn'], ['b', 'click', 'c8', 'f5', 'black-bishop'],
       ['w', 'drag', 'g1', 'f3', 'white-knight'], ['b', 'click', 'e7', 'e6', 'black-pawn'],
       ['w', 'click', 'f1', 'c4', 'white-bishop'], ['b', 'type:Bd6', 'f8', 'd6', 'black-bishop'],
-      ['w', 'click', 'e1', 'g1', 'white-king'], ['b', 'type:O-O', 'e8', 'g8', 'black-king'],
+      ['w', 'rook:h1', 'e1', 'g1', 'white-king'], ['b', 'type:O-O', 'e8', 'g8', 'black-king'],
       ['w', 'promote:q', 'c7', 'c8', 'white-queen'], ['b', 'click', 'g8', 'h8', 'black-king'],
       ['w', 'click', 'f3', 'g5', 'white-knight'], ['b', 'click', 'f8', 'g8', 'black-rook'],
       ['w', 'click', 'g5', 'f7', 'white-knight'],
@@ -201,6 +204,10 @@ try {
       if (how === 'click') {
         await clickSquare(me, from);
         await clickSquare(me, to);
+      } else if (how.startsWith('rook:')) {
+        // king, then its own rook: castles (session-7 web trial: it selected the rook)
+        await clickSquare(me, from);
+        await clickSquare(me, how.slice(5));
       } else if (how === 'drag') {
         await dragMove(me, from, to);
       } else if (how.startsWith('type:')) {
@@ -457,7 +464,7 @@ try {
     check(Number.isInteger(n) && n >= 0 && n <= 959 && row?.request?.seat === 'white', `the server holds an open challenge on a random chess960:${n} (${JSON.stringify(row?.request)})`);
     const b = await page(DESKTOP, '/');
     await b.waitForSelector(`[data-list-game="${id}"] [data-join="${id}"]`);
-    check(/chess960:\d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout');
+    check(/Chess960 position \d+/.test(await b.locator(`[data-list-game="${id}"]`).textContent()), 'the open challenge is listed with its layout in words');
     await shot(b, 'lobby-open-list-desktop');
     const bph = await page(PHONE, '/');
     await bph.waitForSelector(`[data-join="${id}"]`);
@@ -491,6 +498,17 @@ try {
     check(true, 'both players of the joined open challenge move');
     const live = await api('/api/games?status=live');
     check(live.some((g) => g.id === id), 'the joined challenge is a live game to watch');
+    // Session-7 web trial: the live list showed invitations nobody opened, and ids. An invitation
+    // (two links, no move) is left out; the joined challenge is listed by names with Watch.
+    const idle = await api('/api/games', { presets: ['piece-hp'] });
+    const lv = await page(DESKTOP, '/');
+    await lv.waitForSelector(`[data-list-game="${id}"] a:has-text("Watch")`);
+    const lvText = await lv.locator(`[data-list-game="${id}"]`).textContent();
+    check(/^Chess · Chess960 position \d+/.test(lvText.trim()), `the live game is described in words (${lvText.trim()})`);
+    check((await lv.locator(`[data-list-game="${idle.id}"]`).count()) === 0, 'an invitation nobody acted in is not a live game to watch');
+    await lv.locator('.lists').scrollIntoViewIfNeeded();
+    await shot(lv, 'lobby-live-list-desktop');
+    await lv.context().close();
     // Regression (session-6 web trial): a draw offer had no text, a declined one said nothing.
     await a.click('text=Offer draw');
     await a.waitForSelector('[data-draw-offer="white"]');
@@ -962,6 +980,33 @@ try {
       const gd = (await p.locator('[data-dest]').evaluateAll((d) => d.map((x) => x.getAttribute('data-dest')))).sort().join();
       check(gd === 'e4,e5', `Grand's preview: the e3 pawn goes to e4 or e5 (${gd})`);
       await shot(p, 'yaml-grand-desktop');
+    }
+    if (!mock) {
+      // Session-7 web trial: an edited game could not be played. "Play this game" is disabled
+      // while the text has diagnostics, and plays the edited Gardner in a sandbox (both sides).
+      const gardnerText = readFileSync(join(here, '../crates/definitions/games/gardner.yaml'), 'utf8');
+      await p.fill('textarea', gardnerText.replace('  width: 5', '  widht: 5'));
+      await p.waitForSelector('.diagnostics [data-help]');
+      check(await p.locator('[data-play-yaml]').isDisabled(), 'Play this game is disabled while the definition has diagnostics');
+      await p.fill('textarea', gardnerText.replace('name: Gardner minichess', 'name: Gardner, edited'));
+      await p.waitForSelector('[data-play-yaml]:not([disabled])');
+      const ph = await page(PHONE, '/yaml');
+      await ph.waitForSelector('[data-play-yaml]:not([disabled])');
+      await ph.locator('[data-play-yaml]').scrollIntoViewIfNeeded();
+      await shot(ph, 'yaml-play-phone');
+      await ph.context().close();
+      await p.click('[data-play-yaml]');
+      await p.waitForURL(/\/games\/.*#white=/);
+      await p.waitForSelector('[data-connection="open"]');
+      check((await p.locator('[data-square]').count()) === 25, 'the played YAML game is on a 5×5 board');
+      const names = (await p.locator('.player .name').allTextContents()).join(',');
+      check(!/sandbox/.test(names), `the sandbox's seats read as sides, not the lobby's marker name (${names})`);
+      // Gardner's b1 knight goes to c3 (the preview's legal moves above).
+      await clickSquare(p, 'b1');
+      await clickSquare(p, 'c3');
+      await p.waitForSelector('[data-on="c3"][data-piece="white-knight"]');
+      check(true, 'a move is made in the game played from the YAML editor');
+      await shot(p, 'yaml-played-desktop');
     }
     await p.context().close();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardShape, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, readTypedMove, toSan } from './chess';
+import { boardShape, castlingByRook, checkedKing, enPassantOf, parseTypedMove, pgnSanMoves, readTypedMove, toSan } from './chess';
 import { pc } from './test/fixtures';
 
 describe('board shape from FEN', () => {
@@ -89,5 +89,24 @@ describe('PGN movetext', () => {
   it('drops tags, numbers, comments, variations and the result', () => {
     const pgn = '[Event "x"]\n\n1. e4 {best} e5 2. Nf3 (2. f4 exf4) 2... Nc6 $1 3. Bb5 1-0\n';
     expect(pgnSanMoves(pgn)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
+  });
+});
+
+// Session-7 web trial: clicking the king and then its own rook selected the rook in standard chess.
+describe('castling by clicking the rook', () => {
+  const back = [pc('e1', 'king', 'white'), pc('h1', 'rook', 'white'), pc('a1', 'rook', 'white'), pc('e8', 'king', 'black')];
+  it('finds the standard castling move written as the king’s destination', () => {
+    // Standard notation (FIDE; docs/status.md "Chess960 is a castling mode"): e1g1 and e1c1.
+    const legal = ['e1f1', 'e1d1', 'e1g1', 'e1c1', 'h1h2'];
+    expect(castlingByRook('e1', 'h1', back, legal)).toBe('e1g1');
+    expect(castlingByRook('e1', 'a1', back, legal)).toBe('e1c1');
+  });
+  it('takes the Chess960 king-takes-rook move as written', () => {
+    expect(castlingByRook('e1', 'h1', back, ['e1h1', 'e1a1'])).toBe('e1h1');
+  });
+  it('is null without a legal castling move that way, or for another piece', () => {
+    expect(castlingByRook('e1', 'h1', back, ['e1f1', 'e1c1'])).toBeNull();
+    expect(castlingByRook('h1', 'e1', back, ['e1g1'])).toBeNull();
+    expect(castlingByRook('e1', 'e8', back, ['e1g1'])).toBeNull();
   });
 });

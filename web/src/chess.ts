@@ -143,6 +143,32 @@ export function splitUci(uci: string): { from: string; to: string; promo: string
 }
 
 /**
+ * The castling move meant by clicking the king on `from` and then its own rook on `to`, or null.
+ * Chess960 writes castling king-takes-rook (`e1h1`), so that move is simply among the legal moves;
+ * standard chess writes the king's destination (`e1g1`), so the rook's square is no destination
+ * and the click would select the rook (session-7 web trial). Then the castling move is the legal
+ * king move along its rank by two or more files towards that rook (as `toSan` reads castling).
+ */
+export function castlingByRook(from: string, to: string, pieces: PieceOut[], legalMoves: string[]): string | null {
+  const at = new Map(pieces.map((p) => [p.square, p]));
+  const king = at.get(from);
+  const rook = at.get(to);
+  if (!king || !rook || king.type !== 'king' || rook.type !== 'rook' || rook.color !== king.color) return null;
+  const [kf, kr] = parseSquare(from)!;
+  const [rf, rr] = parseSquare(to)!;
+  if (rr !== kr || rf === kf) return null;
+  const direct = legalMoves.find((u) => u === `${from}${to}`);
+  if (direct) return direct;
+  for (const u of legalMoves) {
+    const mv = splitUci(u);
+    if (!mv || mv.from !== from || mv.promo) continue;
+    const [tf, tr] = parseSquare(mv.to)!;
+    if (tr === kr && Math.abs(tf - kf) >= 2 && Math.sign(tf - kf) === Math.sign(rf - kf)) return u;
+  }
+  return null;
+}
+
+/**
  * SAN of `uci` played from a position with `pieces` and `legalMoves` (FIDE Appendix C):
  * piece letter, the least disambiguation (file, then rank, then both), `x` for captures
  * (en passant included), `=Q` for promotion, `O-O`/`O-O-O` for castling (the king moving two or

@@ -397,6 +397,8 @@ export interface GameSummary {
   layout?: string;
   plyCount?: number;
   createdAt?: string;
+  /** How many inputs the game's log holds (moves, choice answers, game events); 0: nobody acted. */
+  inputs?: number;
 }
 
 function findingsOf(body: unknown): Finding[] {
@@ -486,7 +488,7 @@ export const api = {
     // The server's rows carry the creation request under `request`: its fields describe the game.
     return rows.filter(isObj).map((r) => {
       const req = isObj(r.request) ? r.request : {};
-      const mods = Array.isArray(req.modifiers) ? req.modifiers.map((m) => (typeof m === 'string' ? m : isObj(m) ? String(m.id ?? 'custom') : '?')) : undefined;
+      const mods = Array.isArray(req.modifiers) ? req.modifiers.map((m) => (typeof m === 'string' ? m : isObj(m) ? String(m.name ?? m.id ?? 'custom') : '?')) : undefined;
       return { ...req, modifiers: mods, ...r } as unknown as GameSummary;
     });
   },

@@ -27,6 +27,13 @@ describe('choice prompts', () => {
     expect(choiceTitle('square', null)).toBe('Choose a square');
     expect(waitingText('white', 'column', 'Mr. Freeze')).toBe('Waiting for White to choose a column (Mr. Freeze)…');
   });
+  // Session-7 trial: "Call the coin" read as a guess, but in manual mode (rulings B6) the players
+  // report a real coin tossed at the table.
+  it('asks for a real coin toss, not a call', () => {
+    expect(choiceTitle('coin-flip', 'All on Red')).toBe('All on Red: toss a real coin and enter how it landed');
+    expect(choiceTitle('coin-flip', null)).not.toMatch(/call|guess/i);
+    expect(waitingText('black', 'coin-flip', null)).toBe('Waiting for Black to enter the result of a real coin toss…');
+  });
 });
 
 describe('rule-event log', () => {

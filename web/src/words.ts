@@ -81,14 +81,15 @@ const KIND_NOUN: Record<string, string> = {
   square: 'a square',
   column: 'a column',
   row: 'a row',
-  'coin-flip': 'heads or tails',
+  // Manual coin flips only (rulings B6): a real coin is tossed at the table and its result entered, not guessed.
+  'coin-flip': 'enter the result of a real coin toss',
   rps: 'rock, paper or scissors',
   card: 'a rule card',
 };
 
 /** The choice panel's title: what to choose and, when known, for which modifier ("Bottomless Pit: choose a square"). */
 export function choiceTitle(kind: string, modifier: string | null): string {
-  const what = kind === 'card' ? 'Draft: choose a rule' : kind === 'rps' ? 'Rock, paper, scissors' : kind === 'coin-flip' ? 'Call the coin' : `Choose ${KIND_NOUN[kind] ?? `(${kind})`}`;
+  const what = kind === 'card' ? 'Draft: choose a rule' : kind === 'rps' ? 'Rock, paper, scissors' : kind === 'coin-flip' ? 'Toss a real coin and enter how it landed' : `Choose ${KIND_NOUN[kind] ?? `(${kind})`}`;
   if (!modifier) return what;
   return `${modifier}: ${what[0].toLowerCase()}${what.slice(1)}`;
 }
@@ -96,7 +97,8 @@ export function choiceTitle(kind: string, modifier: string | null): string {
 /** What the other player reads while a choice is pending: "Waiting for White to choose a column (Mr. Freeze)…". */
 export function waitingText(forPlayer: string, kind: string, modifier: string | null): string {
   const who = forPlayer === 'white' ? 'White' : forPlayer === 'black' ? 'Black' : forPlayer === 'both' ? 'both players' : forPlayer;
-  return `Waiting for ${who} to choose ${KIND_NOUN[kind] ?? kind}${modifier ? ` (${modifier})` : ''}…`;
+  const what = kind === 'coin-flip' ? KIND_NOUN[kind] : `choose ${KIND_NOUN[kind] ?? kind}`;
+  return `Waiting for ${who} to ${what}${modifier ? ` (${modifier})` : ''}…`;
 }
 
 const side = (c: unknown) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : String(c ?? '?'));

@@ -282,6 +282,8 @@ pub struct GameInit {
     pub tokens: [Option<String>; 2],
     /// The stored log.
     pub entries: Vec<Entry>,
+    /// When the game was created (ms since the Unix epoch; the PGN `Date`).
+    pub created_ms: i64,
 }
 
 /// The game's task state.
@@ -290,6 +292,8 @@ pub struct Game {
     request_text: String,
     meta: Meta,
     request: CreateRequest,
+    /// When the game was created (ms since the Unix epoch).
+    created_ms: i64,
     session: Arc<Mutex<Session>>,
     /// The entries of the log (for the record and rebuilds).
     entries: Vec<Entry>,
@@ -401,6 +405,7 @@ impl Game {
             clock: init.meta.clock.as_ref().map(Clock::new),
             meta: init.meta,
             request: init.request,
+            created_ms: init.created_ms,
             session: Arc::new(Mutex::new(session)),
             entries: Vec::new(),
             tokens: init.tokens,
@@ -725,6 +730,7 @@ impl Game {
         let mut game = written.unwrap_or_default();
         game.set_tag("Event", "houserules game");
         game.set_tag("Site", format!("houserules game {}", self.id));
+        game.set_tag("Date", pgn_date(self.created_ms));
         for (name, player) in [("White", &self.meta.white), ("Black", &self.meta.black)] {
             if let Some(p) = player {
                 game.set_tag(name, p.as_str());
@@ -1665,5 +1671,47 @@ fn kind_name(m: &ClientMessage) -> &'static str {
         ClientMessage::ClaimDraw { .. } => "claim-draw",
         ClientMessage::ClaimVictory => "claim-victory",
         ClientMessage::Ping => "ping",
+    }
+}
+
+/// A PGN `Date` tag value, `YYYY.MM.DD` (PGN Standard 8.1.1.3), for a time in
+/// milliseconds since the Unix epoch, in UTC. The proleptic Gregorian date of
+/// the day count (H. Hinnant's `civil_from_days`, public domain); a time
+/// before year 0 or after 9999 is "????.??.??" (unknown, as the standard
+/// writes it).
+pub fn pgn_date(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097; // [0, 146096]
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365], from March 1
+    let mp = (5 * doy + 2) / 153; // [0, 11], March is 0
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    if !(0..=9999).contains(&y) {
+        return "????.??.??".into();
+    }
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::pgn_date;
+
+    #[test]
+    fn pgn_dates_in_utc() {
+        // 0 ms is 1970-01-01 (the epoch); 951_782_400 s is 2000-02-29
+        // (10 957 days to 2000-01-01, + 31 + 28); one millisecond before
+        // midnight UTC is still that day.
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(951_868_799_999), "2000.02.29");
+        assert_eq!(pgn_date(951_868_800_000), "2000.03.01");
+        // 2026-12-01: 20 788 days after the epoch (56 years of 365 days
+        // = 20 440, + 14 leap days 1972..=2024, + 334 days to Dec 1).
+        assert_eq!(pgn_date(20_788 * 86_400_000), "2026.12.01");
+        assert_eq!(pgn_date(-86_400_000), "1969.12.31");
     }
 }

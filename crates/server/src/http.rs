@@ -118,6 +118,9 @@ pub struct LobbyGame {
     pub result: Value,
     /// Creation time (ms since the epoch).
     pub created_ms: i64,
+    /// How many inputs the game's log holds (moves, choice answers, game
+    /// events): 0 while nobody has acted in it.
+    pub inputs: i64,
 }
 
 /// An API error other than findings.
@@ -600,6 +603,7 @@ async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>
                         .and_then(|t| serde_json::from_str(&t).ok())
                         .unwrap_or(Value::Null),
                     created_ms: r.created_ms,
+                    inputs: r.inputs,
                 })
                 .collect::<Vec<_>>(),
         )

@@ -236,6 +236,7 @@ impl AppState {
                 request,
                 tokens: [row.white_token, row.black_token],
                 entries,
+                created_ms: row.created_ms,
             },
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),

@@ -92,6 +92,9 @@ pub struct Summary {
     pub result: Option<String>,
     /// Creation time (ms since the epoch).
     pub created_ms: i64,
+    /// How many inputs the game's log holds (moves, choice answers, game
+    /// events): 0 while nobody has acted, so a lobby can leave such games out.
+    pub inputs: i64,
 }
 
 /// Where games are kept. Every method is async and never blocks the
@@ -448,14 +451,16 @@ impl Store for SqlStore {
     async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError> {
         let q = match status {
             Some(s) => sqlx::query(
-                "SELECT id, status, request, result, created_ms FROM games \
-                 WHERE status = $1 ORDER BY created_ms DESC, id LIMIT $2",
+                "SELECT id, status, request, result, created_ms, \
+                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+                 FROM games WHERE status = $1 ORDER BY created_ms DESC, id LIMIT $2",
             )
             .bind(s.to_string())
             .bind(limit),
             None => sqlx::query(
-                "SELECT id, status, request, result, created_ms FROM games \
-                 ORDER BY created_ms DESC, id LIMIT $1",
+                "SELECT id, status, request, result, created_ms, \
+                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+                 FROM games ORDER BY created_ms DESC, id LIMIT $1",
             )
             .bind(limit),
         };
@@ -468,6 +473,7 @@ impl Store for SqlStore {
                     request: r.try_get("request")?,
                     result: r.try_get("result")?,
                     created_ms: r.try_get("created_ms")?,
+                    inputs: r.try_get("inputs")?,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

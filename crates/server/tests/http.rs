@@ -440,6 +440,28 @@ async fn pgn_writes_the_rule_set(b: Backend) {
         assert!(text.contains(tag), "{tag} missing: {text}");
     }
     assert!(text.contains("1. e4 d5 2. exd5 Nc6 *"), "{text}");
+    // Session-7 web trial: `Date "????.??.??"`. The date is the game's
+    // creation (the lobby's `createdMs`), in UTC, as GNU `date -u` writes
+    // it; a name not given stays "?" (PGN Standard 8.1.1: unknown).
+    let created = get_json(s.addr, "/api/games")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == g.id.as_str())
+        .expect("listed")["createdMs"]
+        .as_i64()
+        .unwrap();
+    let out = std::process::Command::new("date")
+        .args(["-u", "-d", &format!("@{}", created / 1000), "+%Y.%m.%d"])
+        .output()
+        .expect("date runs");
+    let date = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert!(
+        text.contains(&format!("[Date \"{date}\"]")),
+        "{date}: {text}"
+    );
+    assert!(text.contains("[Black \"?\"]"), "{text}");
 
     // Backward pawns: 2. e3 and 2... e6 step back (P21), which FIDE chess
     // does not allow, so the replay needs the HouseRules tag.

@@ -105,6 +105,22 @@ async fn seats_and_lobby(b: Backend) {
     assert_eq!(all, vec!["b", "a"]);
     assert!(s.list(Some("open"), 10).await.unwrap().is_empty());
     assert_eq!(s.list(Some("live"), 1).await.unwrap().len(), 1);
+    // The lobby's live list leaves out games nobody acted in: each line counts
+    // its inputs (two appended to "b", none to "a").
+    s.append("b", &entry(1, r#"{"move":"e2e4"}"#), None)
+        .await
+        .unwrap();
+    s.append("b", &entry(2, r#"{"move":"e7e5"}"#), None)
+        .await
+        .unwrap();
+    let counts: Vec<(String, i64)> = s
+        .list(Some("live"), 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.id, g.inputs))
+        .collect();
+    assert_eq!(counts, vec![("b".to_string(), 2), ("a".to_string(), 0)]);
     assert_eq!(s.game("zzz").await.unwrap(), None);
 }
 

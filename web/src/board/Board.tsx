@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
-import { boardShape, FILES, parseSquare, pieceLetter, splitUci, squareName } from '../chess';
+import { boardShape, castlingByRook, FILES, parseSquare, pieceLetter, splitUci, squareName } from '../chess';
 import type { Color, MarkerOut, PieceOut } from '../protocol';
 import { MarkerIcon, MARKER_STYLE } from './markers';
 import { PieceGlyph } from './pieces';
@@ -186,6 +186,13 @@ export function Board(props: BoardProps) {
     props.onInspect?.(piece ?? null);
     if (!movable) return;
     if (selected && selected !== sq && tryMove(selected, sq)) return;
+    // King, then its own rook: castle towards it (standard chess writes castling as `e1g1`).
+    const castle = selected && selected !== sq ? castlingByRook(selected, sq, pieces, legalMoves) : null;
+    if (castle) {
+      setSelected(null);
+      props.onMove?.(castle);
+      return;
+    }
     if (dests.has(sq)) {
       setSelected(sq);
       setDrag({ from: sq, x: pt.x, y: pt.y, moved: false });
@@ -217,7 +224,13 @@ export function Board(props: BoardProps) {
     if (!d.moved) return; // a click: the piece stays selected for click-click
     const pt = toSvg(ev);
     const sq = pt ? squareAt(pt.x, pt.y) : null;
-    if (sq && sq !== d.from) tryMove(d.from, sq);
+    if (sq && sq !== d.from && !tryMove(d.from, sq)) {
+      const castle = castlingByRook(d.from, sq, pieces, legalMoves);
+      if (castle) {
+        setSelected(null);
+        props.onMove?.(castle);
+      }
+    }
   };
 
   const squares: JSX.Element[] = [];

@@ -29,6 +29,7 @@ import {
   type Path,
 } from '../editor/model';
 import { saveCustomModifier } from './customModifiers';
+import { SANDBOX_PLAYER, sandboxUrl } from './liveGames';
 
 const FILES8 = 'abcdefgh';
 
@@ -275,8 +276,8 @@ export function Editor() {
     const d = current();
     if (!d) return;
     try {
-      const g = await api.createGame({ modifiers: [d], choiceTimeout: { mode: 'no-timeout' } });
-      location.assign(`/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white?.token ?? "")}&black=${encodeURIComponent(g.seats.black?.token ?? "")}`);
+      const g = await api.createGame({ modifiers: [d], choiceTimeout: { mode: 'no-timeout' }, white: SANDBOX_PLAYER, black: SANDBOX_PLAYER });
+      location.assign(sandboxUrl(g));
     } catch (e) {
       setStatus(`Could not start the sandbox: ${(e as Error).message}`);
     }

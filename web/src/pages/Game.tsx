@@ -21,6 +21,7 @@ import {
   type Seat,
 } from '../protocol';
 import { playerLabel } from './Opponent';
+import { SANDBOX_PLAYER } from './liveGames';
 import {
   annotateSan,
   choiceForMe,
@@ -263,7 +264,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const player = (side: Color) => (
     <div class="player">
       <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
-      <span class="name">{playerLabel(g.players[side]) ?? side}</span>
+      {/* The sandbox's marker name (for the lobby's list) is no player's name: the side instead. */}
+      <span class="name">{(g.players[side] === SANDBOX_PLAYER ? undefined : playerLabel(g.players[side])) ?? side}</span>
       {(hot || seat === side) && <span class="you">(you)</span>}
       {clock(side)}
     </div>

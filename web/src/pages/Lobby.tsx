@@ -7,6 +7,7 @@ import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, 
 import { loadCustomModifiers } from './customModifiers';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 import { randomSeed } from '../words';
+import { gameParts, watchable } from './liveGames';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -164,7 +165,7 @@ export function Lobby() {
     api.rules().then(setRules, (e: Error) => setLoadError(e.message));
     const refresh = () => {
       api.listGames('open').then(setOpen, () => {});
-      api.listGames('live').then(setLive, () => {});
+      api.listGames('live').then((gs) => setLive(gs.filter(watchable)), () => {});
     };
     refresh();
     const t = setInterval(refresh, 5000);
@@ -420,7 +421,7 @@ export function Lobby() {
                 Coin flips
                 <select name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
                   <option value="auto">drawn by the server</option>
-                  <option value="manual">called by the players</option>
+                  <option value="manual">tossed at the table (players enter the result)</option>
                 </select>
               </label>
             </div>
@@ -476,25 +477,22 @@ export function Lobby() {
       <section class="lists">
         <h2>Open challenges</h2>
         {listError && <p class="notice error" role="alert">{listError}</p>}
-        <GameList games={open} empty="No open challenges." action={(g) => <button type="button" data-join={g.id} onClick={() => join(g.id)}>Join{g.seat ? ` as ${g.seat === 'white' ? 'black' : 'white'}` : ''}</button>} />
+        <GameList games={open} rules={rules} empty="No open challenges." action={(g) => <button type="button" data-join={g.id} onClick={() => join(g.id)}>Join{g.seat ? ` as ${g.seat === 'white' ? 'black' : 'white'}` : ''}</button>} />
         <h2>Live games</h2>
-        <GameList games={live} empty="No live games." action={(g) => <a href={`/games/${encodeURIComponent(g.id)}`}>Watch</a>} />
+        <GameList games={live} rules={rules} empty="No live games." action={(g) => <a href={`/games/${encodeURIComponent(g.id)}`}>Watch</a>} />
       </section>
     </main>
   );
 }
 
-function GameList({ games, empty, action }: { games: GameSummary[]; empty: string; action: (g: GameSummary) => preact.JSX.Element }) {
+function GameList({ games, rules, empty, action }: { games: GameSummary[]; rules: Rules | null; empty: string; action: (g: GameSummary) => preact.JSX.Element }) {
   if (!games.length) return <p class="empty">{empty}</p>;
   return (
     <ul class="games">
       {games.map((g) => (
         <li data-list-game={g.id}>
           <span>
-            <b>{g.game && g.game.length <= 40 ? g.game : g.game ? 'custom game' : 'chess'}</b>
-            {g.layout ? ` · ${g.layout}` : ''}
-            {g.presets?.length ? ` · ${g.presets.join(', ')}` : ''}
-            {g.modifiers?.length ? ` · ${g.modifiers.join(', ')}` : ''}
+            {gameParts(g, rules, SHIPPED_GAMES).map((p, i) => (i ? ` · ${p}` : <b>{p}</b>))}
             {' · '}
             {g.clock ? `${g.clock.initialSeconds / 60}+${g.clock.incrementSeconds}` : 'untimed'}
             {g.white || g.black ? ` · ${g.white ?? '?'} vs ${g.black ?? '?'}` : ''}

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import { boardShape } from '../chess';
 import { api, type Finding, type PieceOut } from '../protocol';
+import { SANDBOX_PLAYER, sandboxUrl } from './liveGames';
 import gardner from '../../../crates/definitions/games/gardner.yaml?raw';
 
 const TYPES: Record<string, string> = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
@@ -46,6 +47,10 @@ export function YamlEditor() {
   /** The preview is of an earlier text: the current one has diagnostics. */
   const [stale, setStale] = useState(false);
   const [error, setError] = useState('');
+  /** The text the server last found valid (it answered a preview for it), to play it. */
+  const [validText, setValidText] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [playError, setPlayError] = useState('');
 
   useEffect(() => {
     localStorage.setItem('houserules.yaml', text);
@@ -55,6 +60,7 @@ export function YamlEditor() {
           setFindings(r.findings);
           if (r.preview) setPreview(r.preview);
           setStale(!r.preview);
+          setValidText(r.preview && r.findings.length === 0 ? text : null);
           setError('');
         },
         (e: Error) => setError(e.message),
@@ -70,6 +76,22 @@ export function YamlEditor() {
       return [];
     }
   }, [preview?.fen]);
+
+  // "Play this game" (session-7 web trial: an edited game could not be played): a sandbox game
+  // whose `game` is this YAML text, opened as both seats, as the modifier editor's "Try it".
+  const canPlay = validText === text && !starting;
+  const play = async () => {
+    if (!canPlay) return;
+    setStarting(true);
+    setPlayError('');
+    try {
+      const g = await api.createGame({ game: text, choiceTimeout: { mode: 'no-timeout' }, white: SANDBOX_PLAYER, black: SANDBOX_PLAYER });
+      location.assign(sandboxUrl(g));
+    } catch (e) {
+      setPlayError(`Could not start the game: ${(e as Error).message}`);
+      setStarting(false);
+    }
+  };
 
   return (
     <main class="yaml-editor">
@@ -88,6 +110,12 @@ export function YamlEditor() {
           ))}
           {!error && findings.length === 0 && <li class="ok">No diagnostics.</li>}
         </ul>
+        <p class="actions">
+          <button type="button" class="primary" data-play-yaml disabled={!canPlay} aria-busy={starting} onClick={play} title={canPlay ? 'A sandbox game of this definition: you play both sides' : 'Enabled when the definition is valid'}>
+            {starting ? 'Starting…' : 'Play this game'}
+          </button>
+        </p>
+        {playError && <p class="notice error" role="alert">{playError}</p>}
       </section>
       <section>
         <h2>Start position</h2>
