@@ -723,19 +723,9 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut rng = Rng(args.seed ^ 0x5EED);
     let mut random = Vec::new();
     let tags = RuleTags::of_game(&base, &rules);
-    let match_start = Instant::now();
-    let mut tally = Tally::default();
-    let mut pgn_text = String::new();
+    let mut board = Scoreboard::new(names);
     for i in 0..args.games {
-        if args
-            .max_time
-            .is_some_and(|t| match_start.elapsed() >= Duration::from_secs(t))
-        {
-            writeln!(
-                out,
-                "--max-time reached: {} of {} games played",
-                i, args.games
-            )?;
+        if board.time_up(i, args, out)? {
             break;
         }
         let pair = (i / 2) as usize;
@@ -766,47 +756,122 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             seed,
             &tags,
         )?;
-        let mut pgn = played.pgn;
+        let plies = played.pgn.mainline.moves.len();
+        board.record(
+            out,
+            args,
+            control.tag(),
+            i,
+            white,
+            played.pgn,
+            played.result,
+            &played.termination,
+            &format!("{plies} plies"),
+        )?;
+    }
+    board.finish(out, args)?;
+    Ok(Outcome::Success)
+}
+
+/// The games of a match so far: their PGN, the score and the clock of
+/// the whole match (shared by `match` and `match --modifiers`).
+pub(crate) struct Scoreboard {
+    names: [String; 2],
+    tally: Tally,
+    pgn_text: String,
+    start: Instant,
+}
+
+impl Scoreboard {
+    /// An empty board for engines `names` (ENGINE1, ENGINE2).
+    pub(crate) fn new(names: [String; 2]) -> Scoreboard {
+        Scoreboard {
+            names,
+            tally: Tally::default(),
+            pgn_text: String::new(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Whether `--max-time` has passed before game `i` (said on `out`).
+    pub(crate) fn time_up(
+        &self,
+        i: u32,
+        args: &MatchArgs,
+        out: &mut dyn Write,
+    ) -> Result<bool, CliError> {
+        let up = args
+            .max_time
+            .is_some_and(|t| self.start.elapsed() >= Duration::from_secs(t));
+        if up {
+            writeln!(
+                out,
+                "--max-time reached: {} of {} games played",
+                i, args.games
+            )?;
+        }
+        Ok(up)
+    }
+
+    /// Adds game `i` (ENGINE1 had White when `white` is 0): its PGN with
+    /// the match's tags, the score, and a report line ending with `detail`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record(
+        &mut self,
+        out: &mut dyn Write,
+        args: &MatchArgs,
+        time_control: String,
+        i: u32,
+        white: usize,
+        mut pgn: houserules_pgn::PgnGame,
+        result: &str,
+        termination: &str,
+        detail: &str,
+    ) -> Result<(), CliError> {
+        let names = &self.names;
         pgn.set_tag("Event", "houserules match");
         pgn.set_tag("Round", (i + 1).to_string());
         pgn.set_tag("White", names[white].as_str());
         pgn.set_tag("Black", names[1 - white].as_str());
-        pgn.set_tag("TimeControl", control.tag());
+        pgn.set_tag("TimeControl", time_control);
         // The tag takes the standard's word (PGN standard 9.8.1), the
         // report line the detail.
-        let word = played.termination.split(':').next().unwrap_or("normal");
+        let word = termination.split(':').next().unwrap_or("normal");
         pgn.set_tag("Termination", word);
-        pgn_text.push_str(&houserules_pgn::write_pgn(&pgn));
-        let first_won = match (played.result, white) {
-            ("1-0", 0) | ("0-1", 1) => Some(true),
-            ("1-0", 1) | ("0-1", 0) => Some(false),
-            _ => None,
-        };
-        match first_won {
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
-            None => tally.draws += 1,
+        self.pgn_text.push_str(&houserules_pgn::write_pgn(&pgn));
+        match (result, white) {
+            ("1-0", 0) | ("0-1", 1) => self.tally.wins += 1,
+            ("1-0", 1) | ("0-1", 0) => self.tally.losses += 1,
+            _ => self.tally.draws += 1,
         }
         writeln!(
             out,
-            "game {}/{}: {} - {}: {} ({}), {} plies",
+            "game {}/{}: {} - {}: {result} ({termination}), {detail}",
             i + 1,
             args.games,
             names[white],
             names[1 - white],
-            played.result,
-            played.termination,
-            pgn.mainline.moves.len(),
         )?;
         out.flush()?;
+        Ok(())
     }
-    report(out, args, &names, &tally, &pgn_text, match_start)?;
-    Ok(Outcome::Success)
+
+    /// Writes the PGN file and prints the score ([`report`]).
+    pub(crate) fn finish(&self, out: &mut dyn Write, args: &MatchArgs) -> Result<(), CliError> {
+        report(
+            out,
+            args,
+            &self.names,
+            &self.tally,
+            &self.pgn_text,
+            self.start,
+        )
+    }
 }
 
 /// Writes the PGN file and prints the match's score, Elo difference and
 /// W/D/L from the first engine's side.
-pub(crate) fn report(
+fn report(
     out: &mut dyn Write,
     args: &MatchArgs,
     names: &[String; 2],

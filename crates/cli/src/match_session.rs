@@ -26,7 +26,7 @@ use houserules_session::Session;
 use serde_json::Value;
 
 use crate::error::{CliError, Outcome};
-use crate::match_cmd::{level_of, limits, report, Control, MatchArgs, Rng, Tally};
+use crate::match_cmd::{level_of, limits, Control, MatchArgs, Rng, Scoreboard};
 use crate::pgn_out::{self, RuleTags};
 
 /// Runs the match of `args` with the modifiers `list`.
@@ -73,19 +73,9 @@ pub fn run(
     let names = levels.map(|l| format!("houserules level {l}"));
     let mut rng = Rng(args.seed ^ 0x5EED);
     let mut openings: Vec<Vec<String>> = Vec::new();
-    let match_start = Instant::now();
-    let mut tally = Tally::default();
-    let mut pgn_text = String::new();
+    let mut board = Scoreboard::new(names);
     for i in 0..args.games {
-        if args
-            .max_time
-            .is_some_and(|t| match_start.elapsed() >= Duration::from_secs(t))
-        {
-            writeln!(
-                out,
-                "--max-time reached: {} of {} games played",
-                i, args.games
-            )?;
+        if board.time_up(i, args, out)? {
             break;
         }
         let pair = (i / 2) as usize;
@@ -109,35 +99,21 @@ pub fn run(
         }
         let played = play(session, &openings[pair], &mut engines, control, args);
         let start_fen = first.game().fen();
-        let mut pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
-        pgn.set_tag("Event", "houserules match");
-        pgn.set_tag("Round", (i + 1).to_string());
-        pgn.set_tag("White", names[white].as_str());
-        pgn.set_tag("Black", names[1 - white].as_str());
-        pgn.set_tag("TimeControl", control.tag());
-        let word = played.termination.split(':').next().unwrap_or("normal");
-        pgn.set_tag("Termination", word);
-        pgn_text.push_str(&houserules_pgn::write_pgn(&pgn));
-        match (played.result, white) {
-            ("1-0", 0) | ("0-1", 1) => tally.wins += 1,
-            ("1-0", 1) | ("0-1", 0) => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
-        writeln!(
+        let pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
+        let detail = format!("{} plies, {} choices", played.sans.len(), played.choices);
+        board.record(
             out,
-            "game {}/{}: {} - {}: {} ({}), {} plies, {} choices",
-            i + 1,
-            args.games,
-            names[white],
-            names[1 - white],
+            args,
+            control.tag(),
+            i,
+            white,
+            pgn,
             played.result,
-            played.termination,
-            played.sans.len(),
-            played.choices,
+            &played.termination,
+            &detail,
         )?;
-        out.flush()?;
     }
-    report(out, args, &names, &tally, &pgn_text, match_start)?;
+    board.finish(out, args)?;
     Ok(Outcome::Success)
 }
 

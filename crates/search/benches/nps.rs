@@ -135,31 +135,17 @@ fn main() {
             continue;
         }
         let g = game(case);
-        let mut best: Option<(u32, u64, Duration)> = None;
-        for _ in 0..runs {
+        let limits = Limits {
+            nodes: Some(budget),
+            ..Limits::default()
+        };
+        let row = best_of(runs, || {
             let mut s = Searcher::new(64);
             s.set_objective(Objective::from_rules(case.rules));
-            let limits = Limits {
-                nodes: Some(budget),
-                ..Limits::default()
-            };
-            let t = Instant::now();
             let r = s.search(&g, &limits, &AtomicBool::new(false), |_| {});
-            let took = t.elapsed();
-            let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64().max(1e-9);
-            if best.is_none_or(|(_, n, d)| rate(r.nodes, took) > rate(n, d)) {
-                best = Some((r.depth, r.nodes, took));
-            }
-        }
-        let (depth, nodes, took) = best.expect("at least one run");
-        println!(
-            "{:<18} {:>5} {:>10} {:>9.1} {:>12.0}",
-            case.name,
-            depth,
-            nodes,
-            took.as_secs_f64() * 1000.0,
-            nodes as f64 / took.as_secs_f64().max(1e-9)
-        );
+            (r.depth, r.nodes)
+        });
+        print_row(case.name, row);
     }
     let budget: u64 = if quick { 1_000 } else { 20_000 };
     for (name, mods) in SESSION_CASES {
@@ -171,29 +157,47 @@ fn main() {
             ..CreateRequest::default()
         })
         .expect("library modifiers attach");
-        let mut best: Option<(u32, u64, Duration)> = None;
-        for _ in 0..runs {
-            let mut e = SessionSearcher::new();
-            let limits = Limits {
-                nodes: Some(budget),
-                ..Limits::default()
-            };
-            let t = Instant::now();
-            let r = e.search(&session, Color::White, &limits, &AtomicBool::new(false));
-            let took = t.elapsed();
-            let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64().max(1e-9);
-            if best.is_none_or(|(_, n, d)| rate(r.nodes, took) > rate(n, d)) {
-                best = Some((r.depth, r.nodes, took));
-            }
-        }
-        let (depth, nodes, took) = best.expect("at least one run");
-        println!(
-            "{:<18} {:>5} {:>10} {:>9.1} {:>12.0}",
-            name,
-            depth,
-            nodes,
-            took.as_secs_f64() * 1000.0,
-            nodes as f64 / took.as_secs_f64().max(1e-9)
-        );
+        let limits = Limits {
+            nodes: Some(budget),
+            ..Limits::default()
+        };
+        let row = best_of(runs, || {
+            let r = SessionSearcher::new().search(
+                &session,
+                Color::White,
+                &limits,
+                &AtomicBool::new(false),
+            );
+            (r.depth, r.nodes)
+        });
+        print_row(name, row);
     }
+}
+
+/// The fastest of `runs` searches (`search` gives depth and nodes): its
+/// depth, nodes and time.
+fn best_of(runs: usize, mut search: impl FnMut() -> (u32, u64)) -> (u32, u64, Duration) {
+    let rate = |n: u64, d: Duration| n as f64 / d.as_secs_f64().max(1e-9);
+    let mut best: Option<(u32, u64, Duration)> = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let (depth, nodes) = search();
+        let took = t.elapsed();
+        if best.is_none_or(|(_, n, d)| rate(nodes, took) > rate(n, d)) {
+            best = Some((depth, nodes, took));
+        }
+    }
+    best.expect("at least one run")
+}
+
+/// One row: name, depth, nodes, milliseconds, nodes per second.
+fn print_row(name: &str, (depth, nodes, took): (u32, u64, Duration)) {
+    println!(
+        "{:<18} {:>5} {:>10} {:>9.1} {:>12.0}",
+        name,
+        depth,
+        nodes,
+        took.as_secs_f64() * 1000.0,
+        nodes as f64 / took.as_secs_f64().max(1e-9)
+    );
 }

@@ -142,6 +142,15 @@ impl Level {
     pub(crate) fn max_depth(self) -> u32 {
         [1, 2, 3, 4, 5, 7, 10, MAX_PLY as u32 - 8][self.0 as usize - 1]
     }
+    /// The time a move of `turn` may take within `limits` and the
+    /// level's own cap (none with `infinite`).
+    pub(crate) fn budget(self, limits: &Limits, turn: Color) -> Option<Duration> {
+        match (limits.budget(turn), self.max_time()) {
+            (Some(a), Some(b)) if !limits.infinite => Some(a.min(b)),
+            (a, b) if !limits.infinite => a.or(b),
+            _ => None,
+        }
+    }
     pub(crate) fn max_time(self) -> Option<Duration> {
         [50, 100, 200, 400, 800, 1500, 3000, 0]
             .get(self.0 as usize - 1)
@@ -344,11 +353,7 @@ impl Searcher {
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
-        let budget = match (limits.budget(root.turn()), self.level.max_time()) {
-            (Some(a), Some(b)) if !limits.infinite => Some(a.min(b)),
-            (a, b) if !limits.infinite => a.or(b),
-            _ => None,
-        };
+        let budget = self.level.budget(limits, root.turn());
         let max_depth = limits
             .depth
             .unwrap_or(u32::MAX)

@@ -190,11 +190,7 @@ impl SessionSearcher {
         let start = Instant::now();
         let mut root = session.clone();
         root.reseed(mix(self.seed) as u32);
-        let budget = match (limits.budget(seat), self.level.max_time()) {
-            (Some(a), Some(b)) if !limits.infinite => Some(a.min(b)),
-            (a, b) if !limits.infinite => a.or(b),
-            _ => None,
-        };
+        let budget = self.level.budget(limits, seat);
         let max_depth = limits
             .depth
             .unwrap_or(u32::MAX)
