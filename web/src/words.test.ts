@@ -43,6 +43,8 @@ describe('rule-event log', () => {
     expect(attach).not.toMatch(/instance|\b1\b/);
     expect(eventText({ event: 'random-pick', detail: { bind: 'spots', value: ['d1', 'e4'] } }, names)).toBe('Picked at random: d1, e4.');
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'e', player: 'white', auto: null } }, names)).toBe('White chose e.');
+    // A one-player choice is logged without its player: no "? chose" (session-7 re-trial).
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c2', value: 'e7', player: null, auto: null } }, names)).toBe('Chosen: e7.');
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white' } }, names)).toBe('White has answered (hidden until both have).');
     expect(eventText({ event: 'detach', detail: { id: 'mr_freeze', instance: 2 } }, names)).toBe('Mr. Freeze has ended.');
   });

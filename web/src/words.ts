@@ -129,7 +129,9 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
       const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>) : [];
       if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}.`;
       const auto = d.auto ? ' (time ran out: the default was taken)' : '';
-      return `${side(d.player)} chose ${list(d.value)}${auto}.`;
+      // A choice for one player is logged without its player (only an rps
+      // answer for both names it): no "? chose" (session-7 re-trial).
+      return d.player ? `${side(d.player)} chose ${list(d.value)}${auto}.` : `Chosen: ${list(d.value)}${auto}.`;
     }
     case 'random-pick':
       return `Picked at random: ${list(d.value)}.`;

@@ -1158,6 +1158,19 @@ impl Game {
             self.send(conn, &refuse("game.over", &m));
             return;
         }
+        // An open challenge starts when its free seat is taken: no move,
+        // choice, offer or claim before (session-7 re-trial: the creator
+        // could play and offer a draw to nobody). Resigning stays possible.
+        if self.tokens.iter().any(Option::is_none) && !matches!(msg, ClientMessage::Resign) {
+            self.send(
+                conn,
+                &refuse(
+                    "game.not-started",
+                    "the game starts when someone takes the free seat",
+                ),
+            );
+            return;
+        }
         let result = match msg {
             ClientMessage::Move { mv, ply } => self.on_move(conn, me, mv, ply).await,
             ClientMessage::SubmitChoice { choice_id, value } => {

@@ -102,6 +102,27 @@ async fn open_game_and_join(b: Backend) {
     assert!(tokio_tungstenite::connect_async(url).await.is_err());
 }
 
+/// An open challenge starts when its free seat is taken: before that the
+/// creator's move (or draw offer) is refused, after it the move is played
+/// (session-7 re-trial: the creator could play and offer a draw to nobody).
+async fn open_challenge_starts_when_joined(b: Backend) {
+    let s = start(b).await;
+    let (status, body) = http(s.addr, "POST", "/api/games", Some(r#"{"seat": "white"}"#)).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let id = v["id"].as_str().unwrap();
+    let token = v["seats"]["white"]["token"].as_str().unwrap();
+    let mut w = Client::connect(s.addr, id, token, 2).await;
+    w.mv("e2e4", 0).await;
+    assert_eq!(w.expect("error").await["code"], "game.not-started");
+    w.send(json!({"kind": "offer-draw"})).await;
+    assert_eq!(w.expect("error").await["code"], "game.not-started");
+    let (status, _) = http(s.addr, "POST", &format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, 200);
+    w.mv("e2e4", 0).await;
+    w.state_where(|st| st["plyCount"] == 1).await;
+}
+
 async fn service_endpoints(b: Backend) {
     let s = start(b).await;
     assert_eq!(
@@ -652,6 +673,7 @@ async fn a_slow_load_holds_up_no_other_game(b: Backend) {
 on_both!(
     create_answers_seats_and_refuses_bad_requests,
     open_game_and_join,
+    open_challenge_starts_when_joined,
     service_endpoints,
     web_app,
     modifier_library,
