@@ -856,7 +856,7 @@ impl Scoreboard {
         Ok(())
     }
 
-    /// Writes the PGN file and prints the score ([`report`]).
+    /// Writes the PGN file and prints the score ([`report()`]).
     pub(crate) fn finish(&self, out: &mut dyn Write, args: &MatchArgs) -> Result<(), CliError> {
         report(
             out,

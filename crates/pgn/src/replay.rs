@@ -630,7 +630,7 @@ pub(crate) const HISTORY_PLIES: usize = 64;
 
 /// Replays a mainline one move at a time, with memory bounded by one hash
 /// per ply since the last capture or pawn move (for repetitions): the
-/// engine game's own undo history is dropped every [`HISTORY_PLIES`] plies.
+/// engine game's own undo history is dropped every `HISTORY_PLIES` plies.
 /// Used by [`replay`] and, with [`crate::Reader::read_game_streaming`], to
 /// check games of any length.
 ///

@@ -8,7 +8,7 @@
 //! killers, history), check extension and null-move pruning where the
 //! rules make it safe (see [`null_move_safe`]).
 //!
-//! Pure: no I/O, no threads. The caller passes an [`AtomicBool`] stop
+//! Pure: no I/O, no threads. The caller passes an [`AtomicBool`](std::sync::atomic::AtomicBool) stop
 //! flag, polled every 1024 nodes.
 //!
 //! ```

@@ -282,7 +282,7 @@ async fn too_large_as_findings(response: Response) -> Response {
 }
 
 /// Everything the API does not serve: `404` with a JSON error under
-/// `/api/`, else the embedded web app ([`crate::assets`]).
+/// `/api/`, else the embedded web app (`assets.rs`).
 pub async fn web_assets(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
         return error(

@@ -224,7 +224,7 @@ impl Session {
     }
 
     /// The stored attributes of `p` on the game's position
-    /// ([`Self::stored_attrs`]), on a board of any size.
+    /// (`stored_attrs`), on a board of any size.
     pub fn base_attrs(&self, p: &PieceInfo) -> BTreeMap<String, Value> {
         self.stored_attrs(self.position(), p)
     }
