@@ -81,7 +81,8 @@ pub enum Score {
 }
 
 impl Score {
-    fn from_internal(s: i32) -> Score {
+    /// A score on the search's internal scale, as UCI writes it.
+    pub(crate) fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
             Score::Mate((MATE - s + 1) / 2)
         } else if s <= -MATE_BOUND {

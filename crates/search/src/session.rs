@@ -29,7 +29,7 @@
 //! rule count as draws, as in the main search.
 
 use crate::eval::{EvalTables, Objective};
-use crate::search::{Level, Limits, Score, MATE, MATE_BOUND};
+use crate::search::{Level, Limits, Score, MATE};
 use houserules_engine::{Color, Game, Move};
 use houserules_session::{Input, Session};
 use serde_json::Value;
@@ -289,7 +289,7 @@ impl SessionSearcher {
             }
             if let Some((s, i)) = best {
                 result.action = Some(order[i].clone());
-                result.score = score_of(s);
+                result.score = Score::from_internal(s);
                 result.depth = depth;
                 // The best first in the next iteration.
                 let b = order.remove(i);
@@ -312,17 +312,6 @@ impl SessionSearcher {
 impl SessionResult {
     fn score_is_mate(&self) -> bool {
         matches!(self.score, Score::Mate(_))
-    }
-}
-
-/// A score from the seat's side, internal scale, as UCI writes it.
-fn score_of(s: i32) -> Score {
-    if s >= MATE_BOUND {
-        Score::Mate((MATE - s + 1) / 2)
-    } else if s <= -MATE_BOUND {
-        Score::Mate(-(MATE + s) / 2)
-    } else {
-        Score::Cp(s)
     }
 }
 
