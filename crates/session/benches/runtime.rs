@@ -14,8 +14,10 @@
 //! dispatch for sessions).
 //!
 //! A custom harness (not criterion) so that the ratios are printed: each
-//! case is timed in batches of about 10 ms, and the median batch gives the
-//! time per call. `cargo bench -p houserules-session --bench runtime`;
+//! case and its plain-FIDE reference are timed in alternating batches of
+//! about 5 ms, and a ratio is the median of the per-pair ratios (a
+//! shared machine's speed drifts between cases; within a pair it moves
+//! both sides together). `cargo bench -p houserules-session --bench runtime`;
 //! `RUNTIME_BENCH_SAMPLES=N` sets the number of batches (default 15).
 
 use std::hint::black_box;
@@ -48,31 +50,54 @@ fn session(fen: &str, mods: &[&str]) -> Session {
     .expect("valid")
 }
 
-/// Median time per call of `f`, in nanoseconds.
-fn time<R>(samples: usize, mut f: impl FnMut() -> R) -> f64 {
-    // Calibrate a batch of about 10 ms.
+/// Calls of `f` in a batch of about 5 ms.
+fn batch_size<R>(f: &mut impl FnMut() -> R) -> u64 {
     let mut n = 1u64;
     loop {
         let t = Instant::now();
         for _ in 0..n {
             black_box(f());
         }
-        if t.elapsed() >= Duration::from_millis(10) || n >= 1 << 30 {
-            break;
+        if t.elapsed() >= Duration::from_millis(5) || n >= 1 << 30 {
+            return n;
         }
         n *= 2;
     }
-    let mut per: Vec<f64> = (0..samples)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..n {
-                black_box(f());
-            }
-            t.elapsed().as_nanos() as f64 / n as f64
-        })
-        .collect();
-    per.sort_by(f64::total_cmp);
-    per[per.len() / 2]
+}
+
+/// Time per call of one batch of `n` calls of `f`, in nanoseconds.
+fn per_call<R>(n: u64, f: &mut impl FnMut() -> R) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        black_box(f());
+    }
+    t.elapsed().as_nanos() as f64 / n as f64
+}
+
+/// The median time per call of `case` and the median of its ratios to
+/// `reference`, in nanoseconds and as a multiple. The two are timed in
+/// alternating batches, each ratio from a pair of batches a few
+/// milliseconds apart, so that a machine whose speed drifts (a shared
+/// machine, frequency scaling) moves both sides of a ratio together.
+fn paired<R, S>(
+    samples: usize,
+    mut reference: impl FnMut() -> R,
+    mut case: impl FnMut() -> S,
+) -> (f64, f64) {
+    let (nr, nc) = (batch_size(&mut reference), batch_size(&mut case));
+    let mut times = Vec::with_capacity(samples);
+    let mut ratios = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let r = per_call(nr, &mut reference);
+        let c = per_call(nc, &mut case);
+        times.push(c);
+        ratios.push(c / r);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(&mut times), median(&mut ratios))
 }
 
 fn main() {
@@ -102,33 +127,43 @@ fn main() {
     for (label, fen) in POSITIONS {
         let plain = Game::from_fen(Variant::chess(), fen).expect("valid FEN");
         let first = plain.legal_moves()[0];
-        let legal_engine = time(samples, || plain.legal_moves().len());
-        let make_engine = time(samples, || {
+        let legal_engine = || plain.legal_moves().len();
+        let make_engine = || {
             let mut g = plain.clone();
             g.apply(first).expect("legal");
             g.hash()
-        });
+        };
         println!(
-            "{:<14}{:>14}{:>10}   ({label}, median of {samples} batches)",
+            "{:<14}{:>14}{:>10}   ({label}, medians of {samples} paired batches)",
             "case", "ns/call", "× FIDE"
         );
-        println!("{:<14}{:>14.0}{:>10.2}", "legal/engine", legal_engine, 1.0);
-        println!("{:<14}{:>14.0}{:>10.2}", "make/engine", make_engine, 1.0);
+        println!(
+            "{:<14}{:>14.0}{:>10.2}",
+            "legal/engine",
+            paired(samples, legal_engine, legal_engine).0,
+            1.0
+        );
+        println!(
+            "{:<14}{:>14.0}{:>10.2}",
+            "make/engine",
+            paired(samples, make_engine, make_engine).0,
+            1.0
+        );
         for (name, mods) in &sets {
             let s = session(fen, mods);
             let legal_name = format!("legal/{name}");
             if want(&legal_name) {
-                let ns = time(samples, || s.legal_moves().len());
+                let (ns, ratio) = paired(samples, legal_engine, || s.legal_moves().len());
                 let goal = if *name == "5" { "   (goal ≤ 2)" } else { "" };
                 println!(
                     "{legal_name:<14}{ns:>14.0}{:>10.2}{goal}",
-                    ns / legal_engine
+                    ratio
                 );
             }
             let make_name = format!("make/{name}");
             if want(&make_name) {
                 let m = s.legal_moves_uci()[0].clone();
-                let ns = time(samples, || {
+                let (ns, ratio) = paired(samples, make_engine, || {
                     let mut t = s.clone();
                     t.submit(Input::Move { mv: m.clone() }).expect("legal");
                     t.state().ply_count
@@ -138,7 +173,7 @@ fn main() {
                     "5" => "   (goal ≤ 30)",
                     _ => "",
                 };
-                println!("{make_name:<14}{ns:>14.0}{:>10.2}{goal}", ns / make_engine);
+                println!("{make_name:<14}{ns:>14.0}{ratio:>10.2}{goal}");
             }
         }
     }
