@@ -107,8 +107,8 @@ pub struct MatchArgs {
     #[arg(long = "option2", value_name = "NAME=VALUE")]
     pub option2: Vec<String>,
 
-    /// `UCI_Variant` sent to external engines [default: the game's id
-    /// when it is not FIDE chess; `antichess` for `--rules suicide-chess`]
+    /// `UCI_Variant` sent to external engines [default: Fairy-Stockfish's name of the game (`losalamos`, `knightmate`) or its id
+    /// when it is not FIDE chess or Chess960 (those get `UCI_Chess960`); `antichess` for `--rules suicide-chess`]
     #[arg(long, value_name = "NAME")]
     pub uci_variant: Option<String>,
 
@@ -661,7 +661,12 @@ impl Tally {
     }
 }
 
-/// The `UCI_Variant` for external engines.
+/// The `UCI_Variant` for external engines: `--uci-variant`, else
+/// `antichess` for `--rules suicide-chess`, else Fairy-Stockfish's name of
+/// the game (the first name of [`houserules_pgn::export::GAME_NAMES`]:
+/// `losalamos` for `los-alamos`, `knightmate` for `knightmate-classic`),
+/// else the game's id; `None` for FIDE chess and Chess960, which UCI
+/// selects with `UCI_Chess960` ([`chess960_of`]).
 fn uci_variant_of(args: &MatchArgs, game: &Game) -> Option<String> {
     if let Some(v) = &args.uci_variant {
         return Some(v.clone());
@@ -671,7 +676,21 @@ fn uci_variant_of(args: &MatchArgs, game: &Game) -> Option<String> {
     }
     let id = &game.variant().definition().id;
     let id = id.split('+').next().unwrap_or(id);
-    (id != "chess").then(|| id.to_string())
+    if id == "chess" || id == "chess960" {
+        return None;
+    }
+    let fsf = houserules_pgn::export::GAME_NAMES
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, names)| names[0]);
+    Some(fsf.unwrap_or(id).to_string())
+}
+
+/// Whether external engines are told `UCI_Chess960 true`: the game
+/// castles as Chess960 (the UCI protocol's option for it; Stockfish and
+/// Fairy-Stockfish both read it).
+fn chess960_of(game: &Game) -> bool {
+    game.is_chess960()
 }
 
 /// Runs `houserules match`.
@@ -708,6 +727,13 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             if !o.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
                 o.insert(0, ("UCI_Variant".into(), v.clone()));
             }
+        }
+        if chess960_of(&base)
+            && !o
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Chess960"))
+        {
+            o.insert(0, ("UCI_Chess960".into(), "true".into()));
         }
     }
     let [o1, o2] = opts;

@@ -223,9 +223,10 @@ pub struct PlayArgs {
     #[command(flatten)]
     fen_style: crate::position::FenStyleArg,
     /// Also write the moves played as PGN to this file (tags: `Variant`
-    /// for a Chess960 layout, `HouseRules` the presets in --rules syntax,
-    /// `Modifiers` the library modifiers in --modifiers syntax, `SetUp`
-    /// and `FEN` when the game does not start from the standard position)
+    /// for a game other than FIDE chess, `HouseRules` the presets in
+    /// --rules syntax, `Modifiers` the library modifiers in --modifiers
+    /// syntax, `Seed` the request's seed when it is not 0, `SetUp` and
+    /// `FEN` when the game does not start from its own start position)
     #[arg(long, value_name = "FILE.pgn")]
     pgn: Option<PathBuf>,
 }
@@ -347,7 +348,11 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             variant,
             ..tags.clone()
         };
-        let own_start = start.fen() == houserules_engine::Game::chess().fen();
+        // The rules' own start position needs no FEN tag, on any game
+        // (a Gardner game from Gardner's setup has none).
+        let own_start = !start.is_chess960()
+            && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
+                .is_ok_and(|g| g.fen() == start.fen());
         let status = s.status();
         let result = match (s.is_over(), status["winner"].as_str()) {
             (false, _) => "*",
@@ -513,9 +518,18 @@ fn pgn_rule_tags(req: &CreateRequest) -> RuleTags {
             ),
         }
     }
+    // The seed only matters to modifiers (rulings F4); the session has
+    // already refused a seed that is not a u32.
+    let seed = req
+        .seed
+        .as_ref()
+        .and_then(Value::as_u64)
+        .and_then(|s| u32::try_from(s).ok())
+        .filter(|_| !req.modifiers.is_empty());
     RuleTags {
         variant: None,
         house_rules: Some(presets).filter(|p| !p.is_empty()),
         modifiers: Some(modifiers.join(",")).filter(|m| !m.is_empty()),
+        seed,
     }
 }

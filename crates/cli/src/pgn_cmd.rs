@@ -363,9 +363,13 @@ impl Resolver {
                     disagree(&mut s, "antichess");
                 }
             }
+            // The command line's game when it has the tag's id: a YAML
+            // game that kept a shipped game's id (a copy of `gardner.yaml`
+            // with changed rules) replays on the file, as it was played.
+            Named::Game(id) if choice.is_some_and(|c| c.id == id) => apply_choice(&mut s),
             Named::Game(id) => {
                 s.variant = houserules_definitions::builtin(id).and_then(|d| Variant::new(d).ok());
-                if choice.is_some_and(|c| c.id != id) {
+                if choice.is_some() {
                     disagree(&mut s, id);
                 }
             }

@@ -6,8 +6,9 @@
 //! The session is built as `play` builds it: the game from the `Variant`
 //! tag (a shipped game) or `--game`, the presets from the `HouseRules`
 //! tag or `--rules`, the start from the `FEN` tag or the rules' own, the
-//! modifiers from the `Modifiers` tag or `--modifiers`, and seed 0 (the
-//! seed `play` uses unless its request names one). A tag wins over the
+//! modifiers from the `Modifiers` tag or `--modifiers`, and the seed from
+//! the `Seed` tag (else 0, the seed `play` uses unless its request names
+//! one). A tag wins over the
 //! command line, with a warning. A move after which a player must choose
 //! (a square, a piece, a coin) cannot be replayed: PGN records moves, not
 //! answers, so the next move is an error naming the pending choice.
@@ -73,13 +74,19 @@ impl SessionReplay {
         // The game: a shipped game the Variant tag names, else --game
         // (also a YAML game's file whose id the Variant tag gives, as
         // `play --pgn` writes it).
+        // A YAML game's file wins over a shipped game of the same id (a
+        // copy of `gardner.yaml` with changed rules).
         let yaml_named = |v: &str| {
             args.game
                 .as_deref()
                 .and_then(|g| crate::position::load_game(g).ok())
-                .is_some_and(|b| b.definition().id == v)
+                .is_some_and(|b| {
+                    let id = &b.definition().id;
+                    id == v || crate::pgn_cmd::shipped_game_of(v) == Some(id.as_str())
+                })
         };
         let game = match tag(tags, "Variant") {
+            Some(v) if yaml_named(v) => args.game.clone(),
             Some(v) => match crate::pgn_cmd::shipped_game_of(v) {
                 Some(id) => (id != "chess").then(|| id.to_string()),
                 None if yaml_named(v) => args.game.clone(),
@@ -99,7 +106,19 @@ impl SessionReplay {
             rules.rules = Some(h.to_string());
         }
         let fen = tag(tags, "FEN");
-        let s = crate::ruleset::session(&rules, fen, list).map_err(|e| e.to_string())?;
+        let mut request = crate::ruleset::request(&rules, fen, list).map_err(|e| e.to_string())?;
+        // The seed of the random outcomes, as `play --pgn` and the server
+        // write it (absent: 0, the seed `play` uses by default).
+        if let Some(seed) = tag(tags, houserules_pgn::export::SEED_TAG) {
+            let n: u32 = seed.parse().map_err(|_| {
+                format!(
+                    "the Seed tag `{}` is not a whole number from 0 to 4294967295",
+                    houserules_engine::echo::echo(seed)
+                )
+            })?;
+            request.seed = Some(n.into());
+        }
+        let s = Session::create(request).map_err(|e| format!("--modifiers {list}: {e}"))?;
         // `play` starts a game from the request alone; the modifiers'
         // activation may leave a choice pending before the first move,
         // which PGN cannot answer either.

@@ -37,7 +37,8 @@ use crate::position::VariantArgs;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Speaks UCI on standard input and output, e.g. from a chess GUI or
-python-chess. Options: UCI_Variant (shipped games), UCI_Chess960,
+python-chess. Options: UCI_Variant (shipped games, by our ids or
+Fairy-Stockfish's names: losalamos, knightmate, fischerandom), UCI_Chess960,
 HouseRules (presets in --rules syntax), GameFile (a YAML game), Hash,
 Skill Level (1-8), UCI_LimitStrength with UCI_Elo (a rating mapped to the
 nearest level, see docs/engine.md), Modifiers (in --modifiers syntax) with
@@ -53,6 +54,30 @@ pub struct UciArgs {}
 /// preset, which has the same rules (compulsory capture, the king an
 /// ordinary piece, no castling, a side with no piece or no move wins).
 const ANTICHESS: &str = "antichess";
+
+/// The shipped game a `UCI_Variant` value names: our own ids, and the
+/// names Fairy-Stockfish's `UCI_Variant` uses for the same games
+/// (`losalamos`, `knightmate`, `fischerandom`; the PGN crate's
+/// [`GAME_NAMES`](houserules_pgn::export::GAME_NAMES) lists them), so a
+/// GUI or tool configured for Fairy-Stockfish drives us unchanged.
+/// Case is ignored, as Fairy-Stockfish ignores it.
+fn shipped_game(value: &str) -> Option<String> {
+    let v = value.trim().to_ascii_lowercase();
+    if v == "fischerandom" {
+        return Some("chess960".into());
+    }
+    if houserules_definitions::builtin_ids().contains(&v.as_str()) {
+        return Some(v);
+    }
+    houserules_pgn::export::GAME_NAMES
+        .iter()
+        .find(|(_, names)| names.iter().any(|n| !n.contains(' ') && *n == v))
+        .map(|(id, _)| (*id).to_string())
+}
+
+/// Fairy-Stockfish's names of shipped games that differ from our ids,
+/// offered in the `UCI_Variant` combo beside them.
+const FSF_ALIASES: [&str; 3] = ["losalamos", "knightmate", "fischerandom"];
 
 /// A shared, line-locked output.
 type Out = Arc<Mutex<dyn Write + Send>>;
@@ -166,6 +191,10 @@ impl Session {
         let mut vars = houserules_definitions::builtin_ids().join(" var ");
         vars.push_str(" var ");
         vars.push_str(ANTICHESS);
+        for alias in FSF_ALIASES {
+            vars.push_str(" var ");
+            vars.push_str(alias);
+        }
         let lines = [
             "id name houserules".to_string(),
             "id author the houserules authors".into(),
@@ -397,7 +426,8 @@ impl Session {
         {
             None
         } else {
-            Some(self.variant_name.clone())
+            // An unknown name is passed on as given, so the error names it.
+            Some(shipped_game(&self.variant_name).unwrap_or_else(|| self.variant_name.clone()))
         }
     }
 
@@ -759,6 +789,40 @@ quit
             .iter()
             .any(|l| l.contains("error: UCI_LimitStrength \"maybe\"")));
         assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+    }
+
+    #[test]
+    fn fairy_stockfish_variant_names_select_the_shipped_games() {
+        // Fairy-Stockfish's UCI_Variant names (its `uci` combo lists
+        // losalamos, knightmate, fischerandom). Los Alamos is 6×6 with no
+        // bishops: b1c3 is its knight's move (start FEN
+        // rnqknr/pppppp/6/6/PPPPPP/RNQKNR); Knightmate's b1 holds a mann
+        // (a non-royal king, `rmbqkbmr`), so b1c3 is illegal there and
+        // b1b2 is not possible either (a pawn stands there), but b1 is not
+        // a knight; Fischer random castles king-takes-rook.
+        let lines = session(
+            "uci\nsetoption name UCI_Variant value losalamos\n\
+             position startpos moves b1c3\ngo depth 1\nisready\n\
+             setoption name UCI_Variant value KnightMate\n\
+             position startpos\ngo depth 1\nisready\n\
+             setoption name UCI_Variant value fischerandom\n\
+             position startpos\ngo depth 1\nquit\n",
+        );
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        let combo = lines
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant"))
+            .expect("UCI_Variant option");
+        for v in ["var losalamos", "var knightmate", "var fischerandom"] {
+            assert!(combo.contains(v), "{combo}");
+        }
+        let variants: Vec<_> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string variant"))
+            .collect();
+        assert!(variants[0].contains("los-alamos"), "{variants:?}");
+        assert!(variants[1].contains("knightmate-classic"), "{variants:?}");
+        assert!(variants[2].contains("chess960"), "{variants:?}");
     }
 
     #[test]

@@ -164,6 +164,52 @@ fn one_short_game_against_stockfish() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
+/// Fairy-Stockfish is told its own name of the game (`losalamos`, not our
+/// `los-alamos`; `knightmate`, not `knightmate-classic`) and Stockfish
+/// `UCI_Chess960` for Chess960, without `--uci-variant`: with the wrong
+/// option the engine plays another game, and its first move that Los
+/// Alamos or Knightmate does not allow ends the game as an illegal move
+/// (regression: `los-alamos` was sent and refused by Fairy-Stockfish).
+#[test]
+fn external_engines_are_told_the_game_by_their_names() {
+    let fsf =
+        std::env::var("FAIRY_STOCKFISH").unwrap_or_else(|_| "/usr/games/fairy-stockfish".into());
+    let sf = std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into());
+    for (engine, game) in [
+        (&fsf, "los-alamos"),
+        (&fsf, "knightmate-classic"),
+        (&sf, "chess960"),
+    ] {
+        assert!(
+            std::path::Path::new(engine).exists(),
+            "{engine} is missing: `apt-get install stockfish fairy-stockfish`"
+        );
+        let file = tmp(&format!("names-{game}.pgn"));
+        let o = houserules(&[
+            "match",
+            "level:1",
+            engine,
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--max-plies",
+            "40",
+            "--random-plies",
+            "2",
+            "--pgn",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{game}: {}", text(&o));
+        let pgn = std::fs::read_to_string(&file).unwrap();
+        for t in tags(&pgn, "Termination") {
+            assert!(t == "normal" || t == "adjudication", "{game}: {pgn}");
+        }
+    }
+}
+
 #[test]
 fn bad_options_are_refused_with_a_message() {
     for (args, expected) in [

@@ -82,3 +82,108 @@ fn state_pgn_and_output_on_one_file_are_refused() {
     assert!(err.contains("name the same file"), "{err}");
     assert!(!path.exists(), "nothing is written");
 }
+
+/// Session-8 trial: `play --pgn` dropped the request's seed, so `pgn check`
+/// replayed a kamikaze game with seed 0 and silently reached another
+/// position. The record now carries `[Seed "7"]` and the replay ends where
+/// `play` ended. (With seed 7 the kamikaze blast after 2...exa3 hits,
+/// with seed 0 it does not: the trial saw both positions, so the two
+/// paths disagree unless the seed travels.)
+#[test]
+fn play_pgn_keeps_the_seed_of_random_modifiers() {
+    let request = temp("seed-request.json");
+    std::fs::write(
+        &request,
+        r#"{"game":"gardner","presets":["wrap-board"],"modifiers":["kamikaze"],"seed":7}"#,
+    )
+    .unwrap();
+    let inputs = temp("seed-inputs.jsonl");
+    std::fs::write(&inputs, "{\"move\":\"Na3\"}\n{\"move\":\"e4a3\"}\n").unwrap();
+    let pgn = temp("seed.pgn");
+    let (code, out, err) = run(&[
+        "play",
+        "--create",
+        request.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let played: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(written.contains("[Seed \"7\"]"), "{written}");
+    // Gardner's own start: no SetUp/FEN tags.
+    assert!(!written.contains("[FEN"), "{written}");
+    let (code, out, err) = run(&["pgn", "check", "--json", pgn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let r: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["final_fen"], played["fen"], "{out}");
+    // A Seed tag that is not a u32 is an error naming it.
+    let bad = temp("seed-bad.pgn");
+    std::fs::write(&bad, written.replace("[Seed \"7\"]", "[Seed \"-1\"]")).unwrap();
+    let (code, out, err) = run(&["pgn", "check", bad.to_str().unwrap()]);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("Seed tag `-1`"),
+        "{out}{err}"
+    );
+}
+
+/// Session-8 trial: a YAML game that kept a shipped game's id (a copy of
+/// `gardner.yaml` with wrapped files) was replayed by `pgn check --game
+/// FILE.yaml` as the shipped Gardner, where its wrapped capture is
+/// illegal. On the wrapped board the b1 knight reaches a3 and the e4 pawn
+/// (Black's, Gardner's start `rnbqk/ppppp/5/PPPPP/RNBQK`) takes it across
+/// the edge: e4 to a3 is one diagonal step forward when file e wraps to a.
+#[test]
+fn a_yaml_game_with_a_shipped_id_replays_on_the_file() {
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../definitions/games/gardner.yaml"
+    ))
+    .unwrap();
+    assert!(shipped.contains("id: gardner"));
+    let yaml = temp("gardner-wrap.yaml");
+    std::fs::write(&yaml, wrap_files(&shipped)).unwrap();
+    let pgn = temp("gardner-wrap.pgn");
+    let (code, out, err) = run(&[
+        "state",
+        "--game",
+        yaml.to_str().unwrap(),
+        "--play",
+        "Na3 exa3",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run(&[
+        "pgn",
+        "check",
+        "--game",
+        yaml.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// Adds `edge: WrapFiles` to every movement entry (`- type: …`) of a
+/// game file, the way docs/game-format.md writes a cylinder board.
+fn wrap_files(yaml: &str) -> String {
+    yaml.lines()
+        .flat_map(|l| {
+            let t = l.trim_start();
+            if t.starts_with("- type: ") {
+                let indent = l.len() - t.len() + 2;
+                vec![
+                    l.to_string(),
+                    format!("{}edge: WrapFiles", " ".repeat(indent)),
+                ]
+            } else {
+                vec![l.to_string()]
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

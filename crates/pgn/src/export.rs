@@ -167,6 +167,10 @@ pub fn variant_name(id: &str, chess960: bool) -> Option<String> {
     )
 }
 
+/// The tag holding the seed of a game played under modifiers
+/// ([`RuleTags::seed`]).
+pub const SEED_TAG: &str = "Seed";
+
 /// The rule set of a written game, as tag values (`None`: no tag).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RuleTags {
@@ -177,6 +181,11 @@ pub struct RuleTags {
     /// `Modifiers`: the library modifiers in `--modifiers` syntax
     /// (`ID[:K=V;…]`, joined by commas).
     pub modifiers: Option<String>,
+    /// `Seed`: the seed of the modifiers' random stream (rulings F4), a
+    /// u32 in decimal; written when it is not 0, the seed a replay
+    /// assumes without the tag. Without it a game whose moves drew
+    /// randomness replays to another position.
+    pub seed: Option<u32>,
 }
 
 impl RuleTags {
@@ -191,13 +200,14 @@ impl RuleTags {
             variant: variant_name(id, game.is_chess960()),
             house_rules: Some(rules.to_string()).filter(|r| !r.is_empty()),
             modifiers: None,
+            seed: None,
         }
     }
 }
 
 /// A game to write whose moves `sans` were played from `start_fen` under
 /// the rule set `tags`, ending with `result`: the Seven Tag Roster (`?`
-/// where unknown), `Variant`, `HouseRules` and `Modifiers` when set, and
+/// where unknown), `Variant`, `HouseRules`, `Modifiers` and `Seed` (not 0) when set, and
 /// `SetUp "1"` with `FEN` (PGN standard 9.7) unless `own_start` says the
 /// game began at its rules' own start position. Set other roster tags
 /// (players, event) on the result with [`PgnGame::set_tag`].
@@ -212,10 +222,12 @@ pub fn rule_set_game(
     for (name, value) in ROSTER_DEFAULTS {
         pgn.set_tag(name, if name == "Result" { result } else { value });
     }
+    let seed = tags.seed.filter(|s| *s != 0).map(|s| s.to_string());
     for (name, value) in [
         ("Variant", &tags.variant),
         ("HouseRules", &tags.house_rules),
         ("Modifiers", &tags.modifiers),
+        (SEED_TAG, &seed),
     ] {
         if let Some(v) = value {
             pgn.set_tag(name, v.as_str());

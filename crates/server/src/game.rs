@@ -709,6 +709,13 @@ impl Game {
                     .is_ok_and(|g| g.fen() == fen);
             let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
             tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
+            // The seed replays the modifiers' random outcomes (rulings F4).
+            tags.seed = request
+                .seed
+                .as_ref()
+                .and_then(Value::as_u64)
+                .and_then(|s| u32::try_from(s).ok())
+                .filter(|_| tags.modifiers.is_some());
             let mut sans = Vec::new();
             for i in inputs {
                 if let Input::Move { mv } = &i {
