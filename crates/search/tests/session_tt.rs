@@ -19,6 +19,9 @@ fn session(fen: Option<&str>, modifiers: Vec<Value>, seed: u32) -> Session {
     .expect("a valid request")
 }
 
+/// An edit of a saved session's state.
+type Edit = Box<dyn FnOnce(&mut Value)>;
+
 /// `s` saved, its state edited by `edit`, and restored: a session that
 /// differs from `s` only where `edit` changed the state.
 fn edited(s: &Session, edit: impl FnOnce(&mut Value)) -> Session {
@@ -59,7 +62,7 @@ fn the_key_covers_rule_layer_state_but_not_the_random_stream() {
     // Each of these rule-layer changes gives another key.
     let base = s.search_key();
     let first_marker_square = state["markers"][0]["square"].as_u64().unwrap();
-    let changes: Vec<(&str, Box<dyn FnOnce(&mut Value)>)> = vec![
+    let changes: Vec<(&str, Edit)> = vec![
         (
             "ply count",
             Box::new(|st| st["plyCount"] = json!(st["plyCount"].as_u64().unwrap() + 2)),
