@@ -338,6 +338,26 @@ impl<B: BitSet> Position<B> {
         ((any | quiet) & empty, (any | capt) & their)
     }
 
+    /// The squares the `us` piece of `kind` on `sq` reaches by its
+    /// ordinary shapes over the board `occ`: the empty squares it may move
+    /// to and the squares of `their` it may capture on. First-move shapes
+    /// (the pawn's double step), castling and rule hooks are left out, and
+    /// a move that leaves a royal piece attacked is still counted
+    /// (pseudo-legal). The search's mobility term counts them. `kind` must
+    /// be a kind of the game (it indexes the tables).
+    pub fn shape_reach(
+        &self,
+        t: &Tables<B>,
+        kind: PieceKind,
+        us: Color,
+        sq: u8,
+        occ: B,
+        their: B,
+    ) -> B {
+        let (quiet, captures) = self.shape_targets(t, kind.index(), us, sq, occ, their);
+        quiet | captures
+    }
+
     /// First-move targets (the pawn's double step): `(quiet, captures,
     /// creates_ep)` per shape, summed; `creates_ep` moves are returned in
     /// the first set when the shape opens en passant.

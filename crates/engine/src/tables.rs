@@ -1155,6 +1155,17 @@ impl<B: BitSet> Tables<B> {
             .map_or(B::EMPTY, |kt| kt.leap_any[sq as usize])
     }
 
+    /// Every square a `color` piece of `kind` on `sq` attacks by its leap
+    /// shapes, capture-only leaps included (a pawn's diagonals), board
+    /// topology included; rides are not included. Empty for an unknown
+    /// kind. The evaluation's mobility term keeps pieces off the squares
+    /// enemy pawns attack with it.
+    pub fn leap_attacks(&self, color: Color, kind: crate::PieceKind, sq: u8) -> B {
+        self.kinds[color.index()]
+            .get(kind.index())
+            .map_or(B::EMPTY, |kt| kt.leap_attacks[sq as usize])
+    }
+
     /// Whether moves carry per-piece attribute bytes
     /// ([`Position::piece_attribute`](crate::Position::piece_attribute));
     /// only then does `play_unchecked` pay for them.

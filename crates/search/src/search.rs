@@ -793,7 +793,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.ctx.eval.evaluate(p, self.ctx.n_kinds);
+            return self.ctx.eval.evaluate_in(self.ctx.t, p, self.ctx.n_kinds);
         }
         if let Some(s) = self.generate(p, ply) {
             return s;
@@ -824,7 +824,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
             && depth >= 3
             && beta.abs() < MATE_BOUND
             && self.ctx.has_pieces(p)
-            && self.ctx.eval.evaluate(p, self.ctx.n_kinds) >= beta
+            && self.ctx.eval.evaluate_in(self.ctx.t, p, self.ctx.n_kinds) >= beta
         {
             let mut np = *p;
             np.skip_turn();
@@ -918,7 +918,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
             return s;
         }
         let in_check = p.in_check_hooked(self.ctx.t);
-        let stand = self.ctx.eval.evaluate(p, self.ctx.n_kinds);
+        let stand = self.ctx.eval.evaluate_in(self.ctx.t, p, self.ctx.n_kinds);
         if ply >= MAX_PLY - 1 {
             return stand;
         }

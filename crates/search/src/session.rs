@@ -19,8 +19,20 @@
 //!   chance node are searched with a full window, so the mean is exact
 //!   over the sampled outcomes.
 //! - **The game's seed is never read**: the root copy is reseeded from the
-//!   searcher's seed before anything is played ([`Session::reseed`]), so
-//!   two games that differ only in their seed get the same answer.
+//!   searcher's seed before anything is played ([`Session::reseed`]), and
+//!   every action is played on a copy reseeded from the searcher's seed,
+//!   the position's hash, the action and the sample's number, so two games
+//!   that differ only in their seed get the same answer, and a node's
+//!   value depends on its state alone, never on the path that reached it
+//!   (what the transposition table needs).
+//! - **Transposition table**: decision nodes are stored under
+//!   [`Session::search_key`] (the position and the rule-layer state:
+//!   modifiers, markers, attributes, variables, pending choices, counters
+//!   and the ply count; not the random stream): their best action is
+//!   searched first on the next visit, and a stored value of the same or
+//!   a greater depth cuts the search off. Chance nodes and quiescence are
+//!   not stored; a decision node's value is stored only when its subtree
+//!   was searched to the end (never after the budget ran out).
 //!
 //! Leaves are valued by the engine's evaluation ([`EvalTables`]: piece
 //! values from mobility, advancement, centralisation) of the session's
@@ -29,7 +41,7 @@
 //! rule count as draws, as in the main search.
 
 use crate::eval::{EvalTables, Objective};
-use crate::search::{Level, Limits, Score, MATE};
+use crate::search::{Level, Limits, Score, MATE, MATE_BOUND};
 use houserules_engine::{Color, Game, Move};
 use houserules_session::{Input, Session};
 use serde_json::Value;
@@ -39,6 +51,35 @@ use std::time::Instant;
 const INF: i32 = 32_000;
 /// Captures searched beyond the horizon.
 const QUIESCENCE_PLIES: u32 = 3;
+/// Entries of the transposition table (16 bytes each: 1 MiB), allocated
+/// per search.
+const TT_ENTRIES: usize = 1 << 16;
+
+/// How a stored value bounds the node's value (White's point of view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+/// One slot of the session search's transposition table.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    /// [`Session::search_key`]; 0 marks an empty slot.
+    key: u64,
+    /// White's point of view, mate distances relative to the node.
+    value: i32,
+    /// Decision plies searched below the node.
+    depth: i16,
+    bound: Bound,
+    /// Index of the best action in the node's action list, plus one (0:
+    /// none).
+    best: u16,
+}
 
 /// What the engine does in a session: play a move or answer the pending
 /// choice.
@@ -92,6 +133,7 @@ pub struct SessionSearcher {
     seed: u64,
     samples: u32,
     objective: Objective,
+    tt: bool,
 }
 
 impl Default for SessionSearcher {
@@ -133,7 +175,10 @@ struct Run<'a> {
     eval: EvalTables,
     n_kinds: usize,
     samples: u32,
-    draws: u64,
+    /// The searcher's seed: sampled outcomes are drawn from it.
+    seed: u64,
+    /// The transposition table, when on.
+    tt: Option<Vec<Entry>>,
     budget: Budget<'a>,
 }
 
@@ -145,6 +190,7 @@ impl SessionSearcher {
             seed: 0,
             samples: 4,
             objective: Objective::Material,
+            tt: true,
         }
     }
 
@@ -174,6 +220,13 @@ impl SessionSearcher {
     /// Sets the rule set's objective (see [`Objective::from_rules`]).
     pub fn set_objective(&mut self, objective: Objective) {
         self.objective = objective;
+    }
+
+    /// Turns the transposition table on (the default) or off. At a fixed
+    /// depth both give the same action and score (tested); the switch is
+    /// there to measure what the table saves.
+    pub fn set_transposition_table(&mut self, on: bool) {
+        self.tt = on;
     }
 
     /// Decides for `seat` in `session` within `limits` (depth, nodes,
@@ -211,7 +264,8 @@ impl SessionSearcher {
             eval,
             n_kinds: royal.len(),
             samples: self.samples,
-            draws: self.seed,
+            seed: self.seed,
+            tt: self.tt.then(|| vec![Entry::default(); TT_ENTRIES]),
             budget: Budget {
                 stop,
                 deadline: budget.map(|b| start + b),
@@ -403,10 +457,53 @@ impl Run<'_> {
             .map_or(0, |p| self.eval.value(p.kind) + 1)
     }
 
-    /// The next sampling seed.
-    fn next_seed(&mut self) -> u32 {
-        self.draws = self.draws.wrapping_add(1);
-        mix(self.draws) as u32
+    /// The seed of the copy on which `a` (written `text`) is played from
+    /// `s` for sample `i`: a function of the searcher's seed, the
+    /// position and the action, so that the outcomes drawn below a node
+    /// (and so its value) depend on the node's state and never on the
+    /// path to it or on the game's own stream.
+    fn sample_seed(&self, s: &Session, text: &str, i: u32) -> u32 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for b in text.bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        mix(self.seed ^ mix(s.game().hash() ^ mix(h ^ u64::from(i)))) as u32
+    }
+
+    /// `a` played on a copy of `s` reseeded for sample `i`; `None` when
+    /// the session refuses it.
+    fn play(&self, s: &Session, a: &Action, i: u32) -> Option<Session> {
+        let mut c = s.clone();
+        c.reseed(self.sample_seed(s, &action_text(a), i));
+        c.submit(a.input()).ok()?;
+        Some(c)
+    }
+
+    fn tt_probe(&self, key: u64) -> Option<Entry> {
+        let tt = self.tt.as_ref()?;
+        let e = tt[key as usize & (tt.len() - 1)];
+        (e.key == key && key != 0).then_some(e)
+    }
+
+    fn tt_store(&mut self, key: u64, value: i32, depth: i32, bound: Bound, best: usize, ply: i32) {
+        if let Some(tt) = self.tt.as_mut() {
+            let n = tt.len();
+            // Mate distances are stored from the node, not from the root.
+            let value = if value >= MATE_BOUND {
+                value + ply
+            } else if value <= -MATE_BOUND {
+                value - ply
+            } else {
+                value
+            };
+            tt[key as usize & (n - 1)] = Entry {
+                key,
+                value,
+                depth: depth.clamp(0, i32::from(i16::MAX)) as i16,
+                bound,
+                best: u16::try_from(best + 1).unwrap_or(0),
+            };
+        }
     }
 
     /// The value (White's point of view) of playing `a` at `s`: a chance
@@ -421,23 +518,20 @@ impl Run<'_> {
         beta: i32,
         ply: i32,
     ) -> Option<i32> {
-        let mut child = s.clone();
-        let drawn = child.runtime().state().rng;
         // The actions are the session's own, so a refusal means the game
         // ended in a way the search did not see (it is then never chosen).
-        child.submit(a.input()).ok()?;
-        if child.runtime().state().rng.stream == drawn.stream || self.samples == 1 {
+        let child = self.play(s, a, 0)?;
+        // The copy's stream was fresh: a draw made means a chance node.
+        if child.runtime().state().rng.stream == 0 || self.samples == 1 {
             return Some(self.value(&child, depth, alpha, beta, ply));
         }
         // A chance node: the mean over sampled outcomes, the first being
-        // the one just played (already from the searcher's stream).
+        // the one just played.
         let mut total = i64::from(self.value(&child, depth, -INF, INF, ply));
-        for _ in 1..self.samples {
-            let mut c = s.clone();
-            c.reseed(self.next_seed());
-            if c.submit(a.input()).is_err() {
+        for i in 1..self.samples {
+            let Some(c) = self.play(s, a, i) else {
                 continue;
-            }
+            };
             total += i64::from(self.value(&c, depth, -INF, INF, ply));
         }
         Some((total / i64::from(self.samples)) as i32)
@@ -464,31 +558,82 @@ impl Run<'_> {
                 if self.budget.stopped {
                     return self.static_value(s);
                 }
+                let key = self.tt.as_ref().map(|_| s.search_key());
+                let entry = key.and_then(|k| self.tt_probe(k));
+                if let Some(e) = entry {
+                    if i32::from(e.depth) >= depth {
+                        let v = if e.value >= MATE_BOUND {
+                            e.value - ply
+                        } else if e.value <= -MATE_BOUND {
+                            e.value + ply
+                        } else {
+                            e.value
+                        };
+                        let cut = match e.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => v >= beta,
+                            Bound::Upper => v <= alpha,
+                        };
+                        if cut {
+                            return v;
+                        }
+                    }
+                }
                 let actions = self.actions(s);
                 if actions.is_empty() {
                     return self.terminal_now(s, ply);
                 }
+                // `order[i]` is the index in `actions` of the i-th searched.
+                let mut order: Vec<usize> = (0..actions.len()).collect();
+                if let Some(e) = entry {
+                    // The stored best action first.
+                    let i = usize::from(e.best);
+                    if (2..=actions.len()).contains(&i) {
+                        order.remove(i - 1);
+                        order.insert(0, i - 1);
+                    }
+                }
+                let (alpha0, beta0) = (alpha, beta);
                 // A choice is a decision ply of its own, but costs no depth
                 // so that the move that raised it is seen to its end.
                 let next = if choosing { depth } else { depth - 1 };
-                let mut best = None;
-                for a in &actions {
+                let mut best: Option<(i32, usize)> = None;
+                for &i in &order {
+                    let a = &actions[i];
                     let Some(v) = self.action_value(s, a, next, alpha, beta, ply + 1) else {
                         continue;
                     };
-                    let best = best.get_or_insert(v);
+                    let better =
+                        best.is_none_or(|(b, _)| if p == Color::White { v > b } else { v < b });
+                    if better {
+                        best = Some((v, i));
+                    }
                     if p == Color::White {
-                        *best = (*best).max(v);
                         alpha = alpha.max(v);
                     } else {
-                        *best = (*best).min(v);
                         beta = beta.min(v);
                     }
                     if alpha >= beta || self.budget.stopped {
                         break;
                     }
                 }
-                best.unwrap_or_else(|| self.terminal_now(s, ply))
+                let Some((v, i)) = best else {
+                    return self.terminal_now(s, ply);
+                };
+                if let (Some(key), false) = (key, self.budget.stopped) {
+                    // Fail-soft: a value at or below the window's floor
+                    // bounds the node from above, one at or above its
+                    // ceiling from below, for either side to move.
+                    let bound = if v <= alpha0 {
+                        Bound::Upper
+                    } else if v >= beta0 {
+                        Bound::Lower
+                    } else {
+                        Bound::Exact
+                    };
+                    self.tt_store(key, v, depth, bound, i, ply);
+                }
+                v
             }
         }
     }
@@ -513,10 +658,9 @@ impl Run<'_> {
                 value,
                 player: player.map(|p| p.name().to_string()),
             };
-            let mut c = s.clone();
-            if c.submit(a.input()).is_err() {
+            let Some(c) = self.play(s, &a, 0) else {
                 continue;
-            }
+            };
             total += i64::from(self.value(&c, depth, -INF, INF, ply));
             n += 1;
         }
@@ -573,6 +717,7 @@ impl Run<'_> {
         for (_, u) in captures {
             self.budget.tick();
             let mut c = s.clone();
+            c.reseed(self.sample_seed(s, &u, 0));
             if c.submit(Input::Move { mv: u }).is_err() {
                 continue;
             }
@@ -598,10 +743,11 @@ impl Run<'_> {
     /// The evaluation of the position, White's point of view.
     fn static_value(&self, s: &Session) -> i32 {
         let game = s.game();
-        let v = if let Some(p) = game.position::<u64>() {
-            self.eval.evaluate(p, self.n_kinds)
-        } else if let Some(p) = game.position::<u128>() {
-            self.eval.evaluate(p, self.n_kinds)
+        let variant = game.variant();
+        let v = if let (Some(t), Some(p)) = (variant.tables_u64(), game.position::<u64>()) {
+            self.eval.evaluate_in(t, p, self.n_kinds)
+        } else if let (Some(t), Some(p)) = (variant.tables_u128(), game.position::<u128>()) {
+            self.eval.evaluate_in(t, p, self.n_kinds)
         } else {
             0
         };
@@ -640,6 +786,15 @@ impl Run<'_> {
             Some("black") => -(MATE - ply),
             _ => 0,
         }
+    }
+}
+
+/// The text an action's sampling seed is derived from: the move in UCI,
+/// or the option's JSON and the answering seat.
+fn action_text(a: &Action) -> String {
+    match a {
+        Action::Move(uci) => uci.clone(),
+        Action::Choice { value, player } => format!("{value}|{}", player.as_deref().unwrap_or("")),
     }
 }
 

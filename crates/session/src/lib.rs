@@ -544,6 +544,17 @@ impl Session {
         self.rt.is_over()
     }
 
+    /// A key for an engine's transposition table: the position and the
+    /// rule-layer state that decides how the game goes on (modifiers,
+    /// markers, attributes and hit points, variables, pending choices,
+    /// counters, the ply count), never the random stream or the log; see
+    /// [`houserules_modifiers::runtime::Runtime::search_key`]. Two
+    /// sessions with the same key play on alike for a searcher that draws
+    /// its own outcomes.
+    pub fn search_key(&self) -> u64 {
+        self.rt.search_key()
+    }
+
     /// A hash of the whole state (position and runtime state), for
     /// determinism checks.
     pub fn state_hash(&self) -> u64 {

@@ -297,6 +297,105 @@ impl Runtime {
         self.st.rng = Mulberry32::new(seed);
     }
 
+    /// A key for an engine's transposition table (issue 15): a hash of
+    /// everything that decides how the game goes on from here. It covers
+    /// the engine position's Zobrist hash (pieces, side to move, castling,
+    /// en passant, rule-layer slots, attribute bytes such as `piece-hp`'s
+    /// hit points), each piece's stable id (attributes and check state
+    /// name pieces by id), and the runtime state: the attached modifiers
+    /// with their parameters, variables, auras and lifetimes, the
+    /// markers, per-piece attributes, game variables, the pending choices
+    /// with the answers collected, the dispatch cursor, the check state,
+    /// the skip count, a result, the draft state, the castling kings, the
+    /// coin and timeout modes, the next entity id and the ply count
+    /// (lifetimes expire by it). Left out: the random stream (seed and
+    /// draws made), which is the future an engine must not read, and the
+    /// log, which only records the past. The position's history
+    /// (repetitions, the half-move clock) is not covered either, as in a
+    /// chess engine's table.
+    ///
+    /// Stable within one build only (FNV-1a over the state's JSON form):
+    /// for search, not for storage.
+    pub fn search_key(&self) -> u64 {
+        /// The parts of [`State`] that a key covers, by reference.
+        #[derive(Serialize)]
+        struct KeyView<'a> {
+            ply_count: u32,
+            next_entity: u32,
+            coin_flips: CoinFlips,
+            choice_timeout: &'a ChoiceTimeout,
+            descriptors: Vec<&'a str>,
+            modifiers: &'a [Instance],
+            markers: &'a [Marker],
+            attrs: &'a BTreeMap<u16, BTreeMap<String, Value>>,
+            vars: &'a BTreeMap<String, Value>,
+            pending: &'a [PendingChoice],
+            cursor: &'a Cursor,
+            checked: &'a [u16],
+            check_pairs: &'a [(u16, u16)],
+            skips_in_row: u32,
+            result: &'a Option<Value>,
+            draft: bool,
+            castle_kings: &'a [(String, u16, u8)],
+            drafted: &'a [u32],
+        }
+        /// FNV-1a over the bytes written.
+        struct Fnv(u64);
+        impl std::io::Write for Fnv {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                for &b in buf {
+                    self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let st = &self.st;
+        let view = KeyView {
+            ply_count: st.ply_count,
+            next_entity: st.next_entity,
+            coin_flips: st.coin_flips,
+            choice_timeout: &st.choice_timeout,
+            descriptors: st.descriptors.keys().map(String::as_str).collect(),
+            modifiers: &st.modifiers,
+            markers: &st.markers,
+            attrs: &st.attrs,
+            vars: &st.vars,
+            pending: &st.pending,
+            cursor: &st.cursor,
+            checked: &st.checked,
+            check_pairs: &st.check_pairs,
+            skips_in_row: st.skips_in_row,
+            result: &st.result,
+            draft: st.draft,
+            castle_kings: &st.castle_kings,
+            drafted: &st.drafted,
+        };
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        // Writing into a hasher cannot fail; a value serde cannot write
+        // (none in this state) would only weaken the key.
+        let _ = serde_json::to_writer(&mut h, &view);
+        let board = self.position();
+        let mut occ = board.occupied();
+        while occ != 0 {
+            let sq = occ.trailing_zeros() as u8;
+            occ &= occ - 1;
+            let id = board.piece_id(sq);
+            for b in [sq, id as u8, (id >> 8) as u8] {
+                h.0 = (h.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        // The Zobrist hash is already uniform; the FNV part is mixed
+        // (SplitMix64's finaliser) so that the two do not cancel.
+        let mut x = h.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^= x >> 31;
+        self.game.hash() ^ x
+    }
+
     /// The engine game.
     pub fn game(&self) -> &Game {
         &self.game
