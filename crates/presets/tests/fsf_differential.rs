@@ -23,8 +23,9 @@
 //!   houserules reached.
 //!
 //! Known differences are counted exactly rather than skipped silently:
-//! insufficient material under the `dual-king` and `weak-dual-king` models
-//! ([`INSUFFICIENT_DIFFERENCES`]), and the
+//! insufficient material under the `dual-king` model
+//! ([`INSUFFICIENT_DIFFERENCES`]; `weak-dual-king` has no such draw since
+//! session 8), and the
 //! sideways en passant capture of the `berolina-pawns-2` model
 //! ([`SIDEWAYS_EP_RULES`]).
 

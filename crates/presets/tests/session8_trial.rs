@@ -208,3 +208,44 @@ fn short_stop_archbishop_loses_knight_part() {
     assert_eq!(a, ["a1a2", "a1b1", "a1b2"]);
     assert_eq!(moves.len(), 8);
 }
+
+/// Preset texts: poisoned-squares said d4, d5, e4, e5 but poisons the
+/// board's centre. On Gardner's 5×5 the centre is c3 alone (middle file c,
+/// middle rank 3): a rook that ends White's turn on c3 drops from 2 HP to
+/// 1; one that ends it on d4 (8×8's centre, not 5×5's) keeps 2.
+#[test]
+fn poisoned_squares_text_says_d4_on_every_board() {
+    use houserules_presets::rules::hit_points;
+    let mut g = on(
+        "gardner",
+        "piece-hp,poisoned-squares",
+        "k4/5/5/2R2/4K w - - 0 1",
+    );
+    play(&mut g, "c2c3");
+    let p = g.position::<u64>().unwrap();
+    assert_eq!(hit_points(p, 12), Some(1));
+    let mut g = on(
+        "gardner",
+        "piece-hp,poisoned-squares",
+        "k4/5/5/3R1/4K w - - 0 1",
+    );
+    play(&mut g, "d2d4");
+    let p = g.position::<u64>().unwrap();
+    assert_eq!(hit_points(p, 18), Some(2));
+}
+
+/// Preset texts: a description that names 8×8 squares, files or ranks
+/// says that it means 8×8 (presets apply to every board since issue 12).
+#[test]
+fn preset_texts_name_8x8_squares_only_as_8x8() {
+    for p in houserules_presets::PRESETS {
+        let d = p.description();
+        for word in ["d4", "sixth", "a- and h-", "h-file", "a-file", "rank 8"] {
+            assert!(
+                !d.contains(word) || d.contains("8×8"),
+                "{}: `{word}` without 8×8: {d}",
+                p.id
+            );
+        }
+    }
+}
