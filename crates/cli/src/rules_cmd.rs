@@ -27,8 +27,9 @@ needs and description. docs/presets.md describes every preset.
 
 With --game, only the presets that apply to that game are listed, then
 those that do not with what the game lacks (JSON: `game`, and
-`not_applicable`: [{\"id\", \"needs\"}]); the layouts are listed
-for FIDE chess only.";
+`not_applicable`: [{\"id\", \"needs\"}]); the layouts, and each
+preset's preferred layout, are listed for FIDE chess only (another game
+starts from its own setup).";
 
 /// Options of `houserules rules`.
 #[derive(Debug, Args)]
@@ -186,6 +187,9 @@ fn mode_name(p: &PresetInfo) -> String {
 /// [`CliError`] when the output cannot be written.
 pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let listing = listing(args.game.as_deref())?;
+    // With --game on FIDE chess the layouts are listed (`layouts` is empty
+    // for every other game).
+    let fide = !listing.layouts.is_empty();
     if args.json {
         let json = serde_json::to_string(&listing).expect("the registry serialises");
         writeln!(out, "{json}")?;
@@ -228,7 +232,9 @@ pub fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
                 p.incompatible_with.join(", ")
             )?;
         }
-        if let Some(l) = p.preferred_layout {
+        // Layouts are FIDE start positions: another game starts from its
+        // own setup, so its listing names none.
+        if let (Some(l), false) = (p.preferred_layout, listing.game.is_some() && !fide) {
             writeln!(out, "  layout: {l}")?;
         }
         if !p.implemented {

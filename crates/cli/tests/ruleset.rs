@@ -247,6 +247,20 @@ fn rules_for_a_game_list_what_applies() {
     assert!(err.contains("starts from its own setup"), "{err}");
 }
 
+/// Session-8 trial: `rules --game gardner` printed the presets' preferred
+/// layouts (`layout: knightmate`, `layout: dual-classic`…), which Gardner
+/// refuses (the layouts are FIDE start positions). FIDE chess keeps them.
+#[test]
+fn rules_game_prints_layouts_refused_on_gardner() {
+    let out = ok(&["rules", "--game", "gardner"]);
+    assert!(out.contains("knightmate-rules  Knightmate"), "{out}");
+    assert!(!out.contains("  layout: "), "{out}");
+    let out = ok(&["rules", "--game", "chess"]);
+    assert!(out.contains("  layout: knightmate"), "{out}");
+    let out = ok(&["rules"]);
+    assert!(out.contains("  layout: knightmate"), "{out}");
+}
+
 /// `pgn check` replays a game under its `Modifiers` tag (issue 12): a game
 /// written by `play --modifiers ... --pgn` reads back to the position
 /// `play` reached, and the same movetext without the tag does not replay.

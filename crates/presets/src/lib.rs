@@ -16,6 +16,7 @@
 //! assert_eq!(game.legal_moves().len(), 20);
 //! ```
 
+pub mod dead;
 pub mod descriptions;
 pub mod error;
 pub mod layout;

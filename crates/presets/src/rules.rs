@@ -40,7 +40,8 @@
 //!   the turn with a 1-HP royal attacked is illegal, and a move whose
 //!   poison kills the mover's last royal is legal and loses (as P8 rules
 //!   for explosions).
-//! - Poison applies to the 8×8 centre only (every preset layout is 8×8).
+//! - Poison applies to the board's centre ([`centre_squares`]: d4, d5,
+//!   e4, e5 on 8×8, c3 on 5×5).
 //!
 //! # State in the position
 //! Rule-state slot [`SLOT_PHASE`] holds the half-move within a multi-move
@@ -60,7 +61,9 @@
 //! `no-kings-left` (weak-dual-king), `royal-destroyed` (explosive-rook,
 //! piece-hp), `<kind>s-extinct` such as `pawns-extinct`
 //! (extinction-chess), `first-capture` (capture-to-win), `first-promotion`
-//! (first-promotion-wins) and `insufficient-material`.
+//! (first-promotion-wins) and `insufficient-material` (the rule set's
+//! dead-position rule, [`crate::dead`]: lichess's under suicide-chess,
+//! bare kings under capture-to-win).
 //!
 //! A start position where both sides already lack what the rules need
 //! (knights under knightmate-rules, kings under weak-dual-king, the target
@@ -76,6 +79,7 @@ use houserules_engine::{
     BitSet, Color, GameDefinition, Move, MoveKind, Piece, PieceKind, Position, Tables, Variant,
 };
 
+use crate::dead::{self, DeadRule};
 use crate::error::PresetError;
 use crate::layout::Layout;
 use crate::needs::{self, Kinds};
@@ -109,7 +113,7 @@ enum Why {
     NoKnights,
     NoKings,
     RoyalDestroyed,
-    /// The kind (FIDE index) that is gone.
+    /// The kind (kind index) that is gone.
     Extinct(u8),
 }
 
@@ -118,7 +122,7 @@ enum Why {
 pub enum Target {
     /// One piece kind (FIDE kind index).
     Kind(u8),
-    /// Any of the six kinds.
+    /// Every piece kind of the game.
     Any,
 }
 
@@ -163,6 +167,17 @@ pub struct PresetHooks {
     poisoned: Vec<u8>,
     /// What a double-step sprint onto the last rank promotes to.
     promos: Vec<PieceKind>,
+    /// lichess Antichess's insufficient-material draw applies
+    /// ([`DeadRule::Antichess`]).
+    antichess_dead: bool,
+    /// Only kings left is a draw ([`DeadRule::BareKings`]).
+    bare_kings_dead: bool,
+    /// How many piece kinds the game has (`extinction-chess:target=any`
+    /// counts every one of them).
+    n_kinds: u8,
+    /// Plural names of the game's kinds for status reasons (`pawns`,
+    /// `archbishops`), by kind index.
+    kind_names: Vec<String>,
 }
 
 /// Hit points of a king at the start (RULINGS P6).
@@ -260,6 +275,10 @@ impl Default for PresetHooks {
             rook_files: [3, 5],
             poisoned: POISONED.to_vec(),
             promos: [QUEEN, ROOK, BISHOP, KNIGHT].map(PieceKind).to_vec(),
+            antichess_dead: false,
+            bare_kings_dead: false,
+            n_kinds: 6,
+            kind_names: KIND_NAMES.iter().map(|s| s.to_string()).collect(),
         }
     }
 }
@@ -548,7 +567,7 @@ impl PresetHooks {
             Why::NoKnights => "no-knights-left".into(),
             Why::NoKings => "no-kings-left".into(),
             Why::RoyalDestroyed => "royal-destroyed".into(),
-            Why::Extinct(k) => format!("{}-extinct", KIND_NAMES[k as usize]),
+            Why::Extinct(k) => format!("{}-extinct", self.kind_name(k)),
         };
         Some(HookResult { winner, reason })
     }
@@ -707,14 +726,24 @@ impl PresetHooks {
         }
     }
 
-    /// The first kind of `target` that `c` has no piece of, if any.
+    /// The first kind (kind index) of `target` that `c` has no piece of,
+    /// if any.
     fn extinct_kind<B: BitSet>(&self, pos: &Position<B>, c: Color, target: Target) -> Option<u8> {
-        let gone = |k: u8| (pos.by_color(c) & self.set(pos, k)).is_empty();
+        let gone = |k: PieceKind| (pos.by_color(c) & pos.by_kind(k)).is_empty();
         match target {
-            Target::Kind(k) => gone(k).then_some(k),
-            // Any kind of the game's that has a FIDE role.
-            Target::Any => (0..6).find(|&k| self.k.get(k).is_some() && gone(k)),
+            Target::Kind(role) => self.k.get(role).filter(|&k| gone(k)).map(|k| k.0),
+            // Every kind of the game, with a FIDE role or not (Capablanca's
+            // archbishop and chancellor too, as Fairy-Stockfish's
+            // extinctionPieceTypes over all the variant's pieces).
+            Target::Any => (0..self.n_kinds).find(|&k| gone(PieceKind(k))),
         }
+    }
+
+    /// The plural name of kind `k` for status reasons and messages.
+    fn kind_name(&self, k: u8) -> &str {
+        self.kind_names
+            .get(k as usize)
+            .map_or("pieces", |s| s.as_str())
     }
 
     fn lock<B: BitSet>(pos: &mut Position<B>, reason: usize, winner: Color) {
@@ -852,7 +881,8 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
             if let (Some(w), Some(b)) = (w, b) {
                 return Err(format!(
                     "White has no {} and Black has no {}; under extinction-chess a side whose target type is gone has lost (RULINGS P19)",
-                    KIND_NAMES[w as usize], KIND_NAMES[b as usize]
+                    self.kind_name(w),
+                    self.kind_name(b)
                 ));
             }
         }
@@ -1181,12 +1211,18 @@ impl<B: BitSet> RuleHooks<B> for PresetHooks {
                 };
                 return res(Some(us), why);
             }
-            if antichess_insufficient(self, t, pos, Color::White)
+            if self.antichess_dead
+                && antichess_insufficient(self, t, pos, Color::White)
                 && antichess_insufficient(self, t, pos, Color::Black)
             {
                 return res(None, "insufficient-material");
             }
             return None;
+        }
+        if self.bare_kings_dead && (pos.occupied() & !self.set(pos, KING)).is_empty() {
+            // capture-to-win: royal kings never stand next to each other
+            // and god kings cannot be captured, so no capture can happen.
+            return res(None, "insufficient-material");
         }
         if !legal.is_empty() {
             return None;
@@ -1261,6 +1297,30 @@ fn antichess_insufficient<B: BitSet>(
         return false;
     }
     false
+}
+
+/// `short-stop`'s leaps: a leap within one square stays; a longer leap
+/// along a line (an alfil's, a dabbaba's) becomes the one-square step in
+/// its direction; an oblique leap (a knight's) becomes the four orthogonal
+/// steps, as the knight's does, so that a compound piece's knight part
+/// (Capablanca's archbishop and chancellor) is cut down as the knight is.
+fn short_leaps(vectors: &[(i8, i8)]) -> Vec<(i8, i8)> {
+    let mut out: Vec<(i8, i8)> = Vec::new();
+    for &(x, y) in vectors {
+        let steps: Vec<(i8, i8)> = if x.abs() <= 1 && y.abs() <= 1 {
+            vec![(x, y)]
+        } else if x == 0 || y == 0 || x.abs() == y.abs() {
+            vec![(x.signum(), y.signum())]
+        } else {
+            Direction::Orthogonal.vectors().to_vec()
+        };
+        for v in steps {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
 }
 
 /// No piece of `def` is royal (the rules decide the game otherwise).
@@ -1338,6 +1398,15 @@ pub fn compose_on(
     let mut h = PresetHooks {
         k: kinds,
         poisoned: centre_squares(base.width, base.height),
+        n_kinds: base.pieces.len() as u8,
+        kind_names: (0..base.pieces.len())
+            .map(
+                |i| match (0..6u8).find(|&r| kinds.is(PieceKind(i as u8), r)) {
+                    Some(r) => KIND_NAMES[r as usize].to_string(),
+                    None => format!("{}s", base.pieces[i].id.to_lowercase()),
+                },
+            )
+            .collect(),
         ..PresetHooks::default()
     };
     if let Some(c) = &base.castling {
@@ -1367,7 +1436,6 @@ pub fn compose_on(
                 h.suicide = true;
                 unroyal(&mut def);
                 def.castling = None;
-                def.end.insufficient_material = false;
                 if let Some(pr) = &mut def.promotion {
                     // Antichess: Q, R, B, N, K (the game's choices, then
                     // its king).
@@ -1385,12 +1453,10 @@ pub fn compose_on(
                     h.last_piece = true;
                 }
                 unroyal(&mut def);
-                def.end.insufficient_material = false;
             }
             "knightmate-rules" => {
                 h.knightmate = true;
                 unroyal(&mut def);
-                def.end.insufficient_material = false;
             }
             "coregal" => def.pieces[kind(QUEEN)].royal = true,
             "dual-king" => h.dual_king = true,
@@ -1428,7 +1494,19 @@ pub fn compose_on(
             "pawns-move-backward" => {
                 pawn.push(Shape::leap(vec![(0, -1)], ShapeMode::MoveOnly));
             }
-            "double-pawn-sprint" => h.sprint = true,
+            "double-pawn-sprint" => {
+                h.sprint = true;
+                // The sprint can be taken en passant on every game: where
+                // the pawn has no en passant capture (Gardner, Los Alamos:
+                // no double step), its captures take en passant too.
+                if !pawn.iter().any(|s| s.en_passant == EnPassantRole::Captures) {
+                    for s in pawn.iter_mut() {
+                        if s.mode == ShapeMode::CaptureOnly && !s.first_move_only {
+                            s.en_passant = EnPassantRole::Captures;
+                        }
+                    }
+                }
+            }
             "pawn-diagonal-no-capture" => {
                 h.diag_quiet = true;
                 pawn.push(Shape::leap(vec![(1, 1), (-1, 1)], ShapeMode::MoveOnly));
@@ -1513,7 +1591,7 @@ pub fn compose_on(
                                 }
                             }
                             Reach::Ride { .. } => continue,
-                            Reach::Leap => s.vectors.retain(|(x, y)| x.abs() <= 1 && y.abs() <= 1),
+                            Reach::Leap => s.vectors = short_leaps(&s.vectors),
                         }
                         if !s.vectors.is_empty() {
                             shapes.push(s);
@@ -1572,6 +1650,20 @@ pub fn compose_on(
             }
         }
     }
+    // The draw by insufficient material: FIDE's only where the rules
+    // leave it true (crate::dead), else the rule set's own or none.
+    let dead = rules.presets().iter().fold(DeadRule::Fide, |acc, p| {
+        acc.and(dead::dead_rule(
+            p.info.id,
+            |k| p.param(k).map(str::to_string),
+            base.width,
+        ))
+    });
+    if dead != DeadRule::Fide {
+        def.end.insufficient_material = false;
+    }
+    h.antichess_dead = dead == DeadRule::Antichess;
+    h.bare_kings_dead = dead == DeadRule::BareKings && base.end.insufficient_material;
     h.castles = def.castling.is_some();
     // Topology is a property of the shapes ([`Edge`]), set last so that it
     // reaches the shapes every other preset gave the pieces.

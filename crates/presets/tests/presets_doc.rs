@@ -21,40 +21,74 @@ them (`--json` for a machine-readable listing, with each preset's
 whatever order they are written in; a preset listed under *requires* must
 be given too, and one listed under *incompatible with* must not.
 
-**Games.** Today every preset is built on the FIDE definition: it applies
-to FIDE chess on the 8×8 board, from any of its layouts (`--layout`:
-`standard`, `chess960:N`, `dual-classic`, `knightmate`, `monster`,
-`pawns-only`) or a FEN, and `--game` with `--rules` is refused. A start
-position must also hold what the preset needs (for example a knight under
+**Games.** A preset applies to every game whose pieces meet its needs:
+`--game ID|FILE.yaml` with `--rules` plays the presets on that game, the
+FIDE pieces a preset names being the game's kinds of the same `role:`
+(`crates/presets/src/needs.rs`), and `houserules rules --game ID` lists
+the presets that apply to a game and, for the others, what the game lacks.
+On FIDE chess a game starts from a layout (`--layout`: `standard`,
+`chess960:N`, `dual-classic`, `knightmate`, `monster`, `pawns-only`) or a
+FEN; on any other game from its own setup or a FEN, and `--layout` is
+refused (the layouts are FIDE start positions). A start position must also
+hold what the preset needs (for example a knight under
 `knightmate-rules`); the *games* line of each preset says what its code
-checks. Custom modifiers ([modifiers.md](modifiers.md)) are the other way to write a
+checks. The *dead positions* line says which draw by insufficient material
+the preset keeps: FIDE's (FIDE 9.6) only where no sequence of legal moves
+can still win under the preset's rules (`crates/presets/src/dead.rs`); with
+several presets the strictest applies. The 75-move rule and fivefold
+repetition stay under every preset.
+Custom modifiers ([modifiers.md](modifiers.md)) are the other way to write a
 house rule.
 
 This file is generated from the registry and the descriptions
 (`crates/presets/src/descriptions.rs`) by `tests/presets_doc.rs`.
 ";
 
-/// What the code checks of a game for this preset, beyond the FIDE
-/// definition every preset starts from (`rules::compose`,
-/// `PresetHooks::check_setup`).
+/// What the code checks of a game for this preset (`needs::needs`,
+/// `rules::compose_on`, `PresetHooks::check_setup`).
 fn games(p: &PresetInfo) -> String {
-    let base = "FIDE chess, 8×8";
+    let needs = houserules_presets::needs::needs(p.id);
+    let base = if needs.is_empty() {
+        "every game".to_string()
+    } else {
+        format!(
+            "every game with {}",
+            needs
+                .iter()
+                .map(|n| n.describe())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )
+    };
     let need = match p.id {
         "knightmate-rules" => "; a start position where at least one side has a knight",
         "weak-dual-king" => "; a start position where at least one side has a king",
         "capture-all" | "last-piece-standing" => "; a start position with at least one piece",
         "extinction-chess" => {
-            "; a start position where at least one side still has its target type"
+            "; a piece kind for its target (pieces that move as pawns for `pawn`, a king for `king`, the role for the others, nothing more for `any`); a start position where at least one side still has its target type"
         }
         "king-heals" | "poisoned-squares" => " (with `piece-hp`)",
         _ => "",
     };
     match p.preferred_layout {
         Some(l) => format!(
-            "{base}{need}; starts from the `{l}` layout unless `--layout` or `--fen` gives another"
+            "{base}{need}; on FIDE chess starts from the `{l}` layout unless `--layout` or `--fen` gives another"
         ),
         None => format!("{base}{need}"),
     }
+}
+
+/// The dead-position rule and why (`dead::dead_rule_why`, default
+/// parameters, 8×8).
+fn dead(p: &PresetInfo) -> String {
+    let param = |k: &str| {
+        p.params
+            .iter()
+            .find(|x| x.key == k)
+            .map(|x| x.default.to_string())
+    };
+    let (rule, why) = houserules_presets::dead::dead_rule_why(p.id, param, 8);
+    format!("{}: {why}", rule.describe())
 }
 
 fn example(p: &PresetInfo) -> String {
@@ -125,6 +159,7 @@ fn render() -> String {
              - requires: {req}\n\
              - incompatible with: {inc}\n\
              - games: {games}\n\
+             - dead positions: {dead}\n\
              - example: `{ex}`\n",
             id = p.id,
             name = p.name,
@@ -134,6 +169,7 @@ fn render() -> String {
             req = list(p.requires),
             inc = list(p.incompatible_with),
             games = games(p),
+            dead = dead(p),
             ex = example(p),
         ));
         if !p.implemented {
