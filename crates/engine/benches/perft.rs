@@ -3,19 +3,26 @@
 //! `cargo bench -p houserules-engine --bench perft` runs perft of the start
 //! position (depth 6) and Kiwipete (depth 5), with bulk counting and
 //! without, on all three engines, checks that they agree on the node
-//! counts, and prints one table of million nodes per second (the best of
-//! `HOUSERULES_BENCH_RUNS` runs, default 3) with the ratios
-//! houserules/cozy and houserules/shakmaty (above 1: houserules is faster).
+//! counts, and prints one table of million nodes per second with the
+//! ratios houserules/cozy and houserules/shakmaty (above 1: houserules is
+//! faster).
+//!
+//! Paired timing (the shared machine's speed drifts by up to 2× within
+//! seconds, so engines timed one after the other each for seconds can land
+//! on different sides of a drift): a row's perft is split into the
+//! subtrees of the root moves (their node counts sum to the perft), and
+//! each subtree is timed on the three engines back to back (tens to a few
+//! hundred milliseconds each, the engine order rotating from subtree to
+//! subtree). A ratio is the median of the per-subtree ratios, weighted by
+//! the subtree's node count so that it stands for the whole tree; the
+//! million nodes per second are the median over the rounds of each
+//! engine's whole-tree speed. `HOUSERULES_BENCH_RUNS` sets the number of
+//! rounds (default 3), each a pass over every subtree of every row.
 //!
 //! `HOUSERULES_BENCH_QUICK=1` uses smaller depths (a smoke run). Run
 //! without `--bench` (as `cargo test --benches` does) it is a quick smoke run
-//! of one repetition. Any other argument filters the rows by name
+//! of one round. Any other argument filters the rows by name
 //! (`cargo bench --bench perft -- kiwi`).
-//!
-//! Plain wall-clock timing with [`Instant`]: the numbers are nodes per
-//! second, not criterion's statistics. Rows run engine after engine, and
-//! every repetition runs all engines again, so slow drift of the machine is
-//! shared between them.
 
 mod common;
 
@@ -93,20 +100,69 @@ fn runners(fen: &str) -> [Runner; 3] {
     let board = cozy_chess::Board::from_fen(fen, false).expect("cozy-chess reads the FEN");
     let cozy: Runner = Box::new(move |depth, bulk| cozy::perft(black_box(&board), depth, bulk));
 
-    let sk: shakmaty::Chess = fen
-        .parse::<shakmaty::fen::Fen>()
-        .expect("shakmaty reads the FEN")
-        .into_position(shakmaty::CastlingMode::Standard)
-        .expect("shakmaty accepts the position");
+    let sk = shakmaty_of(fen);
     let shak: Runner = Box::new(move |depth, bulk| shakmaty_perft(black_box(&sk), depth, bulk));
     [hr, cozy, shak]
 }
 
-/// One table row: a position at one depth, bulk or not.
+fn shakmaty_of(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .expect("shakmaty reads the FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("shakmaty accepts the position")
+}
+
+/// The positions after each root move of `fen` (shakmaty's legal moves,
+/// written as FEN with the en passant square when a capture there is
+/// legal), with a runner per engine for each.
+fn subtrees(fen: &str) -> Vec<[Runner; 3]> {
+    use shakmaty::Position as _;
+    let root = shakmaty_of(fen);
+    root.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = root.clone();
+            child.play_unchecked(m);
+            let fen = shakmaty::fen::Fen::from_position(&child, shakmaty::EnPassantMode::Legal)
+                .to_string();
+            runners(&fen)
+        })
+        .collect()
+}
+
+/// One table row: a position at one depth, bulk or not, and what its
+/// rounds measured.
 struct Row {
     label: String,
+    case: usize,
+    depth: u32,
+    bulk: bool,
     nodes: u64,
-    best: [Duration; 3],
+    /// Per round, per engine: seconds for the whole tree.
+    rounds: Vec<[f64; 3]>,
+    /// Per subtree timing: (nodes, hr/cozy speed ratio, hr/shak ratio).
+    pairs: Vec<(u64, f64, f64)>,
+}
+
+/// The median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The weighted median of `(weight, value)` pairs: the value at which the
+/// cumulative weight, in order of value, reaches half of the total.
+fn weighted_median(mut v: Vec<(u64, f64)>) -> f64 {
+    v.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let total: u64 = v.iter().map(|p| p.0).sum();
+    let mut acc = 0;
+    for &(w, x) in &v {
+        acc += w;
+        if 2 * acc >= total {
+            return x;
+        }
+    }
+    v.last().map_or(f64::NAN, |p| p.1)
 }
 
 fn main() {
@@ -114,7 +170,6 @@ fn main() {
     let (quick, runs) = (settings.quick, settings.runs);
 
     let mut rows: Vec<Row> = Vec::new();
-    let mut plan: Vec<(usize, bool)> = Vec::new();
     for (ci, case) in CASES.iter().enumerate() {
         for bulk in [true, false] {
             let depth = if quick { case.quick_depth } else { case.depth };
@@ -129,83 +184,123 @@ fn main() {
             }
             rows.push(Row {
                 label,
+                case: ci,
+                depth,
+                bulk,
                 nodes: 0,
-                best: [Duration::MAX; 3],
+                rounds: Vec::new(),
+                pairs: Vec::new(),
             });
-            plan.push((ci, bulk));
         }
     }
-    let engines: Vec<[Runner; 3]> = CASES.iter().map(|c| runners(c.fen)).collect();
+    let trees: Vec<Vec<[Runner; 3]>> = CASES.iter().map(|c| subtrees(c.fen)).collect();
+    // The whole trees once, as a check that the subtrees sum to the perft.
+    let whole: Vec<[Runner; 3]> = CASES.iter().map(|c| runners(c.fen)).collect();
 
     eprintln!(
-        "perft bench: {} run(s){}",
+        "perft bench: {} round(s) of paired subtrees{}",
         runs,
         if quick { ", quick depths" } else { "" }
     );
+    let mut turn = 0usize;
     for run in 0..runs {
-        for (row, &(ci, bulk)) in rows.iter_mut().zip(&plan) {
-            let case = &CASES[ci];
-            let depth = if quick { case.quick_depth } else { case.depth };
-            let mut counts = [0u64; 3];
-            for (e, f) in engines[ci].iter().enumerate() {
-                let start = Instant::now();
-                counts[e] = black_box(f(black_box(depth), bulk));
-                let dt = start.elapsed();
-                row.best[e] = row.best[e].min(dt);
-                eprintln!(
-                    "  run {}/{} {:<24} {:<10} {:>11} nodes {:>8.3} s {:>7.1} Mnps",
-                    run + 1,
-                    runs,
+        for row in rows.iter_mut() {
+            let mut secs = [0f64; 3];
+            let mut total = 0u64;
+            for sub in &trees[row.case] {
+                let mut counts = [0u64; 3];
+                let mut dt = [0f64; 3];
+                // Rotate which engine goes first.
+                for i in 0..3 {
+                    let e = (turn + i) % 3;
+                    let start = Instant::now();
+                    counts[e] = black_box(sub[e](black_box(row.depth - 1), row.bulk));
+                    dt[e] = start.elapsed().as_secs_f64();
+                }
+                turn += 1;
+                assert!(
+                    counts.iter().all(|&n| n == counts[0]),
+                    "engines disagree on a subtree of {}: houserules {}, cozy {}, shakmaty {}",
                     row.label,
-                    ENGINES[e],
-                    counts[e],
-                    dt.as_secs_f64(),
-                    common::mnps(counts[e], dt)
+                    counts[0],
+                    counts[1],
+                    counts[2]
                 );
+                total += counts[0];
+                for e in 0..3 {
+                    secs[e] += dt[e];
+                }
+                row.pairs.push((counts[0], dt[1] / dt[0], dt[2] / dt[0]));
             }
-            assert!(
-                counts.iter().all(|&n| n == counts[0]),
-                "engines disagree on {}: houserules {}, cozy {}, shakmaty {}",
-                row.label,
-                counts[0],
-                counts[1],
-                counts[2]
-            );
             if run == 0 {
-                row.nodes = counts[0];
+                let full = whole[row.case][0](row.depth, row.bulk);
+                assert_eq!(
+                    full, total,
+                    "{}: subtrees do not sum to the perft",
+                    row.label
+                );
+                row.nodes = total;
             } else {
                 assert_eq!(
-                    row.nodes, counts[0],
+                    row.nodes, total,
                     "{}: node count changed between runs",
                     row.label
                 );
             }
+            eprintln!(
+                "  round {}/{} {:<24} {:>11} nodes  {}",
+                run + 1,
+                runs,
+                row.label,
+                total,
+                (0..3)
+                    .map(|e| format!(
+                        "{} {:.3} s ({:.1} Mnps)",
+                        ENGINES[e],
+                        secs[e],
+                        common::mnps(total, Duration::from_secs_f64(secs[e]))
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            row.rounds.push(secs);
         }
     }
 
     println!();
     println!(
-        "perft, best of {runs} run(s), million nodes per second (ratio > 1: houserules is faster)"
+        "perft, {runs} round(s) of paired subtrees: million nodes per second (median of rounds), \
+         ratios (median of per-subtree ratios weighted by nodes; > 1: houserules is faster)"
     );
     println!(
-        "| {:<24} | {:>11} | {:>10} | {:>8} | {:>8} | {:>8} | {:>8} |",
-        "position", "nodes", "houserules", "cozy", "shakmaty", "hr/cozy", "hr/shak"
+        "| {:<24} | {:>11} | {:>10} | {:>8} | {:>8} | {:>8} | {:>8} | {:>5} |",
+        "position", "nodes", "houserules", "cozy", "shakmaty", "hr/cozy", "hr/shak", "pairs"
     );
     println!(
-        "|{:-<26}|{:->13}|{:->12}|{:->10}|{:->10}|{:->10}|{:->10}|",
-        ":", ":", ":", ":", ":", ":", ":"
+        "|{:-<26}|{:->13}|{:->12}|{:->10}|{:->10}|{:->10}|{:->10}|{:->7}|",
+        ":", ":", ":", ":", ":", ":", ":", ":"
     );
     for row in &rows {
-        let [h, c, s] = row.best.map(|d| common::mnps(row.nodes, d));
+        let mnps = |e: usize| {
+            median(
+                row.rounds
+                    .iter()
+                    .map(|r| common::mnps(row.nodes, Duration::from_secs_f64(r[e])))
+                    .collect(),
+            )
+        };
+        let cozy = weighted_median(row.pairs.iter().map(|p| (p.0, p.1)).collect());
+        let shak = weighted_median(row.pairs.iter().map(|p| (p.0, p.2)).collect());
         println!(
-            "| {:<24} | {:>11} | {:>10.1} | {:>8.1} | {:>8.1} | {:>8.3} | {:>8.3} |",
+            "| {:<24} | {:>11} | {:>10.1} | {:>8.1} | {:>8.1} | {:>8.3} | {:>8.3} | {:>5} |",
             row.label,
             row.nodes,
-            h,
-            c,
-            s,
-            h / c,
-            h / s
+            mnps(0),
+            mnps(1),
+            mnps(2),
+            cozy,
+            shak,
+            row.pairs.len()
         );
     }
 }

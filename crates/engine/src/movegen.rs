@@ -656,6 +656,10 @@ impl<B: BitSet> Position<B> {
             }
         }
 
+        if PLAIN {
+            self.plain_royal_moves(t, sink, ksq, kingkind, checkers.is_empty(), (rl, bl));
+            return true;
+        }
         // The royal piece: every target must be safe with it lifted.
         let (q, c) = self.shape_targets(t, kingkind, us, ksq, occ, their);
         let occ_wo = occ ^ B::bit(ksq);
@@ -680,46 +684,150 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
             }
-            if !PLAIN {
-                for ar in &t.attack_rays[tc] {
-                    let p = self.pieces_of(ar.kinds, them);
-                    if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
-                        continue 'targets;
-                    }
+            for ar in &t.attack_rays[tc] {
+                let p = self.pieces_of(ar.kinds, them);
+                if p.any() && (t.rays[ar.ray as usize].attacks(to, occ_wo) & p).any() {
+                    continue 'targets;
                 }
             }
             safe |= B::bit(to);
         }
         emit(sink, ksq, safe, MoveKind::Normal, zones_of(kingkind));
         if checkers.is_empty() {
-            if PLAIN {
-                // The king's targets were judged above (with the king
-                // lifted); attackers gathered once serve the rest.
-                let mg = t.magic.expect("plain tables have magics");
-                let attacked = move |s: u8, o: B| {
-                    let mut m = t.leap_attackers[tc];
-                    while m != 0 {
-                        let k = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if (t.hot[tc][k & 15].rev_leap_attacks[s as usize & 127]
-                            & self.by_kind[k]
-                            & their)
-                            .any()
-                        {
-                            return true;
-                        }
-                    }
-                    let o = o.to_u64();
-                    (rl.any() && (B::from_u64(mg.rook(s, o)) & rl).any())
-                        || (bl.any() && (B::from_u64(mg.bishop(s, o)) & bl).any())
-                };
-                self.gen_castling(t, sink, true, true, Some((ksq, q | c, safe)), attacked);
-            } else {
-                let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
-                self.gen_castling(t, sink, true, true, None, attacked);
-            }
+            let attacked = |s: u8, o: B| self.is_attacked(t, s, o, them);
+            self.gen_castling(t, sink, true, true, None, attacked);
         }
         true
+    }
+
+    /// The royal piece's moves on plain tables ([`Tables::plain`]): its
+    /// leaps and magic rides (a plain royal has no other shape), each
+    /// target judged with the royal lifted, and castling when
+    /// `not_in_check`. The squares enemy leaps reach are gathered once
+    /// (a pawn-pattern kind's by its capture shifts, any other kind's by
+    /// its leap table), so that each target and castling square costs a
+    /// bit test and two magic lookups; `snipers` are the enemy rook-wise
+    /// and bishop-wise riders.
+    #[inline(always)]
+    fn plain_royal_moves<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        ksq: u8,
+        kingkind: usize,
+        not_in_check: bool,
+        snipers: (B, B),
+    ) {
+        let us = self.turn;
+        let (ui, tc) = (us.index(), us.flip().index());
+        let mg = t.magic.expect("plain tables have magics");
+        let our = self.by_color[ui];
+        let their = self.by_color[tc];
+        let occ = self.occupied();
+        let mover = PlainMover::new(t, ui, kingkind & 15, mg);
+        let targets = mover.targets(ksq, occ.to_u64()) & !our;
+        // Castling: the wings whose path is empty, when the castling king
+        // is this royal (FIDE); another castling king goes through
+        // `gen_castling`.
+        let mut open = B::EMPTY;
+        let mut other_king = false;
+        let paths = &t.castle_paths[ui];
+        let kfile = (t.file(ksq) as usize & 15) * 16;
+        if let (true, Some((kk, _, _, _))) = (not_in_check, t.castling) {
+            let rights = self.castling & our & t.back_rank[ui];
+            if rights.any() {
+                let kings = self.by_kind[kk as usize & 15] & our & t.back_rank[ui];
+                if kings == B::bit(ksq) {
+                    for r in rights.iter() {
+                        let p = &paths[(kfile + (t.file(r) as usize & 15)) & 255];
+                        if (p.empty & occ).is_empty() {
+                            open |= B::bit(r);
+                        }
+                    }
+                } else {
+                    other_king = kings.any() && !kings.more_than_one();
+                }
+            }
+        }
+        if targets.is_empty() && open.is_empty() && !other_king {
+            return;
+        }
+        let mut leaps = B::EMPTY;
+        let mut m = t.leap_attackers[tc];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize & 15;
+            m &= m - 1;
+            let pcs = self.by_kind[k] & their;
+            if pcs.is_empty() {
+                continue;
+            }
+            if t.plain_movers[tc] & (1 << k) != 0 {
+                // Plain movers' leaps are all move-or-capture.
+                let table = &t.hot[tc][k].leap_any;
+                for s in pcs.iter() {
+                    leaps |= table[s as usize & 127];
+                }
+            } else {
+                let kt = &t.kinds[tc][k];
+                match &kt.pawn {
+                    Some(pp) => {
+                        for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                            leaps |= (pcs & csrc).shift(cd);
+                        }
+                    }
+                    None => {
+                        for s in pcs.iter() {
+                            leaps |= kt.leap_attacks[s as usize];
+                        }
+                    }
+                }
+            }
+        }
+        let (rl, bl) = (snipers.0.to_u64(), snipers.1.to_u64());
+        let o = (occ ^ B::bit(ksq)).to_u64();
+        let mut safe = B::EMPTY;
+        for to in (targets & !leaps).iter() {
+            if mg.rook(to, o) & rl == 0 && mg.bishop(to, o) & bl == 0 {
+                safe |= B::bit(to);
+            }
+        }
+        let zones = if t.promo_kinds & (1 << kingkind) != 0 {
+            (t.promo_zone[ui], t.promo_optional[ui])
+        } else {
+            (B::EMPTY, B::EMPTY)
+        };
+        emit(sink, ksq, safe, MoveKind::Normal, zones);
+        // FIDE 3.8.2.2, as `gen_castling` judges it for a king known not
+        // to be in check when every enemy ride is a magic ride: the king's
+        // own square is not tested again, and path squares among the
+        // king's targets keep the verdicts found above.
+        for rsq in open.iter() {
+            let p = &paths[(kfile + (t.file(rsq) as usize & 15)) & 255];
+            let o2 = (occ ^ B::bit(ksq) ^ B::bit(rsq)).to_u64();
+            let tested = (p.kpath & !B::bit(ksq)) | B::bit(p.kto);
+            let seen = tested & targets & !B::bit(p.kto);
+            if (seen & !safe).any() {
+                continue;
+            }
+            let attacked = (tested & !seen)
+                .iter()
+                .any(|s| leaps.has(s) || mg.rook(s, o2) & rl != 0 || mg.bishop(s, o2) & bl != 0);
+            if !attacked {
+                sink.single(Move {
+                    from: ksq,
+                    to: rsq,
+                    promotion: None,
+                    kind: MoveKind::Castle,
+                });
+            }
+        }
+        if other_king {
+            let attacked = |s: u8, o: B| {
+                let o = o.to_u64();
+                leaps.has(s) || mg.rook(s, o) & rl != 0 || mg.bishop(s, o) & bl != 0
+            };
+            self.gen_castling(t, sink, true, true, Some((ksq, targets, safe)), attacked);
+        }
     }
 
     /// En passant captures; when `legal`, each is verified by playing it.

@@ -30,10 +30,11 @@ impl<B: BitSet> Position<B> {
         if depth == 1 && hooks.is_none() {
             // Last ply without bulk counting: every move is still played,
             // without a call that would only return 1.
+            let mut next = *self;
             for &m in mine.iter() {
-                let mut next = *self;
                 next.play_unchecked(t, m);
                 std::hint::black_box(&next);
+                next.restore_from(t, self, m);
             }
             return mine.len() as u64;
         }
@@ -42,10 +43,11 @@ impl<B: BitSet> Position<B> {
             let mut n = 0;
             match hooks {
                 None => {
+                    let mut next = *self;
                     for &m in mine.iter() {
-                        let mut next = *self;
                         next.play_unchecked(t, m);
                         n += next.count_legal(t);
+                        next.restore_from(t, self, m);
                     }
                 }
                 Some(h) => {
@@ -59,13 +61,22 @@ impl<B: BitSet> Position<B> {
             return n;
         }
         let mut n = 0;
-        for &m in mine.iter() {
-            let mut next = *self;
-            match hooks {
-                Some(h) => next.play_with_hooks(t, h, m),
-                None => next.play_unchecked(t, m),
+        match hooks {
+            Some(h) => {
+                for &m in mine.iter() {
+                    let mut next = *self;
+                    next.play_with_hooks(t, h, m);
+                    n += next.perft_with(t, depth - 1, bulk, rest);
+                }
             }
-            n += next.perft_with(t, depth - 1, bulk, rest);
+            None => {
+                let mut next = *self;
+                for &m in mine.iter() {
+                    next.play_unchecked(t, m);
+                    n += next.perft_with(t, depth - 1, bulk, rest);
+                    next.restore_from(t, self, m);
+                }
+            }
         }
         n
     }

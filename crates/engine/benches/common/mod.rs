@@ -9,8 +9,8 @@ pub struct Settings {
     /// Smaller depths: `HOUSERULES_BENCH_QUICK`, or a smoke test (`cargo
     /// bench` passes `--bench`; `cargo test --benches` does not).
     pub quick: bool,
-    /// Repetitions, the best of which counts: `HOUSERULES_BENCH_RUNS`
-    /// (default 3) when benching, else 1.
+    /// Repetitions (each bench says how it combines them):
+    /// `HOUSERULES_BENCH_RUNS` (default 3) when benching, else 1.
     pub runs: usize,
     /// The other arguments: a row runs when its label contains one of them
     /// (all rows when there are none).
