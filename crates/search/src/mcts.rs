@@ -80,14 +80,39 @@ impl SessionEngine {
 
 /// The session search to use for `session`'s rule set.
 ///
-/// Chosen by self-play at equal node budgets (docs/engine.md, "Modifier
-/// sessions: MCTS or alpha-beta"): see there for the games. MCTS lost to
-/// the alpha-beta session search on every rule set measured (heavy chance,
-/// turns skipped, a plain restriction), so this answers
-/// [`SessionEngine::AlphaBeta`] for every rule set; MCTS stays available
-/// by an explicit choice (`level:N:mcts` in `houserules match`).
-pub fn session_engine_for(_session: &Session) -> SessionEngine {
-    SessionEngine::AlphaBeta
+/// Chosen by self-play at equal node budgets (docs/engine.md, "MCTS or
+/// alpha-beta: the choice per rule set"): [`SessionEngine::Mcts`] when an
+/// attached modifier can skip a turn (a `skip-turn` effect, as
+/// `all_on_red`'s coin at every turn start: the opponent then moves twice),
+/// where MCTS outscored the alpha-beta session search; alpha-beta for
+/// every other rule set (MCTS lost clearly under heavy chance, `kamikaze`,
+/// and a plain restriction, `ice_age`).
+pub fn session_engine_for(session: &Session) -> SessionEngine {
+    let state = session.state();
+    let skips = state.modifiers.iter().any(|m| {
+        state
+            .descriptors
+            .get(&m.descriptor)
+            .is_some_and(|d| serde_json::to_value(&**d).is_ok_and(|v| has_effect(&v, "skip-turn")))
+    });
+    if skips {
+        SessionEngine::Mcts
+    } else {
+        SessionEngine::AlphaBeta
+    }
+}
+
+/// Whether a descriptor's JSON has an effect of `kind` anywhere (inside
+/// conditionals, loops and random picks too).
+fn has_effect(v: &Value, kind: &str) -> bool {
+    match v {
+        Value::Object(o) => {
+            o.get("kind").and_then(Value::as_str) == Some(kind)
+                || o.values().any(|x| has_effect(x, kind))
+        }
+        Value::Array(a) => a.iter().any(|x| has_effect(x, kind)),
+        _ => false,
+    }
 }
 
 /// Either session search behind one interface, for the callers that pick
@@ -271,7 +296,7 @@ impl MctsSearcher {
     }
 
     /// Decides for `seat` in `session` within `limits` (nodes, movetime,
-    /// clocks; a depth alone allows [`NODES_PER_DEPTH`] nodes per ply of
+    /// clocks; a depth alone allows 5,000 nodes per ply of
     /// it) and the level's time cap, until done or `stop` is set. `action`
     /// is `None` when the game is over or `seat` has nothing to decide
     /// now. `score` is the best child's mean result turned back into
@@ -646,7 +671,7 @@ impl Run<'_> {
                     .filter(|(v, _)| *v > 0)
                     .max_by_key(|(v, _)| *v)
                     .map(|(_, u)| u.clone());
-                let greedy = self.next() % 4 != 0;
+                let greedy = !self.next().is_multiple_of(4);
                 match best_capture {
                     Some(u) if greedy => Action::Move(u),
                     _ => Action::Move(uci[self.below(uci.len())].clone()),

@@ -215,11 +215,20 @@ fn plays_only_accepted_actions_under_random_rule_sets_with_choices() {
 }
 
 #[test]
-fn the_choice_per_rule_set_is_a_session_engine() {
-    // Whatever it answers, both engines are reachable by name.
-    let s = session(None, vec![json!("kamikaze")], 0);
-    let e = session_engine_for(&s);
-    assert_eq!(SessionEngine::parse(e.name()), Some(e));
+fn the_choice_per_rule_set() {
+    // As measured (docs/engine.md): MCTS where a modifier skips turns
+    // (all_on_red's `skip-turn`), alpha-beta elsewhere.
+    let pick = |ids: &[&str]| {
+        let s = session(None, ids.iter().map(|id| json!(id)).collect(), 0);
+        session_engine_for(&s)
+    };
+    assert_eq!(pick(&["kamikaze"]), SessionEngine::AlphaBeta);
+    assert_eq!(pick(&["ice_age"]), SessionEngine::AlphaBeta);
+    assert_eq!(pick(&["all_on_red"]), SessionEngine::Mcts);
+    assert_eq!(pick(&["kamikaze", "all_on_red"]), SessionEngine::Mcts);
+    for e in [SessionEngine::AlphaBeta, SessionEngine::Mcts] {
+        assert_eq!(SessionEngine::parse(e.name()), Some(e));
+    }
     assert_eq!(SessionEngine::parse("mcts"), Some(SessionEngine::Mcts));
     assert_eq!(
         SessionEngine::parse("alphabeta"),
