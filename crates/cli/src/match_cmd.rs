@@ -32,19 +32,28 @@ use crate::position::VariantArgs;
 #[command(after_help = "\
 An engine is `level:N` (our engine at level 1-8, in this process) or the
 command line of a UCI engine. Options of an external engine are given as
-NAME=VALUE with --option1/--option2.
+NAME=VALUE with --option1/--option2. With --modifiers, `level:N:mcts` or
+`level:N:alphabeta` picks the session search of that side (Monte-Carlo
+tree search or expectimax alpha-beta); `level:N` or `level:N:auto` takes
+the choice made per rule set (docs/engine.md).
 
 Examples:
   houserules match level:8 level:1 --games 10 --depth 3 --seed 1
   houserules match level:8 /usr/games/stockfish --option2 UCI_LimitStrength=true \\
       --option2 UCI_Elo=1500 --games 20 --tc 10+0.1 --pgn games.pgn
-  houserules match level:6 level:3 --rules piece-hp --games 20 --random-plies 4")]
+  houserules match level:6 level:3 --rules piece-hp --games 20 --random-plies 4
+  houserules match level:8:mcts level:8:alphabeta --modifiers kamikaze \
+      --nodes 4000 --games 20 --random-plies 4")]
 pub struct MatchArgs {
-    /// The first engine: `level:N` or a UCI engine's command line
+    /// The first engine: `level:N` or a UCI engine's command line. With
+    /// --modifiers, `level:N:mcts` or `level:N:alphabeta` picks the session
+    /// search (`level:N` or `level:N:auto`: the choice per rule set)
     #[arg(value_name = "ENGINE1")]
     pub engine1: String,
 
-    /// The second engine: `level:N` or a UCI engine's command line
+    /// The second engine: `level:N` or a UCI engine's command line. With
+    /// --modifiers, `level:N:mcts` or `level:N:alphabeta` picks the session
+    /// search (`level:N` or `level:N:auto`: the choice per rule set)
     #[arg(value_name = "ENGINE2")]
     pub engine2: String,
 

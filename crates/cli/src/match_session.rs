@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use houserules_engine::Color;
-use houserules_search::{Level, Objective, SessionSearcher};
+use houserules_search::{session_engine_for, Level, Objective, SessionEngine, SessionPlayer};
 use houserules_session::Session;
 use serde_json::Value;
 
@@ -42,10 +42,14 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
     let mut levels = [0u8; 2];
+    let mut kinds: [Option<SessionEngine>; 2] = [None; 2];
     for (k, (spec, which)) in [(&args.engine1, "ENGINE1"), (&args.engine2, "ENGINE2")]
         .into_iter()
         .enumerate()
     {
+        let (spec, kind) = session_engine_of(spec, which)?;
+        kinds[k] = kind;
+        let spec = &spec;
         levels[k] = level_of(spec, which)?.ok_or_else(|| {
             CliError::input(format!(
                 "{which} {spec:?}: with --modifiers only our levels (level:1 to level:8) can play; \
@@ -70,7 +74,10 @@ pub fn run(
     let objective = Objective::from_rules(&rules);
     let mut tags = RuleTags::of_game(first.game(), &rules);
     tags.modifiers = Some(list.to_string());
-    let names = levels.map(|l| format!("houserules level {l}"));
+    // `auto` (no suffix) is the per-rule-set choice, the same for every
+    // game of the match.
+    let kinds = kinds.map(|k| k.unwrap_or_else(|| session_engine_for(&first)));
+    let names = [0, 1].map(|k| format!("houserules level {} {}", levels[k], kinds[k].name()));
     let mut rng = Rng(args.seed ^ 0x5EED);
     let mut openings: Vec<Vec<String>> = Vec::new();
     let mut board = Scoreboard::new(names);
@@ -88,9 +95,9 @@ pub fn run(
         req.seed = Some(Value::from(seed as u32));
         let session = Session::create(req)
             .map_err(|e| CliError::input(format!("--modifiers {list}: {e}")))?;
-        let mut engines = [levels[white], levels[1 - white]].map(|l| {
-            let mut e = SessionSearcher::new();
-            e.set_level(Level::new(l));
+        let mut engines = [white, 1 - white].map(|k| {
+            let mut e = SessionPlayer::new(kinds[k]);
+            e.set_level(Level::new(levels[k]));
             e.set_objective(objective);
             e
         });
@@ -115,6 +122,29 @@ pub fn run(
     }
     board.finish(out, args)?;
     Ok(Outcome::Success)
+}
+
+/// Splits an optional session-engine suffix off `level:N[:mcts|:alphabeta|:auto]`:
+/// the spec without it, and the engine (`None`: the per-rule-set choice).
+///
+/// # Errors
+/// [`CliError::Input`]: a suffix that is none of the three.
+fn session_engine_of(spec: &str, which: &str) -> Result<(String, Option<SessionEngine>), CliError> {
+    let Some(rest) = spec.strip_prefix("level:") else {
+        return Ok((spec.to_string(), None));
+    };
+    let Some((n, kind)) = rest.split_once(':') else {
+        return Ok((spec.to_string(), None));
+    };
+    let kind = match kind {
+        "auto" => None,
+        k => Some(SessionEngine::parse(k).ok_or_else(|| {
+            CliError::input(format!(
+                "{which} {spec:?}: the session engine must be mcts, alphabeta or auto"
+            ))
+        })?),
+    };
+    Ok((format!("level:{n}"), kind))
 }
 
 /// The end of one game.
@@ -169,7 +199,7 @@ fn actor(s: &Session) -> Color {
 fn play(
     mut s: Session,
     opening: &[String],
-    engines: &mut [SessionSearcher; 2],
+    engines: &mut [SessionPlayer; 2],
     control: &Control,
     args: &MatchArgs,
 ) -> Played {

@@ -21,7 +21,8 @@ use std::time::Duration;
 use clap::Args;
 use houserules_engine::{Game, PieceKind, Variant};
 use houserules_search::{
-    Action, Level, Limits, Objective, Score, SearchInfo, Searcher, SessionSearcher, LEVEL_ELO,
+    session_engine_for, Action, Level, Limits, Objective, Score, SearchInfo, Searcher,
+    SessionPlayer, LEVEL_ELO,
 };
 use houserules_session::{Input, Session as RuleSession};
 
@@ -464,8 +465,9 @@ impl Session {
         let objective = Objective::from_rules(&self.rules());
         if let Some(session) = self.rule_session.clone() {
             self.thread = Some(std::thread::spawn(move || {
-                // The searcher's own seed (0), never the game's `Seed`.
-                let mut e = SessionSearcher::new();
+                // The searcher's own seed (0), never the game's `Seed`;
+                // the session search chosen for the rule set.
+                let mut e = SessionPlayer::new(session_engine_for(&session));
                 e.set_level(Level::new(level));
                 e.set_objective(objective);
                 let t0 = std::time::Instant::now();

@@ -25,10 +25,12 @@
 //! ```
 
 mod eval;
+mod mcts;
 mod search;
 mod session;
 
 pub use eval::{EvalTables, Objective, PAWN_VALUE};
+pub use mcts::{session_engine_for, MctsSearcher, SessionEngine, SessionPlayer};
 pub use search::{
     null_move_safe, Level, Limits, Score, SearchInfo, SearchResult, Searcher, LEVEL_ELO,
 };

@@ -14,7 +14,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use houserules_engine::{Color, PieceKind};
-use houserules_search::{Action, Level, Limits, Objective, Score, Searcher, SessionSearcher};
+use houserules_search::{
+    session_engine_for, Action, Level, Limits, Objective, Score, Searcher, SessionPlayer,
+};
 use houserules_session::{CreateRequest, Session};
 
 /// The name prefix of an engine seat.
@@ -64,10 +66,10 @@ pub fn seat_of(white: Option<&str>, black: Option<&str>) -> Option<EngineSeat> {
 /// Whether the search can play the session's rule set: every game the
 /// rules engine builds (FIDE chess, the shipped and YAML games, presets)
 /// with the engine's own search, and modifiers with the session search
-/// (choices as decision plies, randomness as chance nodes:
-/// [`SessionSearcher`]); not draft mode (its rule cards change the rules
-/// every third ply, which no search here looks ahead through). `Err` says
-/// why, for the finding.
+/// (choices as decision plies, randomness as chance nodes: the search
+/// [`session_engine_for`] picks for the rule set); not draft mode (its
+/// rule cards change the rules every third ply, which no search here
+/// looks ahead through). `Err` says why, for the finding.
 pub fn supports(session: &Session) -> Result<(), String> {
     let st = session.state();
     if st.draft {
@@ -192,7 +194,7 @@ pub fn think(
     if let Some(copy) = copy {
         // The session search: it reseeds its copies, so the game's seed
         // (the future of its random stream) is never read.
-        let mut e = SessionSearcher::new();
+        let mut e = SessionPlayer::new(session_engine_for(&copy));
         e.set_level(Level::new(setup.level));
         e.set_objective(setup.objective);
         e.set_seed(setup.seed ^ u64::from(ply));
