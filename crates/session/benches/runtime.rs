@@ -155,10 +155,7 @@ fn main() {
             if want(&legal_name) {
                 let (ns, ratio) = paired(samples, legal_engine, || s.legal_moves().len());
                 let goal = if *name == "5" { "   (goal ≤ 2)" } else { "" };
-                println!(
-                    "{legal_name:<14}{ns:>14.0}{:>10.2}{goal}",
-                    ratio
-                );
+                println!("{legal_name:<14}{ns:>14.0}{:>10.2}{goal}", ratio);
             }
             let make_name = format!("make/{name}");
             if want(&make_name) {
