@@ -307,6 +307,34 @@ impl Game {
         }
     }
 
+    /// Plays on under `variant` from the current position, keeping the
+    /// history (positions are plain data; the rules live in the tables).
+    /// `variant` must have the same board and piece kinds as the current
+    /// one (a recompiled definition, [`Variant::with_definition`]). Before
+    /// the first move, when the position is still the start position as
+    /// read, the start is judged again under `variant` (castling rights and
+    /// the en passant square that only the new rules may use).
+    ///
+    /// # Errors
+    /// [`GameError::PositionWidth`] when the board sizes differ (the game
+    /// is unchanged).
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), GameError> {
+        let d = &self.variant.def;
+        if (d.width, d.height) != (variant.def.width, variant.def.height) {
+            return Err(GameError::PositionWidth);
+        }
+        let pristine = self.moves.is_empty() && self.undo.is_empty() && {
+            let mut fresh = self.clone();
+            fresh.restart();
+            fresh.pos == self.pos
+        };
+        self.variant = variant;
+        if pristine {
+            self.restart();
+        }
+        Ok(())
+    }
+
     /// The variant being played.
     pub fn variant(&self) -> &Variant {
         &self.variant

@@ -71,6 +71,41 @@ impl Variant {
         })
     }
 
+    /// `def` compiled with this variant's rule-layer hooks and Chess960
+    /// mode: a variant whose pieces move differently but whose rules are
+    /// otherwise the same (the modifier runtime's `set-board-topology`
+    /// recompiles the game's shapes with [`crate::definition::Edge::WrapFiles`]).
+    /// `def` should keep the piece kinds in the same order, since the hooks
+    /// and any position being played read kinds by index.
+    ///
+    /// # Errors
+    /// As [`Variant::new`].
+    pub fn with_definition(&self, def: GameDefinition) -> Result<Variant, DefinitionError> {
+        let n = def.width as usize * def.height as usize;
+        let tables = if n <= 64 {
+            let mut t = Tables::new(&def)?;
+            if let VariantTables::Small(old) = &self.tables {
+                if let Some(h) = &old.hooks {
+                    t.set_hooks(h.clone());
+                }
+            }
+            VariantTables::Small(Arc::new(t))
+        } else {
+            let mut t = Tables::new(&def)?;
+            if let VariantTables::Large(old) = &self.tables {
+                if let Some(h) = &old.hooks {
+                    t.set_hooks(h.clone());
+                }
+            }
+            VariantTables::Large(Arc::new(t))
+        };
+        Ok(Variant {
+            chess960: self.chess960,
+            def: Arc::new(def),
+            tables,
+        })
+    }
+
     /// FIDE chess. Compiled once per process; clones share the tables.
     pub fn chess() -> Variant {
         static CHESS: OnceLock<Variant> = OnceLock::new();

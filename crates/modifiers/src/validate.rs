@@ -7,7 +7,7 @@
 //! presets-and-triggers.md § Trigger Primitives and modifier-rulings.md;
 //! docs/modifiers.md has the table of codes.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -71,6 +71,10 @@ pub mod codes {
     /// A square, file or rank that the game's board does not have (the
     /// descriptor is valid on some board; modifier-rulings E3, issue 12).
     pub const BOARD_SIZE: &str = "descriptor.board-size";
+    /// A piece type that the game does not have (the descriptor is valid
+    /// for some game: a piece type is any game's piece name in lower case;
+    /// checked against the game when the descriptor is attached, issue 12).
+    pub const PIECE_TYPE: &str = "descriptor.piece-type";
     /// A malformed piece, square, marker, move or source filter.
     pub const FILTER_INVALID: &str = "descriptor.filter.invalid";
     /// A marker kind outside the fixed list.
@@ -115,6 +119,8 @@ pub mod codes {
         CHOICE_DEPTH_EXCEEDED,
         PRIMITIVE_COUNT_EXCEEDED,
         SQUARE_INVALID,
+        BOARD_SIZE,
+        PIECE_TYPE,
         FILTER_INVALID,
         MARKER_UNKNOWN_KIND,
         LIFETIME_INVALID,
@@ -225,7 +231,8 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
 
 /// The squares, files and ranks a descriptor names that the board `g`
 /// does not have ([`codes::BOARD_SIZE`] findings, each naming the value,
-/// the board's size and the JSON path). Empty when the descriptor fits.
+/// the board's size and the JSON path), its parameters' defaults
+/// included. Empty when the descriptor fits.
 /// The descriptor is taken as valid on some board ([`validate_value`]);
 /// other findings are left to that check.
 pub fn board_findings(v: &Value, g: crate::runtime::Geom) -> Vec<Finding> {
@@ -235,6 +242,41 @@ pub fn board_findings(v: &Value, g: crate::runtime::Geom) -> Vec<Finding> {
     };
     c.descriptor(v);
     c.out.retain(|f| f.code == BOARD_SIZE);
+    c.out
+}
+
+/// What a game is, for [`attach_findings`]: its board and the names of its
+/// piece types (lower case, as piece filters and the session's output name
+/// them: `pawn` … `king` for pieces with a FIDE role, else the piece id,
+/// `archbishop`, `bede`).
+#[derive(Debug, Clone)]
+pub struct GameFacts {
+    /// The board.
+    pub board: crate::runtime::Geom,
+    /// The piece type names.
+    pub types: Vec<String>,
+}
+
+/// The findings of attaching a descriptor that is valid on some board
+/// ([`validate_value`]) to a game with parameter values `values` (the
+/// declared defaults where a name is missing), modifier-rulings E3: a
+/// square, file or rank the board lacks ([`codes::BOARD_SIZE`]), a piece
+/// type the game lacks ([`codes::PIECE_TYPE`]), and a `$param` count,
+/// distance or marker lifetime that is not a whole number in its range
+/// ([`codes::PARAM_INVALID`]). The values are those of the parameters, so a
+/// default the request replaces is not judged.
+pub fn attach_findings(
+    v: &Value,
+    game: &GameFacts,
+    values: &BTreeMap<String, Value>,
+) -> Vec<Finding> {
+    let mut c = Checker {
+        board: Some(game.board),
+        types: Some(game.types.clone()),
+        values: Some(values.clone()),
+        ..Checker::default()
+    };
+    c.descriptor(v);
     c.out
 }
 
@@ -272,7 +314,21 @@ const TOP_KEYS: &[&str] = &[
     "draft",
     "board",
 ];
+/// The FIDE piece types, named in hints.
 const PIECE_TYPES: &[&str] = &["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// The largest `plies` of a marker lifetime `{"kind": "moves"}`.
+pub const MAX_MARKER_PLIES: u64 = 10_000;
+
+/// Whether `s` can name a piece type of some game: a game's piece id in
+/// lower case (letters, digits and `_`, not starting with a digit; at most
+/// 64), as the session's output writes it (`pawn` … `king` for pieces with
+/// a FIDE role, else the id: `archbishop`, `chancellor`, `bede`). Without
+/// a game any such name is accepted; attaching checks the game's own
+/// types ([`attach_findings`], [`codes::PIECE_TYPE`]).
+pub fn is_piece_type_name(s: &str) -> bool {
+    is_ident(s) && !s.chars().any(|c| c.is_ascii_uppercase())
+}
 const PLAYERS: &[&str] = &[
     "white", "black", "chooser", "opponent", "turn", "mover", "both",
 ];
@@ -671,6 +727,15 @@ struct Checker {
     /// The game's board, when checking a descriptor against one other
     /// than 8×8 ([`board_findings`]).
     board: Option<crate::runtime::Geom>,
+    /// The game's piece type names, when checking against a game
+    /// ([`attach_findings`]).
+    types: Option<Vec<String>>,
+    /// Parameter values given when attaching ([`attach_findings`]); the
+    /// declared defaults stand for the others.
+    values: Option<BTreeMap<String, Value>>,
+    /// Each declared parameter's type and the value it has here (the given
+    /// value, else its default), for `$param` references.
+    param_values: BTreeMap<String, (String, Value)>,
 }
 
 impl Checker {
@@ -939,9 +1004,85 @@ impl Checker {
                         format!("default {d} is not a valid `{t}`"),
                     );
                 }
+                (Some(t), Some(d)) if PARAM_TYPES.contains(&t) => {
+                    let Some(n) = name else { continue };
+                    // The value the parameter has: the one given when
+                    // attaching, else the default (modifier-rulings E3).
+                    let given = self.values.as_ref().and_then(|v| v.get(n)).cloned();
+                    let at = if given.is_some() {
+                        path.clone()
+                    } else {
+                        key(&path, "default")
+                    };
+                    let value = given.unwrap_or_else(|| d.clone());
+                    self.param_fits_game(n, t, &value, &at);
+                    self.param_values
+                        .insert(n.to_string(), (t.to_string(), value));
+                }
                 _ => {}
             }
         }
+    }
+
+    /// A parameter's value checked against the game's board and piece
+    /// types, when there is a game ([`board_findings`],
+    /// [`attach_findings`]).
+    fn param_fits_game(&mut self, name: &str, ty: &str, v: &Value, path: &str) {
+        let Some(s) = v.as_str() else { return };
+        let what = |w: &str| format!("parameter `{name}` = {w} {s}");
+        match (ty, self.board) {
+            ("square", Some(g)) if g.parse(s).is_none() => self.off_board(g, path, what("square")),
+            ("file", Some(g)) if g.parse_file(s).is_none() => self.off_board(g, path, what("file")),
+            ("piece-type", _) => {
+                self.piece_type_in_game(s, path, &format!("parameter `{name}` = "))
+            }
+            _ => {}
+        }
+    }
+
+    /// A piece type name checked against the game's types, when there is
+    /// a game ([`attach_findings`]). The six FIDE names are always
+    /// accepted: a game without bishops (Los Alamos) simply has none, so a
+    /// rule about bishops does nothing there, as before; any other name
+    /// must be one of the game's.
+    fn piece_type_in_game(&mut self, s: &str, path: &str, prefix: &str) {
+        let Some(types) = &self.types else { return };
+        if PIECE_TYPES.contains(&s) || types.iter().any(|t| t == s) {
+            return;
+        }
+        let hint = did_you_mean(s, types.iter().map(String::as_str));
+        let list = types.join(", ");
+        self.push(
+            PIECE_TYPE,
+            path,
+            format!(
+                "{prefix}piece type `{}` is not one of the game's ({list}){hint}",
+                crate::echo_input(s)
+            ),
+        );
+    }
+
+    /// A `$param.NAME` reference standing for a whole number from `lo` to
+    /// `hi` (a count, a distance, a marker lifetime): the parameter's value
+    /// ([`Checker::param_values`]) must be one. Other references are read
+    /// at run time, clamped to the range (rulings A9).
+    fn param_whole(&mut self, s: &str, path: &str, lo: u64, hi: u64, what: &str) {
+        let Some(name) = s.strip_prefix("$param.") else {
+            return;
+        };
+        let Some((_, v)) = self.param_values.get(name) else {
+            return;
+        };
+        if v.as_u64().is_some_and(|n| (lo..=hi).contains(&n)) {
+            return;
+        }
+        let too_large = v.as_u64().is_some_and(|n| n > hi);
+        let msg = if too_large {
+            format!("`{s}` = {v} is too large for {what} (at most {hi})")
+        } else {
+            format!("`{s}` = {v} is not {what}: a whole number from {lo} to {hi}")
+        };
+        self.push(PARAM_INVALID, path, msg);
     }
 
     fn draft(&mut self, v: &Value) {
@@ -1499,8 +1640,12 @@ impl Checker {
                             crate::echo_input(s)
                         ),
                     );
-                } else {
-                    self.reference(s, path, bound);
+                } else if self.reference(s, path, bound) {
+                    match p {
+                        P::PosInt => self.param_whole(s, path, 1, MAX_COUNT, "a count"),
+                        P::Distance => self.param_whole(s, path, 1, 16, "a distance"),
+                        _ => {}
+                    }
                 }
             }
             return;
@@ -1750,7 +1895,7 @@ impl Checker {
                     Some("permanent" | "one-shot") => o.len() == 1,
                     Some("moves") => {
                         o.len() == 2
-                            && o.get("plies").is_some_and(|n| is_ref(n) || n.as_u64().is_some_and(|n| (1..=10_000).contains(&n)))
+                            && o.get("plies").is_some_and(|n| is_ref(n) || n.as_u64().is_some_and(|n| (1..=MAX_MARKER_PLIES).contains(&n)))
                     }
                     _ => false,
                 });
@@ -1761,17 +1906,32 @@ impl Checker {
                         format!("{v} is not a lifetime: {{\"kind\": \"permanent\"}}, {{\"kind\": \"one-shot\"}} or {{\"kind\": \"moves\", \"plies\": N ≥ 1 or a reference}}"),
                     );
                 } else if let Some(Value::String(s)) = v.get("plies") {
-                    self.reference(s, &key(path, "plies"), bound);
+                    let at = key(path, "plies");
+                    if self.reference(s, &at, bound) {
+                        self.param_whole(s, &at, 1, MAX_MARKER_PLIES, "a number of plies");
+                    }
                 }
             }
-            P::PieceType => one_of(self, PARAM_INVALID, PIECE_TYPES, "piece type"),
-            P::PieceTypes => match v {
-                Value::Array(items) if !items.is_empty() => {
+            P::PieceType | P::PieceTypes => match v {
+                Value::Array(items) if p == P::PieceTypes && !items.is_empty() => {
                     for (i, x) in items.iter().enumerate() {
                         self.value(P::PieceType, x, &idx(path, i), env, bound, None);
                     }
                 }
-                _ => one_of(self, FILTER_INVALID, PIECE_TYPES, "piece type"),
+                Value::String(s) if is_piece_type_name(s) => self.piece_type_in_game(s, path, ""),
+                _ => {
+                    let code = if p == P::PieceType { PARAM_INVALID } else { FILTER_INVALID };
+                    let lower = v.as_str().map(str::to_ascii_lowercase).filter(|l| is_piece_type_name(l));
+                    let hint = lower.map(|l| format!(" (did you mean `{l}`?)")).unwrap_or_default();
+                    self.push(
+                        code,
+                        path,
+                        format!(
+                            "{v} is not a piece type: a game's piece name in lower case ({}, or another piece of the game such as archbishop){hint}",
+                            PIECE_TYPES.join(", ")
+                        ),
+                    );
+                }
             },
             P::ChoiceKind => one_of(self, PARAM_INVALID, &["piece", "square", "column", "row", "coin-flip", "rps"], "choice kind"),
             P::Direction => one_of(
@@ -2114,7 +2274,7 @@ fn default_fits(ty: &str, d: &Value) -> bool {
         "string" => d.is_string(),
         "square" => d.as_str().is_some_and(is_square_name),
         "file" => d.as_str().is_some_and(is_file_name),
-        "piece-type" => d.as_str().is_some_and(|s| PIECE_TYPES.contains(&s)),
+        "piece-type" => d.as_str().is_some_and(is_piece_type_name),
         "color" => matches!(d.as_str(), Some("white" | "black")),
         "marker-kind" => d.as_str().and_then(MarkerKind::parse).is_some(),
         _ => false,

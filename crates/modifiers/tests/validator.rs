@@ -324,8 +324,10 @@ fn missing_parameter() {
 
 #[test]
 fn invalid_parameter_value() {
+    // `dragon` could be a YAML game's piece (issue-12 trial, item 11); a
+    // name with a space cannot.
     let v = act(
-        json!([{"kind": "spawn-piece", "params": {"type": "dragon", "color": "white", "at": "e4"}}]),
+        json!([{"kind": "spawn-piece", "params": {"type": "red dragon", "color": "white", "at": "e4"}}]),
     );
     expect(
         v,
@@ -755,4 +757,209 @@ fn names_past_eight_by_eight_are_checked_on_the_games_board() {
             "{sq}: {f:?}"
         );
     }
+}
+
+/// Issue-12 trial, item 10: `validate psq.json --board 5x5` passed a
+/// square parameter whose default `h8` a 5×5 session refuses. By hand:
+/// Gardner's board has files a–e and ranks 1–5, so h8 is not on it; a
+/// default of c3 is.
+#[test]
+fn board_findings_check_parameter_defaults() {
+    use houserules_modifiers::runtime::Geom;
+    use houserules_modifiers::validate::board_findings;
+    let psq = |default: &str| {
+        json!({
+            "version": 1, "id": "psq", "name": "Psq", "description": "d",
+            "parameters": [{"name": "sq", "type": "square", "default": default}],
+            "passive": [{"kind": "forbid-move", "params": {"to": {"squares": "$param.sq"}}}]
+        })
+    };
+    let gardner = Geom { w: 5, h: 5 };
+    let f = board_findings(&psq("h8"), gardner);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].code, codes::BOARD_SIZE);
+    assert_eq!(f[0].path, "$.parameters[0].default");
+    assert!(
+        f[0].message.contains("sq") && f[0].message.contains("h8") && f[0].message.contains("5×5"),
+        "{f:?}"
+    );
+    assert!(board_findings(&psq("c3"), gardner).is_empty());
+    assert!(board_findings(&psq("h8"), Geom::CHESS).is_empty());
+    // A file parameter likewise: f is not a file of 5×5.
+    let file = json!({
+        "version": 1, "id": "pf", "name": "Pf", "description": "d",
+        "parameters": [{"name": "f", "type": "file", "default": "f"}],
+        "passive": [{"kind": "forbid-move", "params": {"to": {"file": "$param.f"}}}]
+    });
+    let f = board_findings(&file, gardner);
+    assert_eq!(
+        (f.len(), f[0].path.as_str()),
+        (1, "$.parameters[0].default"),
+        "{f:?}"
+    );
+}
+
+/// Issue-12 trial, item 11: piece filters could name only the six FIDE
+/// types, though the session's output names Capablanca's `archbishop`.
+/// Without a game any game's piece name is accepted (lower case, a piece
+/// id: letters, digits and `_`); against a game, a name other than the six
+/// FIDE ones must be one of its types (`descriptor.piece-type`).
+#[test]
+fn piece_filters_name_any_games_piece_types() {
+    use houserules_modifiers::runtime::Geom;
+    use houserules_modifiers::validate::{attach_findings, GameFacts};
+    let only = |ty: Value| {
+        with(
+            json!([{"kind": "forbid-move", "params": {"piece": {"type": ty}}}]),
+            json!([]),
+        )
+    };
+    for name in ["archbishop", "chancellor", "wazir", "bede", "fad", "knight"] {
+        assert!(check(only(json!([name]))).is_empty(), "{name}");
+    }
+    // Not a piece name: upper case (with the lower-case hint), a leading
+    // digit, a dash.
+    let f = expect(
+        only(json!(["Archbishop"])),
+        codes::PARAM_INVALID,
+        "$.passive[0].params.piece.type[0]",
+    );
+    assert!(f.message.contains("did you mean `archbishop`"), "{f:?}");
+    expect(
+        only(json!(["2x"])),
+        codes::PARAM_INVALID,
+        "$.passive[0].params.piece.type[0]",
+    );
+    expect(
+        only(json!("no-such")),
+        codes::FILTER_INVALID,
+        "$.passive[0].params.piece.type",
+    );
+    // Capablanca's types (the names the session writes).
+    let capablanca = GameFacts {
+        board: Geom { w: 10, h: 8 },
+        types: [
+            "pawn",
+            "knight",
+            "bishop",
+            "rook",
+            "queen",
+            "king",
+            "archbishop",
+            "chancellor",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    let none = Default::default();
+    assert!(attach_findings(
+        &only(json!(["archbishop", "chancellor"])),
+        &capablanca,
+        &none
+    )
+    .is_empty());
+    let f = attach_findings(&only(json!(["wazir"])), &capablanca, &none);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].code, f[0].path.as_str()),
+        (codes::PIECE_TYPE, "$.passive[0].params.piece.type[0]")
+    );
+    assert!(
+        f[0].message.contains("wazir") && f[0].message.contains("archbishop, chancellor"),
+        "{f:?}"
+    );
+    // The FIDE names stay valid on a game that lacks them (a rule about
+    // bishops does nothing on Los Alamos).
+    let los_alamos = GameFacts {
+        board: Geom { w: 6, h: 6 },
+        types: ["pawn", "knight", "rook", "queen", "king"]
+            .map(String::from)
+            .to_vec(),
+    };
+    assert!(attach_findings(&only(json!(["bishop"])), &los_alamos, &none).is_empty());
+    // A piece-type parameter: any piece name as default; its value is
+    // checked against the game.
+    let param = json!({
+        "version": 1, "id": "pt", "name": "Pt", "description": "d",
+        "parameters": [{"name": "t", "type": "piece-type", "default": "archbishop"}],
+        "passive": [{"kind": "forbid-move", "params": {"piece": {"type": ["$param.t"]}}}]
+    });
+    assert!(check(param.clone()).is_empty());
+    assert!(attach_findings(&param, &capablanca, &none).is_empty());
+    let f = attach_findings(&param, &los_alamos, &none);
+    assert_eq!((f.len(), f[0].code), (1, codes::PIECE_TYPE), "{f:?}");
+    let given = [("t".to_string(), json!("rook"))].into_iter().collect();
+    assert!(attach_findings(&param, &los_alamos, &given).is_empty());
+}
+
+/// Issue-12 trial, nits: a `random-pick` count `"$param.n"` with n = 0 or
+/// −5 acted as 1, and a marker lifetime `plies` of 0 or −5 through a
+/// parameter was accepted. A count is a whole number from 1 to
+/// `MAX_COUNT` (128), plies from 1 to 10 000, whether written or given by
+/// a parameter's value.
+#[test]
+fn count_and_plies_parameters_below_one_are_refused() {
+    use houserules_modifiers::runtime::Geom;
+    use houserules_modifiers::validate::{attach_findings, GameFacts};
+    let pick = |n: Value| {
+        json!({
+            "version": 1, "id": "rp", "name": "Rp", "description": "d",
+            "parameters": [{"name": "n", "type": "integer", "default": n}],
+            "triggers": [{"kind": "on-rule-activated", "effects": [{"kind": "random-pick", "params": {
+                "from": {"squares": {"empty": true}}, "count": "$param.n", "bind": "s",
+                "then": [{"kind": "spawn-marker", "params": {"kind": "mine", "at": "$bind.s",
+                    "lifetime": {"kind": "permanent"}}}]}}]}]
+        })
+    };
+    const AT: &str = "$.triggers[0].effects[0].params.count";
+    for n in [0, -5] {
+        let f = expect(pick(json!(n)), codes::PARAM_INVALID, AT);
+        assert!(f.message.contains("from 1 to 128"), "{f:?}");
+    }
+    let f = expect(pick(json!(129)), codes::PARAM_INVALID, AT);
+    assert!(
+        f.message.contains("too large") && f.message.contains("128"),
+        "{f:?}"
+    );
+    assert!(check(pick(json!(3))).is_empty());
+    // Literal counts were already refused.
+    let mut lit = pick(json!(3));
+    lit["triggers"][0]["effects"][0]["params"]["count"] = json!(0);
+    expect(lit, codes::PARAM_INVALID, AT);
+    // The value given when attaching is judged, not the default.
+    let facts = GameFacts {
+        board: Geom::CHESS,
+        types: Vec::new(),
+    };
+    let zero = [("n".to_string(), json!(0))].into_iter().collect();
+    let f = attach_findings(&pick(json!(3)), &facts, &zero);
+    assert_eq!(
+        (f.len(), f[0].code, f[0].path.as_str()),
+        (1, codes::PARAM_INVALID, AT),
+        "{f:?}"
+    );
+    let two = [("n".to_string(), json!(2))].into_iter().collect();
+    assert!(attach_findings(&pick(json!(0)), &facts, &two).is_empty());
+
+    let marker = |plies: Value| {
+        json!({
+            "version": 1, "id": "mk", "name": "Mk", "description": "d",
+            "parameters": [{"name": "p", "type": "integer", "default": plies}],
+            "triggers": [{"kind": "on-rule-activated", "effects": [{"kind": "spawn-marker", "params": {
+                "kind": "mine", "at": ["e4"], "lifetime": {"kind": "moves", "plies": "$param.p"}}}]}]
+        })
+    };
+    const PLIES: &str = "$.triggers[0].effects[0].params.lifetime.plies";
+    for p in [0, -5] {
+        expect(marker(json!(p)), codes::PARAM_INVALID, PLIES);
+    }
+    assert!(check(marker(json!(4))).is_empty());
+    // A literal 0 or −5 is refused as before.
+    let mut lit = marker(json!(4));
+    lit["triggers"][0]["effects"][0]["params"]["lifetime"]["plies"] = json!(0);
+    expect(
+        lit,
+        codes::LIFETIME_INVALID,
+        "$.triggers[0].effects[0].params.lifetime",
+    );
 }

@@ -64,9 +64,9 @@ fn board_fit(
     use houserules_modifiers::descriptor::ParamType as T;
     let g = rt.geom();
     let game = &rt.game().variant().definition().id;
-    let refused = |what: String| {
+    let refused = |code: &'static str, what: String| {
         refuse(
-            codes::BOARD_SIZE,
+            code,
             format!(
                 "$.modifiers[{i}]: `{}` cannot apply to game `{game}` ({}×{} board): {what}",
                 desc.id, g.w, g.h
@@ -83,16 +83,31 @@ fn board_fit(
             _ => true,
         };
         if !fits {
-            return Err(refused(format!(
-                "parameter `{}` = `{v}` is not on the board",
-                p.name
-            )));
+            return Err(refused(
+                codes::BOARD_SIZE,
+                format!("parameter `{}` = `{v}` is not on the board", p.name),
+            ));
         }
     }
     let v = serde_json::to_value(desc).unwrap_or(Value::Null);
-    match houserules_modifiers::validate::board_findings(&v, g).first() {
-        Some(f) => Err(refused(format!("{} (at {})", f.message, f.path))),
+    let facts = rt.game_facts();
+    match houserules_modifiers::validate::attach_findings(&v, &facts, params).first() {
+        Some(f) => Err(refused(
+            session_code(f.code),
+            format!("{}: {} (at {})", f.code, f.message, f.path),
+        )),
         None => Ok(()),
+    }
+}
+
+/// The refusal code of an attach finding: the board and piece-type codes
+/// as they are, other findings (a `$param` count out of range) as a bad
+/// modifier.
+fn session_code(finding: &str) -> &'static str {
+    match finding {
+        codes::BOARD_SIZE => codes::BOARD_SIZE,
+        codes::PIECE_TYPE => codes::PIECE_TYPE,
+        _ => codes::BAD_MODIFIER,
     }
 }
 
@@ -218,13 +233,28 @@ impl Session {
                 Some("instant") => Lifetime::OneShot,
                 Some("permanent") => Lifetime::Permanent,
                 Some(n) => {
-                    let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        at(format!(
-                            "`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1",
-                            desc.id
-                        ))
-                    })?;
-                    Lifetime::Moves { expires_at_move: n }
+                    // A number of plies too large for the ply counter is
+                    // told apart from a word that is no number at all.
+                    let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+                    let plies: u32 = match n.parse::<u32>() {
+                        Ok(p) if p >= 1 => p,
+                        Err(_) if digits => {
+                            return Err(at(format!(
+                                "`{}`: lifetime `{n}` is too large (at most {} plies)",
+                                desc.id,
+                                u32::MAX
+                            )))
+                        }
+                        _ => {
+                            return Err(at(format!(
+                                "`{}`: lifetime `{n}` is not instant, permanent or a number ≥ 1",
+                                desc.id
+                            )))
+                        }
+                    };
+                    Lifetime::Moves {
+                        expires_at_move: plies,
+                    }
                 }
                 None => match desc.draft.as_ref().map(|d| &d.duration) {
                     Some(houserules_modifiers::descriptor::DraftDuration::Named(n))

@@ -399,9 +399,9 @@ pub(crate) fn parse_param_value(
         // own board is checked when the modifier is attached (`board_fit`).
         T::Square => Geom::name_on_some_board(v).then(|| json!(v)),
         T::File => (v.len() == 1 && ("a"..="p").contains(&v)).then(|| json!(v)),
-        T::PieceType => ["pawn", "knight", "bishop", "rook", "queen", "king"]
-            .contains(&v)
-            .then(|| json!(v)),
+        // A piece name of some game: the game's own types are checked when
+        // the modifier is attached (`board_fit`).
+        T::PieceType => houserules_modifiers::validate::is_piece_type_name(v).then(|| json!(v)),
         T::Color => parse_color(v).map(|_| json!(v)),
         T::MarkerKind => MarkerKind::parse(v).map(|_| json!(v)),
     }

@@ -126,6 +126,7 @@ impl Session {
         if let Some(i) = self.st.modifiers.iter().position(|m| m.id == instance) {
             let m = self.st.modifiers.remove(i);
             self.log("detach", json!({"id": m.descriptor, "instance": m.id}));
+            self.sync_topology();
         }
     }
 

@@ -99,6 +99,9 @@ pub mod codes {
     /// have (modifier-rulings E3: attaching re-validates against the
     /// game's board).
     pub const BOARD_SIZE: &str = "descriptor.board-size";
+    /// A modifier names a piece type the game does not have (other than
+    /// the six FIDE names; attaching re-validates against the game).
+    pub const PIECE_TYPE: &str = "descriptor.piece-type";
 }
 
 /// A refused input or request: a stable code and a message.
@@ -148,6 +151,10 @@ pub struct Runtime {
     dispatch_always: bool,
     /// The board's width and height (from the game's definition).
     geom: Geom,
+    /// The game's own variant while the game runs on a recompiled one
+    /// (files wrapped by `set-board-topology`, [`Runtime::sync_topology`]);
+    /// `None` while it runs on its own.
+    base_variant: Option<houserules_engine::Variant>,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -271,7 +278,7 @@ impl Runtime {
             w: def.width,
             h: def.height,
         };
-        Runtime {
+        let mut rt = Runtime {
             geom,
             game,
             st,
@@ -281,7 +288,74 @@ impl Runtime {
             plan_cache: compiled::PlanCache::default(),
             hp_preset,
             dispatch_always: false,
+            base_variant: None,
+        };
+        // A saved state may hold a modifier that wraps the files.
+        rt.sync_topology();
+        rt
+    }
+
+    /// Puts the game on the variant the attached modifiers ask for: while
+    /// some `set-board-topology` has `wrapFiles`, the game's definition
+    /// with every shape's edge [`Edge::WrapFiles`] (as the `wrap-board`
+    /// preset builds it, RULINGS P4), so every piece kind of the game
+    /// wraps, its attacks and en passant too; otherwise the game's own
+    /// variant. Shapes that already have another edge (a warp or bounce
+    /// of the presets) keep it. Called when a modifier is attached or
+    /// detached and when a runtime is built.
+    ///
+    /// [`Edge::WrapFiles`]: houserules_engine::definition::Edge::WrapFiles
+    pub(crate) fn sync_topology(&mut self) {
+        use houserules_engine::definition::Edge;
+        let wrap = self.shape_rules().1;
+        if wrap == self.base_variant.is_some() {
+            return;
         }
+        if let Some(base) = self.base_variant.take() {
+            // Same board: cannot fail.
+            let _ = self.game.set_variant(base);
+            return;
+        }
+        let base = self.game.variant().clone();
+        let mut def = base.definition().clone();
+        let mut changed = false;
+        for pt in &mut def.pieces {
+            for s in &mut pt.shapes {
+                if s.edge == Edge::Stop {
+                    s.edge = Edge::WrapFiles;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            // Already a cylinder (the `wrap-board` preset, a YAML game
+            // with `edge: WrapFiles`).
+            return;
+        }
+        if let Ok(v) = base.with_definition(def) {
+            if self.game.set_variant(v).is_ok() {
+                self.base_variant = Some(base);
+            }
+        }
+    }
+
+    /// `pos` read with the tables of the game's own variant
+    /// ([`Runtime::base_variant`]): the moves the game has without the
+    /// modifiers' topology.
+    pub(crate) fn on_base_tables<'b>(&'b self, pos: Board<'b>) -> Board<'b> {
+        let base = self.base_variant();
+        match pos {
+            Board::Small(p, t) => Board::Small(p, base.tables_u64().unwrap_or(t)),
+            Board::Large(p, t) => Board::Large(p, base.tables_u128().unwrap_or(t)),
+        }
+    }
+
+    /// The game's own variant: the one it was built with, before any
+    /// modifier recompiled its shapes ([`Runtime::sync_topology`]).
+    pub(crate) fn base_variant(&self) -> &houserules_engine::Variant {
+        self.base_variant
+            .as_ref()
+            .unwrap_or_else(|| self.game.variant())
     }
 
     /// Starts a new input from a player: the per-input kill-attempt count
@@ -537,6 +611,19 @@ impl Runtime {
         self.geom
     }
 
+    /// The game's board and piece type names (the names piece filters
+    /// use, [`kind_name`]), to check a descriptor against the game
+    /// ([`crate::validate::attach_findings`]).
+    pub fn game_facts(&self) -> crate::validate::GameFacts {
+        let def = self.game.variant().definition();
+        crate::validate::GameFacts {
+            board: self.geom,
+            types: (0..def.pieces.len())
+                .map(|i| kind_name(def, PieceKind(i as u8)))
+                .collect(),
+        }
+    }
+
     /// The game's position as the interpreter reads it (either bitboard
     /// width).
     pub(crate) fn position(&self) -> Board<'_> {
@@ -705,8 +792,9 @@ impl Runtime {
     ) -> Result<(), Refusal> {
         let id = self.next_entity();
         let lifetime = match lifetime {
+            // Saturating: a lifetime of up to u32::MAX plies is accepted.
             Lifetime::Moves { expires_at_move } => Lifetime::Moves {
-                expires_at_move: self.st.ply_count + expires_at_move,
+                expires_at_move: self.st.ply_count.saturating_add(expires_at_move),
             },
             l => l,
         };
@@ -732,6 +820,7 @@ impl Runtime {
         c.items
             .push_back(Work::Step(Step::EndInstant { instance: id }));
         c.items.push_back(Work::Step(Step::Post));
+        self.sync_topology();
         Ok(())
     }
 

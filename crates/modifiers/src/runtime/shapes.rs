@@ -10,7 +10,9 @@
 //! (y toward the piece's far rank), or a list of those. Extra moves are
 //! attacks too (P1). With wrapping files (P4) a line continues from the
 //! other side edge and stops before it would return to its origin; ranks
-//! never wrap; castling never wraps.
+//! never wrap; castling never wraps. The game's own pieces wrap through
+//! recompiled tables (`Runtime::sync_topology`), exactly as under the
+//! `wrap-board` preset; this module wraps only the modifiers' shapes.
 
 use std::collections::BTreeMap;
 
@@ -234,7 +236,6 @@ fn walk(
     color: Color,
     occ: Mask,
     wrap: bool,
-    crossing_only: bool,
     out: &mut Vec<(u8, bool)>,
 ) {
     let kind = shape
@@ -279,7 +280,6 @@ fn walk(
     for (dx, dy) in vs {
         let (w, h) = (i32::from(g.w), i32::from(g.h));
         let (mut f, mut r) = (i32::from(g.file(from)), i32::from(g.rank(from)));
-        let mut crossed = false;
         let steps = if kind == "leap" { 1 } else { range };
         for i in 1..=steps {
             f += dx;
@@ -292,7 +292,6 @@ fn walk(
                     break;
                 }
                 f = f.rem_euclid(w);
-                crossed = true;
             }
             let sq = (r * w + f) as u8;
             if sq == from {
@@ -301,39 +300,23 @@ fn walk(
             let b1 = bit(sq);
             let last =
                 kind == "leap" || kind == "step" && i == steps || kind == "capture" && range == 1;
-            let keep = !crossing_only || crossed;
             if occ & b1 != 0 {
                 if own & b1 == 0
                     && pos.piece_at(sq).is_some()
                     && caps_ok
                     && (kind != "step" || i == steps)
-                    && keep
                 {
                     out.push((sq, true));
                 }
                 break;
             }
-            if moves_ok && (kind == "slide" || last) && keep {
+            if moves_ok && (kind == "slide" || last) {
                 out.push((sq, false));
             }
             if kind == "leap" {
                 break;
             }
         }
-    }
-}
-
-/// The FIDE shapes of a piece type, for wrapping files (P4).
-fn native(ty: &str) -> Vec<Value> {
-    use serde_json::json;
-    match ty {
-        "rook" => vec![json!({"kind": "slide", "direction": "orthogonal"})],
-        "bishop" => vec![json!({"kind": "slide", "direction": "diagonal"})],
-        "queen" => vec![json!({"kind": "slide", "direction": "omnidirectional"})],
-        "knight" => vec![json!({"kind": "leap", "direction": [1, 2], "symmetry": "full"})],
-        "king" => vec![json!({"kind": "step", "direction": "omnidirectional"})],
-        "pawn" => vec![json!({"kind": "capture", "direction": "forward-diagonal"})],
-        _ => Vec::new(),
     }
 }
 
@@ -385,13 +368,12 @@ impl Session {
         attacking: bool,
     ) -> (Mask, Vec<(u8, u8, bool)>) {
         let (rules, wrap) = self.shape_rules();
-        if rules.is_empty() && !wrap {
+        if rules.is_empty() {
             return (0, Vec::new());
         }
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
         let occ = pos.occupied() | self.blocked_mask();
-        let def = self.game.variant().definition();
         let mut replaced = 0 as Mask;
         let mut out = Vec::new();
         for p in pieces_of(pos).iter().filter(|p| p.piece.color == color) {
@@ -422,12 +404,7 @@ impl Session {
                     .flatten()
                     .filter(|s| !attacking || s.get("attacks") != Some(&Value::Bool(false)))
                 {
-                    walk(self.geom, s, pos, p.sq, color, occ, wrap, false, &mut found);
-                }
-            }
-            if wrap && !rep {
-                for s in native(&kind_name(def, p.piece.kind)) {
-                    walk(self.geom, &s, pos, p.sq, color, occ, true, true, &mut found);
+                    walk(self.geom, s, pos, p.sq, color, occ, wrap, &mut found);
                 }
             }
             if rep {
@@ -454,11 +431,15 @@ impl Session {
         if replaced & bit(m.from) != 0 {
             return true;
         }
-        if !extra.iter().any(|&(f, t, _)| f == m.from && t == m.to) {
+        // Under wrapped files the game runs on recompiled tables
+        // (`sync_topology`): its own moves are those of the tables it was
+        // built with.
+        let wrapped = self.base_variant.is_some();
+        if !wrapped && !extra.iter().any(|&(f, t, _)| f == m.from && t == m.to) {
             return false;
         }
         let mut own = Vec::new();
-        pos.pseudo_legal_moves(&mut own);
+        self.on_base_tables(pos).pseudo_legal_moves(&mut own);
         !own.iter()
             .any(|x| x.from == m.from && x.to == m.to && x.kind != MoveKind::Castle)
     }
