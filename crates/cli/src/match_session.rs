@@ -207,7 +207,7 @@ fn play(
     let mut choices = 0;
     for mv in opening {
         if let Ok((m, _)) = s.resolve_move(mv) {
-            sans.push(s.game().san(m));
+            sans.push(s.san(m));
         }
         let _ = s.submit(houserules_session::Input::Move { mv: mv.clone() });
     }
@@ -253,9 +253,7 @@ fn play(
             break (loses(seat), "rules infraction: no action".to_string());
         };
         let san = match &action {
-            houserules_search::Action::Move(uci) => {
-                s.resolve_move(uci).ok().map(|(m, _)| s.game().san(m))
-            }
+            houserules_search::Action::Move(uci) => s.resolve_move(uci).ok().map(|(m, _)| s.san(m)),
             houserules_search::Action::Choice { .. } => None,
         };
         if let Err(e) = s.submit(action.input()) {

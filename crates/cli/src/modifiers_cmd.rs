@@ -310,7 +310,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             // The SAN of a move, written in the position before it.
             let san = match &input {
                 Input::Move { mv } if tags.is_some() => {
-                    s.resolve_move(mv).ok().map(|(m, _)| s.game().san(m))
+                    s.resolve_move(mv).ok().map(|(m, _)| s.san(m))
                 }
                 _ => None,
             };

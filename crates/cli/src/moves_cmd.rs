@@ -120,7 +120,7 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
 }
 
 /// The legal moves under modifiers: the session's dry-mode legality, SAN
-/// as the engine writes it for the position.
+/// disambiguated among the moves the active rules allow.
 fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut s =
         crate::ruleset::session(&args.position.variant, args.position.fen.as_deref(), list)?;
@@ -134,7 +134,7 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
         .zip(ucis)
         .map(|(m, uci)| MoveText {
             uci,
-            san: s.game().san(*m),
+            san: s.san_among(*m, &legal),
             claims: Vec::new(),
         })
         .collect();

@@ -187,3 +187,51 @@ fn wrap_files(yaml: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Session-8 trial (item 3): SAN under modifiers was disambiguated among
+/// the engine's moves, not the rule set's. With `pacman_style` (files
+/// wrap) on `4k3/8/8/8/8/8/8/1R2K1R1 w`, by hand both rooks reach a1 (b1
+/// directly, g1 over h1 and the wrapped edge), so each is written with its
+/// file: `Rba1`, `Rga1`. `play --pgn` wrote `1. Ra1`, which `pgn check`
+/// then refused as ambiguous; now it round-trips to the rook from b1 on
+/// a1 (`4k3/8/8/8/8/8/8/R3K1R1 b - - 1 1`).
+#[test]
+fn session_san_is_disambiguated_among_the_rule_sets_moves() {
+    let fen = "4k3/8/8/8/8/8/8/1R2K1R1 w - - 0 1";
+    let (code, out, err) = run(&["moves", "--modifiers", "pacman_style", "--fen", fen]);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = |uci: &str| {
+        out.lines()
+            .find(|l| l.starts_with(uci))
+            .map(|l| l.split_whitespace().nth(1).unwrap_or("").to_string())
+    };
+    assert_eq!(line("b1a1").as_deref(), Some("Rba1"), "{out}");
+    assert_eq!(line("g1a1").as_deref(), Some("Rga1"), "{out}");
+    let req = temp("pacman-req.json");
+    std::fs::write(
+        &req,
+        format!("{{\"modifiers\":[\"pacman_style\"],\"fen\":\"{fen}\"}}"),
+    )
+    .unwrap();
+    let inputs = temp("pacman-in.jsonl");
+    std::fs::write(&inputs, "{\"move\":\"b1a1\"}\n").unwrap();
+    let pgn = temp("pacman.pgn");
+    let (code, out, err) = run(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("1. Rba1 "), "{text}");
+    let (code, out, err) = run(&["pgn", "check", pgn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("4k3/8/8/8/8/8/8/R3K1R1 b - - 1 1"),
+        "{out}{err}"
+    );
+}

@@ -722,7 +722,7 @@ impl Game {
                     let legal = s.legal_moves();
                     let uci = s.legal_moves_uci();
                     if let Some(k) = uci.iter().position(|u| u == mv) {
-                        sans.push(s.game().san(legal[k]));
+                        sans.push(s.san_among(legal[k], &legal));
                     }
                 }
                 let _ = s.submit(i);

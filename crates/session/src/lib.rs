@@ -542,6 +542,20 @@ impl Session {
         self.rt.legal_moves()
     }
 
+    /// `m`, a move the active rules allow now, in SAN disambiguated among
+    /// those moves, so that [`Session::resolve_move`] reads it back as `m`
+    /// (the engine's [`Game::san`](houserules_engine::Game::san)
+    /// disambiguates among the game's moves without the modifiers).
+    pub fn san(&self, m: Move) -> String {
+        self.rt.san(m)
+    }
+
+    /// [`Session::san`] with `legal`, [`Session::legal_moves`] of this
+    /// position, listed once for many moves.
+    pub fn san_among(&self, m: Move, legal: &[Move]) -> String {
+        self.rt.san_among(m, legal)
+    }
+
     /// [`Session::legal_moves`] by the descriptor interpreter alone,
     /// without the compiled restrictions: the oracle of the differential
     /// tests (tests/compiled_legality.rs). Not for other uses.

@@ -6,6 +6,7 @@
 //! RULINGS G1). The compiled 8×8 legality (`compiled/`) keeps its own `u64`
 //! masks and reads `Position<u64>` directly.
 
+use houserules_engine::hooks::ListRule;
 use houserules_engine::{BitSet, Color, Move, Piece, Position, Tables};
 
 /// A set of squares of the interpreter: bit `sq` for square `sq`, on any
@@ -131,6 +132,33 @@ impl<'a> Board<'a> {
     /// included, appended to `out`.
     pub(crate) fn pseudo_legal_moves(self, out: &mut Vec<Move>) {
         on_board!(self, |p, t| p.pseudo_legal_moves_hooked(t, t.hooks(), out))
+    }
+
+    /// Whether the rule hooks have decided the game on this position (a
+    /// variant result: the engine then lists no legal moves).
+    pub(crate) fn hooks_game_over(self) -> bool {
+        on_board!(self, |p, t| t
+            .hooks()
+            .is_some_and(|h| h.profile().game_over && h.game_over(t, p)))
+    }
+
+    /// Whether the rule hooks filter the legal-move list as a whole
+    /// (compulsory capture, RULINGS P15; P20's en passant), which must
+    /// then see the moves legal before the modifiers' restrictions.
+    pub(crate) fn hooks_filter_list(self) -> bool {
+        on_board!(self, |_p, t| t
+            .hooks()
+            .is_some_and(|h| h.profile().list_rule != ListRule::Keep))
+    }
+
+    /// Applies the rule hooks' list-wide filter
+    /// ([`RuleHooks::filter_moves`](houserules_engine::hooks::RuleHooks::filter_moves))
+    /// to `moves`, the legal moves of the side to move, as the engine's
+    /// legality does.
+    pub(crate) fn hooks_filter_moves(self, moves: &mut Vec<Move>) {
+        on_board!(self, |p, t| if let Some(h) = t.hooks() {
+            h.filter_moves(t, p, moves)
+        })
     }
 
     /// The position after `m` (hooks included), for hypotheses.

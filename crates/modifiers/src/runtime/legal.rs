@@ -98,6 +98,14 @@ impl Session {
         // Pieces whose capture flag is set cannot capture (runtime::aura).
         let flagged = self.capture_disarmed(pos);
         let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0;
+        // Phase 1 is the engine's legality with the game's hooks: a game
+        // its rules have decided has no moves, and a list-wide rule
+        // (compulsory capture, RULINGS P15; P20's en passant) is judged on
+        // the moves legal before the restrictions (`list_rule`).
+        if pos.hooks_game_over() {
+            return Vec::new();
+        }
+        let list_rule = needs_own && pos.hooks_filter_list();
         let mut moves = if needs_own {
             let mut v = Vec::new();
             pos.pseudo_legal_moves(&mut v);
@@ -107,7 +115,7 @@ impl Session {
             self.game.legal_moves()
         };
         // Phase 2: restrictions on single moves, hard blocks, royal captures.
-        moves.retain(|m| {
+        let keeps = |m: &Move| {
             if m.kind != MoveKind::Castle && enemy_royals & bit(m.to) != 0 {
                 return false;
             }
@@ -141,7 +149,12 @@ impl Session {
                 }
             }
             true
-        });
+        };
+        // Phases 2 and 3 filter single moves (they commute); a list rule
+        // needs the moves before phase 2, so it runs after.
+        if !list_rule {
+            moves.retain(keeps);
+        }
         // Phase 3: self-check with rule-aware attacks.
         if needs_own && pos.self_check_filter() {
             moves.retain(|m| {
@@ -157,6 +170,10 @@ impl Session {
             }
         }
         let mut moves = dedup;
+        if list_rule {
+            pos.hooks_filter_moves(&mut moves);
+            moves.retain(keeps);
+        }
         // Phase 4: keep-farthest.
         for r in rs.iter().filter(|r| r.kind == PrimitiveKind::KeepFarthest) {
             let cx = cx_for(r.inst);

@@ -513,6 +513,27 @@ impl Runtime {
         usual
     }
 
+    /// `m`, a move the active rules allow now, in SAN disambiguated
+    /// among those moves (not the engine's: a modifier may add a second
+    /// rook move to a square, or forbid the other one), so that reading it
+    /// back against them ([`Session::resolve_move`]) names `m`. The `+`/`#`
+    /// suffix is the engine's (the game's hooks, without the modifiers'
+    /// triggers, which only playing the move would run).
+    pub fn san(&self, m: Move) -> String {
+        self.san_among(m, &self.rule_legal_moves())
+    }
+
+    /// [`Session::san`] with the moves the active rules allow already
+    /// listed (`legal`, as [`Session::legal_moves`] gives them; a caller
+    /// writing many moves lists them once).
+    pub fn san_among(&self, m: Move, legal: &[Move]) -> String {
+        let def = self.game.variant().definition();
+        match self.position() {
+            Board::Small(pos, t) => houserules_engine::san::write(def, t, pos, legal, m),
+            Board::Large(pos, t) => houserules_engine::san::write(def, t, pos, legal, m),
+        }
+    }
+
     /// Legal moves under the active rules (dry mode).
     pub fn legal_moves(&self) -> Vec<Move> {
         if !self.st.pending.is_empty() || self.st.result.is_some() {

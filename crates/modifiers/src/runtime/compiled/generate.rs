@@ -2,6 +2,7 @@
 //! legality on move batches.
 
 use super::*;
+use houserules_engine::hooks::ListRule;
 
 /// `(direction << 3) | distance` of a move along a line from `a` to `b`
 /// (direction 0–7, distance 1–7), 0 when not on a line.
@@ -95,6 +96,20 @@ impl Session {
         let us = pos.turn();
         let them = us.flip();
         let hooks = t.hooks();
+        // Phase 1 is the engine's legality with the game's hooks (A10):
+        // a game its rules have decided has no moves, and a list-wide rule
+        // (compulsory capture, RULINGS P15; P20's en passant) is judged on
+        // the moves legal before the restrictions (`list_rule`).
+        let list_rule = match hooks {
+            Some(h) => {
+                let prof = h.profile();
+                if prof.game_over && h.game_over(t, pos) {
+                    return Vec::new();
+                }
+                (prof.list_rule != ListRule::Keep).then_some(h)
+            }
+            None => None,
+        };
         let self_check = hooks.is_none_or(|h| h.self_check_filter());
         let mut royals = [0u64; 2];
         royals[ci(us)] = Board::Small(pos, t).royals(us) as u64;
@@ -171,7 +186,11 @@ impl Session {
         let first_kf = kf.next();
         let mut best = [0u32; 64];
         if per_move_check || hooks.is_some() {
-            moves.retain(|m| p2.keeps(pos, *m));
+            // Phase 2 and 3 filter single moves (they commute); a list
+            // rule needs the moves before phase 2, so it runs after.
+            if list_rule.is_none() {
+                moves.retain(|m| p2.keeps(pos, *m));
+            }
             // Phase 3: self-check under rule-aware attacks.
             if per_move_check {
                 moves.retain(|m| {
@@ -194,6 +213,10 @@ impl Session {
                     }
                 }
                 moves = out;
+            }
+            if let Some(h) = list_rule {
+                h.filter_moves(t, pos, &mut moves);
+                moves.retain(|m| p2.keeps(pos, *m));
             }
             if let Some(chosen) = first_kf {
                 for m in &moves {
