@@ -258,7 +258,9 @@ fn bad_options_are_refused_with_a_message() {
 fn a_modifier_match_is_refereed_by_the_session() {
     // Two games under kamikaze and parry (random blasts, rock-paper-
     // scissors on every capture): the same seed gives the same games, the
-    // PGN carries the Modifiers tag, and choices were answered.
+    // PGN carries the Modifiers tag, and choices were answered. Both
+    // levels are named with the searcher `auto` chose: alpha-beta, as
+    // neither rule skips a turn (search::session_engine_for).
     let run = |file: &PathBuf| {
         let f = file.to_str().unwrap();
         let o = houserules(&[
@@ -292,7 +294,7 @@ fn a_modifier_match_is_refereed_by_the_session() {
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()), "{r}");
     }
     assert!(
-        out.contains("Score of houserules level 3 vs houserules level 1: "),
+        out.contains("Score of houserules level 3 alphabeta vs houserules level 1 alphabeta: "),
         "{out}"
     );
     let answered: u32 = out
