@@ -26,6 +26,7 @@
 
 mod eval;
 mod mcts;
+mod node;
 mod search;
 mod session;
 

@@ -36,6 +36,7 @@
 //! equal work. Deterministic for a fixed seed and node limit.
 
 use crate::eval::{EvalTables, Objective};
+use crate::node::{self, color_named, mix, options, seat_answers_coin};
 use crate::search::{Level, Limits, Score};
 use crate::session::{Action, SessionResult, SessionSearcher};
 use houserules_engine::{Color, Game, Move};
@@ -324,20 +325,10 @@ impl MctsSearcher {
             }
             None => None,
         };
-        let game = root.game();
-        let def = game.variant().definition();
-        let royal: Vec<bool> = def.pieces.iter().map(|p| p.royal).collect();
-        let pawn_like: Vec<bool> = def.pieces.iter().map(|p| p.pawn_like).collect();
-        let eval = if let Some(t) = game.variant().tables_u64() {
-            EvalTables::new(t, royal.len(), &royal, &pawn_like, self.objective)
-        } else if let Some(t) = game.variant().tables_u128() {
-            EvalTables::new(t, royal.len(), &royal, &pawn_like, self.objective)
-        } else {
-            unreachable!("a variant has tables of one width")
-        };
+        let (eval, n_kinds) = node::eval_tables(&root, self.objective);
         let mut run = Run {
             eval,
-            n_kinds: royal.len(),
+            n_kinds,
             rng: self.seed ^ 0x6d63_7473,
             playout_plies: self.playout_plies,
             budget: Budget {
@@ -422,27 +413,6 @@ fn centipawns(p: f64) -> i32 {
     (-400.0 * (1.0 / p - 1.0).log10()).clamp(-10_000.0, 10_000.0) as i32
 }
 
-fn color_named(s: &str) -> Option<Color> {
-    match s {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
-
-/// The options of the pending prompt.
-fn options(s: &Session) -> Vec<Value> {
-    s.pending_choice()
-        .and_then(|c| c.prompt["options"].as_array().cloned())
-        .unwrap_or_default()
-}
-
-/// Whether `seat` is the one to answer a pending coin-flip prompt.
-fn seat_answers_coin(s: &Session, seat: Color) -> bool {
-    s.pending_choice()
-        .is_some_and(|c| color_named(&c.for_player).is_none_or(|p| p == seat))
-}
-
 /// Who acts at `s` (as the alpha-beta session search reads it).
 fn decider(s: &Session) -> Decider {
     if let Some(c) = s.pending_choice() {
@@ -510,35 +480,12 @@ impl Run<'_> {
         Decider::Over
     }
 
-    /// The actions of the player deciding at `s`: its legal moves
-    /// (captures first, most valuable victim first) or the options of its
-    /// pending choice.
     fn actions(&self, s: &Session) -> Vec<Action> {
-        if s.pending_choice().is_some() {
-            return options(s)
-                .into_iter()
-                .map(|value| Action::Choice {
-                    value,
-                    player: None,
-                })
-                .collect();
-        }
-        let game = s.game();
-        let legal = s.legal_moves();
-        let uci = s.legal_moves_uci();
-        let mut keyed: Vec<(i32, Action)> = legal
-            .iter()
-            .zip(uci)
-            .map(|(m, u)| (-self.victim_value(game, *m), Action::Move(u)))
-            .collect();
-        keyed.sort_by_key(|(k, _)| *k);
-        keyed.into_iter().map(|(_, a)| a).collect()
+        node::actions(&self.eval, s)
     }
 
     fn victim_value(&self, game: &Game, m: Move) -> i32 {
-        game.piece_at(m.to)
-            .filter(|p| p.color != game.turn())
-            .map_or(0, |p| self.eval.value(p.kind) + 1)
+        node::victim_value(&self.eval, game, m)
     }
 
     /// One iteration: selection, expansion, playout, backup.
@@ -698,22 +645,7 @@ impl Run<'_> {
 
     /// The evaluation of the position, White's point of view.
     fn static_value(&self, s: &Session) -> i32 {
-        let game = s.game();
-        let variant = game.variant();
-        // The full evaluation, mobility included, as the alpha-beta
-        // session search values its leaves.
-        let v = if let (Some(t), Some(p)) = (variant.tables_u64(), game.position::<u64>()) {
-            self.eval.evaluate_in(t, p, self.n_kinds)
-        } else if let (Some(t), Some(p)) = (variant.tables_u128(), game.position::<u128>()) {
-            self.eval.evaluate_in(t, p, self.n_kinds)
-        } else {
-            0
-        };
-        if game.turn() == Color::White {
-            v
-        } else {
-            -v
-        }
+        node::static_value(&self.eval, self.n_kinds, s)
     }
 
     /// A finished game's result for White (1, ½ or 0), found without
@@ -746,14 +678,6 @@ fn result_value(status: &Value) -> f64 {
         Some("black") => 0.0,
         _ => 0.5,
     }
-}
-
-/// SplitMix64's finaliser.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 #[cfg(test)]

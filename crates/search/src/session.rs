@@ -41,6 +41,7 @@
 //! rule count as draws, as in the main search.
 
 use crate::eval::{EvalTables, Objective};
+use crate::node::{self, color_named, mix, options, seat_answers_coin};
 use crate::search::{Level, Limits, Score, MATE, MATE_BOUND};
 use houserules_engine::{Color, Game, Move};
 use houserules_session::{Input, Session};
@@ -249,20 +250,10 @@ impl SessionSearcher {
             .unwrap_or(u32::MAX)
             .min(self.level.max_depth())
             .clamp(1, 4);
-        let game = root.game();
-        let def = game.variant().definition();
-        let royal: Vec<bool> = def.pieces.iter().map(|p| p.royal).collect();
-        let pawn_like: Vec<bool> = def.pieces.iter().map(|p| p.pawn_like).collect();
-        let eval = if let Some(t) = game.variant().tables_u64() {
-            EvalTables::new(t, royal.len(), &royal, &pawn_like, self.objective)
-        } else if let Some(t) = game.variant().tables_u128() {
-            EvalTables::new(t, royal.len(), &royal, &pawn_like, self.objective)
-        } else {
-            unreachable!("a variant has tables of one width")
-        };
+        let (eval, n_kinds) = node::eval_tables(&root, self.objective);
         let mut run = Run {
             eval,
-            n_kinds: royal.len(),
+            n_kinds,
             samples: self.samples,
             seed: self.seed,
             tt: self.tt.then(|| vec![Entry::default(); TT_ENTRIES]),
@@ -381,27 +372,6 @@ enum Decider {
     Over,
 }
 
-fn color_named(s: &str) -> Option<Color> {
-    match s {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
-
-/// The options of the pending prompt.
-fn options(s: &Session) -> Vec<Value> {
-    s.pending_choice()
-        .and_then(|c| c.prompt["options"].as_array().cloned())
-        .unwrap_or_default()
-}
-
-/// Whether `seat` is the one to answer a pending coin-flip prompt.
-fn seat_answers_coin(s: &Session, seat: Color) -> bool {
-    s.pending_choice()
-        .is_some_and(|c| color_named(&c.for_player).is_none_or(|p| p == seat))
-}
-
 impl Run<'_> {
     fn decider(&self, s: &Session) -> Decider {
         if let Some(c) = s.pending_choice() {
@@ -426,35 +396,12 @@ impl Run<'_> {
         Decider::Player(s.game().turn())
     }
 
-    /// The actions of the player deciding at `s`: its legal moves
-    /// (captures first, most valuable victim first) or the options of
-    /// its pending choice.
     fn actions(&self, s: &Session) -> Vec<Action> {
-        if s.pending_choice().is_some() {
-            return options(s)
-                .into_iter()
-                .map(|value| Action::Choice {
-                    value,
-                    player: None,
-                })
-                .collect();
-        }
-        let game = s.game();
-        let legal = s.legal_moves();
-        let uci = s.legal_moves_uci();
-        let mut keyed: Vec<(i32, Action)> = legal
-            .iter()
-            .zip(uci)
-            .map(|(m, u)| (-self.victim_value(game, *m), Action::Move(u)))
-            .collect();
-        keyed.sort_by_key(|(k, _)| *k);
-        keyed.into_iter().map(|(_, a)| a).collect()
+        node::actions(&self.eval, s)
     }
 
     fn victim_value(&self, game: &Game, m: Move) -> i32 {
-        game.piece_at(m.to)
-            .filter(|p| p.color != game.turn())
-            .map_or(0, |p| self.eval.value(p.kind) + 1)
+        node::victim_value(&self.eval, game, m)
     }
 
     /// The seed of the copy on which `a` (written `text`) is played from
@@ -742,20 +689,7 @@ impl Run<'_> {
 
     /// The evaluation of the position, White's point of view.
     fn static_value(&self, s: &Session) -> i32 {
-        let game = s.game();
-        let variant = game.variant();
-        let v = if let (Some(t), Some(p)) = (variant.tables_u64(), game.position::<u64>()) {
-            self.eval.evaluate_in(t, p, self.n_kinds)
-        } else if let (Some(t), Some(p)) = (variant.tables_u128(), game.position::<u128>()) {
-            self.eval.evaluate_in(t, p, self.n_kinds)
-        } else {
-            0
-        };
-        if game.turn() == Color::White {
-            v
-        } else {
-            -v
-        }
+        node::static_value(&self.eval, self.n_kinds, s)
     }
 
     /// A finished game's value (White's point of view), found without
@@ -796,12 +730,4 @@ fn action_text(a: &Action) -> String {
         Action::Move(uci) => uci.clone(),
         Action::Choice { value, player } => format!("{value}|{}", player.as_deref().unwrap_or("")),
     }
-}
-
-/// SplitMix64's finaliser.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
