@@ -24,6 +24,7 @@ mod game;
 pub mod hooks;
 mod magic;
 mod movegen;
+mod orthodox;
 mod perft;
 pub mod position;
 pub mod san;

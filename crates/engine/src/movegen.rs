@@ -726,29 +726,7 @@ impl<B: BitSet> Position<B> {
         let occ = self.occupied();
         let mover = PlainMover::new(t, ui, kingkind & 15, mg);
         let targets = mover.targets(ksq, occ.to_u64()) & !our;
-        // Castling: the wings whose path is empty, when the castling king
-        // is this royal (FIDE); another castling king goes through
-        // `gen_castling`.
-        let mut open = B::EMPTY;
-        let mut other_king = false;
-        let paths = &t.castle_paths[ui];
-        let kfile = (t.file(ksq) as usize & 15) * 16;
-        if let (true, Some((kk, _, _, _))) = (not_in_check, t.castling) {
-            let rights = self.castling & our & t.back_rank[ui];
-            if rights.any() {
-                let kings = self.by_kind[kk as usize & 15] & our & t.back_rank[ui];
-                if kings == B::bit(ksq) {
-                    for r in rights.iter() {
-                        let p = &paths[(kfile + (t.file(r) as usize & 15)) & 255];
-                        if (p.empty & occ).is_empty() {
-                            open |= B::bit(r);
-                        }
-                    }
-                } else {
-                    other_king = kings.any() && !kings.more_than_one();
-                }
-            }
-        }
+        let (open, other_king) = self.open_castlings(t, ksq, not_in_check);
         if targets.is_empty() && open.is_empty() && !other_king {
             return;
         }
@@ -797,6 +775,73 @@ impl<B: BitSet> Position<B> {
             (B::EMPTY, B::EMPTY)
         };
         emit(sink, ksq, safe, MoveKind::Normal, zones);
+        self.plain_castles(t, sink, ksq, open, (targets, safe), leaps, (rl, bl));
+        if other_king {
+            let attacked = |s: u8, o: B| {
+                let o = o.to_u64();
+                leaps.has(s) || mg.rook(s, o) & rl != 0 || mg.bishop(s, o) & bl != 0
+            };
+            self.gen_castling(t, sink, true, true, Some((ksq, targets, safe)), attacked);
+        }
+    }
+
+    /// The castling moves a plain royal on `ksq` may still make when
+    /// `not_in_check`: the rook squares (as a set) of the wings whose path
+    /// is empty, when the castling king is this royal (FIDE 3.8.2); and
+    /// whether another castling king of the side stands on the back rank
+    /// (its castling then goes through `gen_castling`).
+    #[inline(always)]
+    pub(crate) fn open_castlings(&self, t: &Tables<B>, ksq: u8, not_in_check: bool) -> (B, bool) {
+        let ui = self.turn.index();
+        let mut open = B::EMPTY;
+        let mut other_king = false;
+        if let (true, Some((kk, _, _, _))) = (not_in_check, t.castling) {
+            let our = self.by_color[ui];
+            let rights = self.castling & our & t.back_rank[ui];
+            if rights.any() {
+                let kings = self.by_kind[kk as usize & 15] & our & t.back_rank[ui];
+                if kings == B::bit(ksq) {
+                    let paths = &t.castle_paths[ui];
+                    let kfile = (t.file(ksq) as usize & 15) * 16;
+                    let occ = self.occupied();
+                    for r in rights.iter() {
+                        let p = &paths[(kfile + (t.file(r) as usize & 15)) & 255];
+                        if (p.empty & occ).is_empty() {
+                            open |= B::bit(r);
+                        }
+                    }
+                } else {
+                    other_king = kings.any() && !kings.more_than_one();
+                }
+            }
+        }
+        (open, other_king)
+    }
+
+    /// Emits the castlings of the royal on `ksq` (not in check) to the
+    /// rook squares `open` ([`Self::open_castlings`]), given its own
+    /// targets and the safe ones among them (judged with it lifted), the
+    /// squares enemy leaps reach, and the enemy rook-wise and bishop-wise
+    /// riders, every enemy ride being a magic ride.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn plain_castles<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+        ksq: u8,
+        open: B,
+        (targets, safe): (B, B),
+        leaps: B,
+        (rl, bl): (u64, u64),
+    ) {
+        if open.is_empty() {
+            return;
+        }
+        let mg = t.magic.expect("plain tables have magics");
+        let paths = &t.castle_paths[self.turn.index()];
+        let kfile = (t.file(ksq) as usize & 15) * 16;
+        let occ = self.occupied();
         // FIDE 3.8.2.2, as `gen_castling` judges it for a king known not
         // to be in check when every enemy ride is a magic ride: the king's
         // own square is not tested again, and path squares among the
@@ -821,17 +866,10 @@ impl<B: BitSet> Position<B> {
                 });
             }
         }
-        if other_king {
-            let attacked = |s: u8, o: B| {
-                let o = o.to_u64();
-                leaps.has(s) || mg.rook(s, o) & rl != 0 || mg.bishop(s, o) & bl != 0
-            };
-            self.gen_castling(t, sink, true, true, Some((ksq, targets, safe)), attacked);
-        }
     }
 
     /// En passant captures; when `legal`, each is verified by playing it.
-    fn gen_en_passant<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, legal: bool) {
+    pub(crate) fn gen_en_passant<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, legal: bool) {
         if self.ep.is_empty() {
             return;
         }
@@ -1311,6 +1349,11 @@ impl<B: BitSet> Position<B> {
 
     /// Number of legal moves (bulk counting). Allocates nothing.
     pub fn count_legal(&self, t: &Tables<B>) -> u64 {
+        if t.orthodox && t.hooks.is_none() {
+            if let Some(n) = self.count_orthodox(t) {
+                return n;
+            }
+        }
         let promo = if t.promo_limits.is_none() {
             t.promo_choices.len()
         } else {

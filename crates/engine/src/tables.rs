@@ -288,6 +288,16 @@ pub(crate) struct PawnPattern<B> {
     pub double: bool,
 }
 
+impl<B: BitSet> PawnPattern<B> {
+    /// No shape at all (a placeholder for kinds without the pattern).
+    pub(crate) const NONE: PawnPattern<B> = PawnPattern {
+        push: (0, B::EMPTY),
+        caps: [(0, B::EMPTY); 4],
+        ncaps: 0,
+        double: false,
+    };
+}
+
 /// Compiled tables for a game definition on bitboards of type `B`.
 #[derive(Clone, Debug)]
 pub struct Tables<B> {
@@ -379,6 +389,16 @@ pub struct Tables<B> {
     /// magic, and every magic rider is a plain mover (counting may then
     /// visit riders by movement class).
     pub(crate) plain_split: [bool; 2],
+    /// Whether the tables are plain with the orthodox layout (see
+    /// [`crate::orthodox`]): six kinds, FIDE's pawn, knight, bishop, rook,
+    /// queen and king in that order by movement class (a promoting pawn
+    /// pattern with en passant, two plain leapers of which the last is the
+    /// one royal and the only castling king, a bishop-wise, a rook-wise and
+    /// a both-wise magic rider), promotion compulsory and unlimited, on a
+    /// board of 64 squares. Move counting then reads kinds by index.
+    pub(crate) orthodox: bool,
+    /// The pawn kind's pattern per colour, when `orthodox`.
+    pub(crate) orthodox_pawn: [PawnPattern<B>; 2],
     /// Castling geometry per colour, king file and rook file
     /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
     pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
@@ -1027,6 +1047,8 @@ impl<B: BitSet> Tables<B> {
             plain_movers: [0; 2],
             plain_leapers: [0; 2],
             plain_split: [false; 2],
+            orthodox: false,
+            orthodox_pawn: [PawnPattern::NONE; 2],
             castle_paths: castle_paths(def, w, h),
         }
         .with_magic()
@@ -1134,6 +1156,44 @@ impl<B: BitSet> Tables<B> {
                 && self.kinds[c].iter().enumerate().all(|(k, kt)| {
                     riders & (1 << k) == 0 || (0..128).all(|s| kt.leap_any[s].is_empty())
                 });
+        }
+        self.with_orthodox()
+    }
+
+    /// Decides `orthodox` (after `with_hot`).
+    fn with_orthodox(mut self) -> Self {
+        use crate::orthodox::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+        let bit = |k: usize| 1u32 << k;
+        let per_colour = |c: usize| {
+            self.kinds[c].get(PAWN).is_some_and(|kt| kt.pawn.is_some())
+                && self.leap_attackers[c] == bit(PAWN) | bit(KNIGHT) | bit(KING)
+                && self.plain_leapers[c] == bit(KNIGHT) | bit(KING)
+                && self.plain_movers[c]
+                    == bit(KNIGHT) | bit(BISHOP) | bit(ROOK) | bit(QUEEN) | bit(KING)
+                && self.bishop_like[c] == bit(BISHOP) | bit(QUEEN)
+                && self.rook_like[c] == bit(ROOK) | bit(QUEEN)
+                && self.plain_split[c]
+                && self.promo_optional[c].is_empty()
+        };
+        self.orthodox = self.plain
+            && B::CAPACITY == 64
+            && self.squares == 64
+            && self.n_kinds == 6
+            && self.royal_kinds == bit(KING)
+            && self.fast_royal_kinds == bit(KING)
+            && !self.royal_promo
+            && self.promo_kinds == bit(PAWN)
+            && self.promo_limits.is_none()
+            && !self.promo_choices.is_empty()
+            && self.ep_kinds == bit(PAWN)
+            && self.first_move_kinds == bit(PAWN)
+            && self.castling.is_none_or(|c| c.0 as usize == KING)
+            && per_colour(0)
+            && per_colour(1);
+        if self.orthodox {
+            for c in 0..2 {
+                self.orthodox_pawn[c] = self.kinds[c][PAWN].pawn.expect("checked above");
+            }
         }
         self
     }
