@@ -36,7 +36,7 @@
 //! equal work. Deterministic for a fixed seed and node limit.
 
 use crate::eval::{EvalTables, Objective};
-use crate::node::{self, color_named, mix, options, seat_answers_coin};
+use crate::node::{self, color_named, mix, options, seat_answers_coin, Budget};
 use crate::search::{Level, Limits, Score};
 use crate::session::{Action, SessionResult, SessionSearcher};
 use houserules_engine::{Color, Game, Move};
@@ -215,30 +215,6 @@ struct Node {
     edges: Vec<Edge>,
 }
 
-/// Where the search stops (as the alpha-beta session search's budget).
-struct Budget<'a> {
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    nodes: u64,
-    stopped: bool,
-}
-
-impl Budget<'_> {
-    fn tick(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(64)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.stopped = true;
-        }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-        }
-    }
-}
-
 /// One search: evaluation tables, the searcher's stream and the tree.
 struct Run<'a> {
     eval: EvalTables,
@@ -331,13 +307,7 @@ impl MctsSearcher {
             n_kinds,
             rng: self.seed ^ 0x6d63_7473,
             playout_plies: self.playout_plies,
-            budget: Budget {
-                stop,
-                deadline,
-                node_limit,
-                nodes: 0,
-                stopped: false,
-            },
+            budget: Budget::new(stop, deadline, node_limit),
             nodes: vec![Node::default()],
             max_depth: 0,
         };

@@ -10,6 +10,52 @@ use crate::session::Action;
 use houserules_engine::{Color, Game, Move};
 use houserules_session::Session;
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Where a session search stops: the caller's `stop` flag, a deadline, a
+/// node limit. Both searchers count one node per [`Budget::tick`]; the
+/// flag and the clock are read every 64 nodes.
+pub(crate) struct Budget<'a> {
+    stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Nodes counted so far.
+    pub nodes: u64,
+    /// Set once the search must stop; it stays set.
+    pub stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget with no node counted yet.
+    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, node_limit: Option<u64>) -> Self {
+        Budget {
+            stop,
+            deadline,
+            node_limit,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts one node; whether the search must stop.
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.nodes.is_multiple_of(64)
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
 
 /// The evaluation tables of the game `s` plays under `objective`, and its
 /// number of piece kinds.

@@ -41,12 +41,12 @@
 //! rule count as draws, as in the main search.
 
 use crate::eval::{EvalTables, Objective};
-use crate::node::{self, color_named, mix, options, seat_answers_coin};
+use crate::node::{self, color_named, mix, options, seat_answers_coin, Budget};
 use crate::search::{Level, Limits, Score, MATE, MATE_BOUND};
 use houserules_engine::{Color, Game, Move};
 use houserules_session::{Input, Session};
 use serde_json::Value;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 const INF: i32 = 32_000;
@@ -143,34 +143,6 @@ impl Default for SessionSearcher {
     }
 }
 
-/// Where the search stops.
-struct Budget<'a> {
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    nodes: u64,
-    stopped: bool,
-}
-
-impl Budget<'_> {
-    fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.stopped {
-            return true;
-        }
-        if self.nodes.is_multiple_of(64)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.stopped = true;
-        }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-}
-
 /// One search: evaluation tables and the sampling stream.
 struct Run<'a> {
     eval: EvalTables,
@@ -257,13 +229,7 @@ impl SessionSearcher {
             samples: self.samples,
             seed: self.seed,
             tt: self.tt.then(|| vec![Entry::default(); TT_ENTRIES]),
-            budget: Budget {
-                stop,
-                deadline: budget.map(|b| start + b),
-                node_limit: limits.nodes,
-                nodes: 0,
-                stopped: false,
-            },
+            budget: Budget::new(stop, budget.map(|b| start + b), limits.nodes),
         };
         let mut result = SessionResult {
             action: None,
