@@ -325,6 +325,12 @@ pub struct Game {
     timing: Timing,
     /// The engine's seat, if the engine plays in this game.
     engine: Option<Engine>,
+    /// Whether the rule set keeps FIDE's draw by insufficient material
+    /// (`EndRules::insufficient_material`): only then does a flag against
+    /// a side that cannot mate draw (FIDE 6.9, [`cannot_mate`]). Under
+    /// other goals a lone king may still win (suicide chess: by losing
+    /// it; capture-to-win: by capturing), so the flag loses.
+    fide_dead: bool,
 }
 
 /// The engine's part of a game (see [`crate::engine`]).
@@ -378,7 +384,7 @@ impl Game {
         let request = init.request.clone();
         let seat = engine::seat_of(init.meta.white.as_deref(), init.meta.black.as_deref());
         let id = init.id.clone();
-        let (session, engine) = tokio::task::spawn_blocking(move || {
+        let (session, engine, fide_dead) = tokio::task::spawn_blocking(move || {
             let s = Session::create(request.clone())?;
             let e = seat.map(|seat| Engine {
                 seat,
@@ -388,7 +394,11 @@ impl Game {
                 last_score: None,
                 failed_at: None,
             });
-            Ok::<_, houserules_session::Refusal>((s, e))
+            // The rule set keeps FIDE's draw by insufficient material only
+            // where checkmate stays the only way to win from those
+            // positions (houserules_presets::dead).
+            let fide_dead = s.game().variant().definition().end.insufficient_material;
+            Ok::<_, houserules_session::Refusal>((s, e, fide_dead))
         })
         .await
         .map_err(|e| e.to_string())?
@@ -400,6 +410,7 @@ impl Game {
         }
         let mut game = Game {
             engine,
+            fide_dead,
             id: init.id,
             request_text: init.request_text,
             clock: init.meta.clock.as_ref().map(Clock::new),
@@ -956,7 +967,7 @@ impl Game {
         }
         if let Some((side, at)) = self.clock.as_ref().and_then(|c| c.deadline()) {
             if at <= now {
-                let result = if cannot_mate(&self.output["pieces"], side.flip()) {
+                let result = if self.fide_dead && cannot_mate(&self.output["pieces"], side.flip()) {
                     "1/2-1/2".to_string()
                 } else {
                     Outcome::win(side.flip(), "").result

@@ -397,6 +397,32 @@ async fn clock_flag_insufficient_material(b: Backend) {
     assert_eq!(over["reason"], "timeout-vs-insufficient-material");
 }
 
+/// Regression (bug: the timeout rule judged mating material as FIDE does
+/// under every preset). Under suicide chess the goal is to lose every
+/// piece, so White's lone king can still win (RULINGS P15: the king is an
+/// ordinary piece there): Black's flag loses, 1-0, where FIDE 6.9 would
+/// draw (`clock_flag_insufficient_material`, same position). 1. Kb1 is
+/// legal: no capture is possible (the queen on d2 is two files away).
+async fn clock_flag_lone_king_under_suicide_chess(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({
+            "fen": "4k3/8/8/8/8/8/3q4/K7 w - - 0 1",
+            "presets": ["suicide-chess"],
+            "clock": {"initialSeconds": 0.3}
+        }),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
+    w.mv("a1b1", 0).await;
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1-0"), Some("timeout"))
+    );
+}
+
 /// Claim victory after the opponent's absence (300 ms in the tests).
 async fn claim_victory(b: Backend) {
     let s = start(b).await;
@@ -591,6 +617,7 @@ on_both!(
     pause_on_disconnect,
     clock_flag,
     clock_flag_insufficient_material,
+    clock_flag_lone_king_under_suicide_chess,
     claim_victory,
     capablanca_game,
 );
