@@ -302,6 +302,11 @@ pub struct Game {
     draw_offer: Option<Color>,
     clock: Option<Clock>,
     conns: Vec<Conn>,
+    /// Connections a send dropped (their writer stopped, or their queue
+    /// was full), not yet handled as gone: [`Game::reap`] does it after
+    /// the command that dropped them, as `Gone` would have. Their own
+    /// `Gone` may come later and then finds nothing to do.
+    lost: Vec<Conn>,
     next_conn: u64,
     /// Since when each seat has had no connection.
     gone_since: [Option<Instant>; 2],
@@ -423,6 +428,7 @@ impl Game {
             outcome: None,
             draw_offer: None,
             conns: Vec::new(),
+            lost: Vec::new(),
             next_conn: 1,
             gone_since,
             seen: [false; 2],
@@ -767,19 +773,43 @@ impl Game {
     }
 
     /// Sends to the connections `to` selects; a connection whose queue is
-    /// full (a client that does not read) is dropped.
+    /// full (a client that does not read) or whose writer has stopped (its
+    /// socket closed) is dropped, and kept in `lost` to be handled as gone
+    /// ([`Game::reap`]): dropping it silently left its seat present for
+    /// good when it was the seat's last connection, since its `Gone` then
+    /// found nothing (the flaky `pause_on_disconnect`, session 8).
     fn send_text(&mut self, to: impl Fn(&Conn) -> bool, text: &Arc<str>) {
-        let mut dropped = false;
-        self.conns.retain(|c| {
-            if !to(c) {
-                return true;
+        let mut i = 0;
+        while i < self.conns.len() {
+            let c = &self.conns[i];
+            if to(c) && c.tx.try_send(Arc::clone(text)).is_err() {
+                let c = self.conns.remove(i);
+                self.lost.push(c);
+            } else {
+                i += 1;
             }
-            let ok = c.tx.try_send(Arc::clone(text)).is_ok();
-            dropped |= !ok;
-            ok
-        });
-        if dropped {
-            self.metrics.connections.set(self.metrics.connections.get());
+        }
+    }
+
+    /// Handles the connections sends dropped as gone, in the order they
+    /// were dropped (the broadcasts this makes may drop more).
+    async fn reap(&mut self) {
+        while !self.lost.is_empty() {
+            let c = self.lost.remove(0);
+            self.departed(c).await;
+        }
+    }
+
+    /// A connection left (closed, or dropped by a send): presence, and
+    /// the seat's absence when it was its last connection.
+    async fn departed(&mut self, gone: Conn) {
+        self.metrics.connections.dec();
+        self.broadcast_presence();
+        if let Some(c) = seat_color(gone.seat) {
+            if !self.present(c) {
+                self.gone_since[if c == Color::White { 0 } else { 1 }] = Some(Instant::now());
+                self.on_seat_gone(c).await;
+            }
         }
     }
 
@@ -821,6 +851,7 @@ impl Game {
                 Wake::Deadline => self.on_deadline().await,
                 Wake::Thought(t) => self.on_thought(t).await,
             }
+            self.reap().await;
         }
         if let Some((_, stop, _)) = self.engine.as_mut().and_then(|e| e.thinking.take()) {
             stop.store(true, Ordering::Relaxed);
@@ -1032,15 +1063,7 @@ impl Game {
                     return;
                 };
                 let gone = self.conns.remove(pos);
-                self.metrics.connections.dec();
-                self.broadcast_presence();
-                if let Some(c) = seat_color(gone.seat) {
-                    if !self.present(c) {
-                        self.gone_since[if c == Color::White { 0 } else { 1 }] =
-                            Some(Instant::now());
-                        self.on_seat_gone(c).await;
-                    }
-                }
+                self.departed(gone).await;
             }
             Cmd::Message { conn, msg, at } => {
                 let Some(c) = self.conns.iter().find(|c| c.id == conn) else {
