@@ -221,9 +221,15 @@ impl Session {
             say(&self.out, "info string error: setoption needs `name`");
             return;
         };
+        // `setoption name X value` with nothing after `value` (the line
+        // is trimmed) clears a string option, as GUIs and python-chess
+        // send it for an empty string.
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
+            None => match rest.strip_suffix(" value") {
+                Some(n) => (n.trim(), ""),
+                None => (rest.trim(), ""),
+            },
         };
         let value = if value == "<empty>" { "" } else { value };
         self.stop_search();
@@ -434,15 +440,13 @@ impl Session {
 
     fn go(&mut self, rest: &str) {
         self.stop_search();
-        let (mut limits, searchmoves) = match parse_go(rest) {
-            Ok(l) => l,
-            Err(e) => {
-                // UCI clients wait for `bestmove` after every `go`: a bad
-                // parameter is reported and the search runs without it.
-                say(&self.out, &format!("info string error: {e}"));
-                parse_go("").unwrap_or_default()
-            }
-        };
+        // UCI clients wait for `bestmove` after every `go`: a bad
+        // parameter is reported and the search runs without it (the
+        // other parameters kept).
+        let (mut limits, searchmoves, errors) = parse_go(rest);
+        for e in errors {
+            say(&self.out, &format!("info string error: {e}"));
+        }
         for m in searchmoves {
             match self.game.parse_uci(&m) {
                 Ok(mv) => limits.searchmoves.push(mv),
@@ -580,9 +584,12 @@ const GO_WORDS: [&str; 12] = [
 ];
 
 /// The limits of a `go` command and its `searchmoves` (UCI text).
-fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
+/// The limits of `go` and its `searchmoves`, with one error per bad
+/// parameter (skipped; the others are kept).
+fn parse_go(rest: &str) -> (Limits, Vec<String>, Vec<String>) {
     let mut l = Limits::default();
     let mut searchmoves = Vec::new();
+    let mut errors = Vec::new();
     let mut words = rest.split_whitespace().peekable();
     let num = |w: Option<&str>, what: &str| -> Result<u64, String> {
         let v = w.ok_or_else(|| format!("go {what}: missing value"))?;
@@ -594,6 +601,23 @@ fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
     };
     let ms = Duration::from_millis;
     while let Some(w) = words.next() {
+        if let Err(e) = go_word(&mut l, &mut searchmoves, w, &mut words, num, ms) {
+            errors.push(e);
+        }
+    }
+    (l, searchmoves, errors)
+}
+
+/// One parameter of `go` (with its value, taken from `words`).
+fn go_word<'a>(
+    l: &mut Limits,
+    searchmoves: &mut Vec<String>,
+    w: &str,
+    words: &mut std::iter::Peekable<std::str::SplitWhitespace<'a>>,
+    num: impl Fn(Option<&str>, &str) -> Result<u64, String>,
+    ms: fn(u64) -> Duration,
+) -> Result<(), String> {
+    {
         match w {
             "depth" => l.depth = Some(num(words.next(), w)? as u32),
             "nodes" => l.nodes = Some(num(words.next(), w)?),
@@ -614,7 +638,7 @@ fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
             other => return Err(format!("go: unknown parameter {other:?}")),
         }
     }
-    Ok((l, searchmoves))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -875,13 +899,52 @@ quit
 
     #[test]
     fn go_parameters() {
-        let (l, _) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
+        let (l, _, errors) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5");
+        assert!(errors.is_empty());
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
         assert_eq!(l.btime, Some(Duration::ZERO));
-        assert!(parse_go("depth x").is_err());
-        assert!(parse_go("sideways").is_err());
-        let (l, moves) = parse_go("searchmoves e2e4 d2d4 depth 3").unwrap();
+        assert_eq!(parse_go("depth x").2.len(), 1);
+        assert_eq!(parse_go("sideways").2.len(), 1);
+        let (l, moves, errors) = parse_go("searchmoves e2e4 d2d4 depth 3");
+        assert!(errors.is_empty());
         assert_eq!(moves, ["e2e4", "d2d4"]);
         assert_eq!(l.depth, Some(3));
+    }
+
+    #[test]
+    fn go_bad_increment_keeps_the_clock() {
+        // Trial 15: `go wtime 1000 btime 1000 winc abc` dropped every
+        // parameter and searched until `stop` (never sent by a GUI that
+        // sent a clock): only the bad `winc` is to be skipped.
+        let (l, _, errors) = parse_go("wtime 1000 btime 1000 winc abc binc 10");
+        assert_eq!(errors, [r#"go winc: "abc" is not a number"#]);
+        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.btime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.winc, None);
+        assert_eq!(l.binc, Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn setoption_empty_value_clears_house_rules() {
+        // Trial 15: python-chess sends `setoption name HouseRules value `
+        // for "" (the line trimmed: `... value`), which was read as an
+        // option named `HouseRules value`, so piece-hp stayed on. Cleared,
+        // the rules are FIDE chess again (`info string variant chess`).
+        let lines = session(
+            "setoption name HouseRules value piece-hp\n\
+             setoption name HouseRules value \n\
+             position startpos\ngo depth 1\nquit\n",
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("unknown option")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(|l| l.starts_with("bestmove ")), Some(true));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == "info string variant chess (chess)"),
+            "{lines:?}"
+        );
     }
 }
