@@ -86,7 +86,19 @@ type Out = Arc<Mutex<dyn Write + Send>>;
 fn say(out: &Out, line: &str) {
     if let Ok(mut o) = out.lock() {
         // A closed pipe ends the session at the next read; nothing to do.
-        let _ = writeln!(o, "{line}");
+        // An `info string` of several lines (a game file's diagnostics)
+        // is sent as one `info string` line each, so the GUI reads no
+        // stray lines.
+        match line.strip_prefix("info string ") {
+            Some(text) if text.contains('\n') => {
+                for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let _ = writeln!(o, "info string {l}");
+                }
+            }
+            _ => {
+                let _ = writeln!(o, "{line}");
+            }
+        }
         let _ = o.flush();
     }
 }
@@ -129,7 +141,7 @@ pub fn run(_args: &UciArgs) -> Result<Outcome, CliError> {
 }
 
 /// Speaks UCI: reads commands from `input` until `quit` or its end.
-pub fn serve(input: impl BufRead, out: Out) {
+pub fn serve(mut input: impl BufRead, out: Out) {
     let mut s = Session {
         out,
         variant_name: "chess".into(),
@@ -149,8 +161,16 @@ pub fn serve(input: impl BufRead, out: Out) {
         stop: Arc::new(AtomicBool::new(false)),
         thread: None,
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    // Bytes, not `lines()`: a line that is not UTF-8 (a Latin-1 path in
+    // `GameFile`) is read lossily and answered, not taken for the end.
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
         if !s.command(line.trim()) {
             break;
         }
@@ -922,6 +942,51 @@ quit
         assert_eq!(l.btime, Some(Duration::from_millis(1000)));
         assert_eq!(l.winc, None);
         assert_eq!(l.binc, Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn invalid_utf8_line_does_not_end_the_session() {
+        // Trial 15: a line with bytes that are not UTF-8 ended the session
+        // silently (no `readyok`, no `bestmove`). Lossily read, it is an
+        // unknown command and the session goes on.
+        let buf = Shared::default();
+        let out: Out = Arc::new(Mutex::new(buf.clone()));
+        serve(
+            &b"\xff\xfegarbage\nisready\nposition startpos\ngo depth 1\nquit\n"[..],
+            out,
+        );
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.contains(&"readyok"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn game_file_diagnostics_are_info_string_lines() {
+        // Trial 15: `setoption name GameFile value F` with a bad F sent the
+        // YAML diagnostic's source lines (`1 | ...`, `  |`) as bare lines.
+        let dir = std::env::temp_dir().join(format!("hr-uci-gamefile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.yaml");
+        std::fs::write(&file, "just a string\n").unwrap();
+        let lines = session(&format!(
+            "setoption name GameFile value {}\nisready\nquit\n",
+            file.display()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error:")),
+            "{lines:?}"
+        );
+        for l in &lines {
+            assert!(
+                l.starts_with("info string ") || l == "readyok",
+                "stray line {l:?} in {lines:?}"
+            );
+        }
     }
 
     #[test]
