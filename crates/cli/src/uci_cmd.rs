@@ -292,16 +292,18 @@ impl Session {
                     &format!("info string error: Seed {value:?} is not 0 to 4294967295"),
                 ),
             },
+            // Out of range is refused like `Skill Level`, not clamped: a
+            // typo must not allocate 4 GiB without a word.
             "hash" => match value.parse::<usize>() {
-                Ok(mb) => {
-                    self.hash_mb = mb.clamp(1, 4096);
+                Ok(mb) if (1..=4096).contains(&mb) => {
+                    self.hash_mb = mb;
                     if let Ok(mut s) = self.searcher.lock() {
                         s.set_hash(self.hash_mb);
                     }
                 }
-                Err(_) => say(
+                _ => say(
                     &self.out,
-                    &format!("info string error: Hash {value:?} is not a number"),
+                    &format!("info string error: Hash {value:?} is not 1 to 4096"),
                 ),
             },
             "skill level" => match value.parse::<u8>() {
@@ -986,6 +988,18 @@ quit
                 l.starts_with("info string ") || l == "readyok",
                 "stray line {l:?} in {lines:?}"
             );
+        }
+    }
+
+    #[test]
+    fn hash_out_of_range_is_refused_not_clamped() {
+        // Trial 15: `setoption name Hash value 99999999` was clamped to
+        // the declared max (4096 MiB) silently: 5 s and 3 GB resident
+        // before `readyok`. Outside `min 1 max 4096` it is an error.
+        for v in ["99999999", "0", "4097", "abc", "-5"] {
+            let lines = session(&format!("setoption name Hash value {v}\nisready\nquit\n"));
+            let want = format!("info string error: Hash {v:?} is not 1 to 4096");
+            assert!(lines.contains(&want), "{v}: {lines:?}");
         }
     }
 
