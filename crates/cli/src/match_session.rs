@@ -106,7 +106,13 @@ pub fn run(
         }
         let played = play(session, &openings[pair], &mut engines, control, args);
         let start_fen = first.game().fen();
-        let pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
+        let mut pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
+        // The game's session seed, as `play --pgn` writes it, so that
+        // `pgn check` replays its random outcomes (absent means 0).
+        let session_seed = seed as u32;
+        if session_seed != 0 {
+            pgn.set_tag(houserules_pgn::export::SEED_TAG, session_seed.to_string());
+        }
         let detail = format!("{} plies, {} choices", played.sans.len(), played.choices);
         board.record(
             out,

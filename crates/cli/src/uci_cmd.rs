@@ -86,7 +86,19 @@ type Out = Arc<Mutex<dyn Write + Send>>;
 fn say(out: &Out, line: &str) {
     if let Ok(mut o) = out.lock() {
         // A closed pipe ends the session at the next read; nothing to do.
-        let _ = writeln!(o, "{line}");
+        // An `info string` of several lines (a game file's diagnostics)
+        // is sent as one `info string` line each, so the GUI reads no
+        // stray lines.
+        match line.strip_prefix("info string ") {
+            Some(text) if text.contains('\n') => {
+                for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let _ = writeln!(o, "info string {l}");
+                }
+            }
+            _ => {
+                let _ = writeln!(o, "{line}");
+            }
+        }
         let _ = o.flush();
     }
 }
@@ -129,7 +141,7 @@ pub fn run(_args: &UciArgs) -> Result<Outcome, CliError> {
 }
 
 /// Speaks UCI: reads commands from `input` until `quit` or its end.
-pub fn serve(input: impl BufRead, out: Out) {
+pub fn serve(mut input: impl BufRead, out: Out) {
     let mut s = Session {
         out,
         variant_name: "chess".into(),
@@ -149,8 +161,16 @@ pub fn serve(input: impl BufRead, out: Out) {
         stop: Arc::new(AtomicBool::new(false)),
         thread: None,
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    // Bytes, not `lines()`: a line that is not UTF-8 (a Latin-1 path in
+    // `GameFile`) is read lossily and answered, not taken for the end.
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
         if !s.command(line.trim()) {
             break;
         }
@@ -221,9 +241,15 @@ impl Session {
             say(&self.out, "info string error: setoption needs `name`");
             return;
         };
+        // `setoption name X value` with nothing after `value` (the line
+        // is trimmed) clears a string option, as GUIs and python-chess
+        // send it for an empty string.
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
+            None => match rest.strip_suffix(" value") {
+                Some(n) => (n.trim(), ""),
+                None => (rest.trim(), ""),
+            },
         };
         let value = if value == "<empty>" { "" } else { value };
         self.stop_search();
@@ -266,16 +292,18 @@ impl Session {
                     &format!("info string error: Seed {value:?} is not 0 to 4294967295"),
                 ),
             },
+            // Out of range is refused like `Skill Level`, not clamped: a
+            // typo must not allocate 4 GiB without a word.
             "hash" => match value.parse::<usize>() {
-                Ok(mb) => {
-                    self.hash_mb = mb.clamp(1, 4096);
+                Ok(mb) if (1..=4096).contains(&mb) => {
+                    self.hash_mb = mb;
                     if let Ok(mut s) = self.searcher.lock() {
                         s.set_hash(self.hash_mb);
                     }
                 }
-                Err(_) => say(
+                _ => say(
                     &self.out,
-                    &format!("info string error: Hash {value:?} is not a number"),
+                    &format!("info string error: Hash {value:?} is not 1 to 4096"),
                 ),
             },
             "skill level" => match value.parse::<u8>() {
@@ -434,15 +462,13 @@ impl Session {
 
     fn go(&mut self, rest: &str) {
         self.stop_search();
-        let (mut limits, searchmoves) = match parse_go(rest) {
-            Ok(l) => l,
-            Err(e) => {
-                // UCI clients wait for `bestmove` after every `go`: a bad
-                // parameter is reported and the search runs without it.
-                say(&self.out, &format!("info string error: {e}"));
-                parse_go("").unwrap_or_default()
-            }
-        };
+        // UCI clients wait for `bestmove` after every `go`: a bad
+        // parameter is reported and the search runs without it (the
+        // other parameters kept).
+        let (mut limits, searchmoves, errors) = parse_go(rest);
+        for e in errors {
+            say(&self.out, &format!("info string error: {e}"));
+        }
         for m in searchmoves {
             match self.game.parse_uci(&m) {
                 Ok(mv) => limits.searchmoves.push(mv),
@@ -580,9 +606,12 @@ const GO_WORDS: [&str; 12] = [
 ];
 
 /// The limits of a `go` command and its `searchmoves` (UCI text).
-fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
+/// The limits of `go` and its `searchmoves`, with one error per bad
+/// parameter (skipped; the others are kept).
+fn parse_go(rest: &str) -> (Limits, Vec<String>, Vec<String>) {
     let mut l = Limits::default();
     let mut searchmoves = Vec::new();
+    let mut errors = Vec::new();
     let mut words = rest.split_whitespace().peekable();
     let num = |w: Option<&str>, what: &str| -> Result<u64, String> {
         let v = w.ok_or_else(|| format!("go {what}: missing value"))?;
@@ -594,6 +623,23 @@ fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
     };
     let ms = Duration::from_millis;
     while let Some(w) = words.next() {
+        if let Err(e) = go_word(&mut l, &mut searchmoves, w, &mut words, num, ms) {
+            errors.push(e);
+        }
+    }
+    (l, searchmoves, errors)
+}
+
+/// One parameter of `go` (with its value, taken from `words`).
+fn go_word<'a>(
+    l: &mut Limits,
+    searchmoves: &mut Vec<String>,
+    w: &str,
+    words: &mut std::iter::Peekable<std::str::SplitWhitespace<'a>>,
+    num: impl Fn(Option<&str>, &str) -> Result<u64, String>,
+    ms: fn(u64) -> Duration,
+) -> Result<(), String> {
+    {
         match w {
             "depth" => l.depth = Some(num(words.next(), w)? as u32),
             "nodes" => l.nodes = Some(num(words.next(), w)?),
@@ -614,7 +660,7 @@ fn parse_go(rest: &str) -> Result<(Limits, Vec<String>), String> {
             other => return Err(format!("go: unknown parameter {other:?}")),
         }
     }
-    Ok((l, searchmoves))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -875,13 +921,109 @@ quit
 
     #[test]
     fn go_parameters() {
-        let (l, _) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5").unwrap();
+        let (l, _, errors) = parse_go("wtime 1000 btime -5 winc 10 binc 0 movestogo 5");
+        assert!(errors.is_empty());
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
         assert_eq!(l.btime, Some(Duration::ZERO));
-        assert!(parse_go("depth x").is_err());
-        assert!(parse_go("sideways").is_err());
-        let (l, moves) = parse_go("searchmoves e2e4 d2d4 depth 3").unwrap();
+        assert_eq!(parse_go("depth x").2.len(), 1);
+        assert_eq!(parse_go("sideways").2.len(), 1);
+        let (l, moves, errors) = parse_go("searchmoves e2e4 d2d4 depth 3");
+        assert!(errors.is_empty());
         assert_eq!(moves, ["e2e4", "d2d4"]);
         assert_eq!(l.depth, Some(3));
+    }
+
+    #[test]
+    fn go_bad_increment_keeps_the_clock() {
+        // Trial 15: `go wtime 1000 btime 1000 winc abc` dropped every
+        // parameter and searched until `stop` (never sent by a GUI that
+        // sent a clock): only the bad `winc` is to be skipped.
+        let (l, _, errors) = parse_go("wtime 1000 btime 1000 winc abc binc 10");
+        assert_eq!(errors, [r#"go winc: "abc" is not a number"#]);
+        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.btime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.winc, None);
+        assert_eq!(l.binc, Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn invalid_utf8_line_does_not_end_the_session() {
+        // Trial 15: a line with bytes that are not UTF-8 ended the session
+        // silently (no `readyok`, no `bestmove`). Lossily read, it is an
+        // unknown command and the session goes on.
+        let buf = Shared::default();
+        let out: Out = Arc::new(Mutex::new(buf.clone()));
+        serve(
+            &b"\xff\xfegarbage\nisready\nposition startpos\ngo depth 1\nquit\n"[..],
+            out,
+        );
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.contains(&"readyok"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn game_file_diagnostics_are_info_string_lines() {
+        // Trial 15: `setoption name GameFile value F` with a bad F sent the
+        // YAML diagnostic's source lines (`1 | ...`, `  |`) as bare lines.
+        let dir = std::env::temp_dir().join(format!("hr-uci-gamefile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.yaml");
+        std::fs::write(&file, "just a string\n").unwrap();
+        let lines = session(&format!(
+            "setoption name GameFile value {}\nisready\nquit\n",
+            file.display()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error:")),
+            "{lines:?}"
+        );
+        for l in &lines {
+            assert!(
+                l.starts_with("info string ") || l == "readyok",
+                "stray line {l:?} in {lines:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hash_out_of_range_is_refused_not_clamped() {
+        // Trial 15: `setoption name Hash value 99999999` was clamped to
+        // the declared max (4096 MiB) silently: 5 s and 3 GB resident
+        // before `readyok`. Outside `min 1 max 4096` it is an error.
+        for v in ["99999999", "0", "4097", "abc", "-5"] {
+            let lines = session(&format!("setoption name Hash value {v}\nisready\nquit\n"));
+            let want = format!("info string error: Hash {v:?} is not 1 to 4096");
+            assert!(lines.contains(&want), "{v}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn setoption_empty_value_clears_house_rules() {
+        // Trial 15: python-chess sends `setoption name HouseRules value `
+        // for "" (the line trimmed: `... value`), which was read as an
+        // option named `HouseRules value`, so piece-hp stayed on. Cleared,
+        // the rules are FIDE chess again (`info string variant chess`).
+        let lines = session(
+            "setoption name HouseRules value piece-hp\n\
+             setoption name HouseRules value \n\
+             position startpos\ngo depth 1\nquit\n",
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("unknown option")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(|l| l.starts_with("bestmove ")), Some(true));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == "info string variant chess (chess)"),
+            "{lines:?}"
+        );
     }
 }

@@ -334,3 +334,36 @@ fn a_modifier_match_game_replays_under_pgn_check() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!text(&o).contains("warning"), "{}", text(&o));
 }
+
+#[test]
+fn modifier_match_pgn_with_nonzero_seed_replays() {
+    // Trial 15: games of a `--modifiers` match are seeded `--seed + game
+    // index`, but the PGN had no `Seed` tag, so `pgn check` replayed every
+    // game but one of a `--seed 0` match with seed 0 and refused a move
+    // where the kamikaze outcomes differed (here `fxe3` at ply 11 of game
+    // 1 and `Bxg7` at ply 8 of game 2, before the fix). The tag carries
+    // each game's seed (2 and 3), the one `play --pgn` writes.
+    let file = tmp("mods-seed.pgn");
+    let o = houserules(&[
+        "match",
+        "level:2",
+        "level:2",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--seed",
+        "2",
+        "--modifiers",
+        "kamikaze",
+        "--max-plies",
+        "80",
+        "--pgn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(tags(&pgn, "Seed"), ["2", "3"]);
+    let o = houserules(&["pgn", "check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
