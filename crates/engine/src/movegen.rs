@@ -293,6 +293,35 @@ impl<B: BitSet> Sink<B> for Collect<'_> {
     }
 }
 
+/// Sorts the enemy magic riders on `xray` (squares that see the royal on
+/// `ksq` through its own side's pieces) given the occupancy and own pieces
+/// `(occ, ours)`: a rider with nothing between it and the royal checks (it
+/// joins `checkers`, and it and the squares between join `block`); one
+/// with exactly one own piece between pins that piece, reported as
+/// `pin(piece bit, segment)` (the squares between and the rider).
+#[inline(always)]
+pub(crate) fn magic_snipers<B: BitSet>(
+    mg: &crate::magic::Magics,
+    ksq: u8,
+    mut xray: u64,
+    (occ, ours): (u64, u64),
+    (checkers, block): (&mut B, &mut B),
+    mut pin: impl FnMut(u64, B),
+) {
+    while xray != 0 {
+        let s = xray.trailing_zeros() as u8;
+        xray &= xray - 1;
+        let btw = mg.between(ksq, s);
+        let on = btw & occ;
+        if on == 0 {
+            *checkers |= B::bit(s);
+            *block |= B::from_u64(btw) | B::bit(s);
+        } else if on & (on - 1) == 0 && on & ours != 0 {
+            pin(on, B::from_u64(btw) | B::bit(s));
+        }
+    }
+}
+
 impl<B: BitSet> Position<B> {
     /// Pseudo-legal targets of the piece of `kind`/`us` on `sq` by its
     /// ordinary (not first-move) shapes: `(quiet, captures)`.
@@ -453,35 +482,23 @@ impl<B: BitSet> Position<B> {
             let o = occ.to_u64();
             let th = their.to_u64();
             let ours = our.to_u64();
-            for (rookwise, snipers) in [(true, rl), (false, bl)] {
-                let snipers = snipers.to_u64();
-                if snipers == 0 {
-                    continue;
-                }
-                let xray = if rookwise {
-                    mg.rook(ksq, th)
-                } else {
-                    mg.bishop(ksq, th)
-                } & snipers;
-                let mut it = xray;
-                while it != 0 {
-                    let s = it.trailing_zeros() as u8;
-                    it &= it - 1;
-                    let btw = mg.between(ksq, s);
-                    let on = btw & o;
-                    if on == 0 {
-                        checkers |= B::bit(s);
-                        block |= B::from_u64(btw) | B::bit(s);
-                    } else if on & (on - 1) == 0 && on & ours != 0 {
-                        pinned |= B::from_u64(on);
-                        pin_segments |= B::from_u64(btw) | B::bit(s);
-                        if !PLAIN && npins < 16 {
-                            pins[npins] = (on.trailing_zeros() as u8, B::from_u64(btw) | B::bit(s));
-                            npins += 1;
-                        }
+            let (rq, bq) = (rl.to_u64(), bl.to_u64());
+            let xray = (mg.rook(ksq, th) & rq) | (mg.bishop(ksq, th) & bq);
+            magic_snipers(
+                mg,
+                ksq,
+                xray,
+                (o, ours),
+                (&mut checkers, &mut block),
+                |on, seg| {
+                    pinned |= B::from_u64(on);
+                    pin_segments |= seg;
+                    if !PLAIN && npins < 16 {
+                        pins[npins] = (on.trailing_zeros() as u8, seg);
+                        npins += 1;
                     }
-                }
-            }
+                },
+            );
         }
         for ar in if PLAIN {
             &[][..]

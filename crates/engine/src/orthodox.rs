@@ -17,7 +17,7 @@
 //! suites check every count against the move lists.
 
 use crate::bitboard::BitSet;
-use crate::movegen::Counter;
+use crate::movegen::{magic_snipers, Counter};
 use crate::position::Position;
 use crate::tables::{PawnPattern, Tables};
 
@@ -97,21 +97,19 @@ impl<B: BitSet> Position<B> {
         let mut pinned = B::EMPTY;
         let mut segments = B::EMPTY;
         let th = their.to_u64();
-        let mut snipers = (mg.rook(ksq, th) & rq) | (mg.bishop(ksq, th) & bq);
+        let snipers = (mg.rook(ksq, th) & rq) | (mg.bishop(ksq, th) & bq);
         let ours = our.to_u64();
-        while snipers != 0 {
-            let s = snipers.trailing_zeros() as u8;
-            snipers &= snipers - 1;
-            let btw = mg.between(ksq, s);
-            let on = btw & o;
-            if on == 0 {
-                checkers |= B::bit(s);
-                block |= B::from_u64(btw) | B::bit(s);
-            } else if on & (on - 1) == 0 && on & ours != 0 {
+        magic_snipers(
+            mg,
+            ksq,
+            snipers,
+            (o, ours),
+            (&mut checkers, &mut block),
+            |on, seg| {
                 pinned |= B::from_u64(on);
-                segments |= B::from_u64(btw) | B::bit(s);
-            }
-        }
+                segments |= seg;
+            },
+        );
 
         let promo = t.promo_choices.len() as u64;
         let mut n = 0u64;
