@@ -13,6 +13,19 @@ pub(crate) const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
 pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
+/// Late-move reductions start at this depth...
+const LMR_DEPTH: i32 = 3;
+/// ...from this move on (0-based, in search order).
+const LMR_MOVES: usize = 3;
+
+/// The reduction of the `i`-th move (0-based) at `depth`: about
+/// `ln(depth) × ln(i) / 2`, one ply less at PV nodes, at least 1, and
+/// never down to the horizon (the reduced search keeps a ply).
+fn lmr(depth: i32, i: usize, pv_node: bool) -> i32 {
+    let r = 0.5 + (depth as f64).ln() * (i as f64).ln() / 2.0;
+    let r = r as i32 - pv_node as i32;
+    r.clamp(1, (depth - 2).max(1))
+}
 
 /// What a search may spend.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -852,7 +865,28 @@ impl<B: BitSet> Worker<'_, '_, B> {
             let s = if i == 0 {
                 self.child_score(&child, same, depth - 1, alpha, beta, ply + 1)
             } else {
-                let s = self.child_score(&child, same, depth - 1, alpha, alpha + 1, ply + 1);
+                // Late-move reduction: a quiet late move is first searched
+                // shallower, and again at full depth if it beats alpha.
+                let r = if depth >= LMR_DEPTH
+                    && i >= LMR_MOVES
+                    && !in_check
+                    && !same
+                    && !self.ctx.is_capture(p, m)
+                    && m.promotion.is_none()
+                    && !self.killers[ply].contains(&Some(m))
+                    && !child.in_check_hooked(self.ctx.t)
+                {
+                    lmr(depth, i, pv_node)
+                } else {
+                    0
+                };
+                let mut s = -INF;
+                if r > 0 {
+                    s = self.child_score(&child, same, depth - 1 - r, alpha, alpha + 1, ply + 1);
+                }
+                if (r == 0 || s > alpha) && !self.stopped {
+                    s = self.child_score(&child, same, depth - 1, alpha, alpha + 1, ply + 1);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     self.child_score(&child, same, depth - 1, alpha, beta, ply + 1)
                 } else {
