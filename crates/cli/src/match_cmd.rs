@@ -277,6 +277,10 @@ impl Player for Ours {
 struct External {
     argv: Vec<String>,
     options: Vec<(String, String)>,
+    /// Options sent only to an engine that lists them in its `uci`
+    /// answer: the rule set's `HouseRules` (houserules itself reads it;
+    /// other engines would answer "no such option").
+    if_listed: Vec<(String, String)>,
     name: String,
     child: Option<Child>,
     stdin: Option<ChildStdin>,
@@ -284,7 +288,11 @@ struct External {
 }
 
 impl External {
-    fn new(command: &str, options: Vec<(String, String)>) -> Result<External, CliError> {
+    fn new(
+        command: &str,
+        options: Vec<(String, String)>,
+        if_listed: Vec<(String, String)>,
+    ) -> Result<External, CliError> {
         let argv: Vec<String> = command.split_whitespace().map(str::to_string).collect();
         if argv.is_empty() {
             return Err(CliError::input("an engine command is empty"));
@@ -293,6 +301,7 @@ impl External {
             name: argv[0].rsplit('/').next().unwrap_or(&argv[0]).to_string(),
             argv,
             options,
+            if_listed,
             child: None,
             stdin: None,
             lines: None,
@@ -331,6 +340,19 @@ impl External {
         }
         for (name, value) in self.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        for (name, value) in self.if_listed.clone() {
+            let listed = ids.iter().any(|l| {
+                l.strip_prefix("option name ")
+                    .is_some_and(|r| r.starts_with(&format!("{name} ")))
+            });
+            let given = self
+                .options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(&name));
+            if listed && !given {
+                self.send(&format!("setoption name {name} value {value}"))?;
+            }
         }
         self.send("isready")?;
         self.until("readyok", Duration::from_secs(10))?;
@@ -495,6 +517,7 @@ fn player(
     options: Vec<(String, String)>,
     objective: Objective,
     hit_points: Option<Vec<u8>>,
+    if_listed: Vec<(String, String)>,
     which: &str,
 ) -> Result<Box<dyn Player>, CliError> {
     if let Some(level) = level_of(spec, which)? {
@@ -513,7 +536,7 @@ fn player(
             searcher,
         }));
     }
-    Ok(Box::new(External::new(spec, options)?))
+    Ok(Box::new(External::new(spec, options, if_listed)?))
 }
 
 /// The level of an engine given as `level:N`, `None` for an external
@@ -713,6 +736,12 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         return Err(CliError::input("--games must be at least 1"));
     }
     let control = Control::from_args(args)?;
+    // A PGN path that cannot be written is refused before the first game,
+    // not after the last (the games would be lost).
+    if let Some(path) = &args.pgn {
+        std::fs::write(path, "")
+            .map_err(|e| CliError::input(format!("--pgn {}: cannot write: {e}", path.display())))?;
+    }
     if let Some(list) = &args.variant.modifiers {
         return crate::match_session::run(args, list, &control, out);
     }
@@ -746,9 +775,24 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         }
     }
     let [o1, o2] = opts;
+    // An engine that reads `HouseRules` (houserules itself) is told the
+    // presets, unless `UCI_Variant antichess` already says them.
+    let if_listed: Vec<(String, String)> =
+        if rules.trim().is_empty() || uci_variant.as_deref() == Some("antichess") {
+            Vec::new()
+        } else {
+            vec![("HouseRules".into(), rules.clone())]
+        };
     let mut players = [
-        player(&args.engine1, o1, objective, hp.clone(), "ENGINE1")?,
-        player(&args.engine2, o2, objective, hp, "ENGINE2")?,
+        player(
+            &args.engine1,
+            o1,
+            objective,
+            hp.clone(),
+            if_listed.clone(),
+            "ENGINE1",
+        )?,
+        player(&args.engine2, o2, objective, hp, if_listed, "ENGINE2")?,
     ];
     let names = [players[0].name(), players[1].name()];
     let openings: Vec<Opening> = match &args.openings {

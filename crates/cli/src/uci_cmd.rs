@@ -124,6 +124,9 @@ struct Session {
     /// preferred layout of the presets, e.g. knightmate's).
     variant: Option<(Variant, String)>,
     game: Game,
+    /// Why the last `position` set no position (`go` then answers
+    /// `bestmove 0000`).
+    position_error: Option<String>,
     searcher: Arc<Mutex<Searcher>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -157,6 +160,7 @@ pub fn serve(mut input: impl BufRead, out: Out) {
         hash_mb: 16,
         variant: None,
         game: Game::chess(),
+        position_error: None,
         searcher: Arc::new(Mutex::new(Searcher::new(16))),
         stop: Arc::new(AtomicBool::new(false)),
         thread: None,
@@ -195,6 +199,7 @@ impl Session {
             "setoption" => self.setoption(rest),
             "position" => {
                 self.stop_search();
+                self.position_error = None;
                 if let Err(e) = self.position(rest) {
                     say(&self.out, &format!("info string error: {e}"));
                 }
@@ -253,6 +258,15 @@ impl Session {
         };
         let value = if value == "<empty>" { "" } else { value };
         self.stop_search();
+        let rule_set = |s: &Self| {
+            (
+                s.variant_name.clone(),
+                s.chess960,
+                s.house_rules.clone(),
+                s.game_file.clone(),
+            )
+        };
+        let before = rule_set(self);
         match name.to_ascii_lowercase().as_str() {
             // The rule-set options rebuild the game only when they change
             // (python-chess sends UCI_Variant before every position).
@@ -330,8 +344,15 @@ impl Session {
             },
             _ => say(&self.out, &format!("info string unknown option: {name}")),
         }
-        if self.variant.is_none() {
-            if let Err(e) = self.variant() {
+        // The rule set is judged when this option changed it, so that one
+        // bad option is reported once, not after every later `setoption`.
+        if rule_set(self) != before && self.variant.is_none() {
+            let presets = houserules_presets::RuleSet::parse(&self.house_rules);
+            let e = match presets {
+                Err(e) if !self.house_rules.is_empty() => Some(format!("HouseRules: {e}")),
+                _ => self.variant().err().map(|e| e.to_string()),
+            };
+            if let Some(e) = e {
                 say(&self.out, &format!("info string error: {e}"));
             }
         }
@@ -377,7 +398,24 @@ impl Session {
         }
     }
 
+    /// Sets the position of `position …`. A bad rule set, FEN or command
+    /// leaves no position (`go` then answers `bestmove 0000`, never a move
+    /// of an older position); a move that is not legal keeps the moves
+    /// before it, as Stockfish does, and the error names its ply.
     fn position(&mut self, rest: &str) -> Result<(), CliError> {
+        match self.position_setup(rest) {
+            Ok(None) => Ok(()),
+            Ok(Some(bad_move)) => Err(bad_move),
+            Err(e) => {
+                self.position_error = Some(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Self::position`]: `Err` when no position could be set up, else
+    /// the error of the first move refused, if any.
+    fn position_setup(&mut self, rest: &str) -> Result<Option<CliError>, CliError> {
         let (variant, start_fen) = self.variant()?;
         let (setup, moves) = match rest.split_once("moves") {
             Some((a, b)) => (a.trim(), b.trim()),
@@ -395,22 +433,31 @@ impl Session {
             )));
         };
         if !self.modifiers.trim().is_empty() {
-            self.rule_session = Some(self.rule_position(&game.fen(), moves)?);
-            return Ok(());
+            let (session, bad) = self.rule_position(&game.fen(), moves)?;
+            self.game = session.game().clone();
+            self.rule_session = Some(session);
+            return Ok(bad);
         }
         self.rule_session = None;
-        for m in moves.split_whitespace() {
-            game.apply_uci(m)
-                .map_err(|e| CliError::input(format!("position moves: {m}: {e}")))?;
+        let mut bad = None;
+        for (i, m) in moves.split_whitespace().enumerate() {
+            if let Err(e) = game.apply_uci(m) {
+                bad = Some(move_error(i, m, &e.to_string()));
+                break;
+            }
         }
         self.game = game;
-        Ok(())
+        Ok(bad)
     }
 
     /// The position under `Modifiers`: a session from `fen` with the
     /// `Seed`, the moves replayed, every choice answered with its timeout
     /// default.
-    fn rule_position(&mut self, fen: &str, moves: &str) -> Result<RuleSession, CliError> {
+    fn rule_position(
+        &mut self,
+        fen: &str,
+        moves: &str,
+    ) -> Result<(RuleSession, Option<CliError>), CliError> {
         if self.chess960 {
             return Err(CliError::input(
                 "Modifiers with UCI_Chess960 is not supported (the session needs a chess960 layout)",
@@ -435,13 +482,13 @@ impl Session {
             }
         };
         settle(&mut s);
-        for m in moves.split_whitespace() {
-            s.submit(Input::Move { mv: m.to_string() })
-                .map_err(|e| CliError::input(format!("position moves: {m}: {}", e.message)))?;
+        for (i, m) in moves.split_whitespace().enumerate() {
+            if let Err(e) = s.submit(Input::Move { mv: m.to_string() }) {
+                return Ok((s, Some(move_error(i, m, &e.message))));
+            }
             settle(&mut s);
         }
-        self.game = s.game().clone();
-        Ok(s)
+        Ok((s, None))
     }
 
     /// The `game` of the rule set: `GameFile`, or `UCI_Variant` when it
@@ -462,6 +509,16 @@ impl Session {
 
     fn go(&mut self, rest: &str) {
         self.stop_search();
+        if let Some(e) = &self.position_error {
+            // UCI's null move: the last `position` set none, and a move of
+            // an older position would be illegal in the GUI's game.
+            say(
+                &self.out,
+                &format!("info string error: no position to search: {e}"),
+            );
+            say(&self.out, "bestmove 0000");
+            return;
+        }
         // UCI clients wait for `bestmove` after every `go`: a bad
         // parameter is reported and the search runs without it (the
         // other parameters kept).
@@ -547,6 +604,15 @@ impl Session {
             let _ = t.join();
         }
     }
+}
+
+/// The error of `position … moves` at the `i`-th move (0-based) `m`.
+fn move_error(i: usize, m: &str, why: &str) -> CliError {
+    CliError::input(format!(
+        "position moves: ply {} {m}: {why} (the position after the {} moves before it stands)",
+        i + 1,
+        i
+    ))
 }
 
 /// The start hit points per piece kind when the presets `rules` include
@@ -731,7 +797,7 @@ mod tests {
         assert!(lines.iter().any(|l| l == "bestmove a1c1"), "{lines:?}");
         assert!(lines
             .iter()
-            .any(|l| l.contains("error: position moves: e2e5")));
+            .any(|l| l.contains("error: position moves: ply 1 e2e5")));
         assert!(lines.iter().any(|l| l.contains("Skill Level")));
     }
 
@@ -1025,5 +1091,58 @@ quit
                 .any(|l| l == "info string variant chess (chess)"),
             "{lines:?}"
         );
+    }
+    #[test]
+    fn a_bad_rule_set_leaves_no_position_for_go() {
+        // Trial 15: after `position` failed (crazyhouse is no game here),
+        // `go` searched the previous position and answered `bestmove
+        // e2e4`, a White move where the GUI had Black to move. Now the
+        // position is missing and `go` answers UCI's null move.
+        let lines = session(
+            "setoption name UCI_Variant value crazyhouse\n\
+             position startpos moves e2e4\ngo depth 2\nquit\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best, ["bestmove 0000"], "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: no position to search")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn an_illegal_move_keeps_the_moves_before_it() {
+        // Trial 15: `position startpos moves e2e4 e7e5 e1e2 xx` searched
+        // the start position. As Stockfish does, the moves before the bad
+        // one stand: after 1. e4 e5 2. Ke2 Black is to move, and every
+        // Black piece stands on rank 5, 7 or 8, so the best move starts
+        // there. The error names the ply.
+        let lines = session("position startpos moves e2e4 e7e5 e1e2 xx\ngo depth 2\nquit\n");
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("no bestmove in {lines:?}"));
+        assert!(matches!(&best[1..2], "5" | "7" | "8"), "{best}: {lines:?}");
+        assert!(lines.iter().any(|l| l.contains("ply 4 xx")), "{lines:?}");
+    }
+
+    #[test]
+    fn a_bad_variant_is_reported_once() {
+        // Trial 15: after a bad `UCI_Variant`, every later `setoption`
+        // repeated its error and hid its own (`HouseRules` here). Each
+        // option that changes the rule set is judged once; `Hash` says
+        // nothing.
+        let lines = session(
+            "setoption name UCI_Variant value nosuch\n\
+             setoption name Hash value 32\n\
+             setoption name HouseRules value no-such-preset\nquit\n",
+        );
+        let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+        assert_eq!(errors.len(), 2, "{lines:?}");
+        assert!(errors[0].contains("nosuch"), "{errors:?}");
+        assert!(errors[1].contains("HouseRules"), "{errors:?}");
+        assert!(errors[1].contains("no-such-preset"), "{errors:?}");
     }
 }

@@ -367,3 +367,61 @@ fn modifier_match_pgn_with_nonzero_seed_replays() {
     let o = houserules(&["pgn", "check", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+#[test]
+fn an_unwritable_pgn_path_is_refused_before_the_first_game() {
+    // Trial 15: `--pgn /nonexistent/dir/x.pgn` played every game and only
+    // failed when writing at the end, losing a long match's games. The
+    // path is now tried first: the command fails with the path named and
+    // no game is played (no "Score of" line; 10,000 games at depth 1
+    // would take minutes).
+    let o = houserules(&[
+        "match",
+        "level:1",
+        "level:1",
+        "--games",
+        "10000",
+        "--depth",
+        "1",
+        "--pgn",
+        "/nonexistent/dir/x.pgn",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let all = text(&o);
+    assert!(all.contains("--pgn /nonexistent/dir/x.pgn"), "{all}");
+    assert!(!all.contains("Score of"), "{all}");
+}
+
+#[test]
+fn an_external_houserules_engine_is_told_the_house_rules() {
+    // Found by helper lmr (session 9): `match --rules double-move` with
+    // `houserules uci` as both external engines never told them the
+    // presets, so they played FIDE chess and every game ended in a rules
+    // infraction after White's first single move (White moves twice under
+    // double-move). An engine that lists `HouseRules` now gets the presets.
+    let me = env!("CARGO_BIN_EXE_houserules");
+    let engine = format!("{me} uci");
+    let file = tmp("double-move-external.pgn");
+    let o = houserules(&[
+        "match",
+        &engine,
+        &engine,
+        "--rules",
+        "double-move",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--max-plies",
+        "12",
+        "--pgn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    let terminations = tags(&pgn, "Termination");
+    assert_eq!(terminations.len(), 2, "{pgn}");
+    for t in terminations {
+        assert_ne!(t, "rules infraction", "{pgn}");
+    }
+}
