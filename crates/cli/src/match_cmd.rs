@@ -737,10 +737,20 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     }
     let control = Control::from_args(args)?;
     // A PGN path that cannot be written is refused before the first game,
-    // not after the last (the games would be lost).
+    // not after the last (the games would be lost). An existing file is
+    // opened without truncating it (a match that fails on another option
+    // must not empty an earlier match's record); a new one is created and
+    // removed again.
     if let Some(path) = &args.pgn {
-        std::fs::write(path, "")
+        let existed = path.exists();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
             .map_err(|e| CliError::input(format!("--pgn {}: cannot write: {e}", path.display())))?;
+        if !existed {
+            let _ = std::fs::remove_file(path);
+        }
     }
     if let Some(list) = &args.variant.modifiers {
         return crate::match_session::run(args, list, &control, out);

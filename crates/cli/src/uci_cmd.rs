@@ -127,6 +127,8 @@ struct Session {
     /// Why the last `position` set no position (`go` then answers
     /// `bestmove 0000`).
     position_error: Option<String>,
+    /// The rule-set errors reported after the last option change.
+    reported: Vec<String>,
     searcher: Arc<Mutex<Searcher>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -161,6 +163,7 @@ pub fn serve(mut input: impl BufRead, out: Out) {
         variant: None,
         game: Game::chess(),
         position_error: None,
+        reported: Vec::new(),
         searcher: Arc::new(Mutex::new(Searcher::new(16))),
         stop: Arc::new(AtomicBool::new(false)),
         thread: None,
@@ -264,6 +267,7 @@ impl Session {
                 s.chess960,
                 s.house_rules.clone(),
                 s.game_file.clone(),
+                s.modifiers.clone(),
             )
         };
         let before = rule_set(self);
@@ -295,10 +299,7 @@ impl Session {
                     self.variant = None;
                 }
             }
-            "modifiers" => {
-                self.modifiers = value.to_string();
-                self.rule_session = None;
-            }
+            "modifiers" => self.modifiers = value.to_string(),
             "seed" => match value.parse::<u32>() {
                 Ok(n) => self.seed = n,
                 Err(_) => say(
@@ -344,18 +345,37 @@ impl Session {
             },
             _ => say(&self.out, &format!("info string unknown option: {name}")),
         }
-        // The rule set is judged when this option changed it, so that one
-        // bad option is reported once, not after every later `setoption`.
-        if rule_set(self) != before && self.variant.is_none() {
-            let presets = houserules_presets::RuleSet::parse(&self.house_rules);
-            let e = match presets {
-                Err(e) if !self.house_rules.is_empty() => Some(format!("HouseRules: {e}")),
-                _ => self.variant().err().map(|e| e.to_string()),
-            };
-            if let Some(e) = e {
-                say(&self.out, &format!("info string error: {e}"));
+        if rule_set(self) != before {
+            self.rules_changed();
+        }
+    }
+
+    /// After an option changed the rule set: the position goes back to the
+    /// new rule set's start, as Fairy-Stockfish does (a `go` without a new
+    /// `position` must not search a position of the old rules), and the
+    /// rule set is judged now, when the option is set. Each error is
+    /// reported once: those already reported after the last change are
+    /// not repeated (one bad option must not hide the next one's error).
+    fn rules_changed(&mut self) {
+        let mut errors = Vec::new();
+        if !self.house_rules.is_empty() {
+            if let Err(e) = houserules_presets::RuleSet::parse(&self.house_rules) {
+                errors.push((format!("HouseRules: {e}"), e.to_string()));
             }
         }
+        self.position_error = None;
+        if let Err(e) = self.position("startpos") {
+            let e = e.to_string();
+            // The presets' own error, already named under `HouseRules`.
+            if !errors.iter().any(|(_, bare)| e.contains(bare.as_str())) {
+                errors.push((e.clone(), e));
+            }
+        }
+        let errors: Vec<String> = errors.into_iter().map(|(e, _)| e).collect();
+        for e in errors.iter().filter(|e| !self.reported.contains(e)) {
+            say(&self.out, &format!("info string error: {e}"));
+        }
+        self.reported = errors;
     }
 
     /// The game chosen by the options (built once per change).
@@ -511,12 +531,21 @@ impl Session {
         self.stop_search();
         if let Some(e) = &self.position_error {
             // UCI's null move: the last `position` set none, and a move of
-            // an older position would be illegal in the GUI's game.
+            // an older position would be illegal in the GUI's game. An
+            // infinite search still answers only after `stop`.
             say(
                 &self.out,
                 &format!("info string error: no position to search: {e}"),
             );
-            say(&self.out, "bestmove 0000");
+            let (limits, _, _) = parse_go(rest);
+            let (out, stop) = (self.out.clone(), self.stop.clone());
+            stop.store(false, Ordering::SeqCst);
+            self.thread = Some(std::thread::spawn(move || {
+                while limits.infinite && !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                say(&out, "bestmove 0000");
+            }));
             return;
         }
         // UCI clients wait for `bestmove` after every `go`: a bad
@@ -608,11 +637,12 @@ impl Session {
 
 /// The error of `position … moves` at the `i`-th move (0-based) `m`.
 fn move_error(i: usize, m: &str, why: &str) -> CliError {
-    CliError::input(format!(
-        "position moves: ply {} {m}: {why} (the position after the {} moves before it stands)",
-        i + 1,
-        i
-    ))
+    let kept = match i {
+        0 => "the position before it stands".to_string(),
+        1 => "the position after the move before it stands".to_string(),
+        n => format!("the position after the {n} moves before it stands"),
+    };
+    CliError::input(format!("position moves: ply {} {m}: {why} ({kept})", i + 1))
 }
 
 /// The start hit points per piece kind when the presets `rules` include
@@ -1144,5 +1174,56 @@ quit
         assert!(errors[0].contains("nosuch"), "{errors:?}");
         assert!(errors[1].contains("HouseRules"), "{errors:?}");
         assert!(errors[1].contains("no-such-preset"), "{errors:?}");
+    }
+
+    #[test]
+    fn infinite_go_without_a_position_answers_after_stop() {
+        // Re-trial (session 9): after a bad `position`, `go infinite`
+        // answered `bestmove 0000` at once and `stop` got nothing; UCI
+        // answers an infinite search only after `stop`. The `isready`
+        // between them is answered first.
+        let lines = session("position sideways\ngo infinite\nisready\nstop\nquit\n");
+        let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
+        let best = lines
+            .iter()
+            .position(|l| l == "bestmove 0000")
+            .expect("bestmove 0000");
+        assert!(ready < best, "{lines:?}");
+    }
+
+    #[test]
+    fn a_rule_change_resets_the_position_to_the_new_start() {
+        // Re-trial (session 9): after Capablanca's `position startpos`, a
+        // switch to chess with no new `position` searched the Capablanca
+        // position and answered a chancellor's `h1g3`. As Fairy-Stockfish
+        // does, the position is now the new rule set's start: the answer
+        // is one of FIDE's 20 first moves (16 pawn moves, 4 knight moves).
+        let lines = session(
+            "setoption name UCI_Variant value capablanca\nposition startpos\n\
+             setoption name UCI_Variant value chess\ngo depth 1\nquit\n",
+        );
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("no bestmove in {lines:?}"));
+        let knight = ["b1a3", "b1c3", "g1f3", "g1h3"].contains(&best);
+        let pawn = best.len() == 4
+            && best[..1] == best[2..3]
+            && &best[1..2] == "2"
+            && matches!(&best[3..4], "3" | "4");
+        assert!(knight || pawn, "{best}: {lines:?}");
+    }
+
+    #[test]
+    fn a_bad_modifier_is_reported_when_set() {
+        // Re-trial (session 9): `setoption name Modifiers value nonsense`
+        // printed nothing; the error came only at each `position`.
+        let lines = session("setoption name Modifiers value nonsense\nquit\n");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error:") && l.contains("nonsense")),
+            "{lines:?}"
+        );
     }
 }

@@ -425,3 +425,36 @@ fn an_external_houserules_engine_is_told_the_house_rules() {
         assert_ne!(t, "rules infraction", "{pgn}");
     }
 }
+
+#[test]
+fn a_failed_match_leaves_an_existing_pgn_file_alone() {
+    // Re-trial (session 9): the up-front `--pgn` check emptied an existing
+    // file, so a match that then failed on a bad `--rules` lost an earlier
+    // match's record. The file must keep its bytes, and a new path must
+    // not be left behind as an empty file.
+    let file = tmp("keep.pgn");
+    std::fs::write(&file, "[Event \"earlier\"]\n\n1. e4 *\n").unwrap();
+    let fresh = tmp("never-written.pgn");
+    let _ = std::fs::remove_file(&fresh);
+    for path in [&file, &fresh] {
+        let o = houserules(&[
+            "match",
+            "level:1",
+            "level:1",
+            "--rules",
+            "nonsense",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--pgn",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "[Event \"earlier\"]\n\n1. e4 *\n"
+    );
+    assert!(!fresh.exists());
+}
