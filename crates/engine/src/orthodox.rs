@@ -252,9 +252,10 @@ mod tests {
         }
     }
 
-    /// Knight and bishop swapped: the same game, but kind 2 no longer
-    /// leaps like the orthodox layout's bishop-wise rider, so the generic
-    /// counter must serve it (and still count the same).
+    /// Knight and bishop swapped: the same game, but kind 1 now rides
+    /// bishop-wise and kind 2 leaps, which is not the orthodox layout, so
+    /// the generic counter must serve it (and still count python-chess's
+    /// 48 moves of Kiwipete).
     #[test]
     fn reordered_kinds_are_not_orthodox() {
         let mut def = GameDefinition::fide();
