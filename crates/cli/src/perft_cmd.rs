@@ -343,11 +343,7 @@ fn load_suite(args: &PerftArgs, path: &Path) -> Result<Vec<Job>, CliError> {
                     // saying which: a position whose castling rights
                     // standard castling would drop is Chess960, as
                     // shakmaty's `CastlingMode::detect` decides.
-                    let standard = g.shredder_fen();
-                    g.set_chess960(true);
-                    if g.shredder_fen() == standard {
-                        g.set_chess960(variant.is_chess960());
-                    }
+                    g.detect_chess960();
                     g
                 })
                 .map_err(|err| {

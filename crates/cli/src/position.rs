@@ -292,8 +292,12 @@ impl PositionArgs {
         // rules allow, which the library reads. A game's own start
         // position is the designer's (Horde-like pawns on the first rank
         // are a design): it passes `validate` and is played as written.
-        let game = Game::from_fen(chosen.variant, text).and_then(|g| {
+        let game = Game::from_fen(chosen.variant, text).and_then(|mut g| {
             if !start {
+                // Castling rights only Chess960 castling can keep make the
+                // typed position a Chess960 one (issue 25: they were
+                // cleared without a word).
+                g.detect_chess960();
                 g.check_royal_count()
                     .and_then(|()| g.check_piece_ranks())
                     .map_err(houserules_engine::GameError::Fen)?;

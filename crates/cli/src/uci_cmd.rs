@@ -445,7 +445,13 @@ impl Session {
             Game::from_fen(variant, &start_fen)
                 .map_err(|e| CliError::input(format!("the start position {start_fen}: {e}")))?
         } else if let Some(fen) = setup.strip_prefix("fen ") {
+            // Rights only Chess960 castling keeps make it a Chess960
+            // position, as Stockfish keeps them without UCI_Chess960.
             Game::from_fen(variant, fen.trim())
+                .map(|mut g| {
+                    g.detect_chess960();
+                    g
+                })
                 .map_err(|e| CliError::input(format!("position fen: {e}")))?
         } else {
             return Err(CliError::input(format!(

@@ -235,3 +235,16 @@ fn session_san_is_disambiguated_among_the_rule_sets_moves() {
         "{out}{err}"
     );
 }
+
+/// A Chess960 position typed in the default game (issue 25 § 5): its
+/// castling rights `Ada` (White's a-file rook, Black's d- and a-file
+/// rooks, kings on c1 and c8) were dropped without a word, and perft 4
+/// gave 95,035. python-chess 1.11.2, `Board(FEN, chess960=True)`: perft
+/// 1–4 = 3, 122, 2,444, 95,135 (castling field `Qkq` in X-FEN).
+#[test]
+fn chess960_fen_in_default_game_keeps_its_castling_rights() {
+    let fen = "r1krn1bb/2B1p1pp/1pp2p2/p2p4/8/1n1Pq2P/PPPRP1P1/RQK1N2B w Ada - 4 11";
+    let (code, out, err) = run(&["perft", "--fen", fen, "--depth", "4"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Nodes: 95135"), "{out}{err}");
+}

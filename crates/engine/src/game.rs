@@ -284,6 +284,26 @@ impl Game {
         }
     }
 
+    /// Switches to Chess960 castling when the position as read has castling
+    /// rights that standard castling would drop but Chess960 castling keeps
+    /// (a king off its setup file, or a rook off its corner), and returns
+    /// whether it did. This is how shakmaty's `CastlingMode::detect` reads
+    /// a FEN whose game is not named: rights given in the input are data,
+    /// and clearing them without a word loses them (issue 25 § 5). Only
+    /// before the first move; a game already in Chess960 mode is left as is.
+    pub fn detect_chess960(&mut self) -> bool {
+        if self.chess960 || !self.moves.is_empty() || !self.undo.is_empty() {
+            return false;
+        }
+        let standard = self.shredder_fen();
+        self.set_chess960(true);
+        if self.chess960 && self.shredder_fen() != standard {
+            return true;
+        }
+        self.set_chess960(false);
+        false
+    }
+
     /// Whether castling is Chess960 castling (UCI king-takes-rook).
     pub fn is_chess960(&self) -> bool {
         self.chess960
