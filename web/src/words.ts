@@ -147,6 +147,10 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
       return `The piece on ${String(d.square ?? '?')} was removed.`;
     case 'moved':
       return `A piece was moved from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
+    case 'stepped':
+      return `A piece stepped from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
+    case 'swapped':
+      return `The pieces on ${String(d.a ?? '?')} and ${String(d.b ?? '?')} swapped places.`;
     case 'marker-placed':
       return `A ${String(d.kind ?? 'marker')} was placed on ${String(d.square ?? '?')}.`;
     case 'marker-expired':

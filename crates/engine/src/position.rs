@@ -433,16 +433,20 @@ impl<B: BitSet> Position<B> {
         }
     }
 
-    /// Swaps the pieces on `a` and `b`, each keeping its stable id (rule
-    /// layers: swaps). Returns `false` when either square is empty.
+    /// Swaps the pieces on `a` and `b`, each keeping its stable id and its
+    /// attribute byte (rule layers: swaps; hit points travel with their
+    /// pieces, issue 25 § 5). Returns `false` when either square is empty.
     pub fn swap_pieces(&mut self, a: Square, b: Square) -> bool {
         if a == b || self.piece_at(a).is_none() || self.piece_at(b).is_none() {
             return false;
         }
+        let (xa, xb) = (self.piece_attribute(a), self.piece_attribute(b));
         let (pa, ia) = self.take(a).expect("checked");
         let (pb, ib) = self.take(b).expect("checked");
         self.put(b, pa, ia);
         self.put(a, pb, ib);
+        self.set_attr(a, xb);
+        self.set_attr(b, xa);
         true
     }
 

@@ -1548,11 +1548,14 @@ impl Checker {
                 }
                 true
             }
-            ["var", name] if is_ident(name) => {
+            // Accessors on variables and parameters too (docs/modifiers.md
+            // § References; the runtime reads them as on any value: a
+            // square parameter's `.file`, a var holding a piece's `.type`).
+            ["var", name, rest @ ..] if is_ident(name) && tail_ok(rest) => {
                 self.var_uses.push((name.to_string(), path.to_string()));
                 true
             }
-            ["param", name] if is_ident(name) => {
+            ["param", name, rest @ ..] if is_ident(name) && tail_ok(rest) => {
                 if !self.params.contains(*name) {
                     self.push(
                         UNBOUND,

@@ -580,6 +580,10 @@ impl Session {
                 if let (Some(a), Some(b)) = (a, b) {
                     if a.id != b.id {
                         self.rewrite(Rewrite::Swap(a.sq, b.sq));
+                        self.log(
+                            "swapped",
+                            json!({"a": self.geom.name(a.sq), "b": self.geom.name(b.sq), "ids": [a.id, b.id]}),
+                        );
                         for (id, sq) in [(a.id, b.sq), (b.id, a.sq)] {
                             if let Some(info) = self.find_piece(id) {
                                 self.auto_queen(&info);
@@ -1195,6 +1199,10 @@ impl Session {
                 }
             }
             if at != me.sq {
+                self.log(
+                    "stepped",
+                    json!({"from": self.geom.name(me.sq), "to": self.geom.name(at), "id": id}),
+                );
                 if let Some(now) = self.find_piece(id) {
                     self.auto_queen(&now);
                 }
@@ -1288,7 +1296,10 @@ impl Session {
             };
             (0..g.squares())
                 .filter(|&s| free(s))
-                .min_by_key(|&s| (manhattan(s, target), manhattan(s, me.sq), s))
+                // The piece's own square loses a tie: it is to be moved,
+                // and staying is the choice only when nothing is as near
+                // (issue 25: a tie with its own square left it in place).
+                .min_by_key(|&s| (manhattan(s, target), s == me.sq, manhattan(s, me.sq), s))
         } else {
             None
         };
