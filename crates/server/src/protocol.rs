@@ -221,7 +221,7 @@ pub struct ClockView {
     pub black: SideClock,
     /// The side whose clock runs, or null (before the first move, paused,
     /// over).
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<ColorName>")]
     pub running: Option<ColorName>,
     /// The server's time when the message was built (ms since the Unix
     /// epoch), to correct the running clock for the message's age.
@@ -257,22 +257,22 @@ pub struct GameInfo {
     /// The number of inputs accepted so far (a `patch` does not change it).
     pub seq: u64,
     /// The clocks, or null for an untimed game.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<ClockView>")]
     pub clock: Option<ClockView>,
     /// Which seats have a connection.
     pub presence: BothSides,
     /// The side whose draw offer stands, or null.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<ColorName>")]
     pub draw_offer: Option<ColorName>,
     /// The result, or null while the game goes on.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<ResultView>")]
     pub result: Option<ResultView>,
     /// The game waits for a chooser who is away (`no-timeout` mode).
     pub paused: bool,
     /// Which seats have a token (an open challenge has one free seat).
     pub seats: BothSides,
     /// The engine's seat, or null in a game of two persons.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<EngineView>")]
     pub engine: Option<EngineView>,
 }
 
@@ -312,7 +312,7 @@ pub struct Update {
     pub input: Value,
     /// The move, when the input was one.
     #[serde(rename = "move")]
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<MovePlayed>")]
     pub mv: Option<MovePlayed>,
     /// The full state's `plyCount`.
     pub ply_count: u32,
@@ -325,12 +325,12 @@ pub struct Update {
     /// The full state's `legalMoves` (UCI) for the side to move.
     pub legal_moves: Vec<String>,
     /// The full state's `pendingChoice`.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<PendingChoice>")]
     pub pending_choice: Option<PendingChoice>,
     /// The rule log entries this input added (append them to the log).
     pub events: Vec<LogEntry>,
     /// The pieces that changed, or null when none did.
-    #[schemars(required)]
+    #[schemars(required, schema_with = "nullable::<PiecesChange>")]
     pub pieces: Option<PiecesChange>,
     /// The whole marker list when it changed (absent when not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -489,6 +489,13 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         }
     }
     Ok(msg)
+}
+
+/// `T` or null, for fields that are always present (schemars leaves the
+/// null out of a `required` `Option`).
+fn nullable<T: JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let inner = g.subschema_for::<T>();
+    schemars::json_schema!({"anyOf": [inner, {"type": "null"}]})
 }
 
 /// The generated part of `docs/protocol.md`: the JSON Schema of the client
