@@ -19,8 +19,9 @@ async fn expect_valid(c: &mut Client, kind: &str, schema: &Value) -> Value {
     m
 }
 
-/// 1. e4 by White (v3), a draw offer, a resignation: each is one update
-/// with the fields of that input; a v1 spectator gets the full `state`s.
+/// The first move e4 by White (v3), a draw offer, a resignation: each is
+/// one update with the fields of that input; a v1 spectator gets the full
+/// `state`s.
 async fn updates_after_a_move_and_events(b: Backend) {
     let s = start(b).await;
     let schema = server_schema();
@@ -319,9 +320,9 @@ async fn resync_after_a_gap(b: Backend) {
     assert_eq!(again, vec![seen[4].clone()]);
     // 20 more plies: seq 25; the history keeps 10..=25, so a client at
     // seq 2 gets the full state.
-    for ply in 5..25 {
+    for (ply, m) in moves.iter().enumerate().take(25).skip(5) {
         let c = if ply % 2 == 0 { &mut w } else { &mut bl };
-        c.mv(&moves[ply], ply as u32).await;
+        c.mv(m, ply as u32).await;
         expect_valid(&mut w, "update", &schema).await;
     }
     w.send(json!({"kind": "resync", "lastSeq": 2})).await;
