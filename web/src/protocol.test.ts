@@ -42,7 +42,7 @@ describe('connection', () => {
       setTimer: (f, ms) => timers.push({ f, ms }),
     });
     sockets[0].open();
-    expect(JSON.parse(sockets[0].sent[0])).toEqual({ kind: 'hello', protocolVersion: 2 });
+    expect(JSON.parse(sockets[0].sent[0])).toEqual({ kind: 'hello', protocolVersion: 3 });
     seq = 7;
     sockets[0].drop();
     sockets[0].drop(); // a second close event of the same socket changes nothing
@@ -52,7 +52,7 @@ describe('connection', () => {
     expect(timers.map((t) => t.ms)).toEqual([250, 500]);
     timers[1].f();
     sockets[2].open();
-    expect(JSON.parse(sockets[2].sent[0])).toEqual({ kind: 'hello', protocolVersion: 2, lastSeq: 7 });
+    expect(JSON.parse(sockets[2].sent[0])).toEqual({ kind: 'hello', protocolVersion: 3, lastSeq: 7 });
     expect(conn.send({ kind: 'move', move: 'e2e4', ply: 0 })).toBe(true);
     expect(sockets[2].sent[1]).toBe('{"kind":"move","move":"e2e4","ply":0}');
     conn.close();

@@ -9,7 +9,7 @@
 
 export type Color = 'white' | 'black';
 export type Seat = Color | 'spectator';
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 // ---------------------------------------------------------------------------------------------
 // Session output (docs/session-output.schema.json)
@@ -232,7 +232,7 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
 // WebSocket messages
 
 export type ClientMessage =
-  | { kind: 'hello'; protocolVersion: 1 | 2; lastSeq?: number }
+  | { kind: 'hello'; protocolVersion: 1 | 2 | 3; lastSeq?: number }
   | { kind: 'move'; move: string; ply: number }
   | { kind: 'submit-choice'; choiceId: string; value: string }
   | { kind: 'resign' }
@@ -241,7 +241,39 @@ export type ClientMessage =
   | { kind: 'decline-draw' }
   | { kind: 'claim-draw' }
   | { kind: 'claim-victory' }
-  | { kind: 'ping' };
+  | { kind: 'ping' }
+  | { kind: 'resync'; lastSeq: number };
+
+/** (v3) The game-level fields sent in every `update` and alone as `patch` (docs/protocol.md § Version 3). */
+export interface GameInfo {
+  seq: number;
+  clock: unknown;
+  presence: { white: boolean; black: boolean };
+  drawOffer: Color | null;
+  result: { result: string; reason: string } | null;
+  paused: boolean;
+  seats: { white: boolean; black: boolean };
+  engine: { color: Color; level: number; thinking: boolean } | null;
+}
+
+/** (v3) What one accepted input changed: apply it to the state of `seq - 1`. */
+export interface UpdateMessage extends GameInfo {
+  kind: 'update';
+  input: unknown;
+  move: { uci: string; san: string } | null;
+  plyCount: number;
+  fen: string;
+  sideToMove: Color;
+  status: StatusShape;
+  legalMoves: string[];
+  pendingChoice: PendingChoice | null;
+  events: LogEntry[];
+  pieces: { removed: number[]; changed: PieceOut[] } | null;
+  markers?: MarkerOut[];
+  activeModifiers?: SessionOutput['activeModifiers'];
+  vars?: Record<string, unknown>;
+  rngStream: number;
+}
 
 export type ServerMessage =
   | { kind: 'welcome'; protocolVersion: number; seat: Seat; seq: number; state: unknown }
@@ -251,7 +283,9 @@ export type ServerMessage =
   | { kind: 'warning'; code?: string; message: string }
   | { kind: 'game-over'; result: string; reason: string }
   | { kind: 'presence'; white?: unknown; black?: unknown; [k: string]: unknown }
-  | { kind: 'pong' };
+  | { kind: 'pong' }
+  | UpdateMessage
+  | ({ kind: 'patch' } & GameInfo);
 
 /** Parses one server frame; returns an Error (never throws) for a frame the client cannot read. */
 export function parseServerMessage(text: string): ServerMessage | Error {
@@ -268,6 +302,15 @@ export function parseServerMessage(text: string): ServerMessage | Error {
       if (num(v.seq) === undefined) return new Error(`${v.kind} message without a numeric "seq"`);
       if (!isObj(v.state)) return new Error(`${v.kind} message without "state"`);
       return v as ServerMessage;
+    case 'update':
+      if (num(v.seq) === undefined) return new Error('update message without a numeric "seq"');
+      if (typeof v.fen !== 'string' || !Array.isArray(v.events) || !Array.isArray(v.legalMoves)) {
+        return new Error('update message without "fen", "events" or "legalMoves"');
+      }
+      return v as unknown as ServerMessage;
+    case 'patch':
+      if (num(v.seq) === undefined) return new Error('patch message without a numeric "seq"');
+      return v as unknown as ServerMessage;
     case 'request-choice':
       if (typeof v.choiceId !== 'string' || !isObj(v.prompt)) return new Error('request-choice without choiceId/prompt');
       return v as ServerMessage;
@@ -550,7 +593,7 @@ export interface ConnectionOptions {
 
 export const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** Math.max(0, attempt - 1));
 
-/** One game's WebSocket: sends `hello` (v2, with `lastSeq` once it has a state) at every open and reconnects after a drop. */
+/** One game's WebSocket: sends `hello` (v3, with `lastSeq` once it has a state) at every open and reconnects after a drop. */
 export class GameConnection {
   private ws: SocketLike | null = null;
   private attempt = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, setConnection } from './store';
+import { choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, resyncSent, setConnection } from './store';
 import type { ServerMessage } from './protocol';
-import { session } from './test/fixtures';
+import { pc, session } from './test/fixtures';
 
 const welcome = (seq: number, over: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): ServerMessage => ({
   kind: 'welcome', protocolVersion: 2, seat: 'white', seq, state: { seq, ...session(over), ...extra },
@@ -211,5 +211,84 @@ describe('leaving during a choice', () => {
     const paused = reduce(initialClient(), welcome(1, { pendingChoice: choice(), status: { status: 'awaiting-choice' } }), 0);
     expect(leavingForfeits(paused)).toBe(false);
     expect(leavingForfeits(reduce(initialClient(), welcome(1), 0))).toBe(false);
+  });
+});
+
+describe('protocol 3 updates', () => {
+  const info = (seq: number, over: Record<string, unknown> = {}) => ({
+    seq,
+    clock: null,
+    presence: { white: true, black: true },
+    drawOffer: null,
+    result: null,
+    paused: false,
+    seats: { white: true, black: true },
+    engine: null,
+    ...over,
+  });
+  // 1. e4 from the fixture: the white pawn (id 12) appears on e4 (it was not in the fixture's
+  // two-king list), one log entry is appended, Black is to move.
+  const update = (seq: number, over: Record<string, unknown> = {}): ServerMessage => ({
+    kind: 'update',
+    ...info(seq),
+    input: { move: 'e2e4' },
+    move: { uci: 'e2e4', san: 'e4' },
+    plyCount: 1,
+    fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+    sideToMove: 'black',
+    status: { status: 'ongoing' },
+    legalMoves: ['e7e5'],
+    pendingChoice: null,
+    events: [{ event: 'move', detail: { uci: 'e2e4' } }],
+    pieces: { removed: [], changed: [pc('e4', 'pawn', 'white', 12)] },
+    rngStream: 0,
+    ...over,
+  }) as ServerMessage;
+
+  it('applies an update to the state of seq - 1', () => {
+    let c = reduce(initialClient(), { ...welcome(4), protocolVersion: 3 } as ServerMessage, 0);
+    c = reduce(c, update(5), 10);
+    expect(c.seq).toBe(5);
+    const s = c.game!.session;
+    expect(s.plyCount).toBe(1);
+    expect(s.sideToMove).toBe('black');
+    expect(s.legalMoves).toEqual(['e7e5']);
+    expect(s.log).toEqual([{ event: 'move', detail: { uci: 'e2e4' } }]);
+    expect(s.pieces.map((p) => p.square).sort()).toEqual(['e1', 'e4', 'e8']);
+    expect(c.resyncFrom).toBeNull();
+  });
+
+  it('removes and replaces pieces by id', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, update(2, { pieces: { removed: [60], changed: [pc('e2', 'king', 'white', 4)] } }), 0);
+    expect(c.game!.session.pieces).toEqual([pc('e2', 'king', 'white', 4)]);
+  });
+
+  it('asks for a resync once on a gap, and ignores old updates', () => {
+    let c = reduce(initialClient(), welcome(1), 0);
+    c = reduce(c, update(3), 0); // seq 2 was missed
+    expect(c.seq).toBe(1);
+    expect(c.resyncFrom).toBe(1);
+    c = resyncSent(c);
+    expect(c.resyncFrom).toBeNull();
+    c = reduce(c, update(4), 0); // still missing 2: asked already
+    expect(c.resyncFrom).toBeNull();
+    c = reduce(c, update(2), 0);
+    c = reduce(c, update(3, { plyCount: 2 }), 0);
+    expect(c.seq).toBe(3);
+    c = reduce(c, update(2, { plyCount: 9 }), 0); // an old one
+    expect(c.game!.session.plyCount).toBe(2);
+    // the full state answers a gap older than the server's history
+    c = reduce(c, state(10, { plyCount: 10 }), 0);
+    expect(c.seq).toBe(10);
+  });
+
+  it('applies a patch at the seq it has, without touching the session', () => {
+    let c = reduce(initialClient(), welcome(2, {}, { seats: { white: true, black: false } }), 0);
+    c = reduce(c, { kind: 'patch', ...info(2) } as ServerMessage, 0);
+    expect(c.game!.seats).toEqual({ white: true, black: true });
+    expect(c.game!.session.plyCount).toBe(0);
+    c = reduce(c, { kind: 'patch', ...info(3) } as ServerMessage, 0);
+    expect(c.resyncFrom).toBe(2);
   });
 });

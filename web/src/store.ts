@@ -12,6 +12,9 @@ import {
   type GameView,
   type Seat,
   type ServerMessage,
+  type SessionOutput,
+  type UpdateMessage,
+  type GameInfo,
 } from './protocol';
 
 export interface Notice {
@@ -39,6 +42,13 @@ export interface GameClient {
   notices: Notice[];
   /** SAN of plies seen live, by ply index (0 = first move), computed by the caller. */
   san: Record<number, string>;
+  /**
+   * (v3) A `resync` to send, with this `lastSeq`: set when an update or patch shows a gap in `seq`;
+   * the page sends it and calls `resyncSent`.
+   */
+  resyncFrom: number | null;
+  /** (v3) The `lastSeq` of the last `resync` sent, so that one gap asks once. */
+  resyncAsked: number | null;
 }
 
 export const initialClient = (): GameClient => ({
@@ -54,6 +64,8 @@ export const initialClient = (): GameClient => ({
   reconnects: 0,
   notices: [],
   san: {},
+  resyncFrom: null,
+  resyncAsked: null,
 });
 
 /**
@@ -94,8 +106,9 @@ function notice(c: GameClient, kind: Notice['kind'], text: string, now: number):
   return [...c.notices, { kind, text, at: now }].slice(-MAX_NOTICES);
 }
 
-function applyState(c: GameClient, seq: number, raw: unknown, now: number): GameClient {
-  if (seq <= c.seq && c.game) return c; // stale or duplicate (a resync after reconnect)
+function applyState(c: GameClient, seq: number, raw: unknown, now: number, sameSeq = false): GameClient {
+  // Stale or duplicate (a resync after reconnect); a v3 patch carries the seq we have.
+  if (c.game && (seq < c.seq || (seq === c.seq && !sameSeq))) return c;
   let g: GameView;
   try {
     g = readGameState(raw, seq, c.game?.id ?? '');
@@ -137,6 +150,74 @@ export function drawOfferText(offer: Color | null, me: Color | null): string | n
   return `${offer === 'white' ? 'White' : 'Black'} offers a draw.`;
 }
 
+/** The full state of `g` with the game-level fields of a v3 update or patch, and `session`. */
+function withInfo(g: GameView, m: GameInfo, session: SessionOutput): Record<string, unknown> {
+  return {
+    id: g.id,
+    seq: m.seq,
+    session,
+    clock: m.clock,
+    presence: m.presence,
+    drawOffer: m.drawOffer,
+    result: m.result,
+    paused: m.paused,
+    seats: m.seats,
+    engine: m.engine,
+    players: g.players,
+    claimVictoryAfterMs: g.claimVictoryAfterMs,
+  };
+}
+
+/** A gap in `seq`: ask once for what was missed (the page sends `resync`). */
+function gap(c: GameClient): GameClient {
+  return c.resyncAsked === c.seq ? c : { ...c, resyncFrom: c.seq };
+}
+
+/**
+ * (v3) Applies an `update` to the state of `seq - 1`: the pieces by id, the lists sent whole when
+ * they changed, the input's log entries appended. An older one is ignored; a newer one means some
+ * were missed, and asks for a resync.
+ */
+function applyUpdate(c: GameClient, m: UpdateMessage, now: number): GameClient {
+  const g = c.game;
+  if (!g || m.seq <= c.seq) return c;
+  if (m.seq !== c.seq + 1) return gap(c);
+  const s = g.session;
+  let pieces = s.pieces;
+  if (m.pieces) {
+    const gone = new Set([...m.pieces.removed, ...m.pieces.changed.map((p) => p.id)]);
+    pieces = [...pieces.filter((p) => !gone.has(p.id)), ...m.pieces.changed];
+  }
+  const session: SessionOutput = {
+    ...s,
+    fen: m.fen,
+    sideToMove: m.sideToMove,
+    status: m.status,
+    legalMoves: m.legalMoves,
+    pendingChoice: m.pendingChoice,
+    plyCount: m.plyCount,
+    pieces,
+    markers: m.markers ?? s.markers,
+    activeModifiers: m.activeModifiers ?? s.activeModifiers,
+    vars: m.vars ?? s.vars,
+    log: [...s.log, ...m.events],
+  };
+  return applyState(c, m.seq, withInfo(g, m, session), now);
+}
+
+/** (v3) Applies a `patch`: the game-level fields at the seq the client has. */
+function applyPatch(c: GameClient, m: { kind: 'patch' } & GameInfo, now: number): GameClient {
+  const g = c.game;
+  if (!g || m.seq < c.seq) return c;
+  if (m.seq > c.seq) return gap(c);
+  return applyState(c, m.seq, withInfo(g, m, g.session), now, true);
+}
+
+/** Marks the pending `resync` as sent. */
+export function resyncSent(c: GameClient): GameClient {
+  return c.resyncFrom === null ? c : { ...c, resyncAsked: c.resyncFrom, resyncFrom: null };
+}
+
 /** Applies one server message. */
 export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient {
   switch (m.kind) {
@@ -171,6 +252,10 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
     }
     case 'pong':
       return c;
+    case 'update':
+      return applyUpdate(c, m, now);
+    case 'patch':
+      return applyPatch(c, m, now);
   }
 }
 

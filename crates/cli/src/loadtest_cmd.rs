@@ -1,7 +1,8 @@
 //! `houserules loadtest`: holds N concurrent games of bots playing random
 //! legal moves against a server on this machine, for a bounded time, and
-//! prints connections held, moves per second, ack latency p50/p99 and
-//! resident memory per game.
+//! prints connections held, moves per second, ack latency p50/p99,
+//! resident memory per game and, with `--server-pid`, the server's CPU
+//! time per accepted move beside the load average.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -28,10 +29,18 @@ Examples:
 Without --server, a server is started in this process on a loopback port
 with a fresh SQLite file in the temporary directory (removed after), so
 the memory figure covers server and clients together. Only loopback
-addresses are accepted. Each game is two WebSocket clients (protocol v1)
-playing random legal moves; a finished game is replaced by a new one. The
-ack latency is the time from sending a move to receiving the state that
-includes it.";
+addresses are accepted. Each game is two WebSocket clients (protocol 3,
+or 1 with --protocol 1) playing random legal moves; a finished game is
+replaced by a new one. The ack latency is the time from sending a move to
+receiving the update (v1: the state) that includes it.
+
+With --warmup-plies N every game first plays N plies as fast as they are
+acknowledged (a game that ends sooner is replaced and starts again), and
+the figures cover only what follows, so the cost per move can be compared
+at early and late plies. The server's CPU time per accepted move (user +
+system, /proc/PID/stat, needs --server-pid) is taken over the measured
+window only, and printed with the load average at its start and end: on a
+shared machine it is the figure that depends least on the other jobs.";
 
 /// Options of `houserules loadtest`.
 #[derive(Debug, Args)]
@@ -58,13 +67,32 @@ pub struct LoadtestArgs {
     /// measured (else only this process's is)
     #[arg(long, value_name = "PID", requires = "server")]
     server_pid: Option<u32>,
+    /// The protocol version the bots speak (3: an update per move; 1: the
+    /// full state per move)
+    #[arg(long, value_name = "VERSION", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    protocol: u8,
+    /// The creation request of each game (JSON), e.g. with modifiers
+    #[arg(long, value_name = "JSON", default_value = "{}")]
+    request: String,
+    /// Plies every game plays before the measured window starts
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    warmup_plies: u32,
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 #[derive(Default)]
 struct Stats {
+    /// Moves in the measured window.
     moves: AtomicU64,
+    /// Games that finished the warm-up.
+    warm: AtomicU64,
+    /// The sum of the plies of the measured moves (their mean ply).
+    plies: AtomicU64,
+    /// Whether the measured window has started.
+    measuring: std::sync::atomic::AtomicBool,
+    /// Whether the run is over (the bots stop).
+    stop: std::sync::atomic::AtomicBool,
     games_done: AtomicU64,
     connections: AtomicU64,
     latencies_us: Mutex<Vec<u64>>,
@@ -99,13 +127,33 @@ async fn http_post(addr: SocketAddr, path: &str, body: &str) -> Result<Value, St
     serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
 }
 
-async fn connect(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+/// The server's CPU time (user + system) in seconds, from
+/// `/proc/PID/stat` (fields 14 and 15, in clock ticks of 1/100 s: Linux's
+/// USER_HZ, fixed at 100 for this interface).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count after its `)`.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// The load average (1, 5, 15 min) as `/proc/loadavg` gives it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+async fn connect(addr: SocketAddr, id: &str, token: &str, version: u8) -> Result<Ws, String> {
     let url = format!("ws://{addr}/api/games/{id}/ws?token={token}");
     let (mut ws, _) = tokio_tungstenite::connect_async(url)
         .await
         .map_err(|e| e.to_string())?;
     ws.send(Message::Text(
-        json!({"kind": "hello", "protocolVersion": 1})
+        json!({"kind": "hello", "protocolVersion": version})
             .to_string()
             .into(),
     ))
@@ -114,7 +162,7 @@ async fn connect(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> 
     Ok(ws)
 }
 
-/// The next `welcome`/`state`/`game-over`, skipping the rest.
+/// The next `welcome`/`state`/`update`/`game-over`, skipping the rest.
 async fn next_state(ws: &mut Ws) -> Result<Value, String> {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(30), ws.next())
@@ -125,7 +173,7 @@ async fn next_state(ws: &mut Ws) -> Result<Value, String> {
         if let Message::Text(t) = m {
             let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
             match v["kind"].as_str() {
-                Some("welcome" | "state" | "game-over") => return Ok(v),
+                Some("welcome" | "state" | "update" | "game-over") => return Ok(v),
                 Some("error") => return Err(format!("server error: {v}")),
                 _ => {}
             }
@@ -133,28 +181,49 @@ async fn next_state(ws: &mut Ws) -> Result<Value, String> {
     }
 }
 
-/// Plays games one after another until `until`.
-async fn bot_pair(
+/// What a bot pair is told.
+#[derive(Clone)]
+struct Plan {
     addr: SocketAddr,
-    mut rng: u64,
     until: Instant,
     pace: Option<Duration>,
-    stats: Arc<Stats>,
-) -> Result<(), String> {
+    version: u8,
+    request: String,
+    warmup_plies: u32,
+}
+
+/// Plays games one after another until `until`.
+async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), String> {
+    let Plan {
+        addr,
+        until,
+        pace,
+        version,
+        request,
+        warmup_plies,
+    } = plan;
+    let mut warm = warmup_plies == 0;
+    if warm {
+        stats.warm.fetch_add(1, Ordering::Relaxed);
+    }
     // Paced games start their clocks at spread-out times, so that the
     // moves do not come in waves.
     let mut next_move =
         Instant::now() + pace.map_or(Duration::ZERO, |p| p.mul_f64((rng % 1000) as f64 / 1000.0));
-    while Instant::now() < until {
-        let g = http_post(addr, "/api/games", "{}").await?;
+    let going = |stats: &Stats| Instant::now() < until && !stats.stop.load(Ordering::Relaxed);
+    while going(&stats) {
+        let g = http_post(addr, "/api/games", &request).await?;
         let id = g["id"].as_str().ok_or("no id")?;
         let tw = g["seats"]["white"]["token"].as_str().ok_or("no token")?;
         let tb = g["seats"]["black"]["token"].as_str().ok_or("no token")?;
-        let mut socks = [connect(addr, id, tw).await?, connect(addr, id, tb).await?];
+        let mut socks = [
+            connect(addr, id, tw, version).await?,
+            connect(addr, id, tb, version).await?,
+        ];
         stats.connections.fetch_add(2, Ordering::Relaxed);
         let mut state = next_state(&mut socks[0]).await?["state"].clone();
         next_state(&mut socks[1]).await?;
-        while Instant::now() < until {
+        while going(&stats) {
             let legal = state["legalMoves"].as_array().cloned().unwrap_or_default();
             if legal.is_empty() || !state["result"].is_null() {
                 stats.games_done.fetch_add(1, Ordering::Relaxed);
@@ -165,8 +234,19 @@ async fn bot_pair(
             rng ^= rng >> 7;
             rng ^= rng << 17;
             let mv = &legal[(rng % legal.len() as u64) as usize];
-            if let Some(p) = pace {
-                if next_move > until {
+            let ply = state["plyCount"].as_u64().unwrap_or(0);
+            if !warm && ply >= u64::from(warmup_plies) {
+                warm = true;
+                stats.warm.fetch_add(1, Ordering::Relaxed);
+            }
+            let measured = warm && stats.measuring.load(Ordering::Relaxed);
+            if let (Some(p), true) = (pace, warm) {
+                if next_move < Instant::now() {
+                    // The end of the warm-up (or a slow ack) left this game
+                    // behind: pace from now on, rather than catch up.
+                    next_move = Instant::now();
+                }
+                if next_move > until || stats.stop.load(Ordering::Relaxed) {
                     // The next move would fall after the end: stop here
                     // rather than start another game.
                     for s in &mut socks {
@@ -177,9 +257,11 @@ async fn bot_pair(
                 }
                 tokio::time::sleep_until(next_move.into()).await;
                 next_move += p;
+                if stats.stop.load(Ordering::Relaxed) {
+                    break;
+                }
             }
             let side = usize::from(state["sideToMove"] == "black");
-            let ply = state["plyCount"].clone();
             let sent = Instant::now();
             socks[side]
                 .send(Message::Text(
@@ -192,14 +274,23 @@ async fn bot_pair(
             let ack = next_state(&mut socks[side]).await?;
             let us = sent.elapsed().as_micros() as u64;
             next_state(&mut socks[1 - side]).await?;
-            if ack["kind"] != "state" {
+            if ack["kind"] != "state" && ack["kind"] != "update" {
                 break;
             }
-            stats.moves.fetch_add(1, Ordering::Relaxed);
-            if let Ok(mut l) = stats.latencies_us.lock() {
-                l.push(us);
+            if measured {
+                stats.moves.fetch_add(1, Ordering::Relaxed);
+                stats.plies.fetch_add(ply, Ordering::Relaxed);
+                if let Ok(mut l) = stats.latencies_us.lock() {
+                    l.push(us);
+                }
             }
-            state = ack["state"].clone();
+            // v3: the update has the fields the bot reads (legalMoves,
+            // sideToMove, plyCount, result) at its top level.
+            state = if ack["kind"] == "update" {
+                ack
+            } else {
+                ack["state"].clone()
+            };
         }
         for s in &mut socks {
             let _ = s.close(None).await;
@@ -265,23 +356,49 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             }
         };
         let stats = Arc::new(Stats::default());
-        let start = Instant::now();
-        let until = start + Duration::from_secs(args.seconds);
+        // The warm-up is bounded too: at most 10 minutes.
+        let warmup_bound = if args.warmup_plies > 0 { Duration::from_secs(600) } else { Duration::ZERO };
+        let hard_end = Instant::now() + warmup_bound + Duration::from_secs(args.seconds);
         let mut tasks = Vec::new();
         let pace = (args.moves_per_second > 0)
             .then(|| Duration::from_secs_f64(args.games as f64 / args.moves_per_second as f64));
+        let plan = Plan {
+            addr,
+            until: hard_end,
+            pace,
+            version: args.protocol,
+            request: args.request.clone(),
+            warmup_plies: args.warmup_plies,
+        };
         for i in 0..args.games {
             let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
-            tasks.push(tokio::spawn(bot_pair(addr, seed, until, pace, Arc::clone(&stats))));
+            tasks.push(tokio::spawn(bot_pair(plan.clone(), seed, Arc::clone(&stats))));
         }
-        // The connections held once everyone is in, and the memory then.
+        // The warm-up: until every game has played its plies.
         let mut peak = 0;
         let mut rss_peak = 0;
+        while (stats.warm.load(Ordering::Relaxed) as usize) < args.games && Instant::now() < hard_end {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            peak = peak.max(stats.connections.load(Ordering::Relaxed));
+        }
+        // The measured window.
+        let start = Instant::now();
+        let until = start + Duration::from_secs(args.seconds);
+        let cpu_start = args.server_pid.and_then(cpu_seconds);
+        let load_start = load_average();
+        stats.measuring.store(true, Ordering::Relaxed);
+        // The connections held once everyone is in, and the memory then.
         while Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(250)).await;
             peak = peak.max(stats.connections.load(Ordering::Relaxed));
             rss_peak = rss_peak.max(rss_kib(args.server_pid).unwrap_or(0));
         }
+        let moves = stats.moves.load(Ordering::Relaxed);
+        let plies = stats.plies.load(Ordering::Relaxed);
+        let cpu_end = args.server_pid.and_then(cpu_seconds);
+        let load_end = load_average();
+        let elapsed = start.elapsed().as_secs_f64();
+        stats.stop.store(true, Ordering::Relaxed);
         let mut failed = 0;
         let mut first_error = None;
         for t in tasks {
@@ -297,7 +414,6 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
                 }
             }
         }
-        let elapsed = start.elapsed().as_secs_f64();
         if let Some(p) = db_file {
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
@@ -305,7 +421,15 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         }
         let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
         lat.sort_unstable();
-        let moves = stats.moves.load(Ordering::Relaxed);
+        let cpu = match (cpu_start, cpu_end) {
+            (Some(a), Some(b)) if moves > 0 => format!(
+                "{:.0} µs per accepted move ({:.2} s of CPU for {moves} moves; load average {load_start} at the start, {load_end} at the end)",
+                (b - a) * 1e6 / moves as f64,
+                b - a
+            ),
+            _ => format!("unknown (give --server-pid; load average {load_start} → {load_end})"),
+        };
+        let mean_ply = if moves > 0 { plies as f64 / moves as f64 } else { 0.0 };
         let whose = match args.server_pid {
             Some(p) => format!("the server, process {p}"),
             None if args.server.is_none() => "server and clients in one process".into(),
@@ -321,7 +445,8 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "games: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            "protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            args.protocol,
             args.games,
             stats.games_done.load(Ordering::Relaxed),
             match pace {
@@ -329,6 +454,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
                 None => ", moving as fast as acknowledged".into(),
             },
             moves as f64 / elapsed,
+            args.warmup_plies,
             percentile(&lat, 0.50),
             percentile(&lat, 0.99),
             first_error.map(|e| format!(" (first: {e})")).unwrap_or_default(),

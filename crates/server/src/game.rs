@@ -7,23 +7,39 @@
 //! output) runs in `spawn_blocking`, never on a runtime worker: a move
 //! under heavy modifiers can take milliseconds, and the async threads must
 //! stay free for sockets. Store calls are async (sqlx).
+//!
+//! An input takes one hop to the blocking pool ([`rules::step`]: the move
+//! read, its SAN, a draw claim, the submit and the typed output), and its
+//! messages are built from typed values and serialised once per protocol
+//! version for all receivers ([`events`]).
+
+pub mod events;
+pub mod rules;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use houserules_engine::Color;
-use houserules_session::{ChoiceTimeout, CreateRequest, Input, Session};
+use houserules_session::{
+    ChoiceTimeout, ColorName, CreateRequest, Input, LogEntry, PendingChoice, PieceOut, Session,
+    SessionOutput,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::clock::{Clock, ClockSpec};
 use crate::engine::{self, EngineSeat, Thought};
-use crate::protocol::{ClientMessage, Seat, ServerMessage};
+use crate::protocol::{
+    BothSides, ClientMessage, ClockView, EngineView, GameInfo, ResultView, Seat, ServerMessage,
+    SideClock, Update,
+};
 use crate::store::{Entry, Store};
 use crate::Metrics;
+use events::History;
 use houserules_search::Action;
+use rules::{Act, Changes, Stepped};
 
 /// Durations the server uses, configurable so that tests run fast.
 #[derive(Debug, Clone)]
@@ -189,23 +205,34 @@ fn session_outcome(status: &Value) -> Option<Outcome> {
 /// lone king has no piece of its own to block its flight squares). Every
 /// other position counts as "can mate", which only errs towards a loss on
 /// time, as lichess's basic rule does.
-pub fn cannot_mate(pieces: &Value, c: Color) -> bool {
-    let list = pieces.as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let of = |col: &str| -> Vec<&str> {
-        list.iter()
-            .filter(|p| p["color"] == col)
-            .filter_map(|p| p["type"].as_str())
+pub fn cannot_mate(pieces: &[PieceOut], c: Color) -> bool {
+    let of = |col: ColorName| -> Vec<&str> {
+        pieces
+            .iter()
+            .filter(|p| p.color == col)
+            .map(|p| p.ty.as_str())
             .collect()
     };
     let (ours, theirs) = match c {
-        Color::White => (of("white"), of("black")),
-        Color::Black => (of("black"), of("white")),
+        Color::White => (of(ColorName::White), of(ColorName::Black)),
+        Color::Black => (of(ColorName::Black), of(ColorName::White)),
     };
     let non_king: Vec<&&str> = ours.iter().filter(|t| **t != "king").collect();
     match non_king.as_slice() {
         [] => true,
         [one] if **one == "knight" || **one == "bishop" => theirs.iter().all(|t| *t == "king"),
         _ => false,
+    }
+}
+
+/// Whether the engine playing `color` has something to decide in the
+/// pending choice: a choice for it, or its throw of a rock-paper-scissors
+/// for both not yet given (as `engine::choice_is_mine` reads it from the
+/// JSON output).
+fn choice_is_mine(p: &PendingChoice, color: Color) -> bool {
+    match p.for_player.as_str() {
+        "both" => !p.collected.contains_key(color.name()),
+        other => other == color.name(),
     }
 }
 
@@ -323,8 +350,13 @@ pub struct Game {
     /// The last accepted move: its player and the `plyCount` it was for
     /// (a resend of it is answered with the state).
     last_move: Option<(Color, u32)>,
-    /// The session output as of `seq`.
-    output: Value,
+    /// The session output as of `seq`, typed, with an empty `log` (the
+    /// log is `log`).
+    out: Arc<SessionOutput>,
+    /// The session's log as of `seq` (the full state's `log`).
+    log: Vec<LogEntry>,
+    /// The latest protocol-3 updates, for `resync`.
+    history: History,
     store: Arc<dyn Store>,
     metrics: Arc<Metrics>,
     timing: Timing,
@@ -436,7 +468,24 @@ impl Game {
             paused: false,
             choice_deadline: None,
             last_move: None,
-            output: Value::Null,
+            out: Arc::new(SessionOutput {
+                fen: String::new(),
+                side_to_move: ColorName::White,
+                status: Value::Null,
+                legal_moves: Vec::new(),
+                pending_choice: None,
+                markers: Vec::new(),
+                active_modifiers: Vec::new(),
+                pieces: Vec::new(),
+                seed: 0,
+                rng_stream: 0,
+                ply_count: 0,
+                vars: Default::default(),
+                log: Vec::new(),
+                inputs: None,
+            }),
+            log: Vec::new(),
+            history: History::default(),
             store,
             metrics,
             timing,
@@ -471,10 +520,10 @@ impl Game {
                     .err();
                 out.push((seq, None, r, turn, ply));
             }
-            (out, s.to_json())
+            (out, s.output())
         })
         .await?;
-        let (steps, output) = results;
+        let (steps, mut output) = results;
         for (i, (seq, event, refused, turn, ply)) in steps.into_iter().enumerate() {
             if let Some(r) = refused {
                 return Err(format!(
@@ -505,9 +554,10 @@ impl Game {
         }
         self.entries = entries;
         if self.outcome.is_none() {
-            self.outcome = session_outcome(&output["status"]);
+            self.outcome = session_outcome(&output.status);
         }
-        self.output = output;
+        self.log = std::mem::take(&mut output.log);
+        self.out = Arc::new(output);
         self.after_change(Instant::now());
         Ok(())
     }
@@ -517,15 +567,18 @@ impl Game {
     }
 
     fn turn(&self) -> Color {
-        if self.output["sideToMove"] == "black" {
-            Color::Black
-        } else {
-            Color::White
+        match self.out.side_to_move {
+            ColorName::Black => Color::Black,
+            ColorName::White => Color::White,
         }
     }
 
     fn ply_count(&self) -> u32 {
-        self.output["plyCount"].as_u64().unwrap_or(0) as u32
+        self.out.ply_count
+    }
+
+    fn pending(&self) -> Option<&PendingChoice> {
+        self.out.pending_choice.as_ref()
     }
 
     fn choice_timeout(&self) -> ChoiceTimeout {
@@ -569,10 +622,12 @@ impl Game {
 
     /// Clocks, pause and choice deadline after a change (or a rebuild).
     fn after_change(&mut self, now: Instant) {
-        let pending = self.output["pendingChoice"].clone();
-        let for_player = pending["forPlayer"].as_str().unwrap_or("").to_string();
+        let pending = self.pending().cloned();
+        let for_player = pending
+            .as_ref()
+            .map_or(String::new(), |p| p.for_player.clone());
         self.paused = self.outcome.is_none()
-            && !pending.is_null()
+            && pending.is_some()
             && self.choice_timeout() == ChoiceTimeout::NoTimeout
             && ["white", "black"]
                 .iter()
@@ -588,10 +643,15 @@ impl Game {
                 clock.start(turn, now);
             }
         }
-        let id = pending["choiceId"].as_str().unwrap_or("").to_string();
-        self.choice_deadline = match (&self.choice_timeout(), pending.is_null() || over) {
+        let id = pending
+            .as_ref()
+            .map_or(String::new(), |p| p.choice_id.clone());
+        self.choice_deadline = match (&self.choice_timeout(), pending.is_none() || over) {
             (ChoiceTimeout::TimeoutWithDefault { seconds }, false) => {
-                let secs = pending["timeout"].as_u64().unwrap_or(u64::from(*seconds)) as u32;
+                let secs = pending
+                    .as_ref()
+                    .and_then(|p| p.prompt["timeout"].as_u64())
+                    .unwrap_or(u64::from(*seconds)) as u32;
                 // A deadline already set for this choice stands.
                 match self.choice_deadline.take() {
                     Some((old, at)) if old == id => Some((id, at)),
@@ -614,11 +674,18 @@ impl Game {
         self.conns.iter().any(|k| k.seat == seat)
     }
 
-    /// The full state sent to clients.
+    /// The full state sent to clients (`welcome`, `state`, `GET`): the
+    /// session output with its log, then the game's fields. Built as a
+    /// `Value` so that its keys keep the order v1 and v2 clients have
+    /// always got (sorted).
     fn view(&self) -> Value {
         let now = Instant::now();
-        let mut v = self.output.clone();
+        let mut v = serde_json::to_value(&*self.out).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut v {
+            m.insert(
+                "log".into(),
+                serde_json::to_value(&self.log).unwrap_or(Value::Null),
+            );
             m.insert("id".into(), json!(self.id));
             m.insert("seq".into(), json!(self.seq()));
             m.insert(
@@ -921,12 +988,10 @@ impl Game {
     /// or starts as soon as the task is free).
     fn engine_due(&self) -> bool {
         self.engine.as_ref().is_some_and(|e| {
-            let pending = &self.output["pendingChoice"];
             self.outcome.is_none()
-                && if pending.is_null() {
-                    self.turn() == e.seat.color
-                } else {
-                    engine::choice_is_mine(pending, e.seat.color)
+                && match self.pending() {
+                    None => self.turn() == e.seat.color,
+                    Some(p) => choice_is_mine(p, e.seat.color),
                 }
         })
     }
@@ -937,7 +1002,7 @@ impl Game {
     async fn on_thought(&mut self, thought: Option<Thought>) {
         let ply = self.ply_count();
         let turn = self.turn();
-        let pending = self.output["pendingChoice"].clone();
+        let pending = self.pending().cloned();
         let over = self.outcome.is_some();
         let Some(e) = self.engine.as_mut() else {
             return;
@@ -954,8 +1019,10 @@ impl Game {
         // same ply, and a move only with no choice pending, a choice only
         // while one waits for the engine.
         let still = match &t.action {
-            Action::Move(_) => pending.is_null() && turn == e.seat.color,
-            Action::Choice { .. } => engine::choice_is_mine(&pending, e.seat.color),
+            Action::Move(_) => pending.is_none() && turn == e.seat.color,
+            Action::Choice { .. } => pending
+                .as_ref()
+                .is_some_and(|p| choice_is_mine(p, e.seat.color)),
         };
         if over || for_ply != ply || !still {
             return;
@@ -998,7 +1065,7 @@ impl Game {
         }
         if let Some((side, at)) = self.clock.as_ref().and_then(|c| c.deadline()) {
             if at <= now {
-                let result = if self.fide_dead && cannot_mate(&self.output["pieces"], side.flip()) {
+                let result = if self.fide_dead && cannot_mate(&self.out.pieces, side.flip()) {
                     "1/2-1/2".to_string()
                 } else {
                     Outcome::win(side.flip(), "").result
@@ -1127,9 +1194,7 @@ impl Game {
     /// Whether the pending choice waits for `c` (for `c`, or an rps for
     /// both).
     fn choice_pending_for(&self, c: Color) -> bool {
-        let for_player = self.output["pendingChoice"]["forPlayer"]
-            .as_str()
-            .unwrap_or("");
+        let for_player = self.pending().map_or("", |p| p.for_player.as_str());
         for_player == c.name() || for_player == "both"
     }
 
@@ -1162,11 +1227,16 @@ impl Game {
         }
     }
 
-    async fn on_message(&mut self, conn: u64, seat: Seat, _version: u8, msg: ClientMessage) {
+    async fn on_message(&mut self, conn: u64, seat: Seat, version: u8, msg: ClientMessage) {
         let kind = kind_name(&msg);
         let refuse = |code: &str, m: &str| ServerMessage::error(code, m, Some(kind));
         if let ClientMessage::Ping = msg {
             self.send(conn, &ServerMessage::Pong);
+            return;
+        }
+        // Anyone may resync (spectators too), during the game or after.
+        if let ClientMessage::Resync { last_seq } = msg {
+            self.on_resync(conn, version, last_seq);
             return;
         }
         if let ClientMessage::Hello { .. } = msg {
@@ -1293,7 +1363,9 @@ impl Game {
                     )),
                 }
             }
-            ClientMessage::Ping | ClientMessage::Hello { .. } => Ok(()),
+            ClientMessage::Ping | ClientMessage::Hello { .. } | ClientMessage::Resync { .. } => {
+                Ok(())
+            }
         };
         if let Err((code, message)) = result {
             self.send(conn, &ServerMessage::error(code, message, Some(kind)));
@@ -1308,10 +1380,7 @@ impl Game {
             ));
         }
         let claim = blocking(&self.session, |s| {
-            s.game().claimable_draw().map(|c| match c {
-                houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
-                houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
-            })
+            s.game().claimable_draw().map(rules::claim_name)
         })
         .await
         .map_err(|e| ("server.rules", e))?;
@@ -1338,10 +1407,15 @@ impl Game {
         mv: String,
         ply: u32,
     ) -> Result<(), (&'static str, String)> {
-        match self.resolve_move(conn, me, mv, ply).await? {
-            Some(uci) => self.apply_input(Some(Input::Move { mv: uci })).await,
-            None => Ok(()),
+        if !self.check_move(conn, me, ply)? {
+            return Ok(());
         }
+        self.apply(Act::Move {
+            text: mv,
+            claim: false,
+        })
+        .await
+        .map(drop)
     }
 
     /// Whether a move of `me` for `ply` is a resend of a move already
@@ -1351,8 +1425,19 @@ impl Game {
         ply < self.ply_count() || self.last_move == Some((me, ply))
     }
 
-    /// Answers `conn` with the current state (a resend changes nothing).
+    /// Answers `conn` with the current state (a resend changes nothing):
+    /// v1 and v2 get the full `state`; v3 the latest `update` again (a
+    /// client that has it ignores it, one that missed more sees the gap
+    /// and resyncs), or the full `state` when no update is kept (after a
+    /// restart, or before any input).
     fn send_state(&mut self, conn: u64) {
+        let v3 = self.conns.iter().any(|c| c.id == conn && c.version >= 3);
+        if v3 {
+            if let Some(text) = self.history.get(self.seq()) {
+                self.send_text(|c| c.id == conn, &text);
+                return;
+            }
+        }
         let msg = ServerMessage::State {
             seq: self.seq(),
             state: self.view(),
@@ -1360,19 +1445,42 @@ impl Game {
         self.send(conn, &msg);
     }
 
-    /// The checks of a move message and its UCI; `None` when it was a
-    /// resend of a move already played (answered with the state).
-    async fn resolve_move(
+    /// `resync` (v3): the updates after `last_seq` when all are kept, else
+    /// the full state; nothing when the client is up to date. A v1 or v2
+    /// client gets the full state (it never gets updates).
+    fn on_resync(&mut self, conn: u64, version: u8, last_seq: u64) {
+        let seq = self.seq();
+        if last_seq == seq {
+            return;
+        }
+        if version >= 3 {
+            if let Some(texts) = self.history.since(last_seq, seq) {
+                for t in texts {
+                    self.send_text(|c| c.id == conn, &t);
+                }
+                return;
+            }
+        }
+        let msg = ServerMessage::State {
+            seq,
+            state: self.view(),
+        };
+        self.send(conn, &msg);
+    }
+
+    /// The checks of a move message made before any rules work (on the
+    /// game's own fields): `false` when it was a resend of a move already
+    /// played (answered with the state).
+    fn check_move(
         &mut self,
         conn: u64,
         me: Color,
-        mv: String,
         ply: u32,
-    ) -> Result<Option<String>, (&'static str, String)> {
+    ) -> Result<bool, (&'static str, String)> {
         let now_ply = self.ply_count();
         if self.is_resend(me, ply) {
             self.send_state(conn);
-            return Ok(None);
+            return Ok(false);
         }
         if ply > now_ply {
             return Err((
@@ -1380,7 +1488,7 @@ impl Game {
                 format!("the move is for ply {ply}, but the game is at ply {now_ply}"),
             ));
         }
-        if !self.output["pendingChoice"].is_null() {
+        if self.pending().is_some() {
             return Err((
                 "move.choice-pending",
                 "a choice is pending: moves wait for its answer".into(),
@@ -1392,38 +1500,20 @@ impl Game {
                 format!("it is {}'s turn", self.turn().name()),
             ));
         }
-        // UCI, or SAN turned into UCI.
-        let text = mv.clone();
-        let uci = blocking(&self.session, move |s| {
-            let legal = s.legal_moves_uci();
-            if legal.contains(&text) {
-                return Some(text);
-            }
-            let m = s.game().parse_san(&text).ok()?;
-            let u = s.game().uci(m);
-            legal.contains(&u).then_some(u)
-        })
-        .await
-        .map_err(|e| ("server.rules", e))?;
-        match uci {
-            Some(uci) => Ok(Some(uci)),
-            None => Err((
-                "move.illegal",
-                format!("`{mv}` is not a legal move here (UCI such as e2e4, or SAN such as Nf3)"),
-            )),
-        }
+        Ok(true)
     }
 
     /// A draw claimed by announcing a move (FIDE 9.2.1, 9.3.1): the claim
     /// is judged on the position the move makes
-    /// (`Game::claimable_draw_after`), then the move is played as any move
-    /// is (committed, broadcast). A correct claim then draws the game (a
-    /// `claim-draw` event after the move in the log). An incorrect one
-    /// leaves the move played and the game going on (FIDE 9.5.2: the
-    /// announced move must be made; the server adds no time to the
-    /// opponent's clock), and the claimant gets a `warning` with code
-    /// `draw.claim-incorrect`. A move that ends the game by itself
-    /// (checkmate, an automatic draw) ends it so, and the claim is moot.
+    /// (`Game::claimable_draw_after`, in the same blocking call as the
+    /// move), then the move is played as any move is (committed,
+    /// broadcast). A correct claim then draws the game (a `claim-draw`
+    /// event after the move in the log). An incorrect one leaves the move
+    /// played and the game going on (FIDE 9.5.2: the announced move must
+    /// be made; the server adds no time to the opponent's clock), and the
+    /// claimant gets a `warning` with code `draw.claim-incorrect`. A move
+    /// that ends the game by itself (checkmate, an automatic draw) ends it
+    /// so, and the claim is moot.
     async fn on_claim_draw_with_move(
         &mut self,
         conn: u64,
@@ -1431,22 +1521,14 @@ impl Game {
         mv: String,
         ply: u32,
     ) -> Result<(), (&'static str, String)> {
-        let Some(uci) = self.resolve_move(conn, me, mv, ply).await? else {
+        if !self.check_move(conn, me, ply)? {
             return Ok(());
-        };
-        let text = uci.clone();
-        let claim = blocking(&self.session, move |s| {
-            let legal = s.legal_moves();
-            let k = s.legal_moves_uci().iter().position(|u| *u == text)?;
-            let claims = s.game().claimable_draw_after(legal[k]).ok()?;
-            claims.first().map(|c| match c {
-                houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
-                houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
+        }
+        let (uci, claim) = self
+            .apply(Act::Move {
+                text: mv,
+                claim: true,
             })
-        })
-        .await
-        .map_err(|e| ("server.rules", e))?;
-        self.apply_input(Some(Input::Move { mv: uci.clone() }))
             .await?;
         if self.outcome.is_some() {
             return Ok(());
@@ -1463,8 +1545,9 @@ impl Game {
                 let warn = ServerMessage::Warning {
                     code: "draw.claim-incorrect".into(),
                     message: format!(
-                        "the claim is incorrect: {uci} makes neither a threefold repetition nor \
-                         the fifty-move rule; the move is played and the game goes on (FIDE 9.5.2)"
+                        "the claim is incorrect: {} makes neither a threefold repetition nor \
+                         the fifty-move rule; the move is played and the game goes on (FIDE 9.5.2)",
+                        uci.unwrap_or_default()
                     ),
                 };
                 self.send(conn, &warn);
@@ -1479,27 +1562,27 @@ impl Game {
         choice_id: String,
         value: Value,
     ) -> Result<(), (&'static str, String)> {
-        let pending = &self.output["pendingChoice"];
-        if pending.is_null() {
+        let Some(pending) = self.pending() else {
             return Err(("choice.none-pending", "no choice is pending".into()));
-        }
-        if pending["choiceId"] != choice_id.as_str() {
+        };
+        if pending.choice_id != choice_id {
+            // The id as JSON text, as the message always showed it.
             return Err((
                 "choice.unknown-id",
                 format!(
                     "the pending choice is {}, not {choice_id}",
-                    pending["choiceId"]
+                    Value::String(pending.choice_id.clone())
                 ),
             ));
         }
-        let for_player = pending["forPlayer"].as_str().unwrap_or("");
+        let for_player = pending.for_player.as_str();
         if for_player != me.name() && for_player != "both" {
             return Err((
                 "choice.not-yours",
                 format!("this choice is for {for_player}"),
             ));
         }
-        if for_player == "both" && pending["collected"].get(me.name()).is_some() {
+        if for_player == "both" && pending.collected.contains_key(me.name()) {
             return Err((
                 "choice.already-answered",
                 "your answer is in; waiting for the opponent".into(),
@@ -1516,36 +1599,54 @@ impl Game {
 
     /// Submits a session input (`None`: the timeout default, the first
     /// option recorded with `"auto": "timeout"`), commits it, broadcasts
-    /// the state, then handles a choice it raised.
+    /// it, then handles a choice it raised.
     async fn apply_input(&mut self, input: Option<Input>) -> Result<(), (&'static str, String)> {
-        self.submit_commit(input).await?;
-        self.on_pending_choice().await;
-        Ok(())
+        let act = match input {
+            Some(i) => Act::Input(i),
+            None => Act::TimeoutDefault,
+        };
+        self.apply(act).await.map(drop)
     }
 
-    /// [`Game::apply_input`] without the follow-up: on a store failure
-    /// the session goes back to the stored log.
-    async fn submit_commit(&mut self, input: Option<Input>) -> Result<(), (&'static str, String)> {
-        let is_move = matches!(input, Some(Input::Move { .. }));
+    /// [`Game::submit_commit`], then the choice it raised: the move's UCI
+    /// and the draw claim that holds after it, if any.
+    async fn apply(
+        &mut self,
+        act: Act,
+    ) -> Result<(Option<String>, Option<&'static str>), (&'static str, String)> {
+        let r = self.submit_commit(act).await?;
+        self.on_pending_choice().await;
+        Ok(r)
+    }
+
+    /// [`Game::apply`] without the follow-up: one blocking call for the
+    /// rules ([`rules::step`]), the commit, the broadcast. On a store
+    /// failure the session goes back to the stored log.
+    async fn submit_commit(
+        &mut self,
+        act: Act,
+    ) -> Result<(Option<String>, Option<&'static str>), (&'static str, String)> {
         let before = self.turn();
         let ply = self.ply_count();
-        let done = blocking(&self.session, move |s| {
-            let r = match input {
-                None => s.timeout_choice(),
-                Some(i) => s.submit(i),
-            };
-            r.map(|()| (s.inputs().last().cloned(), s.to_json()))
-        })
-        .await
-        .map_err(|e| ("server.rules", e))?;
-        let (input, output) = done.map_err(|r| (r.code, r.message))?;
+        let Stepped {
+            input,
+            claim,
+            mut out,
+            changes,
+        } = rules::step(&self.session, Arc::clone(&self.out), act).await?;
+        let is_move = changes.mv.is_some();
         let body = serde_json::to_string(&input).unwrap_or_default();
-        let old = std::mem::replace(&mut self.output, output);
-        let outcome = session_outcome(&self.output["status"]);
-        let moved = (self.turn() != before).then_some(before);
-        if let Err(e) = self.commit(body, outcome, moved).await {
+        let outcome = session_outcome(&out.status);
+        let events = std::mem::take(&mut out.log);
+        let turn_after = match out.side_to_move {
+            ColorName::Black => Color::Black,
+            ColorName::White => Color::White,
+        };
+        let old = std::mem::replace(&mut self.out, Arc::new(out));
+        let moved = (turn_after != before).then_some(before);
+        if let Err(e) = self.commit(body.clone(), outcome, moved).await {
             // Not stored: back to the stored state (a replay of the log).
-            self.output = old;
+            self.out = old;
             let request = self.request.clone();
             let inputs: Vec<Input> = self
                 .entries
@@ -1566,8 +1667,11 @@ impl Game {
             self.draw_offer = None;
             self.metrics.moves.inc();
         }
-        self.broadcast_state();
-        Ok(())
+        let uci = changes.mv.as_ref().map(|m| m.uci.clone());
+        self.log.extend(events.iter().cloned());
+        let input: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        self.broadcast_input(input, changes, events);
+        Ok((uci, claim))
     }
 
     /// Stores one log entry (with the clocks) and updates the game: the
@@ -1625,17 +1729,107 @@ impl Game {
             self.draw_offer = offer;
             return Err(("server.store", e));
         }
-        self.broadcast_state();
+        let input = serde_json::to_value(&ev).unwrap_or(Value::Null);
+        self.broadcast_input(input, Changes::default(), Vec::new());
         Ok(())
     }
 
-    fn broadcast_state(&mut self) {
+    /// The game-level fields of the state now (in every `update`, and
+    /// alone as `patch`).
+    fn info(&self) -> GameInfo {
+        let now = Instant::now();
+        GameInfo {
+            seq: self.seq(),
+            clock: self.clock.as_ref().map(|c| {
+                let (w, b) = c.both(now);
+                ClockView {
+                    white: SideClock {
+                        remaining_ms: w.max(0),
+                    },
+                    black: SideClock {
+                        remaining_ms: b.max(0),
+                    },
+                    running: c.running().map(Into::into),
+                    server_time_ms: now_ms(),
+                }
+            }),
+            presence: BothSides {
+                white: self.present(Color::White),
+                black: self.present(Color::Black),
+            },
+            draw_offer: self.draw_offer.map(Into::into),
+            result: self.outcome.as_ref().map(|o| ResultView {
+                result: o.result.clone(),
+                reason: o.reason.clone(),
+            }),
+            paused: self.paused,
+            seats: BothSides {
+                white: self.tokens[0].is_some(),
+                black: self.tokens[1].is_some(),
+            },
+            engine: self.engine.as_ref().map(|e| EngineView {
+                color: e.seat.color.into(),
+                level: e.seat.level,
+                thinking: self.engine_due(),
+            }),
+        }
+    }
+
+    /// The messages of a committed input: the full `state` for v1 and v2
+    /// connections (built only when one is connected), an `update` for v3
+    /// (always built: it is kept for `resync`), each serialised once for
+    /// all its receivers; then `game-over` when the input ended the game.
+    /// `changes` are the rules' answer for a session input, none for a
+    /// game event (which changes no rules state); `events`, the log
+    /// entries the input added.
+    fn broadcast_input(&mut self, input: Value, changes: Changes, events: Vec<LogEntry>) {
+        let out = Arc::clone(&self.out);
+        let Changes {
+            mv,
+            pieces,
+            markers,
+            modifiers,
+            vars,
+        } = changes;
+        let update = Update {
+            info: self.info(),
+            input,
+            mv,
+            ply_count: out.ply_count,
+            fen: out.fen.clone(),
+            side_to_move: out.side_to_move,
+            status: out.status.clone(),
+            legal_moves: out.legal_moves.clone(),
+            pending_choice: out.pending_choice.clone(),
+            events,
+            pieces,
+            markers: markers.then(|| out.markers.clone()),
+            active_modifiers: modifiers.then(|| out.active_modifiers.clone()),
+            vars: vars.then(|| out.vars.clone()),
+            rng_stream: out.rng_stream,
+        };
+        let text: Arc<str> = ServerMessage::Update(Box::new(update)).to_text().into();
+        self.history.push(self.seq(), Arc::clone(&text));
+        self.send_text(|c| c.version >= 3, &text);
+        self.send_full_state(|c| c.version < 3);
+        self.send_game_over();
+    }
+
+    /// Sends the full `state` to the connections `to` selects, building it
+    /// only when there is one.
+    fn send_full_state(&mut self, to: impl Fn(&Conn) -> bool) {
+        if !self.conns.iter().any(&to) {
+            return;
+        }
         let msg = ServerMessage::State {
             seq: self.seq(),
             state: self.view(),
         };
         let text: Arc<str> = msg.to_text().into();
-        self.send_text(|_| true, &text);
+        self.send_text(to, &text);
+    }
+
+    fn send_game_over(&mut self) {
         if let Some(o) = &self.outcome {
             if self.entries.last().is_some() {
                 let over = ServerMessage::GameOver {
@@ -1648,20 +1842,34 @@ impl Game {
         }
     }
 
+    /// A change without a new input (a seat taken, a pause or its end): v1
+    /// and v2 get the full `state` (as they always have), v3 a `patch`
+    /// with the game-level fields, bounded like an update.
+    fn broadcast_state(&mut self) {
+        if self.conns.iter().any(|c| c.version >= 3) {
+            let text: Arc<str> = ServerMessage::Patch(self.info()).to_text().into();
+            self.send_text(|c| c.version >= 3, &text);
+        }
+        self.send_full_state(|c| c.version < 3);
+        self.send_game_over();
+    }
+
     /// A choice is pending: ask the v2 connections of the player who must
     /// answer; a player connected only with v1 gets the spec's fallback
     /// (the first option, with a warning).
     async fn on_pending_choice(&mut self) {
         for _ in 0..16 {
-            let pending = self.output["pendingChoice"].clone();
-            if pending.is_null() || self.outcome.is_some() {
+            let Some(pending) = self.pending().cloned() else {
+                return;
+            };
+            if self.outcome.is_some() {
                 return;
             }
-            let for_player = pending["forPlayer"].as_str().unwrap_or("").to_string();
+            let for_player = pending.for_player.clone();
             let who: Vec<Color> = match for_player.as_str() {
                 "both" => [Color::White, Color::Black]
                     .into_iter()
-                    .filter(|c| pending["collected"].get(c.name()).is_none())
+                    .filter(|c| !pending.collected.contains_key(c.name()))
                     .collect(),
                 p => vec![color_of(p)],
             };
@@ -1676,8 +1884,8 @@ impl Game {
                 let v1 = self.conns.iter().any(|k| k.seat == seat && k.version < 2);
                 if v2 {
                     let ask = ServerMessage::RequestChoice {
-                        choice_id: pending["choiceId"].as_str().unwrap_or("").into(),
-                        prompt: pending["prompt"].clone(),
+                        choice_id: pending.choice_id.clone(),
+                        prompt: pending.prompt.clone(),
                     };
                     let text: Arc<str> = ask.to_text().into();
                     self.send_text(|k| k.seat == seat && k.version >= 2, &text);
@@ -1690,22 +1898,24 @@ impl Game {
                 code: "choice.v1-fallback".into(),
                 message: format!(
                     "a {} choice fired for {}; protocol v1 cannot answer it, so its first option was taken",
-                    pending["kind"].as_str().unwrap_or(""),
+                    pending.kind,
                     c.name()
                 ),
             };
             let text: Arc<str> = warn.to_text().into();
             self.send_text(|k| k.seat == seat, &text);
-            let input = (for_player == "both").then(|| {
+            let act = if for_player == "both" {
                 // One slot only (rulings B5: a slot that times out gets
                 // rock): the other player may still answer.
-                Input::Choice {
+                Act::Input(Input::Choice {
                     choice: json!("rock"),
                     player: Some(c.name().into()),
                     auto: Some("timeout".into()),
-                }
-            });
-            if self.submit_commit(input).await.is_err() {
+                })
+            } else {
+                Act::TimeoutDefault
+            };
+            if self.submit_commit(act).await.is_err() {
                 return;
             }
         }
@@ -1725,6 +1935,7 @@ fn kind_name(m: &ClientMessage) -> &'static str {
         ClientMessage::ClaimDraw { .. } => "claim-draw",
         ClientMessage::ClaimVictory => "claim-victory",
         ClientMessage::Ping => "ping",
+        ClientMessage::Resync { .. } => "resync",
     }
 }
 

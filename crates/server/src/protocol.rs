@@ -4,8 +4,14 @@
 //! client messages.
 //!
 //! v1 kinds stay byte-identical under v2: v2 only adds `request-choice`
-//! (server) and `submit-choice` (client).
+//! (server) and `submit-choice` (client). v3 (issue 21) keeps every v2
+//! kind but sends each accepted input as an [`Update`] (what that input
+//! changed) instead of a `state` with the whole game, a change without an
+//! input as a [`GameInfo`] (`patch`), and adds the client's `resync`.
 
+use std::collections::BTreeMap;
+
+use houserules_session::{ActiveModifier, ColorName, LogEntry, MarkerOut, PendingChoice, PieceOut};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,7 +21,7 @@ use serde_json::Value;
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 
 /// The protocol versions the server speaks.
-pub const VERSIONS: [u8; 2] = [1, 2];
+pub const VERSIONS: [u8; 3] = [1, 2, 3];
 
 /// A message from a client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -30,7 +36,7 @@ pub enum ClientMessage {
     /// `seq` the client has (the server then skips the `state` messages up
     /// to it; `welcome` always carries the full state).
     Hello {
-        /// 1 or 2.
+        /// 1, 2 or 3.
         protocol_version: u8,
         /// The last `seq` seen.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,6 +90,15 @@ pub enum ClientMessage {
     ClaimVictory,
     /// Answered with `pong`.
     Ping,
+    /// (v3) The client saw a gap in the `seq` of the updates (or wants to
+    /// be sure it has everything): the server answers with the `update`s
+    /// after `lastSeq`, in order, when it still keeps them all, else with
+    /// one `state` holding the full state. Nothing is sent when `lastSeq`
+    /// is the current seq.
+    Resync {
+        /// The last `seq` the client has applied.
+        last_seq: u64,
+    },
 }
 
 /// A seat: a colour or a spectator.
@@ -170,6 +185,165 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong,
+    /// (v3) What one accepted input changed, instead of `state`: its size
+    /// depends on the board and the rule set, never on the game's length.
+    Update(Box<Update>),
+    /// (v3) A change that is not an input and has no new `seq` (a seat
+    /// taken, a game paused or resumed while a chooser is away, the
+    /// engine starting to think): the game-level fields as they are now.
+    Patch(GameInfo),
+}
+
+/// A colour pair of flags (`presence`, `seats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct BothSides {
+    /// White's.
+    pub white: bool,
+    /// Black's.
+    pub black: bool,
+}
+
+/// One side's clock in a state or update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SideClock {
+    /// The time left, in milliseconds (never negative).
+    pub remaining_ms: i64,
+}
+
+/// The clocks, as in the full state's `clock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockView {
+    /// White's clock.
+    pub white: SideClock,
+    /// Black's clock.
+    pub black: SideClock,
+    /// The side whose clock runs, or null (before the first move, paused,
+    /// over).
+    #[schemars(required, schema_with = "nullable::<ColorName>")]
+    pub running: Option<ColorName>,
+    /// The server's time when the message was built (ms since the Unix
+    /// epoch), to correct the running clock for the message's age.
+    pub server_time_ms: i64,
+}
+
+/// The engine's seat, as in the full state's `engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct EngineView {
+    /// The engine's colour.
+    pub color: ColorName,
+    /// Its level, 1 to 8.
+    pub level: u8,
+    /// Whether it is the engine's turn (it searches).
+    pub thinking: bool,
+}
+
+/// How a game ended (the full state's `result`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ResultView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why (`checkmate`, `resignation`, `timeout`, …).
+    pub reason: String,
+}
+
+/// (v3) The game-level fields of the full state that can change without
+/// a rules input: sent in every `update`, and alone as `patch`. Each field
+/// means what it means in the full state (docs/protocol.md § The state).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameInfo {
+    /// The number of inputs accepted so far (a `patch` does not change it).
+    pub seq: u64,
+    /// The clocks, or null for an untimed game.
+    #[schemars(required, schema_with = "nullable::<ClockView>")]
+    pub clock: Option<ClockView>,
+    /// Which seats have a connection.
+    pub presence: BothSides,
+    /// The side whose draw offer stands, or null.
+    #[schemars(required, schema_with = "nullable::<ColorName>")]
+    pub draw_offer: Option<ColorName>,
+    /// The result, or null while the game goes on.
+    #[schemars(required, schema_with = "nullable::<ResultView>")]
+    pub result: Option<ResultView>,
+    /// The game waits for a chooser who is away (`no-timeout` mode).
+    pub paused: bool,
+    /// Which seats have a token (an open challenge has one free seat).
+    pub seats: BothSides,
+    /// The engine's seat, or null in a game of two persons.
+    #[schemars(required, schema_with = "nullable::<EngineView>")]
+    pub engine: Option<EngineView>,
+}
+
+/// (v3) A move played: the move in UCI (as recorded) and in SAN (among the
+/// moves the active rules allowed before it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct MovePlayed {
+    /// UCI, as stored in the record (`e2e4`, `e7e8q`).
+    pub uci: String,
+    /// SAN (`e4`, `Nf3`, `O-O`, `exd8=Q#`).
+    pub san: String,
+}
+
+/// (v3) The pieces an input changed (`null` in an update when none did).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct PiecesChange {
+    /// The ids of the pieces that left the board.
+    pub removed: Vec<u16>,
+    /// The pieces that are new, moved, or whose type or attributes
+    /// changed, as the full state lists them (by ascending square).
+    pub changed: Vec<PieceOut>,
+}
+
+/// (v3) What one accepted input changed. Apply it to the state of
+/// `seq - 1`: a client whose last `seq` is not `seq - 1` missed something
+/// and sends `resync`. Every field is bounded by the board and the rule
+/// set: the log entries are those of this input only.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Update {
+    /// The game-level fields after the input (`seq` included).
+    #[serde(flatten)]
+    pub info: GameInfo,
+    /// The input as the record stores it: `{"move": UCI}`, a choice
+    /// `{"choice", "player"?, "auto"?}`, or a game event such as
+    /// `{"event": "resign", "player": "white"}`.
+    pub input: Value,
+    /// The move, when the input was one.
+    #[serde(rename = "move")]
+    #[schemars(required, schema_with = "nullable::<MovePlayed>")]
+    pub mv: Option<MovePlayed>,
+    /// The full state's `plyCount`.
+    pub ply_count: u32,
+    /// The full state's `fen`.
+    pub fen: String,
+    /// The full state's `sideToMove`.
+    pub side_to_move: ColorName,
+    /// The full state's `status` (`{status, winner?, reason?}`).
+    pub status: Value,
+    /// The full state's `legalMoves` (UCI) for the side to move.
+    pub legal_moves: Vec<String>,
+    /// The full state's `pendingChoice`.
+    #[schemars(required, schema_with = "nullable::<PendingChoice>")]
+    pub pending_choice: Option<PendingChoice>,
+    /// The rule log entries this input added (append them to the log).
+    pub events: Vec<LogEntry>,
+    /// The pieces that changed, or null when none did.
+    #[schemars(required, schema_with = "nullable::<PiecesChange>")]
+    pub pieces: Option<PiecesChange>,
+    /// The whole marker list when it changed (absent when not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markers: Option<Vec<MarkerOut>>,
+    /// The whole list of attached modifiers when it changed (absent when
+    /// not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_modifiers: Option<Vec<ActiveModifier>>,
+    /// The game-scoped variables when they changed (absent when not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vars: Option<BTreeMap<String, Value>>,
+    /// The full state's `rngStream`.
+    pub rng_stream: u32,
 }
 
 impl ServerMessage {
@@ -238,7 +412,7 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
             kind: None,
         });
     };
-    const KINDS: [&str; 10] = [
+    const KINDS: [&str; 11] = [
         "hello",
         "move",
         "submit-choice",
@@ -249,6 +423,7 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         "claim-draw",
         "claim-victory",
         "ping",
+        "resync",
     ];
     /// The kinds that carry nothing but `kind`.
     const FIELDLESS: [&str; 6] = [
@@ -308,12 +483,19 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         if !VERSIONS.contains(protocol_version) {
             return Err(ReadError {
                 code: "message.bad-version",
-                message: format!("protocolVersion {protocol_version} is not spoken; use 1 or 2"),
+                message: format!("protocolVersion {protocol_version} is not spoken; use 1, 2 or 3"),
                 kind,
             });
         }
     }
     Ok(msg)
+}
+
+/// `T` or null, for fields that are always present (schemars leaves the
+/// null out of a `required` `Option`).
+fn nullable<T: JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let inner = g.subschema_for::<T>();
+    schemars::json_schema!({"anyOf": [inner, {"type": "null"}]})
 }
 
 /// The generated part of `docs/protocol.md`: the JSON Schema of the client

@@ -133,7 +133,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
             }
             (None, _) => reply(ServerMessage::error(
                 "message.hello-first",
-                "the first message is {\"kind\": \"hello\", \"protocolVersion\": 1 or 2}",
+                "the first message is {\"kind\": \"hello\", \"protocolVersion\": 1, 2 or 3}",
                 None,
             )),
             (Some(id), msg) => {

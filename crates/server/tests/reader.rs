@@ -106,7 +106,7 @@ fn refusals_name_what_is_wrong() {
             ply: Some(4)
         })
     );
-    let e = read_client_message(r#"{"kind":"hello","protocolVersion":3}"#).unwrap_err();
+    let e = read_client_message(r#"{"kind":"hello","protocolVersion":4}"#).unwrap_err();
     assert_eq!(e.code, "message.bad-version");
     let e = read_client_message(r#"{"kind":"pong"}"#).unwrap_err();
     assert_eq!(e.code, "message.unknown-kind");

@@ -72,7 +72,7 @@ pub(crate) struct StatusShape {
 }
 
 /// A marker in the output.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MarkerOut {
     /// Entity id.
@@ -93,7 +93,7 @@ pub struct MarkerOut {
 }
 
 /// An attached modifier in the output.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ActiveModifier {
     /// Instance id.
@@ -111,7 +111,7 @@ pub struct ActiveModifier {
 }
 
 /// A piece in the output.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PieceOut {
     /// Stable piece id.
@@ -265,6 +265,20 @@ pub fn output_schema_json() -> String {
 impl Session {
     /// The state as clients see it (issue 5 § output).
     pub fn output(&self) -> SessionOutput {
+        self.output_since(0)
+    }
+
+    /// The number of entries in the session's log (what
+    /// [`Session::output`] lists as `log`).
+    pub fn log_len(&self) -> usize {
+        self.rt.state().log.len()
+    }
+
+    /// [`Session::output`] with only the log entries from index `log_from`
+    /// on (none when it is past the end): the game server sends the entries
+    /// one input added, so that the cost of an output does not grow with
+    /// the game's length.
+    pub fn output_since(&self, log_from: usize) -> SessionOutput {
         let rt = &self.rt;
         let g = rt.geom();
         let def = rt.game().variant().definition();
@@ -321,7 +335,7 @@ impl Session {
             rng_stream: rt.state().rng.stream,
             ply_count: rt.state().ply_count,
             vars: rt.state().vars.clone(),
-            log: rt.state().log.clone(),
+            log: rt.state().log.get(log_from..).unwrap_or_default().to_vec(),
             inputs: None,
         }
     }

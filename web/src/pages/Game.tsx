@@ -31,6 +31,7 @@ import {
   initialClient,
   markAnswered,
   reduce,
+  resyncSent,
   remainingMs,
   setConnection,
   type GameClient,
@@ -154,11 +155,18 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         onBadFrame: (e) => update((c) => ({ ...c, notices: [...c.notices, { kind: 'error', text: e.message, at: Date.now() }] })),
         onMessage: (m) => {
           if (m.kind === 'welcome') entry.seat = m.seat;
-          if (i > 0 && (m.kind === 'welcome' || m.kind === 'state' || m.kind === 'presence' || m.kind === 'game-over')) return;
+          if (
+            i > 0 &&
+            (m.kind === 'welcome' || m.kind === 'state' || m.kind === 'update' || m.kind === 'patch' || m.kind === 'presence' || m.kind === 'game-over')
+          )
+            return;
           update((c) => {
             const next = reduce(c, m, Date.now());
             return annotateSan(c, next, sanOf, inCheckOf);
           });
+          // A gap in seq (protocol 3): ask for what was missed.
+          const want = clientRef.current.resyncFrom;
+          if (want !== null && entry.conn.send({ kind: 'resync', lastSeq: want })) update(resyncSent);
         },
       });
       return entry;

@@ -2,6 +2,8 @@
 //! a WebSocket client (tokio-tungstenite).
 #![allow(dead_code, missing_docs)]
 
+pub mod schema;
+
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;

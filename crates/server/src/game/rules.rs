@@ -1,0 +1,144 @@
+//! The input path's rules work, in one blocking call per input (issue 21
+//! item 2): the move read (UCI or SAN), its SAN, a draw claim judged on
+//! the position it makes, the submit, and the typed output with only the
+//! log entries this input added, diffed against the output before it.
+//! Before, a move took three hops to the blocking pool (resolve, claim,
+//! submit) and rebuilt the whole state with its log as a
+//! `serde_json::Value`.
+
+use std::sync::{Arc, Mutex};
+
+use houserules_session::{Input, Session, SessionOutput};
+
+use crate::protocol::{MovePlayed, PiecesChange};
+
+use super::events::pieces_change;
+
+/// What to submit.
+pub enum Act {
+    /// A move in UCI or SAN, with a draw claim judged on the position it
+    /// makes when `claim` (FIDE 9.2.1, 9.3.1).
+    Move {
+        /// The text the player sent.
+        text: String,
+        /// Whether a draw is claimed with it.
+        claim: bool,
+    },
+    /// A session input as is (a choice).
+    Input(Input),
+    /// The pending choice's timeout default (the first option).
+    TimeoutDefault,
+}
+
+/// What an accepted input did.
+pub struct Stepped {
+    /// The input as recorded (a move in UCI).
+    pub input: Input,
+    /// The draw claim that holds after the move (`threefold-repetition`,
+    /// `fifty-move-rule`), when one was made and holds.
+    pub claim: Option<&'static str>,
+    /// The output after the input; its `log` holds only the entries the
+    /// input added.
+    pub out: SessionOutput,
+    /// What changed, for the update.
+    pub changes: Changes,
+}
+
+/// What an input changed besides the fields every update carries.
+#[derive(Default)]
+pub struct Changes {
+    /// The move in UCI and SAN, when the input was one.
+    pub mv: Option<MovePlayed>,
+    /// The pieces that changed.
+    pub pieces: Option<PiecesChange>,
+    /// Whether the markers changed.
+    pub markers: bool,
+    /// Whether the attached modifiers changed.
+    pub modifiers: bool,
+    /// Whether the game variables changed.
+    pub vars: bool,
+}
+
+/// Runs `act` on the session in one call on the blocking pool. `prev` is
+/// the output before it (for the diff).
+///
+/// # Errors
+/// `(code, message)`: `move.illegal` for a move text that names no legal
+/// move, the session's refusal code, or `server.rules` when the blocking
+/// task failed. The session is unchanged then.
+pub async fn step(
+    session: &Arc<Mutex<Session>>,
+    prev: Arc<SessionOutput>,
+    act: Act,
+) -> Result<Stepped, (&'static str, String)> {
+    let s = Arc::clone(session);
+    tokio::task::spawn_blocking(move || {
+        let mut guard = s.lock().unwrap_or_else(|p| p.into_inner());
+        run(&mut guard, &prev, act)
+    })
+    .await
+    .map_err(|e| ("server.rules", format!("rules work failed: {e}")))?
+}
+
+fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'static str, String)> {
+    let log_from = s.log_len();
+    let (mv, claim) = match act {
+        Act::Move { text, claim } => {
+            let Ok((m, uci)) = s.resolve_move(&text) else {
+                return Err((
+                    "move.illegal",
+                    format!(
+                        "`{text}` is not a legal move here (UCI such as e2e4, or SAN such as Nf3)"
+                    ),
+                ));
+            };
+            let san = s.san(m);
+            let claim = if claim {
+                s.game()
+                    .claimable_draw_after(m)
+                    .ok()
+                    .and_then(|c| c.first().copied())
+                    .map(claim_name)
+            } else {
+                None
+            };
+            s.submit(Input::Move { mv: uci.clone() })
+                .map_err(|r| (r.code, r.message))?;
+            (Some(MovePlayed { uci, san }), claim)
+        }
+        Act::Input(i) => {
+            s.submit(i).map_err(|r| (r.code, r.message))?;
+            (None, None)
+        }
+        Act::TimeoutDefault => {
+            s.timeout_choice().map_err(|r| (r.code, r.message))?;
+            (None, None)
+        }
+    };
+    let input = s
+        .inputs()
+        .last()
+        .cloned()
+        .ok_or(("server.rules", "the session recorded no input".to_string()))?;
+    let out = s.output_since(log_from);
+    Ok(Stepped {
+        input,
+        claim,
+        changes: Changes {
+            mv,
+            pieces: pieces_change(&prev.pieces, &out.pieces),
+            markers: out.markers != prev.markers,
+            modifiers: out.active_modifiers != prev.active_modifiers,
+            vars: out.vars != prev.vars,
+        },
+        out,
+    })
+}
+
+/// The claim's name in events and results.
+pub fn claim_name(c: houserules_engine::Claim) -> &'static str {
+    match c {
+        houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
+        houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
+    }
+}
