@@ -195,6 +195,19 @@ async fn memory_per_game_and_per_ply() {
         (h1 - h0) / 100,
         (h2 - h1) / 100 / plies as isize
     );
+    // Of which the rule set's variant (definition and move tables).
+    let h0 = live();
+    let variants: Vec<_> = (0..20)
+        .map(|_| {
+            houserules_presets::build(&houserules_presets::RuleSet::parse("").unwrap(), None)
+                .unwrap()
+        })
+        .collect();
+    println!(
+        "of which the variant built for the rule set: {} B",
+        (live() - h0) / 20
+    );
+    drop(variants);
     drop(handles);
 }
 
