@@ -17,8 +17,11 @@ Examples:
   curl -s -X POST localhost:8080/api/games -d '{\"presets\": [\"knight-immunity\"], \"clock\": {\"initialSeconds\": 300, \"incrementSeconds\": 2}}'
 
 Games are kept in a SQLite file (houserules-games.db in the current
-directory by default) or in Postgres; unfinished games are rebuilt from
-their logs at start. The API and the WebSocket protocol are in
+directory by default) or in Postgres. At start, the unfinished games
+with a running clock, a choice timer or an engine seat are rebuilt from
+their logs; the others are rebuilt on their first request. A finished game
+leaves memory when its last connection closes, an idle one after
+--idle-unload seconds. The API and the WebSocket protocol are in
 docs/protocol.md; the OpenAPI document is served at /api/openapi.json.";
 
 /// Options of `houserules serve`.
@@ -34,6 +37,9 @@ pub struct ServeArgs {
     /// Seconds a player must be gone before the opponent may claim the win
     #[arg(long, value_name = "SECONDS", default_value_t = 40)]
     claim_victory_after: u64,
+    /// Seconds an unfinished game with no connection and nothing timed stays in memory
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    idle_unload: u64,
 }
 
 /// Runs the server until the process is stopped.
@@ -54,6 +60,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let config = houserules_server::Config {
         timing: houserules_server::game::Timing {
             claim_victory_after: Duration::from_secs(args.claim_victory_after),
+            idle_unload: Duration::from_secs(args.idle_unload),
             ..Default::default()
         },
         ..Default::default()

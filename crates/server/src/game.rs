@@ -35,11 +35,14 @@ use crate::protocol::{
     BothSides, ClientMessage, ClockView, EngineView, GameInfo, ResultView, Seat, ServerMessage,
     SideClock, Update,
 };
+use crate::registry::Registry;
 use crate::store::{Entry, Store};
 use crate::Metrics;
 use events::History;
 use houserules_search::Action;
 use rules::{Act, Changes, Stepped};
+
+mod lifecycle;
 
 /// Durations the server uses, configurable so that tests run fast.
 #[derive(Debug, Clone)]
@@ -55,6 +58,12 @@ pub struct Timing {
     /// dropped connection that comes back within it loses nothing (15 s
     /// by default; the session-7 web trial lost games on a reload).
     pub choice_disconnect_grace: Duration,
+    /// How long an unfinished game with no connection and nothing timed
+    /// (no running clock, choice timer, forfeit grace or engine search)
+    /// stays in memory before its task unloads it; the next request
+    /// rebuilds it from the store (issue 21; 2 minutes by default). A
+    /// finished game unloads as soon as its last connection is gone.
+    pub idle_unload: Duration,
 }
 
 impl Default for Timing {
@@ -63,6 +72,7 @@ impl Default for Timing {
             choice_second: Duration::from_secs(1),
             claim_victory_after: Duration::from_secs(40),
             choice_disconnect_grace: Duration::from_secs(15),
+            idle_unload: Duration::from_secs(120),
         }
     }
 }
@@ -368,6 +378,8 @@ pub struct Game {
     /// other goals a lone king may still win (suicide chess: by losing
     /// it; capture-to-win: by capturing), so the flag loses.
     fide_dead: bool,
+    /// When the task leaves memory ([`lifecycle`]).
+    life: lifecycle::Life,
 }
 
 /// The engine's part of a game (see [`crate::engine`]).
@@ -389,6 +401,8 @@ enum Wake {
     Cmd(Option<Cmd>),
     Deadline,
     Thought(Option<Thought>),
+    /// Time to try leaving memory ([`lifecycle`]).
+    Unload,
 }
 
 /// Runs rules work on the blocking pool.
@@ -417,6 +431,7 @@ impl Game {
         store: Arc<dyn Store>,
         metrics: Arc<Metrics>,
         timing: Timing,
+        registry: Arc<Registry>,
     ) -> Result<GameHandle, String> {
         let request = init.request.clone();
         let seat = engine::seat_of(init.meta.white.as_deref(), init.meta.black.as_deref());
@@ -489,12 +504,14 @@ impl Game {
             store,
             metrics,
             timing,
+            life: lifecycle::Life::new(registry),
         };
         game.replay(init.entries).await?;
         // A seat that has moved was at the board before a restart.
         let plies = game.ply_count();
         game.seen = [plies >= 1, plies >= 2];
         let (tx, rx) = mpsc::channel(256);
+        game.life.me = Some(tx.downgrade());
         game.metrics.games_loaded.inc();
         tokio::spawn(game.run(rx));
         Ok(GameHandle { tx })
@@ -735,103 +752,26 @@ impl Game {
     }
 
     fn record(&self) -> Value {
-        let request: Value = serde_json::from_str(&self.request_text).unwrap_or(Value::Null);
-        let inputs: Vec<Value> = self
-            .entries
-            .iter()
-            .map(|e| {
-                json!({
-                    "seq": e.seq,
-                    "atMs": e.at_ms,
-                    "input": serde_json::from_str::<Value>(&e.body).unwrap_or(Value::Null),
-                    "clock": e.white_ms.map(|w| json!({"whiteMs": w, "blackMs": e.black_ms})),
-                })
-            })
-            .collect();
-        json!({"id": self.id, "request": request, "inputs": inputs, "result": self.outcome})
+        crate::archive::record(
+            &self.id,
+            &self.request_text,
+            &self.entries,
+            self.outcome.as_ref(),
+        )
     }
 
-    /// The game as PGN, written as the CLI writes it (the PGN crate's
-    /// [`houserules_pgn::export::rule_set_game`]): the moves in SAN
-    /// (replayed on a fresh session, on the blocking pool), the players,
-    /// the result and its reason, and the rule set: `Variant` (the game's
-    /// Fairy-Stockfish name where it has one, `Chess960` for a Chess960
-    /// game, absent for FIDE chess), `HouseRules` (the presets in `--rules`
-    /// syntax), `Modifiers` (the library modifiers; an inline descriptor
-    /// has no id to name and is left out), `SetUp`/`FEN` when the game did
-    /// not start at its rules' own start position (always for Chess960).
-    /// Choices and events are not moves and are left out (the record has
-    /// them).
+    /// The game as PGN ([`crate::archive::pgn`], the same text whether the
+    /// game is in memory or not).
     async fn pgn(&self) -> String {
-        let request = self.request.clone();
-        let inputs: Vec<Input> = self
-            .entries
-            .iter()
-            .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
-            .filter(|v| v.get("event").is_none())
-            .filter_map(|v| serde_json::from_value::<Input>(v).ok())
-            .collect();
-        let result = self
-            .outcome
-            .as_ref()
-            .map_or("*".to_string(), |o| o.result.clone());
-        let written = blocking(&self.session, move |_| {
-            let presets = match &request.state {
-                Some(state) => state.rules.clone(),
-                None => {
-                    let joined = request.presets.join(",");
-                    houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
-                }
-            };
-            let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
-            let modifiers = modifiers.join(",");
-            let mut s = Session::create(request.clone()).ok()?;
-            let start = s.game().clone();
-            let fen = start.fen();
-            let own_start = !start.is_chess960()
-                && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
-                    .is_ok_and(|g| g.fen() == fen);
-            let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
-            tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
-            // The seed replays the modifiers' random outcomes (rulings F4).
-            tags.seed = request
-                .seed
-                .as_ref()
-                .and_then(Value::as_u64)
-                .and_then(|s| u32::try_from(s).ok())
-                .filter(|_| tags.modifiers.is_some());
-            let mut sans = Vec::new();
-            for i in inputs {
-                if let Input::Move { mv } = &i {
-                    let legal = s.legal_moves();
-                    let uci = s.legal_moves_uci();
-                    if let Some(k) = uci.iter().position(|u| u == mv) {
-                        sans.push(s.san_among(legal[k], &legal));
-                    }
-                }
-                let _ = s.submit(i);
-            }
-            Some(houserules_pgn::export::rule_set_game(
-                &tags, &fen, own_start, &sans, &result,
-            ))
-        })
+        crate::archive::pgn(
+            &self.id,
+            self.request.clone(),
+            &self.meta,
+            self.created_ms,
+            &self.entries,
+            self.outcome.as_ref(),
+        )
         .await
-        .ok()
-        .flatten();
-        let mut game = written.unwrap_or_default();
-        game.set_tag("Event", "houserules game");
-        game.set_tag("Site", format!("houserules game {}", self.id));
-        game.set_tag("Date", pgn_date(self.created_ms));
-        for (name, player) in [("White", &self.meta.white), ("Black", &self.meta.black)] {
-            if let Some(p) = player {
-                game.set_tag(name, p.as_str());
-            }
-        }
-        if let Some(o) = &self.outcome {
-            game.set_tag("Termination", o.reason.as_str());
-        }
-        houserules_pgn::export_tags(&mut game);
-        houserules_pgn::write_pgn(&game)
     }
 
     fn send(&mut self, conn: u64, msg: &ServerMessage) {
@@ -898,6 +838,7 @@ impl Game {
         loop {
             self.engine_step().await;
             let deadline = self.next_deadline();
+            let unload = self.unload_at();
             let wake = {
                 let thought = async {
                     match self.engine.as_mut().and_then(|e| e.thinking.as_mut()) {
@@ -910,13 +851,23 @@ impl Game {
                     _ = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now).into()),
                         if deadline.is_some() => Wake::Deadline,
                     t = thought => Wake::Thought(t),
+                    _ = tokio::time::sleep_until(unload.unwrap_or_else(Instant::now).into()),
+                        if unload.is_some() => Wake::Unload,
                 }
             };
             match wake {
                 Wake::Cmd(None) => break,
-                Wake::Cmd(Some(cmd)) => self.handle(cmd).await,
+                Wake::Cmd(Some(cmd)) => {
+                    self.life.touch();
+                    self.handle(cmd).await;
+                }
                 Wake::Deadline => self.on_deadline().await,
                 Wake::Thought(t) => self.on_thought(t).await,
+                Wake::Unload => {
+                    if self.try_unload(&rx).await {
+                        break;
+                    }
+                }
             }
             self.reap().await;
         }

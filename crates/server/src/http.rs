@@ -533,13 +533,24 @@ async fn ask<T>(
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
     responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 404, body = ApiError)))]
 async fn get_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
-    let h = match handle(&app, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    match ask(&h, Cmd::View).await {
+    match app.read_view(&id).await {
         Ok(v) => Json(v).into_response(),
-        Err(r) => r,
+        Err(e) => read_failed(&app, &id, e),
+    }
+}
+
+/// A failed read of a game ([`crate::archive`]) as an answer.
+fn read_failed(app: &AppState, id: &str, e: crate::archive::ReadError) -> Response {
+    match e {
+        crate::archive::ReadError::NotFound => error(
+            StatusCode::NOT_FOUND,
+            "game.not-found",
+            format!("no game {id}"),
+        ),
+        crate::archive::ReadError::Store(e) => store_failed(app, e),
+        crate::archive::ReadError::Rebuild(e) => {
+            error(StatusCode::INTERNAL_SERVER_ERROR, "server.rebuild", e)
+        }
     }
 }
 
@@ -547,13 +558,9 @@ async fn get_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Respo
 #[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
     responses((status = 200, content_type = "application/x-chess-pgn", body = String), (status = 404, body = ApiError)))]
 async fn get_pgn(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
-    let h = match handle(&app, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    match ask(&h, Cmd::Pgn).await {
+    match app.read_pgn(&id).await {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response(),
-        Err(r) => r,
+        Err(e) => read_failed(&app, &id, e),
     }
 }
 
@@ -561,13 +568,9 @@ async fn get_pgn(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Respon
 #[utoipa::path(get, path = "/api/games/{id}/record", params(("id" = String, Path)),
     responses((status = 200, body = Object, description = "{id, request, inputs: [{seq, atMs, input, clock}], result}"), (status = 404, body = ApiError)))]
 async fn get_record(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
-    let h = match handle(&app, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    match ask(&h, Cmd::Record).await {
+    match app.read_record(&id).await {
         Ok(v) => Json(v).into_response(),
-        Err(r) => r,
+        Err(e) => read_failed(&app, &id, e),
     }
 }
 

@@ -6,16 +6,17 @@
 //! ([`game`]), whose rules work runs on the blocking pool. A seat may be
 //! played by the engine (`houserules-search`, [`engine`]).
 
+pub mod archive;
 mod assets;
 pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod http;
 pub mod protocol;
+pub mod registry;
 pub mod store;
 mod ws;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -24,16 +25,18 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 use subtle::ConstantTimeEq;
-use tokio::sync::Mutex;
 
 use crate::game::{Game, GameHandle, GameInit, Meta, Timing};
 use crate::protocol::Seat;
+use crate::registry::Registry as Games;
 use crate::store::Store;
 
 /// The server's metrics (Prometheus text at `GET /metrics`).
 pub struct Metrics {
     /// Games in memory (live, or finished and looked at).
     pub games_loaded: Gauge,
+    /// Games that left memory (finished with no connection, or idle).
+    pub games_unloaded: Counter,
     /// WebSocket connections open.
     pub connections: Gauge,
     /// Moves accepted (its rate is moves per second).
@@ -48,6 +51,7 @@ pub struct Metrics {
 impl Metrics {
     fn new() -> Metrics {
         let games_loaded = Gauge::default();
+        let games_unloaded = Counter::default();
         let connections = Gauge::default();
         let moves = Counter::default();
         let ack_latency = Histogram::new([
@@ -56,6 +60,11 @@ impl Metrics {
         let store_errors = Counter::default();
         let mut registry = Registry::with_prefix("houserules");
         registry.register("games_loaded", "Games in memory", games_loaded.clone());
+        registry.register(
+            "games_unloaded",
+            "Games that left memory (finished with no connection, or idle)",
+            games_unloaded.clone(),
+        );
         registry.register(
             "connections",
             "WebSocket connections open",
@@ -74,6 +83,7 @@ impl Metrics {
         );
         Metrics {
             games_loaded,
+            games_unloaded,
             connections,
             moves,
             ack_latency,
@@ -132,15 +142,12 @@ pub struct Config {
     pub rate_per_second: u32,
 }
 
-/// A game's place in the registry: its task once loaded.
-type Slot = Arc<Mutex<Option<GameHandle>>>;
-
 /// The server's shared state.
 pub struct AppState {
     store: Arc<dyn Store>,
     /// The games in memory: one slot per game id, locked while the game
-    /// loads (see [`AppState::game`]).
-    games: Mutex<HashMap<String, Slot>>,
+    /// loads (see [`AppState::game`] and [`registry`]).
+    games: Arc<Games>,
     metrics: Arc<Metrics>,
     config: Config,
 }
@@ -169,7 +176,7 @@ impl AppState {
     pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<AppState> {
         Arc::new(AppState {
             store,
-            games: Mutex::new(HashMap::new()),
+            games: Arc::new(Games::default()),
             metrics: Arc::new(Metrics::new()),
             config,
         })
@@ -180,21 +187,25 @@ impl AppState {
         &self.metrics
     }
 
+    /// The registry of the games in memory.
+    pub fn registry(&self) -> &Games {
+        &self.games
+    }
+
     /// The game's task, loading (rebuilding) it from the store if needed;
     /// `Ok(None)` for an unknown id.
     ///
     /// The registry lock is held only to find or add the game's slot, never
     /// across a store read or a rebuild: a game that takes long to load
     /// holds up only the requests for that game (which wait on its slot, so
-    /// that it is loaded once), and every other game stays served.
+    /// that it is loaded once), and every other game stays served. The
+    /// handle is cloned under the slot's lock, which is what keeps a game
+    /// from unloading under a request ([`registry`]).
     ///
     /// # Errors
     /// The store fails or the stored game does not rebuild.
     pub async fn game(&self, id: &str) -> Result<Option<GameHandle>, String> {
-        let slot = {
-            let mut games = self.games.lock().await;
-            Arc::clone(games.entry(id.to_string()).or_default())
-        };
+        let slot = self.games.slot(id).await;
         let mut handle = slot.lock().await;
         if let Some(h) = handle.as_ref().filter(|h| !h.tx.is_closed()) {
             return Ok(Some(h.clone()));
@@ -207,16 +218,7 @@ impl AppState {
             drop(handle);
             // No game (an unknown id, or one that does not rebuild): its
             // slot goes, so that probing ids does not grow the registry.
-            let mut games = self.games.lock().await;
-            // Only when no other request holds the slot (the map's and
-            // ours are its only references; none can be taken meanwhile,
-            // the registry being locked).
-            if games
-                .get(id)
-                .is_some_and(|s| Arc::ptr_eq(s, &slot) && Arc::strong_count(&slot) == 2)
-            {
-                games.remove(id);
-            }
+            self.games.forget(id, &slot).await;
         }
         loaded
     }
@@ -241,22 +243,35 @@ impl AppState {
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             self.config.timing.clone(),
+            Arc::clone(&self.games),
         )
         .await?;
         Ok(Some(handle))
     }
 
-    /// Rebuilds every unfinished game from its log (at start, so that
-    /// their clocks and timers run).
+    /// Rebuilds, at start-up, the unfinished games that need their task
+    /// at once because something happens in them without a connection:
+    /// a running clock (its flag), a choice that times out, an engine seat
+    /// (it may be its turn). The others (untimed games between people,
+    /// the usual bulk) are rebuilt on their first request. A game rebuilt
+    /// here that turns out to need nothing (an engine game waiting for its
+    /// player, say) unloads after [`Timing::idle_unload`]. Returns how many
+    /// were rebuilt.
     ///
     /// # Errors
     /// The store fails; a game that does not rebuild is named.
     pub async fn rebuild_all(&self) -> Result<usize, String> {
-        let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
-        for id in &ids {
-            self.game(id).await?;
+        let games = self
+            .store
+            .unfinished_summaries()
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut n = 0;
+        for g in games.iter().filter(|g| archive::needs_task(g)) {
+            self.game(&g.id).await?;
+            n += 1;
         }
-        Ok(ids.len())
+        Ok(n)
     }
 }
 

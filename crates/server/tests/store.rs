@@ -172,9 +172,96 @@ async fn a_bad_sqlite_path_fails_fast_naming_it() {
     assert!(s.game("x").await.unwrap().is_none());
 }
 
+/// Group commit (issue 21 § 2): many games append at once through the one
+/// writer; each game's inputs are stored in its order, every append that
+/// was acknowledged is committed (a second store over the same database,
+/// another connection, reads it at once), and a bad append in the middle of
+/// a batch fails alone.
+async fn group_commit_keeps_order_and_acks_committed(b: Backend) {
+    use std::sync::Arc;
+    let db = fresh_db(b);
+    let s = Arc::new(open(&db).await);
+    let reader = Arc::new(open(&db).await);
+    const GAMES: usize = 24;
+    const PLIES: i64 = 15;
+    for g in 0..GAMES {
+        s.create_game(&row(&format!("g{g}"), "live", g as i64))
+            .await
+            .unwrap();
+    }
+    let mut tasks = Vec::new();
+    for g in 0..GAMES {
+        let (s, reader) = (Arc::clone(&s), Arc::clone(&reader));
+        tasks.push(tokio::spawn(async move {
+            let id = format!("g{g}");
+            for seq in 1..=PLIES {
+                let body = format!(r#"{{"move":"m{g}-{seq}"}}"#);
+                s.append(&id, &entry(seq, &body), None).await.unwrap();
+                // Acknowledged, so committed: another connection sees it.
+                let log = reader.entries(&id).await.unwrap();
+                assert_eq!(log.len() as i64, seq, "game {id} after seq {seq}");
+                if g % 5 == 0 && seq == 7 {
+                    // A taken seq: refused, and nothing else is.
+                    let dup = s.append(&id, &entry(seq, "{}"), None).await;
+                    assert!(dup
+                        .unwrap_err()
+                        .to_string()
+                        .contains(&format!("append input 7 of game {id}")));
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    for g in 0..GAMES {
+        let id = format!("g{g}");
+        let log = reader.entries(&id).await.unwrap();
+        let want: Vec<_> = (1..=PLIES)
+            .map(|seq| entry(seq, &format!(r#"{{"move":"m{g}-{seq}"}}"#)))
+            .collect();
+        assert_eq!(log, want, "game {id}");
+    }
+}
+
+/// A finished game's final state is kept and read back; a game still going
+/// has none; start-up's list of unfinished games counts their inputs.
+async fn final_state_and_unfinished_summaries(b: Backend) {
+    let s = open(&fresh_db(b)).await;
+    s.create_game(&row("a", "live", 1)).await.unwrap();
+    s.create_game(&row("b", "live", 2)).await.unwrap();
+    s.append("b", &entry(1, r#"{"move":"e2e4"}"#), None)
+        .await
+        .unwrap();
+    assert_eq!(s.final_state("a").await.unwrap(), None);
+    assert_eq!(s.final_state("nope").await.unwrap(), None);
+    s.append(
+        "a",
+        &entry(1, r#"{"event":"resign","player":"white"}"#),
+        Some(r#"{"result":"0-1","reason":"resignation"}"#),
+    )
+    .await
+    .unwrap();
+    s.set_final_state("a", r#"{"plyCount":0}"#).await.unwrap();
+    assert_eq!(
+        s.final_state("a").await.unwrap().as_deref(),
+        Some(r#"{"plyCount":0}"#)
+    );
+    let open_games: Vec<(String, i64)> = s
+        .unfinished_summaries()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.id, g.inputs))
+        .collect();
+    assert_eq!(open_games, vec![("b".to_string(), 1)]);
+}
+
 on_both!(
     log_is_append_only_and_ordered,
     finishing_is_in_the_same_transaction,
     seats_and_lobby,
     migrations_run_once,
+    group_commit_keeps_order_and_acks_committed,
+    final_state_and_unfinished_summaries,
 );

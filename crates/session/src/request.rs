@@ -207,6 +207,7 @@ impl Input {
 /// The game a request's `game`, `presets` and `layout` choose (both copies
 /// of the building, [`Session::create`] and [`Session::restore`], go
 /// through it).
+#[derive(Clone)]
 pub(crate) struct PresetGame {
     variant: houserules_engine::Variant,
     /// The layout's start FEN (used when the request has no `fen`).
@@ -260,6 +261,9 @@ fn field_of(layout_given: bool) -> impl Fn(houserules_presets::PresetError) -> S
     }
 }
 
+/// How many rule sets [`PresetGame::build`] keeps built.
+const CACHED: usize = 256;
+
 impl PresetGame {
     /// Parses the game, rule set and layout and builds the variant:
     /// without `game`, FIDE chess (`houserules_presets::build`); with it,
@@ -270,7 +274,45 @@ impl PresetGame {
     /// # Errors
     /// A message starting with the request field's JSON path (`$.game: …`,
     /// `$.presets: …`, `$.layout: …`).
+    ///
+    /// The games built are kept, by their three texts, and shared: a
+    /// variant's definition and move tables are about 200 KB (FIDE chess,
+    /// measured in crates/server/tests/memory.rs) and never change once
+    /// built, so every session of one rule set plays on one copy (issue 21:
+    /// this was most of a live game's memory on the server). The building is
+    /// a function of the texts alone (a YAML game is given inline, a
+    /// Chess960 layout by its number or seed). At most [`CACHED`] rule sets
+    /// are kept; the cache starts again when full, so that requests with
+    /// ever new rule sets cannot grow it without bound.
     pub(crate) fn build(
+        game: Option<&str>,
+        presets: &str,
+        layout: Option<&str>,
+    ) -> Result<PresetGame, String> {
+        type Key = (Option<String>, String, Option<String>);
+        static BUILT: std::sync::OnceLock<
+            std::sync::Mutex<std::collections::HashMap<Key, PresetGame>>,
+        > = std::sync::OnceLock::new();
+        let key: Key = (
+            game.map(str::to_string),
+            presets.to_string(),
+            layout.map(str::to_string),
+        );
+        let built = BUILT.get_or_init(Default::default);
+        if let Some(g) = built.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(g.clone());
+        }
+        let g = PresetGame::build_uncached(game, presets, layout)?;
+        let mut map = built.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= CACHED {
+            map.clear();
+        }
+        map.insert(key, g.clone());
+        Ok(g)
+    }
+
+    /// [`PresetGame::build`] without the cache.
+    fn build_uncached(
         game: Option<&str>,
         presets: &str,
         layout: Option<&str>,

@@ -76,13 +76,16 @@ pub async fn open(db: &Db) -> SqlStore {
 }
 
 /// Short durations for tests: a choice-timeout "second" is 50 ms, a
-/// player may be claimed against after 300 ms.
+/// player may be claimed against after 300 ms, an idle game unloads after
+/// 1 s (so that the suite also plays games that unload and rebuild between
+/// requests).
 pub fn fast() -> Config {
     Config {
         timing: Timing {
             choice_second: Duration::from_millis(50),
             claim_victory_after: Duration::from_millis(300),
             choice_disconnect_grace: Duration::from_millis(300),
+            idle_unload: Duration::from_secs(1),
         },
         rate_per_second: 200,
     }

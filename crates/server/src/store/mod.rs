@@ -7,6 +7,11 @@
 //! before it acknowledges or broadcasts it, and rebuilds a game by
 //! replaying its log (the engine is deterministic).
 //!
+//! Writes go through one writer task ([`writer`]): a single connection
+//! that commits the writes queued meanwhile in one transaction (group
+//! commit), each caller answered after that commit. Reads use their own
+//! pool (SQLite's WAL lets them run beside the writer).
+//!
 //! Durability: SQLite runs with `journal_mode=WAL` and `synchronous=NORMAL`:
 //! a committed transaction survives the server process being killed
 //! (SIGKILL), which is what the crash test checks; a power loss may lose
@@ -21,6 +26,10 @@ use async_trait::async_trait;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
+
+mod writer;
+use writer::Job;
 
 /// A store failure: the operation and the database's message.
 #[derive(Debug, thiserror::Error)]
@@ -129,6 +138,36 @@ pub trait Store: Send + Sync + 'static {
     async fn list(&self, status: Option<&str>, limit: i64) -> Result<Vec<Summary>, StoreError>;
     /// The ids of the games not finished.
     async fn unfinished(&self) -> Result<Vec<String>, StoreError>;
+    /// The games not finished, as lobby lines (oldest first): what start-up
+    /// needs to choose the games it rebuilds at once. The default reads
+    /// each game of [`Store::unfinished`] and its log.
+    async fn unfinished_summaries(&self) -> Result<Vec<Summary>, StoreError> {
+        let mut out = Vec::new();
+        for id in self.unfinished().await? {
+            if let Some(g) = self.game(&id).await? {
+                out.push(Summary {
+                    inputs: self.entries(&id).await?.len() as i64,
+                    id: g.id,
+                    status: g.status,
+                    request: g.request,
+                    result: g.result,
+                    created_ms: g.created_ms,
+                });
+            }
+        }
+        Ok(out)
+    }
+    /// Keeps a finished game's final state (the `GET /api/games/{id}`
+    /// answer as of its end, JSON text), so that reads of a finished game
+    /// need no session. The default keeps nothing (reads then rebuild the
+    /// game).
+    async fn set_final_state(&self, _game_id: &str, _state: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// A finished game's final state, if it was kept (the default: none).
+    async fn final_state(&self, _game_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
     /// Saves a modifier descriptor (JSON text) under `id`, replacing an
     /// earlier one of the same id.
     async fn save_modifier(&self, id: &str, descriptor: &str, at_ms: i64)
@@ -141,7 +180,27 @@ pub trait Store: Send + Sync + 'static {
 /// for both).
 #[derive(Debug, Clone)]
 pub struct SqlStore {
+    /// The reads' pool.
     pool: AnyPool,
+    /// The writer task's queue ([`writer`]).
+    writes: mpsc::UnboundedSender<Job>,
+}
+
+/// A write's outcome from the writer task.
+async fn written<T>(
+    writes: &mpsc::UnboundedSender<Job>,
+    op: impl FnOnce() -> String,
+    job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Job,
+) -> Result<T, StoreError> {
+    let (tx, rx) = oneshot::channel();
+    let stopped = |op: String| StoreError {
+        op,
+        message: "the store's writer has stopped".into(),
+    };
+    if writes.send(job(tx)).is_err() {
+        return Err(stopped(op()));
+    }
+    rx.await.unwrap_or_else(|_| Err(stopped(op())))
 }
 
 fn migrator() -> Migrator {
@@ -151,14 +210,21 @@ fn migrator() -> Migrator {
                 1,
                 Cow::Borrowed("games"),
                 MigrationType::Simple,
-                Cow::Borrowed(include_str!("../migrations/0001_games.sql")),
+                Cow::Borrowed(include_str!("../../migrations/0001_games.sql")),
                 false,
             ),
             Migration::new(
                 2,
                 Cow::Borrowed("modifiers"),
                 MigrationType::Simple,
-                Cow::Borrowed(include_str!("../migrations/0002_modifiers.sql")),
+                Cow::Borrowed(include_str!("../../migrations/0002_modifiers.sql")),
+                false,
+            ),
+            Migration::new(
+                3,
+                Cow::Borrowed("final state"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../../migrations/0003_final_state.sql")),
                 false,
             ),
         ]),
@@ -198,42 +264,73 @@ impl SqlStore {
                 .map_err(err("create schema"))?;
             pool.close().await;
         }
-        let pool = AnyPoolOptions::new()
-            // SQLite has one writer at a time; more connections only wait
-            // on its lock.
-            .max_connections(if sqlite { 4 } else { 16 })
+        let memory = sqlite && sqlite_path(&url).is_none();
+        // The writer's one connection (group commit, [`writer`]): SQLite has
+        // one write lock, and one writer never waits on it.
+        let write_pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
             // A database that cannot be opened is reported in seconds, not
             // after sqlx's 30 s default of retrying.
             .acquire_timeout(std::time::Duration::from_secs(10))
-            .after_connect(move |conn, _| {
+            // The writer keeps its connection for good.
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .after_connect({
                 let schema = schema.clone();
-                Box::pin(async move {
-                    if sqlite {
-                        conn.execute("PRAGMA journal_mode=WAL").await?;
-                        conn.execute("PRAGMA synchronous=NORMAL").await?;
-                        conn.execute("PRAGMA busy_timeout=5000").await?;
-                        conn.execute("PRAGMA foreign_keys=ON").await?;
-                    } else if let Some(s) = schema {
-                        conn.execute(format!("SET search_path TO \"{s}\"").as_str())
-                            .await?;
-                    }
-                    Ok(())
-                })
+                move |conn, _| setup(conn, sqlite, schema.clone())
             })
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(err("connect"))?;
-        migrator().run(&pool).await.map_err(|e| StoreError {
+        migrator().run(&write_pool).await.map_err(|e| StoreError {
             op: "migrate".into(),
             message: e.to_string(),
         })?;
-        Ok(SqlStore { pool })
+        let pool = if memory {
+            // An in-memory SQLite database is one connection's own: reads
+            // share the writer's.
+            write_pool.clone()
+        } else {
+            AnyPoolOptions::new()
+                // Reads run beside the writer (SQLite's WAL: readers do
+                // not wait on it).
+                .max_connections(if sqlite { 4 } else { 8 })
+                .acquire_timeout(std::time::Duration::from_secs(10))
+                .after_connect(move |conn, _| setup(conn, sqlite, schema.clone()))
+                .connect_with(options)
+                .await
+                .map_err(err("connect"))?
+        };
+        let writes = writer::spawn(write_pool);
+        Ok(SqlStore { pool, writes })
     }
 
     /// Closes the pool (waits for connections to return).
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// Sets up a new connection: SQLite's journal, durability, lock wait and
+/// foreign keys; Postgres's schema.
+fn setup(
+    conn: &mut sqlx::AnyConnection,
+    sqlite: bool,
+    schema: Option<String>,
+) -> futures_util::future::BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        if sqlite {
+            conn.execute("PRAGMA journal_mode=WAL").await?;
+            conn.execute("PRAGMA synchronous=NORMAL").await?;
+            conn.execute("PRAGMA busy_timeout=5000").await?;
+            conn.execute("PRAGMA foreign_keys=ON").await?;
+        } else if let Some(s) = schema {
+            conn.execute(format!("SET search_path TO \"{s}\"").as_str())
+                .await?;
+        }
+        Ok(())
+    })
 }
 
 /// The file of a `sqlite:` URL (`sqlite:PATH`, `sqlite://PATH`, options
@@ -301,6 +398,17 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
     })
 }
 
+fn summary(r: &sqlx::any::AnyRow) -> Result<Summary, sqlx::Error> {
+    Ok(Summary {
+        id: r.try_get("id")?,
+        status: r.try_get("status")?,
+        request: r.try_get("request")?,
+        result: r.try_get("result")?,
+        created_ms: r.try_get("created_ms")?,
+        inputs: r.try_get("inputs")?,
+    })
+}
+
 #[async_trait]
 impl Store for SqlStore {
     async fn save_modifier(
@@ -309,18 +417,17 @@ impl Store for SqlStore {
         descriptor: &str,
         at_ms: i64,
     ) -> Result<(), StoreError> {
-        // Both dialects have `ON CONFLICT … DO UPDATE` (SQLite 3.24+).
-        sqlx::query(
-            "INSERT INTO modifiers (id, descriptor, saved_ms) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO UPDATE SET descriptor = excluded.descriptor, saved_ms = excluded.saved_ms",
+        written(
+            &self.writes,
+            || format!("save modifier {id}"),
+            |reply| Job::SaveModifier {
+                id: id.into(),
+                descriptor: descriptor.into(),
+                at_ms,
+                reply,
+            },
         )
-        .bind(id)
-        .bind(descriptor)
-        .bind(at_ms)
-        .execute(&self.pool)
         .await
-        .map_err(err(format!("save modifier {id}")))?;
-        Ok(())
     }
 
     async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -335,21 +442,15 @@ impl Store for SqlStore {
     }
 
     async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO games (id, request, white_token, black_token, status, result, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        written(
+            &self.writes,
+            || format!("create game {}", g.id),
+            |reply| Job::Create {
+                row: g.clone(),
+                reply,
+            },
         )
-        .bind(&g.id)
-        .bind(&g.request)
-        .bind(&g.white_token)
-        .bind(&g.black_token)
-        .bind(&g.status)
-        .bind(&g.result)
-        .bind(g.created_ms)
-        .execute(&self.pool)
         .await
-        .map_err(err(format!("create game {}", g.id)))?;
-        Ok(())
     }
 
     async fn append(
@@ -358,31 +459,17 @@ impl Store for SqlStore {
         e: &Entry,
         finished: Option<&str>,
     ) -> Result<(), StoreError> {
-        let op = || format!("append input {} of game {game_id}", e.seq);
-        let mut tx = self.pool.begin().await.map_err(err(op()))?;
-        sqlx::query(
-            "INSERT INTO inputs (game_id, seq, body, at_ms, white_ms, black_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+        written(
+            &self.writes,
+            || format!("append input {} of game {game_id}", e.seq),
+            |reply| Job::Append {
+                game_id: game_id.into(),
+                entry: e.clone(),
+                finished: finished.map(str::to_string),
+                reply,
+            },
         )
-        .bind(game_id)
-        .bind(e.seq)
-        .bind(&e.body)
-        .bind(e.at_ms)
-        .bind(e.white_ms)
-        .bind(e.black_ms)
-        .execute(&mut *tx)
         .await
-        .map_err(err(op()))?;
-        if let Some(result) = finished {
-            sqlx::query("UPDATE games SET status = 'finished', result = $1 WHERE id = $2")
-                .bind(result)
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(err(op()))?;
-        }
-        tx.commit().await.map_err(err(op()))?;
-        Ok(())
     }
 
     async fn take_seat(
@@ -398,16 +485,18 @@ impl Store for SqlStore {
         } else {
             "black_token"
         };
-        let done = sqlx::query(&format!(
-            "UPDATE games SET {column} = $1, status = $2 WHERE id = $3 AND {column} IS NULL"
-        ))
-        .bind(token)
-        .bind(status)
-        .bind(game_id)
-        .execute(&self.pool)
+        written(
+            &self.writes,
+            || format!("take seat {seat} of game {game_id}"),
+            |reply| Job::TakeSeat {
+                game_id: game_id.into(),
+                column,
+                token: token.into(),
+                status: status.into(),
+                reply,
+            },
+        )
         .await
-        .map_err(err(format!("take seat {seat} of game {game_id}")))?;
-        Ok(done.rows_affected() == 1)
     }
 
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -466,16 +555,7 @@ impl Store for SqlStore {
         };
         let rows = q.fetch_all(&self.pool).await.map_err(err("list games"))?;
         rows.iter()
-            .map(|r| {
-                Ok(Summary {
-                    id: r.try_get("id")?,
-                    status: r.try_get("status")?,
-                    request: r.try_get("request")?,
-                    result: r.try_get("result")?,
-                    created_ms: r.try_get("created_ms")?,
-                    inputs: r.try_get("inputs")?,
-                })
-            })
+            .map(summary)
             .collect::<Result<_, sqlx::Error>>()
             .map_err(err("list games"))
     }
@@ -489,5 +569,47 @@ impl Store for SqlStore {
             .map(|r| r.try_get("id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(err("list unfinished games"))
+    }
+
+    async fn unfinished_summaries(&self) -> Result<Vec<Summary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, status, request, result, created_ms, \
+             (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+             FROM games WHERE status <> 'finished' ORDER BY created_ms, id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(err("list unfinished games"))?;
+        rows.iter()
+            .map(summary)
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("list unfinished games"))
+    }
+
+    async fn set_final_state(&self, game_id: &str, state: &str) -> Result<(), StoreError> {
+        written(
+            &self.writes,
+            || format!("store the final state of game {game_id}"),
+            |reply| Job::FinalState {
+                game_id: game_id.into(),
+                state: state.into(),
+                reply,
+            },
+        )
+        .await
+    }
+
+    async fn final_state(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT final_state FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(err(format!("read the final state of game {game_id}")))?;
+        match row {
+            None => Ok(None),
+            Some(r) => r
+                .try_get::<Option<String>, _>("final_state")
+                .map_err(err(format!("read the final state of game {game_id}"))),
+        }
     }
 }

@@ -1,0 +1,304 @@
+//! The store's one writer: a task that owns the only connection that
+//! writes, and commits the writes that queue up while it is busy in one
+//! transaction (group commit).
+//!
+//! Why: SQLite has one write lock. With a pool of writers, concurrent
+//! games' appends fought for it (busy-handler sleeps, issue 21), and every
+//! append paid its own commit. One writer never waits on the lock, and a
+//! batch of N appends from N games costs one commit (one `fsync` of the WAL
+//! at most, on SQLite; one commit round-trip on Postgres). The appends of a
+//! batch go in one multi-row `INSERT` (the same SQL text on both
+//! databases), so a busy server makes a few statements per commit rather
+//! than one per move.
+//!
+//! Every caller is answered only after the transaction that holds its
+//! write has committed (or failed): an acknowledged input is a committed
+//! one, as before. Order: a batch keeps the order the writes were queued
+//! in, and a game's task waits for each append before it sends the next,
+//! so a game's inputs are committed in `seq` order.
+//!
+//! A batch that fails (one write refused, say a `seq` already taken) is
+//! rolled back and its writes run again one transaction each, so that one
+//! bad write fails alone and the others are committed.
+
+use sqlx::AnyPool;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{err, Entry, GameRow, StoreError};
+
+/// Writes queued before the writer starts a transaction at most; a larger
+/// queue is committed in several transactions.
+const MAX_BATCH: usize = 256;
+
+/// Rows of one multi-row `INSERT` at most (6 parameters a row: 384, under
+/// SQLite's 999 of old versions and Postgres's 65,535).
+const ROWS_PER_INSERT: usize = 64;
+
+/// One write and who waits for its outcome.
+pub(super) enum Job {
+    /// [`super::Store::append`].
+    Append {
+        game_id: String,
+        entry: Entry,
+        finished: Option<String>,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+    /// [`super::Store::create_game`].
+    Create {
+        row: GameRow,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+    /// [`super::Store::take_seat`].
+    TakeSeat {
+        game_id: String,
+        column: &'static str,
+        token: String,
+        status: String,
+        reply: oneshot::Sender<Result<bool, StoreError>>,
+    },
+    /// [`super::Store::save_modifier`].
+    SaveModifier {
+        id: String,
+        descriptor: String,
+        at_ms: i64,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+    /// [`super::Store::set_final_state`].
+    FinalState {
+        game_id: String,
+        state: String,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+}
+
+/// What a write gave: `true` for a write with no value, the seat's outcome
+/// for a [`Job::TakeSeat`].
+type Done = bool;
+
+impl Job {
+    /// Answers the caller.
+    fn answer(self, r: Result<Done, StoreError>) {
+        match self {
+            Job::TakeSeat { reply, .. } => {
+                let _ = reply.send(r);
+            }
+            Job::Append { reply, .. }
+            | Job::Create { reply, .. }
+            | Job::SaveModifier { reply, .. }
+            | Job::FinalState { reply, .. } => {
+                let _ = reply.send(r.map(|_| ()));
+            }
+        }
+    }
+
+    /// The operation's name in errors.
+    fn op(&self) -> String {
+        match self {
+            Job::Append { game_id, entry, .. } => {
+                format!("append input {} of game {game_id}", entry.seq)
+            }
+            Job::Create { row, .. } => format!("create game {}", row.id),
+            Job::TakeSeat {
+                game_id, column, ..
+            } => format!(
+                "take seat {} of game {game_id}",
+                column.trim_end_matches("_token")
+            ),
+            Job::SaveModifier { id, .. } => format!("save modifier {id}"),
+            Job::FinalState { game_id, .. } => format!("store the final state of game {game_id}"),
+        }
+    }
+}
+
+/// Starts the writer task on `pool` (a pool of one connection); writes are
+/// sent to the returned queue. The task ends when every sender is gone.
+pub(super) fn spawn(pool: AnyPool) -> mpsc::UnboundedSender<Job> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(run(pool, rx));
+    tx
+}
+
+async fn run(pool: AnyPool, mut rx: mpsc::UnboundedReceiver<Job>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match write(&pool, &batch).await {
+            Ok(done) => {
+                for (job, d) in batch.drain(..).zip(done) {
+                    job.answer(Ok(d));
+                }
+            }
+            Err(_) if batch.len() > 1 => {
+                // One write failed the batch: each again on its own.
+                for job in batch.drain(..) {
+                    let r = write(&pool, std::slice::from_ref(&job)).await;
+                    job.answer(r.map(|d| d.first().copied().unwrap_or(true)));
+                }
+            }
+            Err(e) => {
+                for job in batch.drain(..) {
+                    let op = job.op();
+                    job.answer(Err(StoreError {
+                        op,
+                        message: e.message.clone(),
+                    }));
+                }
+            }
+        }
+    }
+    pool.close().await;
+}
+
+/// Runs `jobs` in one transaction; what each gave, in order.
+async fn write(pool: &AnyPool, jobs: &[Job]) -> Result<Vec<Done>, StoreError> {
+    let op = || {
+        if jobs.len() == 1 {
+            jobs[0].op()
+        } else {
+            format!("commit {} writes", jobs.len())
+        }
+    };
+    let mut tx = pool.begin().await.map_err(err(op()))?;
+    let mut done = Vec::with_capacity(jobs.len());
+    let mut i = 0;
+    while i < jobs.len() {
+        // A run of appends: one multi-row INSERT per chunk.
+        let run = jobs[i..]
+            .iter()
+            .take(ROWS_PER_INSERT)
+            .take_while(|j| matches!(j, Job::Append { .. }))
+            .count();
+        if run > 0 {
+            append_rows(&mut tx, &jobs[i..i + run])
+                .await
+                .map_err(err(op()))?;
+            done.extend(std::iter::repeat_n(true, run));
+            i += run;
+            continue;
+        }
+        done.push(one(&mut tx, &jobs[i]).await.map_err(err(op()))?);
+        i += 1;
+    }
+    tx.commit().await.map_err(err(op()))?;
+    Ok(done)
+}
+
+/// The inputs of `appends` (all [`Job::Append`]) in one `INSERT`, then the
+/// games they finish marked finished.
+async fn append_rows(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    appends: &[Job],
+) -> Result<(), sqlx::Error> {
+    let mut sql =
+        String::from("INSERT INTO inputs (game_id, seq, body, at_ms, white_ms, black_ms) VALUES ");
+    for k in 0..appends.len() {
+        let b = k * 6;
+        if k > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!(
+            "(${}, ${}, ${}, ${}, ${}, ${})",
+            b + 1,
+            b + 2,
+            b + 3,
+            b + 4,
+            b + 5,
+            b + 6
+        ));
+    }
+    let mut q = sqlx::query(&sql);
+    for j in appends {
+        if let Job::Append { game_id, entry, .. } = j {
+            q = q
+                .bind(game_id.as_str())
+                .bind(entry.seq)
+                .bind(entry.body.as_str())
+                .bind(entry.at_ms)
+                .bind(entry.white_ms)
+                .bind(entry.black_ms);
+        }
+    }
+    q.execute(&mut **tx).await?;
+    for j in appends {
+        if let Job::Append {
+            game_id,
+            finished: Some(result),
+            ..
+        } = j
+        {
+            sqlx::query("UPDATE games SET status = 'finished', result = $1 WHERE id = $2")
+                .bind(result.as_str())
+                .bind(game_id.as_str())
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// One write other than an append.
+async fn one(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &Job) -> Result<Done, sqlx::Error> {
+    let conn = &mut **tx;
+    match job {
+        Job::Append { .. } => unreachable!("appends are written by append_rows"),
+        Job::Create { row: g, .. } => {
+            sqlx::query(
+                "INSERT INTO games (id, request, white_token, black_token, status, result, created_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(g.id.as_str())
+            .bind(g.request.as_str())
+            .bind(g.white_token.as_deref())
+            .bind(g.black_token.as_deref())
+            .bind(g.status.as_str())
+            .bind(g.result.as_deref())
+            .bind(g.created_ms)
+            .execute(conn)
+            .await?;
+            Ok(true)
+        }
+        Job::TakeSeat {
+            game_id,
+            column,
+            token,
+            status,
+            ..
+        } => {
+            // The column name comes from a closed set, never from a client.
+            let done = sqlx::query(&format!(
+                "UPDATE games SET {column} = $1, status = $2 WHERE id = $3 AND {column} IS NULL"
+            ))
+            .bind(token.as_str())
+            .bind(status.as_str())
+            .bind(game_id.as_str())
+            .execute(conn)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        }
+        Job::SaveModifier {
+            id,
+            descriptor,
+            at_ms,
+            ..
+        } => {
+            // Both dialects have `ON CONFLICT … DO UPDATE` (SQLite 3.24+).
+            sqlx::query(
+                "INSERT INTO modifiers (id, descriptor, saved_ms) VALUES ($1, $2, $3) \
+                 ON CONFLICT (id) DO UPDATE SET descriptor = excluded.descriptor, saved_ms = excluded.saved_ms",
+            )
+            .bind(id.as_str())
+            .bind(descriptor.as_str())
+            .bind(*at_ms)
+            .execute(conn)
+            .await?;
+            Ok(true)
+        }
+        Job::FinalState { game_id, state, .. } => {
+            sqlx::query("UPDATE games SET final_state = $1 WHERE id = $2")
+                .bind(state.as_str())
+                .bind(game_id.as_str())
+                .execute(conn)
+                .await?;
+            Ok(true)
+        }
+    }
+}
