@@ -447,7 +447,11 @@ impl Game {
         game.seen = [plies >= 1, plies >= 2];
         let (tx, rx) = mpsc::channel(256);
         game.metrics.games_loaded.inc();
-        tokio::spawn(game.run(rx));
+        if game.outcome.is_none() {
+            game.metrics.games_live.inc();
+        }
+        let span = tracing::info_span!("game", id = %game.id);
+        tokio::spawn(tracing::Instrument::instrument(game.run(rx), span));
         Ok(GameHandle { tx })
     }
 
@@ -696,75 +700,26 @@ impl Game {
     /// Choices and events are not moves and are left out (the record has
     /// them).
     async fn pgn(&self) -> String {
-        let request = self.request.clone();
-        let inputs: Vec<Input> = self
-            .entries
-            .iter()
-            .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
-            .filter(|v| v.get("event").is_none())
-            .filter_map(|v| serde_json::from_value::<Input>(v).ok())
-            .collect();
-        let result = self
-            .outcome
-            .as_ref()
-            .map_or("*".to_string(), |o| o.result.clone());
-        let written = blocking(&self.session, move |_| {
-            let presets = match &request.state {
-                Some(state) => state.rules.clone(),
-                None => {
-                    let joined = request.presets.join(",");
-                    houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
-                }
-            };
-            let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
-            let modifiers = modifiers.join(",");
-            let mut s = Session::create(request.clone()).ok()?;
-            let start = s.game().clone();
-            let fen = start.fen();
-            let own_start = !start.is_chess960()
-                && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
-                    .is_ok_and(|g| g.fen() == fen);
-            let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
-            tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
-            // The seed replays the modifiers' random outcomes (rulings F4).
-            tags.seed = request
-                .seed
-                .as_ref()
-                .and_then(Value::as_u64)
-                .and_then(|s| u32::try_from(s).ok())
-                .filter(|_| tags.modifiers.is_some());
-            let mut sans = Vec::new();
-            for i in inputs {
-                if let Input::Move { mv } = &i {
-                    let legal = s.legal_moves();
-                    let uci = s.legal_moves_uci();
-                    if let Some(k) = uci.iter().position(|u| u == mv) {
-                        sans.push(s.san_among(legal[k], &legal));
-                    }
-                }
-                let _ = s.submit(i);
-            }
-            Some(houserules_pgn::export::rule_set_game(
-                &tags, &fen, own_start, &sans, &result,
-            ))
+        let (id, request, meta, entries, outcome) = (
+            self.id.clone(),
+            self.request.clone(),
+            self.meta.clone(),
+            self.entries.clone(),
+            self.outcome.clone(),
+        );
+        let created_ms = self.created_ms;
+        blocking(&self.session, move |_| {
+            crate::pgn_export::write_pgn(&crate::pgn_export::PgnSource {
+                id: &id,
+                request: &request,
+                meta: &meta,
+                created_ms,
+                entries: &entries,
+                outcome: outcome.as_ref(),
+            })
         })
         .await
-        .ok()
-        .flatten();
-        let mut game = written.unwrap_or_default();
-        game.set_tag("Event", "houserules game");
-        game.set_tag("Site", format!("houserules game {}", self.id));
-        game.set_tag("Date", pgn_date(self.created_ms));
-        for (name, player) in [("White", &self.meta.white), ("Black", &self.meta.black)] {
-            if let Some(p) = player {
-                game.set_tag(name, p.as_str());
-            }
-        }
-        if let Some(o) = &self.outcome {
-            game.set_tag("Termination", o.reason.as_str());
-        }
-        houserules_pgn::export_tags(&mut game);
-        houserules_pgn::write_pgn(&game)
+        .unwrap_or_default()
     }
 
     fn send(&mut self, conn: u64, msg: &ServerMessage) {
@@ -857,6 +812,9 @@ impl Game {
             stop.store(true, Ordering::Relaxed);
         }
         self.metrics.games_loaded.dec();
+        if self.outcome.is_none() {
+            self.metrics.games_live.dec();
+        }
     }
 
     /// The engine's part after every change (and after a rebuild, so that
@@ -910,8 +868,24 @@ impl Game {
             Arc::clone(&e.setup),
             Arc::clone(&stop),
         );
-        tokio::task::spawn_blocking(move || {
-            let r = engine::think(&session, &searcher, &setup, color, ply, &limits, &flag);
+        // At most `Limits::engine_searches` searches run at once (issue 21:
+        // sixteen engine games took a canary game's p99 from 6 to 141 ms);
+        // this one waits its turn, and its clock time spent waiting is
+        // taken from what it may spend.
+        let searches = self.metrics.engine_searches.clone();
+        let queued_at = Instant::now();
+        tokio::spawn(async move {
+            let _turn = searches.turn().await;
+            if flag.load(Ordering::Relaxed) {
+                return; // stopped while waiting: its position is gone
+            }
+            let limits = engine::after_waiting(limits, color, queued_at.elapsed());
+            let r = tokio::task::spawn_blocking(move || {
+                engine::think(&session, &searcher, &setup, color, ply, &limits, &flag)
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(r);
         });
         e.thinking = Some((ply, stop, rx));
@@ -946,7 +920,7 @@ impl Game {
             return;
         };
         let Some(t) = thought else {
-            tracing::warn!(game = %self.id, ply, "the engine's search gave no move");
+            tracing::error!(game = %self.id, ply, "engine failure: the search gave no move");
             e.failed_at = Some(for_ply);
             return;
         };
@@ -962,7 +936,7 @@ impl Game {
         }
         e.last_score = Some(t.score);
         if let Err((code, message)) = self.apply_input(Some(t.action.input())).await {
-            tracing::warn!(game = %self.id, code, %message, "the engine's action was not played");
+            tracing::error!(game = %self.id, code, %message, "engine failure: its action was not played");
         }
     }
 
@@ -1116,6 +1090,7 @@ impl Game {
             Ok(false) => Err("the seat was taken meanwhile".into()),
             Err(e) => {
                 self.metrics.store_errors.inc();
+                tracing::error!(game = %self.id, error = %e, "store error taking a seat");
                 Err(e.to_string())
             }
         }
@@ -1600,16 +1575,26 @@ impl Game {
         let finished = outcome
             .as_ref()
             .map(|o| serde_json::to_string(o).unwrap_or_default());
-        if let Err(e) = self
+        let started = Instant::now();
+        let appended = self
             .store
             .append(&self.id, &entry, finished.as_deref())
-            .await
-        {
+            .await;
+        self.metrics
+            .store_append
+            .observe(started.elapsed().as_secs_f64());
+        if let Err(e) = appended {
             self.metrics.store_errors.inc();
+            tracing::error!(game = %self.id, seq = entry.seq, error = %e, "store error: input not committed");
             return Err(e.to_string());
         }
         self.clock = clock;
         self.entries.push(entry);
+        if let Some(o) = outcome.as_ref().filter(|_| self.outcome.is_none()) {
+            self.metrics.games_finished.inc();
+            self.metrics.games_live.dec();
+            tracing::info!(game = %self.id, rules = %crate::pgn_export::rules_summary_of(&self.request), result = %o.result, reason = %o.reason, "game finished");
+        }
         if outcome.is_some() {
             self.outcome = outcome;
         }

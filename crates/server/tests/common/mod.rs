@@ -83,6 +83,7 @@ pub fn fast() -> Config {
             choice_disconnect_grace: Duration::from_millis(300),
         },
         rate_per_second: 200,
+        ..Default::default()
     }
 }
 
