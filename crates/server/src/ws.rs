@@ -306,12 +306,26 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
     if let Some(id) = conn {
         let _ = game.tx.send(Cmd::Gone { conn: id }).await;
     }
+    let closing = close.is_some();
     let _ = close_tx.send(close);
     drop(strong);
     let end = match writer_done {
         Some(end) => end,
         None => writer.await.unwrap_or(WriterEnd::Asked),
     };
+    if closing || matches!(end, WriterEnd::NotReading(_)) {
+        // The closing handshake (RFC 6455 § 7.1.1): the client's own Close
+        // is awaited (a second at most) before the socket goes, so that a
+        // reset does not discard the close frame and its code on the way.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            while let Some(Ok(m)) = stream.next().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
     if let WriterEnd::NotReading(why) = end {
         metrics.refused_because("ws-not-reading");
         tracing::warn!(
