@@ -336,7 +336,18 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
                 let db = format!("sqlite:{}", path.display());
                 db_file = Some(path);
                 let (tx, rx) = tokio::sync::oneshot::channel();
-                let config = houserules_server::Config { rate_per_second: 1000, ..Default::default() };
+                // The load generator is one address making thousands of games
+                // and sockets: the per-address caps are off.
+                let config = houserules_server::Config {
+                    rate_per_second: 1000,
+                    limits: houserules_server::limits::Limits {
+                        max_connections: 100_000,
+                        max_connections_per_ip: 0,
+                        creations_per_minute: 0,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
                 tokio::spawn(async move {
                     let r = houserules_server::serve(
                         "127.0.0.1:0".parse().expect("a loopback address"),

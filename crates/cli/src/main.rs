@@ -31,6 +31,7 @@ mod match_session;
 mod modifiers_cmd;
 mod movelist;
 mod moves_cmd;
+mod ops_cmd;
 mod parallel;
 mod perft_cmd;
 mod pgn_cmd;
@@ -126,6 +127,10 @@ enum Command {
     State(state_cmd::StateArgs),
     /// Serve games over HTTP and WebSocket (SQLite by default, or Postgres)
     Serve(serve_cmd::ServeArgs),
+    /// Copy a live SQLite store consistently (Postgres: pg_dump)
+    Backup(ops_cmd::BackupArgs),
+    /// Write every game of a store (finished and live) as PGN
+    Export(ops_cmd::ExportArgs),
     /// Hold many concurrent bot games against a server on this machine and
     /// report moves per second, ack latency and memory
     Loadtest(loadtest_cmd::LoadtestArgs),
@@ -326,6 +331,8 @@ fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Play(args) => modifiers_cmd::play(args, out)?,
         Command::State(args) => state_cmd::run(args, out)?,
         Command::Serve(args) => serve_cmd::run(args, out)?,
+        Command::Backup(args) => ops_cmd::backup(args, out)?,
+        Command::Export(args) => ops_cmd::export(args, out)?,
         Command::Loadtest(args) => loadtest_cmd::run(args, out)?,
         // Run by `main` without the standard output lock.
         Command::Uci(args) => uci_cmd::run(args)?,
@@ -405,6 +412,13 @@ fn parse() -> Result<Cli, ExitCode> {
 }
 
 fn main() -> ExitCode {
+    // `serve --config FILE`: the file's settings become the environment's
+    // defaults before clap reads the command line (serve_cmd.rs).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Err(e) = serve_cmd::apply_config_file(&args) {
+        reportln!("error: {e}");
+        return ExitCode::from(e.exit_code());
+    }
     let cli = match parse() {
         Ok(cli) => cli,
         Err(code) => return code,

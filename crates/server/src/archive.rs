@@ -10,11 +10,11 @@
 //! moment of the read filled in on each read ([`served_view`]).
 
 use houserules_engine::Color;
-use houserules_session::{ChoiceTimeout, CreateRequest, Input, Session};
+use houserules_session::{ChoiceTimeout, CreateRequest};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use crate::game::{now_ms, pgn_date, Cmd, GameHandle, Meta, Outcome};
+use crate::game::{now_ms, Cmd, GameHandle, Meta, Outcome};
 use crate::store::{Entry, StoreError, Summary};
 use crate::AppState;
 
@@ -92,17 +92,9 @@ pub(crate) fn record(
     json!({"id": id, "request": request, "inputs": inputs, "result": outcome})
 }
 
-/// The game as PGN, written as the CLI writes it (the PGN crate's
-/// [`houserules_pgn::export::rule_set_game`]): the moves in SAN
-/// (replayed on a fresh session, on the blocking pool), the players,
-/// the result and its reason, and the rule set: `Variant` (the game's
-/// Fairy-Stockfish name where it has one, `Chess960` for a Chess960
-/// game, absent for FIDE chess), `HouseRules` (the presets in `--rules`
-/// syntax), `Modifiers` (the library modifiers; an inline descriptor
-/// has no id to name and is left out), `SetUp`/`FEN` when the game did
-/// not start at its rules' own start position (always for Chess960).
-/// Choices and events are not moves and are left out (the record has
-/// them).
+/// The game as PGN ([`crate::pgn_export::write_pgn`], replayed on the
+/// blocking pool): the same text whether the game is in memory or not,
+/// and the same as `houserules export` writes.
 pub(crate) async fn pgn(
     id: &str,
     request: CreateRequest,
@@ -111,70 +103,24 @@ pub(crate) async fn pgn(
     entries: &[Entry],
     outcome: Option<&Outcome>,
 ) -> String {
-    let inputs: Vec<Input> = entries
-        .iter()
-        .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
-        .filter(|v| v.get("event").is_none())
-        .filter_map(|v| serde_json::from_value::<Input>(v).ok())
-        .collect();
-    let result = outcome.map_or("*".to_string(), |o| o.result.clone());
-    let written = tokio::task::spawn_blocking(move || {
-        let presets = match &request.state {
-            Some(state) => state.rules.clone(),
-            None => {
-                let joined = request.presets.join(",");
-                houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
-            }
-        };
-        let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
-        let modifiers = modifiers.join(",");
-        let mut s = Session::create(request.clone()).ok()?;
-        let start = s.game().clone();
-        let fen = start.fen();
-        let own_start = !start.is_chess960()
-            && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
-                .is_ok_and(|g| g.fen() == fen);
-        let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
-        tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
-        // The seed replays the modifiers' random outcomes (rulings F4).
-        tags.seed = request
-            .seed
-            .as_ref()
-            .and_then(Value::as_u64)
-            .and_then(|s| u32::try_from(s).ok())
-            .filter(|_| tags.modifiers.is_some());
-        let mut sans = Vec::new();
-        for i in inputs {
-            if let Input::Move { mv } = &i {
-                let legal = s.legal_moves();
-                let uci = s.legal_moves_uci();
-                if let Some(k) = uci.iter().position(|u| u == mv) {
-                    sans.push(s.san_among(legal[k], &legal));
-                }
-            }
-            let _ = s.submit(i);
-        }
-        Some(houserules_pgn::export::rule_set_game(
-            &tags, &fen, own_start, &sans, &result,
-        ))
+    let (id, meta, entries, outcome) = (
+        id.to_string(),
+        meta.clone(),
+        entries.to_vec(),
+        outcome.cloned(),
+    );
+    tokio::task::spawn_blocking(move || {
+        crate::pgn_export::write_pgn(&crate::pgn_export::PgnSource {
+            id: &id,
+            request: &request,
+            meta: &meta,
+            created_ms,
+            entries: &entries,
+            outcome: outcome.as_ref(),
+        })
     })
     .await
-    .ok()
-    .flatten();
-    let mut game = written.unwrap_or_default();
-    game.set_tag("Event", "houserules game");
-    game.set_tag("Site", format!("houserules game {id}"));
-    game.set_tag("Date", pgn_date(created_ms));
-    for (name, player) in [("White", &meta.white), ("Black", &meta.black)] {
-        if let Some(p) = player {
-            game.set_tag(name, p.as_str());
-        }
-    }
-    if let Some(o) = outcome {
-        game.set_tag("Termination", o.reason.as_str());
-    }
-    houserules_pgn::export_tags(&mut game);
-    houserules_pgn::write_pgn(&game)
+    .unwrap_or_default()
 }
 
 /// Asks a game's task; `None` when it has stopped.

@@ -146,6 +146,20 @@ pub fn limits(color: Color, own_ms: Option<i64>, increment: Duration) -> Limits 
     l
 }
 
+/// `limits` for a search that waited `waited` for its turn (the engine
+/// search limiter): the wait is taken from the engine's clock time, so
+/// that the share of it the search spends stays a share of what is left.
+pub fn after_waiting(mut limits: Limits, color: Color, waited: Duration) -> Limits {
+    let left = match color {
+        Color::White => &mut limits.wtime,
+        Color::Black => &mut limits.btime,
+    };
+    if let Some(t) = left.as_mut() {
+        *t = t.saturating_sub(waited).max(Duration::from_millis(1));
+    }
+    limits
+}
+
 /// A search's answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Thought {
@@ -266,6 +280,23 @@ mod tests {
         ] {
             assert!(matches!(parse_name(bad), Some(Err(_))), "{bad}");
         }
+    }
+
+    #[test]
+    fn waiting_is_taken_from_the_clock() {
+        let l = limits(Color::Black, Some(10_000), Duration::from_secs(2));
+        let l = after_waiting(l, Color::Black, Duration::from_secs(3));
+        assert_eq!(l.btime, Some(Duration::from_secs(7)));
+        assert_eq!(l.wtime, None);
+        let l = after_waiting(l, Color::Black, Duration::from_secs(60));
+        assert_eq!(l.btime, Some(Duration::from_millis(1)));
+        // Untimed: nothing to take.
+        let l = after_waiting(
+            limits(Color::White, None, Duration::ZERO),
+            Color::White,
+            Duration::from_secs(3),
+        );
+        assert_eq!(l.wtime, None);
     }
 
     #[test]

@@ -513,7 +513,11 @@ impl Game {
         let (tx, rx) = mpsc::channel(256);
         game.life.me = Some(tx.downgrade());
         game.metrics.games_loaded.inc();
-        tokio::spawn(game.run(rx));
+        if game.outcome.is_none() {
+            game.metrics.games_live.inc();
+        }
+        let span = tracing::info_span!("game", id = %game.id);
+        tokio::spawn(tracing::Instrument::instrument(game.run(rx), span));
         Ok(GameHandle { tx })
     }
 
@@ -875,6 +879,9 @@ impl Game {
             stop.store(true, Ordering::Relaxed);
         }
         self.metrics.games_loaded.dec();
+        if self.outcome.is_none() {
+            self.metrics.games_live.dec();
+        }
     }
 
     /// The engine's part after every change (and after a rebuild, so that
@@ -928,8 +935,24 @@ impl Game {
             Arc::clone(&e.setup),
             Arc::clone(&stop),
         );
-        tokio::task::spawn_blocking(move || {
-            let r = engine::think(&session, &searcher, &setup, color, ply, &limits, &flag);
+        // At most `Limits::engine_searches` searches run at once (issue 21:
+        // sixteen engine games took a canary game's p99 from 6 to 141 ms);
+        // this one waits its turn, and its clock time spent waiting is
+        // taken from what it may spend.
+        let searches = self.metrics.engine_searches.clone();
+        let queued_at = Instant::now();
+        tokio::spawn(async move {
+            let _turn = searches.turn().await;
+            if flag.load(Ordering::Relaxed) {
+                return; // stopped while waiting: its position is gone
+            }
+            let limits = engine::after_waiting(limits, color, queued_at.elapsed());
+            let r = tokio::task::spawn_blocking(move || {
+                engine::think(&session, &searcher, &setup, color, ply, &limits, &flag)
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(r);
         });
         e.thinking = Some((ply, stop, rx));
@@ -962,7 +985,7 @@ impl Game {
             return;
         };
         let Some(t) = thought else {
-            tracing::warn!(game = %self.id, ply, "the engine's search gave no move");
+            tracing::error!(game = %self.id, ply, "engine failure: the search gave no move");
             e.failed_at = Some(for_ply);
             return;
         };
@@ -980,7 +1003,7 @@ impl Game {
         }
         e.last_score = Some(t.score);
         if let Err((code, message)) = self.apply_input(Some(t.action.input())).await {
-            tracing::warn!(game = %self.id, code, %message, "the engine's action was not played");
+            tracing::error!(game = %self.id, code, %message, "engine failure: its action was not played");
         }
     }
 
@@ -1134,6 +1157,7 @@ impl Game {
             Ok(false) => Err("the seat was taken meanwhile".into()),
             Err(e) => {
                 self.metrics.store_errors.inc();
+                tracing::error!(game = %self.id, error = %e, "store error taking a seat");
                 Err(e.to_string())
             }
         }
@@ -1655,16 +1679,26 @@ impl Game {
         let finished = outcome
             .as_ref()
             .map(|o| serde_json::to_string(o).unwrap_or_default());
-        if let Err(e) = self
+        let started = Instant::now();
+        let appended = self
             .store
             .append(&self.id, &entry, finished.as_deref())
-            .await
-        {
+            .await;
+        self.metrics
+            .store_append
+            .observe(started.elapsed().as_secs_f64());
+        if let Err(e) = appended {
             self.metrics.store_errors.inc();
+            tracing::error!(game = %self.id, seq = entry.seq, error = %e, "store error: input not committed");
             return Err(e.to_string());
         }
         self.clock = clock;
         self.entries.push(entry);
+        if let Some(o) = outcome.as_ref().filter(|_| self.outcome.is_none()) {
+            self.metrics.games_finished.inc();
+            self.metrics.games_live.dec();
+            tracing::info!(game = %self.id, rules = %crate::pgn_export::rules_summary_of(&self.request), result = %o.result, reason = %o.reason, "game finished");
+        }
         if outcome.is_some() {
             self.outcome = outcome;
         }

@@ -212,6 +212,7 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         save_modifier,
         validate,
         healthz,
+        readyz,
         metrics,
         ws
     ),
@@ -237,7 +238,15 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 /// The router: the API, and [`web_assets`] for everything else.
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route("/api/games", post(create_game).get(list_games))
+        .route(
+            "/api/games",
+            post(create_game)
+                .route_layer(axum::middleware::from_fn_with_state(
+                    Arc::clone(&state),
+                    crate::limits::limit_creations,
+                ))
+                .get(list_games),
+        )
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/pgn", get(get_pgn))
         .route("/api/games/{id}/record", get(get_record))
@@ -248,6 +257,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/validate", post(validate))
         .route("/api/openapi.json", get(openapi_json))
         .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
         .fallback(web_assets)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -255,7 +265,50 @@ pub fn router(state: Arc<AppState>) -> Router {
             MAX_BODY_BYTES,
         ))
         .layer(axum::middleware::map_response(too_large_as_findings))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            state.config.limits.request_timeout,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            observe_request,
+        ))
         .with_state(state)
+}
+
+/// Times every request into `houserules_http_request_duration_seconds`
+/// by its declared route (never the path itself: game ids would make a
+/// series each). A refusal by a limit (`408`, `413`) is logged with the
+/// route, never with the query (which may hold a seat token).
+async fn observe_request(
+    State(app): State<Arc<AppState>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "other".to_string(), |p| p.as_str().to_string());
+    let method = request.method().to_string();
+    let start = std::time::Instant::now();
+    let response = next.run(request).await;
+    let status = response.status();
+    app.metrics
+        .http_latency
+        .get_or_create(&crate::metrics::RouteLabels {
+            route: route.clone(),
+            method: method.clone(),
+            status: status.as_u16(),
+        })
+        .observe(start.elapsed().as_secs_f64());
+    if status == StatusCode::REQUEST_TIMEOUT {
+        app.metrics.refused_because("request-timeout");
+        tracing::warn!(%route, %method, reason = "request-timeout", limit_s = app.config.limits.request_timeout.as_secs(), "request refused: not answered in time");
+    } else if status == StatusCode::PAYLOAD_TOO_LARGE {
+        app.metrics.refused_because("too-large");
+        tracing::warn!(%route, %method, reason = "too-large", limit = MAX_BODY_BYTES, "request refused: body too large");
+    }
+    response
 }
 
 /// A `413` from the body limits (tower-http's and axum's answer in plain
@@ -410,6 +463,7 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     if !findings.is_empty() {
         return refused(findings);
     }
+    let rules_line = crate::pgn_export::rules_summary(&v);
     let text = Value::Object(v).to_string();
     let (_, request) = match crate::split_request(&text) {
         Ok(x) => x,
@@ -466,6 +520,8 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
     if let Err(e) = app.store.create_game(&row).await {
         return store_failed(&app, e);
     }
+    app.metrics.games_created.inc();
+    tracing::info!(game = %id, rules = %rules_line, open, engine = ?engine_seat, "game created");
     let mut seats = std::collections::BTreeMap::new();
     for (name, t) in ["white", "black"].iter().zip(&tokens) {
         if let Some(t) = t.as_ref().filter(|_| engine_seat != Some(*name)) {
@@ -778,6 +834,7 @@ async fn save_modifier(State(app): State<Arc<AppState>>, body: String) -> Respon
 
 fn store_failed(app: &AppState, e: crate::store::StoreError) -> Response {
     app.metrics.store_errors.inc();
+    tracing::error!(error = %e, "store error");
     error(
         StatusCode::SERVICE_UNAVAILABLE,
         "server.store",
@@ -837,15 +894,34 @@ async fn validate(body: String) -> Response {
     }
 }
 
-/// Liveness.
+/// Liveness: the process answers (`200 ok`). A load balancer restarts
+/// a process that fails it; it says nothing of the store (see `/readyz`).
 #[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
 async fn healthz() -> &'static str {
     "ok\n"
 }
 
+/// Readiness: `200 ready` when the store answers (reachable and
+/// migrated) and the server is not stopping; else `503` with the JSON
+/// error `server.not-ready` saying what. A load balancer sends traffic
+/// only to a ready server (docs/operations.md).
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = ApiError)))]
+async fn readyz(State(app): State<Arc<AppState>>) -> Response {
+    match app.ready().await {
+        Ok(()) => "ready\n".into_response(),
+        Err(why) => {
+            tracing::warn!(reason = %why, "not ready");
+            error(StatusCode::SERVICE_UNAVAILABLE, "server.not-ready", why)
+        }
+    }
+}
+
 /// Prometheus metrics.
 #[utoipa::path(get, path = "/metrics", responses((status = 200, body = String)))]
 async fn metrics(State(app): State<Arc<AppState>>) -> Response {
+    app.metrics
+        .tcp_connections
+        .set(app.connections.count() as i64);
     (
         [(
             header::CONTENT_TYPE,
@@ -905,6 +981,16 @@ async fn ws(
         0 => 20,
         n => n,
     };
+    let limits = &app.config.limits;
+    let settings = crate::ws::WsSettings {
+        rate,
+        queue: limits.ws_queue,
+        idle: limits.ws_idle_timeout,
+        write_timeout: limits.ws_write_timeout,
+        shutdown: app.shutdown.subscribe(),
+        metrics: Arc::clone(&app.metrics),
+    };
+    let span = tracing::info_span!("ws", game = %id, seat = ?seat);
     // Frames up to 1 MiB are read so that a message over the protocol's
     // 64 KiB gets an error reply rather than a dropped connection.
     // A read buffer of 8 KiB rather than tungstenite's 128 KiB, allocated
@@ -917,5 +1003,7 @@ async fn ws(
         .write_buffer_size(0)
         .max_message_size(MAX_BODY_BYTES)
         .max_frame_size(MAX_BODY_BYTES)
-        .on_upgrade(move |socket| crate::ws::run(socket, h, seat, rate))
+        .on_upgrade(move |socket| {
+            tracing::Instrument::instrument(crate::ws::run(socket, h, seat, settings), span)
+        })
 }

@@ -8,10 +8,15 @@
 
 pub mod archive;
 mod assets;
+pub mod backup;
 pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod http;
+pub mod limits;
+pub mod listen;
+pub mod metrics;
+pub mod pgn_export;
 pub mod protocol;
 pub mod registry;
 pub mod store;
@@ -20,10 +25,6 @@ mod ws;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::gauge::Gauge;
-use prometheus_client::metrics::histogram::Histogram;
-use prometheus_client::registry::Registry;
 use subtle::ConstantTimeEq;
 
 use crate::game::{Game, GameHandle, GameInit, Meta, Timing};
@@ -31,74 +32,7 @@ use crate::protocol::Seat;
 use crate::registry::Registry as Games;
 use crate::store::Store;
 
-/// The server's metrics (Prometheus text at `GET /metrics`).
-pub struct Metrics {
-    /// Games in memory (live, or finished and looked at).
-    pub games_loaded: Gauge,
-    /// Games that left memory (finished with no connection, or idle).
-    pub games_unloaded: Counter,
-    /// WebSocket connections open.
-    pub connections: Gauge,
-    /// Moves accepted (its rate is moves per second).
-    pub moves: Counter,
-    /// Seconds from reading a client message to having answered it.
-    pub ack_latency: Histogram,
-    /// Store operations that failed.
-    pub store_errors: Counter,
-    registry: Registry,
-}
-
-impl Metrics {
-    fn new() -> Metrics {
-        let games_loaded = Gauge::default();
-        let games_unloaded = Counter::default();
-        let connections = Gauge::default();
-        let moves = Counter::default();
-        let ack_latency = Histogram::new([
-            0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0,
-        ]);
-        let store_errors = Counter::default();
-        let mut registry = Registry::with_prefix("houserules");
-        registry.register("games_loaded", "Games in memory", games_loaded.clone());
-        registry.register(
-            "games_unloaded",
-            "Games that left memory (finished with no connection, or idle)",
-            games_unloaded.clone(),
-        );
-        registry.register(
-            "connections",
-            "WebSocket connections open",
-            connections.clone(),
-        );
-        registry.register("moves", "Moves accepted", moves.clone());
-        registry.register(
-            "ack_latency_seconds",
-            "From reading a client message to having answered it",
-            ack_latency.clone(),
-        );
-        registry.register(
-            "store_errors",
-            "Store operations that failed",
-            store_errors.clone(),
-        );
-        Metrics {
-            games_loaded,
-            games_unloaded,
-            connections,
-            moves,
-            ack_latency,
-            store_errors,
-            registry,
-        }
-    }
-
-    /// The Prometheus text exposition.
-    pub fn encode(&self) -> String {
-        let mut out = String::new();
-        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
-        out
-    }
-}
+pub use crate::metrics::Metrics;
 
 /// A random seat token: 192 bits from the operating system, hex (never
 /// derived from the game id).
@@ -140,6 +74,8 @@ pub struct Config {
     /// Messages per second a connection may send (burst: twice that);
     /// 0 means 20.
     pub rate_per_second: u32,
+    /// Connection, request and work limits (issue 21, item 4).
+    pub limits: limits::Limits,
 }
 
 /// The server's shared state.
@@ -150,6 +86,13 @@ pub struct AppState {
     games: Arc<Games>,
     metrics: Arc<Metrics>,
     config: Config,
+    /// The connections held (the caps of [`limits::Limits`]).
+    connections: Arc<limits::Connections>,
+    /// Game creations per address.
+    creations: limits::CreationLimiter,
+    /// Set once the server stops: every WebSocket closes with code 1012
+    /// (service restart), and clients reconnect.
+    shutdown: tokio::sync::watch::Sender<bool>,
 }
 
 /// The game's parts of a stored creation request.
@@ -177,8 +120,11 @@ impl AppState {
         Arc::new(AppState {
             store,
             games: Arc::new(Games::default()),
-            metrics: Arc::new(Metrics::new()),
+            metrics: Arc::new(Metrics::new(config.limits.engine_searches)),
             config,
+            connections: Arc::new(limits::Connections::default()),
+            creations: limits::CreationLimiter::default(),
+            shutdown: tokio::sync::watch::Sender::new(false),
         })
     }
 
@@ -249,6 +195,41 @@ impl AppState {
         Ok(Some(handle))
     }
 
+    /// Lets every loaded game go (at shutdown): the registry drops its
+    /// handles, so each game task ends once it has handled the commands it
+    /// holds (its commits included) and no connection or request holds it.
+    /// Returns how many games were loaded.
+    pub async fn close_games(&self) -> usize {
+        let slots = self.games.drain().await;
+        let mut n = 0;
+        for slot in slots {
+            if slot.lock().await.take().is_some() {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether the server can serve games (`GET /readyz`): the store
+    /// answers a read of its games table (so it is reachable and
+    /// migrated), and the server is not stopping. `Err` says what is not
+    /// ready.
+    ///
+    /// # Errors
+    /// What is not ready.
+    pub async fn ready(&self) -> Result<(), String> {
+        if *self.shutdown.borrow() {
+            return Err("the server is stopping".into());
+        }
+        match tokio::time::timeout(std::time::Duration::from_secs(2), self.store.list(None, 1))
+            .await
+        {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(format!("the store does not answer: {e}")),
+            Err(_) => Err("the store did not answer within 2 s".into()),
+        }
+    }
+
     /// Rebuilds, at start-up, the unfinished games that need their task
     /// at once because something happens in them without a connection:
     /// a running clock (its flag), a choice that times out, an engine seat
@@ -277,7 +258,8 @@ impl AppState {
 
 /// Opens the store at `db` (`sqlite:PATH` or `postgres://…`), rebuilds the
 /// unfinished games, binds `addr` and serves until the process ends. The
-/// bound address is sent on `bound` once listening.
+/// bound address is sent on `bound` once listening, with the number of
+/// games rebuilt.
 ///
 /// # Errors
 /// The store cannot be opened, a game does not rebuild, or the address
@@ -289,17 +271,49 @@ pub async fn serve(
     config: Config,
     bound: impl FnOnce(SocketAddr, usize),
 ) -> Result<(), String> {
-    let store = store::SqlStore::connect(db, schema)
-        .await
-        .map_err(|e| e.to_string())?;
-    let state = AppState::new(Arc::new(store), config);
-    let n = state.rebuild_all().await?;
+    serve_until(addr, db, schema, config, bound, std::future::pending()).await
+}
+
+/// [`serve`] until `shutdown` completes, then stops as [`listen`] says:
+/// no new connection, WebSockets closed with code 1012, in-flight requests
+/// and commits finished, the store closed, within about 10 s.
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_until(
+    addr: SocketAddr,
+    db: &str,
+    schema: Option<&str>,
+    config: Config,
+    bound: impl FnOnce(SocketAddr, usize),
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), String> {
+    let shown = listen::redact_db_url(db);
+    let store = match store::SqlStore::connect(db, schema).await {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            tracing::error!(db = %shown, error = %e, "cannot open the store");
+            return Err(e.to_string());
+        }
+    };
+    let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
+    let n = match state.rebuild_all().await {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::error!(error = %e, "a stored game does not rebuild");
+            return Err(e);
+        }
+    };
+    tracing::info!(games = n, "recovered the unfinished games");
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
+    tracing::info!(addr = %local, db = %shown, limits = ?state.config.limits, "serving");
     bound(local, n);
-    axum::serve(listener, http::router(state))
-        .await
-        .map_err(|e| e.to_string())
+    listen::serve(listener, Arc::clone(&state), shutdown).await;
+    // The pool waits for the queries under way (the last commits).
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), store.close()).await;
+    tracing::info!("stopped");
+    Ok(())
 }

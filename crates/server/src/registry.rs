@@ -69,6 +69,11 @@ impl Registry {
         self.games.lock().await.len()
     }
 
+    /// Empties the registry (at shutdown) and returns the slots it held.
+    pub(crate) async fn drain(&self) -> Vec<Slot> {
+        self.games.lock().await.drain().map(|(_, s)| s).collect()
+    }
+
     /// Whether no game has a slot.
     pub async fn is_empty(&self) -> bool {
         self.len().await == 0

@@ -1,20 +1,26 @@
 //! One WebSocket connection: reads client messages (size and rate
 //! limited), forwards them to the game's task, and writes what the task
 //! sends. The first message must be `hello`.
+//!
+//! Bounded (issue 21, item 4): the queue to the client is
+//! [`crate::limits::Limits::ws_queue`] long and each write has
+//! [`crate::limits::Limits::ws_write_timeout`]; a client that does not
+//! read is dropped with close code 1008 and its seat shown as gone. A
+//! connection silent for [`crate::limits::Limits::ws_idle_timeout`] is
+//! closed with 1001 (the server pings at a third of it, which live clients
+//! answer), and at shutdown every connection gets 1012.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::game::{Cmd, GameHandle};
+use crate::metrics::KindLabels;
 use crate::protocol::{read_client_message, ClientMessage, Seat, ServerMessage};
-
-/// Messages queued for a connection before it counts as not reading and
-/// is dropped.
-const QUEUE: usize = 256;
+use crate::Metrics;
 
 /// A token bucket: `rate` messages per second, bursts of `2 × rate`.
 struct Bucket {
@@ -47,37 +53,173 @@ impl Bucket {
     }
 }
 
+/// A connection's settings and the server's parts it uses.
+pub struct WsSettings {
+    /// Messages per second the client may send.
+    pub rate: u32,
+    /// Messages queued for the client before it counts as not reading.
+    pub queue: usize,
+    /// No frame read for this long: closed (1001); pings at a third of it.
+    pub idle: Duration,
+    /// One write taking longer: the client is not reading (1008).
+    pub write_timeout: Duration,
+    /// Set when the server stops (close 1012).
+    pub shutdown: watch::Receiver<bool>,
+    /// Message counts.
+    pub metrics: Arc<Metrics>,
+}
+
+/// Close code 1001 (going away): the connection was idle too long.
+pub const CLOSE_IDLE: u16 = 1001;
+/// Close code 1008 (policy violation): the client did not read its
+/// messages (its queue filled, or a write stalled); its seat is shown as
+/// gone.
+pub const CLOSE_NOT_READING: u16 = 1008;
+/// Close code 1012 (service restart): the server is stopping; clients
+/// reconnect (the web app does).
+pub const CLOSE_RESTART: u16 = 1012;
+
+/// A server message's `kind`, read from the start of its text (every
+/// server message is an object whose first field is `kind`).
+fn kind_of(text: &str) -> &str {
+    text.strip_prefix(r#"{"kind":""#)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or("other")
+}
+
+/// A client message's `kind` for the metrics (only once it was read, so
+/// that the labels stay the protocol's kinds).
+fn client_kind(text: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        kind: String,
+    }
+    serde_json::from_str::<Kind>(text).map_or_else(|_| "other".into(), |k| k.kind)
+}
+
+/// Why the writer stopped.
+enum WriterEnd {
+    /// The reader asked (the client left, or a close code to send).
+    Asked,
+    /// A write stalled or the game dropped the connection (queue full).
+    NotReading(&'static str),
+}
+
 /// Serves one connection until it closes.
-pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
+pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSettings) {
+    let WsSettings {
+        rate,
+        queue,
+        idle,
+        write_timeout,
+        mut shutdown,
+        metrics,
+    } = settings;
     let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(QUEUE);
-    let writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink
-                .send(Message::Text(text.as_ref().into()))
-                .await
-                .is_err()
-            {
-                break;
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(queue.max(1));
+    // The reader keeps only a weak sender once the game holds the strong
+    // one: when the game drops this connection (its queue was full), the
+    // channel closes and the writer closes the socket, rather than leaving
+    // a connection that gets nothing.
+    let weak = tx.downgrade();
+    let mut strong = Some(tx);
+    let (close_tx, mut close_rx) = oneshot::channel::<Option<CloseFrame>>();
+    let out_metrics = Arc::clone(&metrics);
+    let mut writer = tokio::spawn(async move {
+        let mut ping = tokio::time::interval(idle / 3);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ping.tick().await;
+        let (end, frame) = loop {
+            tokio::select! {
+                biased;
+                asked = &mut close_rx => break (WriterEnd::Asked, asked.ok().flatten()),
+                text = rx.recv() => {
+                    let Some(text) = text else {
+                        break (WriterEnd::NotReading("the game dropped it: its queue was full"), None);
+                    };
+                    out_metrics
+                        .ws_out
+                        .get_or_create(&KindLabels { kind: kind_of(&text).to_string() })
+                        .inc();
+                    let sent = tokio::time::timeout(
+                        write_timeout,
+                        sink.send(Message::Text(text.as_ref().into())),
+                    )
+                    .await;
+                    match sent {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break (WriterEnd::Asked, None),
+                        Err(_) => break (WriterEnd::NotReading("a write stalled"), None),
+                    }
+                }
+                _ = ping.tick() => {
+                    match tokio::time::timeout(write_timeout, sink.send(Message::Ping(Default::default()))).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break (WriterEnd::Asked, None),
+                        Err(_) => break (WriterEnd::NotReading("a ping stalled"), None),
+                    }
+                }
             }
-        }
-        let _ = sink.close().await;
+        };
+        let frame = match &end {
+            WriterEnd::NotReading(why) => Some(CloseFrame {
+                code: CLOSE_NOT_READING,
+                reason: format!("not reading: {why}").into(),
+            }),
+            WriterEnd::Asked => frame,
+        };
+        // A client that does not read may not take the close frame
+        // either: it gets a second, then the socket goes.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            if let Some(f) = frame {
+                let _ = sink.send(Message::Close(Some(f))).await;
+            }
+            let _ = sink.close().await;
+        })
+        .await;
+        end
     });
     let reply = |m: ServerMessage| {
-        let _ = tx.try_send(m.to_text().into());
+        if let Some(t) = weak.upgrade() {
+            let _ = t.try_send(m.to_text().into());
+        }
     };
     let mut bucket = Bucket::new(rate);
     let mut conn: Option<u64> = None;
+    let mut close: Option<CloseFrame> = None;
+    let mut writer_done: Option<WriterEnd> = None;
     // A client that never says hello is let go after a minute.
     let hello_by = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
-        let next = if conn.is_none() {
-            match tokio::time::timeout_at(hello_by, stream.next()).await {
-                Ok(n) => n,
-                Err(_) => break,
-            }
+        let wait = if conn.is_none() {
+            hello_by.min(tokio::time::Instant::now() + idle)
         } else {
-            stream.next().await
+            tokio::time::Instant::now() + idle
+        };
+        let next = tokio::select! {
+            n = tokio::time::timeout_at(wait, stream.next()) => match n {
+                Ok(n) => n,
+                Err(_) => {
+                    metrics.refused_because("ws-idle");
+                    tracing::info!(?seat, idle_s = idle.as_secs(), "websocket closed: idle");
+                    close = Some(CloseFrame {
+                        code: CLOSE_IDLE,
+                        reason: "idle: nothing received in time".into(),
+                    });
+                    break;
+                }
+            },
+            () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
+                close = Some(CloseFrame {
+                    code: CLOSE_RESTART,
+                    reason: "the server is restarting; reconnect".into(),
+                });
+                break;
+            }
+            end = &mut writer => {
+                writer_done = Some(end.unwrap_or(WriterEnd::Asked));
+                break;
+            }
         };
         let Some(Ok(frame)) = next else { break };
         let text = match frame {
@@ -105,10 +247,22 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
         let msg = match read_client_message(text.as_str()) {
             Ok(m) => m,
             Err(e) => {
+                metrics
+                    .ws_in
+                    .get_or_create(&KindLabels {
+                        kind: "invalid".into(),
+                    })
+                    .inc();
                 reply(ServerMessage::error(e.code, e.message, e.kind.as_deref()));
                 continue;
             }
         };
+        metrics
+            .ws_in
+            .get_or_create(&KindLabels {
+                kind: client_kind(text.as_str()),
+            })
+            .inc();
         match (conn, msg) {
             (
                 None,
@@ -116,11 +270,12 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
                     protocol_version, ..
                 },
             ) => {
+                let Some(tx) = strong.take() else { break };
                 let (r, id) = oneshot::channel();
                 let hello = Cmd::Hello {
                     seat,
                     version: protocol_version,
-                    tx: tx.clone(),
+                    tx,
                     reply: r,
                 };
                 if game.tx.send(hello).await.is_err() {
@@ -151,6 +306,34 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, rate: u32) {
     if let Some(id) = conn {
         let _ = game.tx.send(Cmd::Gone { conn: id }).await;
     }
-    drop(tx);
-    let _ = writer.await;
+    let closing = close.is_some();
+    let _ = close_tx.send(close);
+    drop(strong);
+    let end = match writer_done {
+        Some(end) => end,
+        None => writer.await.unwrap_or(WriterEnd::Asked),
+    };
+    if closing || matches!(end, WriterEnd::NotReading(_)) {
+        // The closing handshake (RFC 6455 § 7.1.1): the client's own Close
+        // is awaited (a second at most) before the socket goes, so that a
+        // reset does not discard the close frame and its code on the way.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            while let Some(Ok(m)) = stream.next().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    if let WriterEnd::NotReading(why) = end {
+        metrics.refused_because("ws-not-reading");
+        tracing::warn!(
+            ?seat,
+            reason = "ws-not-reading",
+            queue,
+            write_timeout_s = write_timeout.as_secs(),
+            "websocket dropped: {why}"
+        );
+    }
 }

@@ -88,6 +88,7 @@ pub fn fast() -> Config {
             idle_unload: Duration::from_secs(1),
         },
         rate_per_second: 200,
+        ..Default::default()
     }
 }
 

@@ -1,0 +1,375 @@
+//! The server's limits in one place (issue 21, item 4): how long a client
+//! may take to send a request's header, how long a WebSocket may stay
+//! silent or refuse to read, how many connections the server holds in
+//! total and per address, how fast one address may create games, and how
+//! many engine searches run at once.
+//!
+//! Why: without them 20,000 idle sockets (the open-file limit) locked
+//! every new client out, a client that never read kept its socket and its
+//! queue, sixteen engine games took a canary game's p99 from 6 to 141 ms,
+//! and creation could fill the disk. Each limit answers with a status and
+//! a code a client can act on, and is logged with the limit hit.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use prometheus_client::metrics::gauge::Gauge;
+use serde_json::json;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::AppState;
+
+/// The limits' settings (every one a `houserules serve` option).
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// How long a client may take to send a request's header, counted
+    /// from the connection's opening and again from the end of each
+    /// answer on a kept-alive connection (so it is also the idle timeout
+    /// of an HTTP connection between requests): 10 s.
+    pub header_read_timeout: Duration,
+    /// How long a request may take to be answered (body read included)
+    /// before it is answered `408`: 30 s. A WebSocket, once upgraded, is
+    /// not a request any more and is bounded by the two below.
+    pub request_timeout: Duration,
+    /// How long a WebSocket may go without sending a frame (pongs count)
+    /// before it is closed (code 1001); the server pings at a third of it,
+    /// so a live client (a browser answers pings itself) is never idle:
+    /// 60 s.
+    pub ws_idle_timeout: Duration,
+    /// How long writing one message to a WebSocket may take before the
+    /// client counts as not reading and is dropped (close code 1008):
+    /// 10 s.
+    pub ws_write_timeout: Duration,
+    /// Messages queued for one WebSocket; a client whose queue is full is
+    /// not reading and is dropped (close code 1008), its seat shown as
+    /// gone: 256.
+    pub ws_queue: usize,
+    /// Connections (HTTP and WebSocket) held at once; one more is answered
+    /// `503` and closed: 10,000 (keep it under the open-file limit, which
+    /// the store and the listener need some of).
+    pub max_connections: usize,
+    /// Connections held at once from one IP address; one more is answered
+    /// `429` and closed; 0 for no cap (behind a reverse proxy every
+    /// client has the proxy's address): 256.
+    pub max_connections_per_ip: usize,
+    /// Games one IP address may create per minute (bursts of as many);
+    /// one more is answered `429` with `Retry-After`; 0 for no limit: 30.
+    pub creations_per_minute: u32,
+    /// Engine searches that run at once; more wait in a queue (first come
+    /// first served) so that players' moves keep the other cores: half
+    /// the cores, at least 1.
+    pub engine_searches: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_read_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(60),
+            ws_write_timeout: Duration::from_secs(10),
+            ws_queue: 256,
+            max_connections: 10_000,
+            max_connections_per_ip: 256,
+            creations_per_minute: 30,
+            engine_searches: default_engine_searches(),
+        }
+    }
+}
+
+/// Half the cores the process may use, at least 1.
+pub fn default_engine_searches() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
+
+/// Why a connection or a request was refused (the `reason` label of
+/// `houserules_refused_total` and of the log line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// [`Limits::max_connections`].
+    Connections,
+    /// [`Limits::max_connections_per_ip`].
+    ConnectionsPerIp,
+    /// [`Limits::creations_per_minute`].
+    Creations,
+}
+
+impl Refusal {
+    /// The label and the error code's last part.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Refusal::Connections => "connection-limit",
+            Refusal::ConnectionsPerIp => "address-connection-limit",
+            Refusal::Creations => "rate-limited",
+        }
+    }
+}
+
+/// Counts the connections held, in total and per address.
+#[derive(Debug, Default)]
+pub struct Connections {
+    total: AtomicUsize,
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One admitted connection; dropping it gives its place back.
+#[derive(Debug)]
+pub struct ConnectionSlot {
+    owner: Arc<Connections>,
+    ip: IpAddr,
+}
+
+impl Connections {
+    /// Admits a connection from `ip`, or says which cap it hits (`max`
+    /// in total, `per_ip` per address, 0 meaning none).
+    ///
+    /// # Errors
+    /// The cap hit.
+    pub fn admit(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        max: usize,
+        per_ip: usize,
+    ) -> Result<ConnectionSlot, Refusal> {
+        let mut map = self.per_ip.lock().unwrap_or_else(|p| p.into_inner());
+        if self.total.load(Ordering::Relaxed) >= max {
+            return Err(Refusal::Connections);
+        }
+        let n = map.entry(ip).or_insert(0);
+        if per_ip > 0 && *n >= per_ip {
+            return Err(Refusal::ConnectionsPerIp);
+        }
+        *n += 1;
+        self.total.fetch_add(1, Ordering::Relaxed);
+        Ok(ConnectionSlot {
+            owner: Arc::clone(self),
+            ip,
+        })
+    }
+
+    /// Connections held.
+    pub fn count(&self) -> usize {
+        self.total.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        let mut map = self.owner.per_ip.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+        self.owner.total.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The answer written to a refused connection before it is closed: a
+/// whole HTTP/1.1 response (a browser or a load balancer shows it), with
+/// the JSON error of every other refusal.
+pub fn refused_connection(why: Refusal, limits: &Limits) -> Vec<u8> {
+    let (status, message) = match why {
+        Refusal::Connections => (
+            "503 Service Unavailable",
+            format!(
+                "the server holds its most connections ({}); try again shortly",
+                limits.max_connections
+            ),
+        ),
+        _ => (
+            "429 Too Many Requests",
+            format!(
+                "this address holds its most connections ({}); close some and try again",
+                limits.max_connections_per_ip
+            ),
+        ),
+    };
+    let body = json!({"code": format!("server.{}", why.as_str()), "message": message}).to_string();
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Token buckets per address for game creation: `per_minute` tokens a
+/// minute, at most `per_minute` saved.
+#[derive(Debug, Default)]
+pub struct CreationLimiter {
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl CreationLimiter {
+    /// Takes a token for `ip`; `Err(seconds)` until the next one when
+    /// there is none.
+    ///
+    /// # Errors
+    /// No token: the whole seconds to wait.
+    pub fn take(&self, ip: IpAddr, per_minute: u32) -> Result<(), u64> {
+        if per_minute == 0 {
+            return Ok(());
+        }
+        let cap = f64::from(per_minute);
+        let rate = cap / 60.0;
+        let now = Instant::now();
+        let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        // Full buckets carry nothing: dropped so that many addresses do
+        // not grow the map for good.
+        if map.len() > 10_000 {
+            map.retain(|_, (t, at)| *t + now.duration_since(*at).as_secs_f64() * rate < cap);
+        }
+        let (tokens, at) = map.entry(ip).or_insert((cap, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(cap);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - *tokens) / rate).ceil().max(1.0) as u64)
+        }
+    }
+}
+
+/// Middleware of `POST /api/games`: one creation token of the client's
+/// address, else `429` (`request.rate-limited`) with `Retry-After`. A
+/// request without a peer address (a router served without
+/// `ConnectInfo`, as in some tests) is not limited.
+pub async fn limit_creations(
+    State(app): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let per_minute = app.config.limits.creations_per_minute;
+    if let Some(ip) = peer {
+        if let Err(wait) = app.creations.take(ip, per_minute) {
+            app.metrics.refused(Refusal::Creations);
+            tracing::warn!(
+                peer = %ip,
+                limit = per_minute,
+                reason = Refusal::Creations.as_str(),
+                "game creation refused: over the per-address rate"
+            );
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, wait.to_string())],
+                Json(json!({
+                    "code": "request.rate-limited",
+                    "message": format!(
+                        "this address created {per_minute} games in the last minute, the most allowed; try again in {wait} s"
+                    ),
+                })),
+            )
+                .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// The engine search limiter: at most [`Limits::engine_searches`] run at
+/// once, the others wait their turn (a fair semaphore: first come, first
+/// served). Players' moves never wait on it: they run on the blocking
+/// pool beside the searches, which keeps cores for them.
+#[derive(Debug, Clone)]
+pub struct EngineSearches {
+    semaphore: Arc<Semaphore>,
+    /// Searches running (`houserules_engine_searches_running`).
+    pub running: Gauge,
+    /// Searches waiting for a turn (`houserules_engine_searches_queued`).
+    pub queued: Gauge,
+}
+
+impl Default for EngineSearches {
+    fn default() -> Self {
+        EngineSearches::new(default_engine_searches())
+    }
+}
+
+/// A turn to search; dropping it lets the next one run.
+#[derive(Debug)]
+pub struct SearchTurn {
+    _permit: OwnedSemaphorePermit,
+    running: Gauge,
+}
+
+impl Drop for SearchTurn {
+    fn drop(&mut self) {
+        self.running.dec();
+    }
+}
+
+impl EngineSearches {
+    /// A limiter of `n` searches at once (at least 1).
+    pub fn new(n: usize) -> EngineSearches {
+        EngineSearches {
+            semaphore: Arc::new(Semaphore::new(n.max(1))),
+            running: Gauge::default(),
+            queued: Gauge::default(),
+        }
+    }
+
+    /// Waits for a turn (counted as queued meanwhile).
+    pub async fn turn(&self) -> SearchTurn {
+        self.queued.inc();
+        let permit = Arc::clone(&self.semaphore).acquire_owned().await;
+        self.queued.dec();
+        self.running.inc();
+        // The semaphore is never closed, so acquiring cannot fail.
+        #[allow(clippy::expect_used)]
+        let permit = permit.expect("the search semaphore is never closed");
+        SearchTurn {
+            _permit: permit,
+            running: self.running.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_caps() {
+        let c = Arc::new(Connections::default());
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let s1 = c.admit(a, 3, 2).unwrap();
+        let _s2 = c.admit(a, 3, 2).unwrap();
+        assert_eq!(c.admit(a, 3, 2).unwrap_err(), Refusal::ConnectionsPerIp);
+        let _s3 = c.admit(b, 3, 2).unwrap();
+        assert_eq!(c.admit(b, 3, 2).unwrap_err(), Refusal::Connections);
+        drop(s1);
+        assert_eq!(c.count(), 2);
+        let _s4 = c.admit(a, 3, 2).unwrap();
+        // 0: no cap per address.
+        let c = Arc::new(Connections::default());
+        let held: Vec<_> = (0..5).map(|_| c.admit(a, 10, 0).unwrap()).collect();
+        assert_eq!(held.len(), 5);
+    }
+
+    #[test]
+    fn creation_buckets() {
+        let l = CreationLimiter::default();
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        // 2 a minute: a burst of 2, then one every 30 s.
+        assert!(l.take(a, 2).is_ok());
+        assert!(l.take(a, 2).is_ok());
+        let wait = l.take(a, 2).unwrap_err();
+        assert!((29..=30).contains(&wait), "{wait}");
+        assert!(l.take("10.0.0.2".parse().unwrap(), 2).is_ok());
+        assert!(l.take(a, 0).is_ok());
+    }
+}

@@ -1,0 +1,265 @@
+//! The accept loop: the server's own, over hyper, rather than
+//! `axum::serve`, which sets no timer (so no header-read timeout: an idle
+//! socket was held for good) and has no connection caps.
+//!
+//! Every connection is admitted against the caps of
+//! [`crate::limits::Limits`] (a refused one gets a whole HTTP answer, `503`
+//! or `429`, and is closed), served by hyper's HTTP/1.1 with a
+//! header-read timeout (which also closes a kept-alive connection idle
+//! between requests), and keeps its place until its socket closes, a
+//! WebSocket's included. The peer address reaches the handlers as axum's
+//! `ConnectInfo<SocketAddr>`.
+//!
+//! Shutdown ([`serve`]'s `shutdown` future): stop accepting; every
+//! WebSocket is closed with code 1012 (service restart: the web app
+//! reconnects) and every HTTP connection finishes its request; then the
+//! games are let go (each game task ends after the commands it holds,
+//! its commits included), all within a deadline.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tracing::Instrument;
+
+use crate::limits::ConnectionSlot;
+use crate::AppState;
+
+/// How long the server waits for its connections to close at shutdown.
+pub const DRAIN: Duration = Duration::from_secs(5);
+/// How long it then waits for the game tasks to finish their commits.
+pub const GAMES_DRAIN: Duration = Duration::from_secs(3);
+
+/// A socket that holds its place among the connections while it lives
+/// (through an upgrade to a WebSocket too).
+struct Counted {
+    io: TcpStream,
+    _slot: ConnectionSlot,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+}
+
+/// Serves `state` on `listener` until `shutdown` completes, then stops as
+/// the module docs say. Returns once the connections and games are done
+/// (or their deadlines passed).
+pub async fn serve(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send,
+) {
+    let router = crate::http::router(Arc::clone(&state));
+    let limits = state.config.limits.clone();
+    let mut stopping = state.shutdown.subscribe();
+    tokio::pin!(shutdown);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors (EMFILE) or a connection
+                    // reset before it was accepted: wait a little rather
+                    // than spin, and go on.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let slot = match state.connections.admit(
+            peer.ip(),
+            limits.max_connections,
+            limits.max_connections_per_ip,
+        ) {
+            Ok(s) => s,
+            Err(why) => {
+                state.metrics.refused(why);
+                let limit = match why {
+                    crate::limits::Refusal::Connections => limits.max_connections,
+                    _ => limits.max_connections_per_ip,
+                };
+                tracing::warn!(%peer, reason = why.as_str(), limit, "connection refused");
+                let answer = crate::limits::refused_connection(why, &limits);
+                tokio::spawn(async move {
+                    let mut tcp = tcp;
+                    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                        let _ = tcp.write_all(&answer).await;
+                        let _ = tcp.shutdown().await;
+                    })
+                    .await;
+                });
+                continue;
+            }
+        };
+        let _ = tcp.set_nodelay(true);
+        let router = router.clone();
+        let mut stop = stopping.clone();
+        let header_timeout = limits.header_read_timeout;
+        tokio::spawn(
+            async move {
+                let io = TokioIo::new(Counted {
+                    io: tcp,
+                    _slot: slot,
+                });
+                let service =
+                    hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+                        request.extensions_mut().insert(ConnectInfo(peer));
+                        tower::ServiceExt::oneshot(router.clone(), request)
+                    });
+                let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(header_timeout)
+                    .serve_connection(io, service)
+                    .with_upgrades();
+                tokio::pin!(conn);
+                tokio::select! {
+                    r = conn.as_mut() => {
+                        if let Err(e) = r {
+                            tracing::debug!(error = %e, "connection ended");
+                        }
+                    }
+                    () = async { let _ = stop.wait_for(|s| *s).await; } => {
+                        conn.as_mut().graceful_shutdown();
+                        let _ = conn.await;
+                    }
+                }
+            }
+            .instrument(tracing::debug_span!("conn", %peer)),
+        );
+    }
+    drop(listener);
+    tracing::info!(
+        connections = state.connections.count(),
+        "stopping: no new connections; closing the open ones"
+    );
+    let _ = state.shutdown.send(true);
+    let _ = stopping.borrow_and_update();
+    let deadline = tokio::time::Instant::now() + DRAIN;
+    while state.connections.count() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let left = state.connections.count();
+    let games = state.close_games().await;
+    let deadline = tokio::time::Instant::now() + GAMES_DRAIN;
+    while state.metrics.games_loaded.get() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tracing::info!(
+        connections_cut = left,
+        games_let_go = games,
+        games_still_running = state.metrics.games_loaded.get(),
+        "stopped serving"
+    );
+}
+
+/// The address to print for a store URL: a password in it is replaced
+/// by `***` (`postgres://user:***@host/db`), so that start lines and logs
+/// never show it.
+pub fn redact_db_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let (user, host) = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = match userinfo.split_once(':') {
+                Some((u, _)) => format!("{u}:***@"),
+                None => format!("{userinfo}@"),
+            };
+            (user, host)
+        }
+        None => (String::new(), authority),
+    };
+    // A password given as a query parameter (`?password=…`) too.
+    let path = match path.split_once('?') {
+        Some((p, q)) => {
+            let q: Vec<String> = q
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => kv.to_string(),
+                })
+                .collect();
+            format!("{p}?{}", q.join("&"))
+        }
+        None => path.to_string(),
+    };
+    format!("{scheme}://{user}{host}{path}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_db_url;
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact_db_url("postgres://ann:s3cret@db.example:5432/games"),
+            "postgres://ann:***@db.example:5432/games"
+        );
+        assert_eq!(
+            redact_db_url("postgres://ann@127.0.0.1/test?sslmode=require&password=s3cret"),
+            "postgres://ann@127.0.0.1/test?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redact_db_url("postgres://db.example/games?password=s3cret"),
+            "postgres://db.example/games?password=***"
+        );
+        assert_eq!(
+            redact_db_url("sqlite:houserules-games.db"),
+            "sqlite:houserules-games.db"
+        );
+        assert_eq!(
+            redact_db_url("postgresql://u:p%40ss@h/d"),
+            "postgresql://u:***@h/d"
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! A stored game as PGN, without its game task: the game page's
+//! `GET /api/games/{id}/pgn` ([`crate::game`]) and `houserules export`
+//! both write through [`write_pgn`].
+
+use houserules_session::{CreateRequest, Input, Session};
+use serde_json::Value;
+
+use crate::game::{pgn_date, Meta, Outcome};
+use crate::store::Entry;
+
+/// What a game's PGN is written from: its creation request, its log and
+/// its result.
+#[derive(Debug, Clone)]
+pub struct PgnSource<'a> {
+    /// The game id (the `Site` tag).
+    pub id: &'a str,
+    /// The session's creation request.
+    pub request: &'a CreateRequest,
+    /// The players' names.
+    pub meta: &'a Meta,
+    /// Creation time in ms since the Unix epoch (the `Date` tag, UTC).
+    pub created_ms: i64,
+    /// The log, in `seq` order.
+    pub entries: &'a [Entry],
+    /// The result, when finished (`*` otherwise).
+    pub outcome: Option<&'a Outcome>,
+}
+
+/// The PGN of a game (blocking: rules work; run it on the blocking pool
+/// in the server). The tags are the Seven Tag Roster with the result and
+/// its reason, and the rule set: `Variant` (the game's Fairy-Stockfish
+/// name where it has one, `Chess960` for a Chess960 game, absent for FIDE
+/// chess), `HouseRules` (the presets in `--rules` syntax), `Modifiers`
+/// (the library modifiers; an inline descriptor has no id to name and is
+/// left out), `SetUp`/`FEN` when the game did not start at its rules' own
+/// start position (always for Chess960). Choices and events are not moves
+/// and are left out (the record has them).
+pub fn write_pgn(src: &PgnSource<'_>) -> String {
+    let request = src.request;
+    let inputs: Vec<Input> = src
+        .entries
+        .iter()
+        .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
+        .filter(|v| v.get("event").is_none())
+        .filter_map(|v| serde_json::from_value::<Input>(v).ok())
+        .collect();
+    let result = src.outcome.map_or("*".to_string(), |o| o.result.clone());
+    let written = (|| {
+        let presets = match &request.state {
+            Some(state) => state.rules.clone(),
+            None => {
+                let joined = request.presets.join(",");
+                houserules_presets::RuleSet::parse(&joined).map_or(joined, |r| r.to_cli())
+            }
+        };
+        let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
+        let modifiers = modifiers.join(",");
+        let mut s = Session::create(request.clone()).ok()?;
+        let start = s.game().clone();
+        let fen = start.fen();
+        let own_start = !start.is_chess960()
+            && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
+                .is_ok_and(|g| g.fen() == fen);
+        let mut tags = houserules_pgn::export::RuleTags::of_game(&start, &presets);
+        tags.modifiers = Some(modifiers).filter(|m| !m.is_empty());
+        // The seed replays the modifiers' random outcomes (rulings F4).
+        tags.seed = request
+            .seed
+            .as_ref()
+            .and_then(Value::as_u64)
+            .and_then(|s| u32::try_from(s).ok())
+            .filter(|_| tags.modifiers.is_some());
+        let mut sans = Vec::new();
+        for i in inputs {
+            if let Input::Move { mv } = &i {
+                let legal = s.legal_moves();
+                let uci = s.legal_moves_uci();
+                if let Some(k) = uci.iter().position(|u| u == mv) {
+                    sans.push(s.san_among(legal[k], &legal));
+                }
+            }
+            let _ = s.submit(i);
+        }
+        Some(houserules_pgn::export::rule_set_game(
+            &tags, &fen, own_start, &sans, &result,
+        ))
+    })();
+    let mut game = written.unwrap_or_default();
+    game.set_tag("Event", "houserules game");
+    game.set_tag("Site", format!("houserules game {}", src.id));
+    game.set_tag("Date", pgn_date(src.created_ms));
+    for (name, player) in [("White", &src.meta.white), ("Black", &src.meta.black)] {
+        if let Some(p) = player {
+            game.set_tag(name, p.as_str());
+        }
+    }
+    if let Some(o) = src.outcome {
+        game.set_tag("Termination", o.reason.as_str());
+    }
+    houserules_pgn::export_tags(&mut game);
+    houserules_pgn::write_pgn(&game)
+}
+
+/// A short line naming a creation request's rule set, for the logs:
+/// `game=grand presets=knight-immunity modifiers=minefield` (only the
+/// parts given; an inline modifier descriptor by its id).
+pub fn rules_summary(request: &serde_json::Map<String, Value>) -> String {
+    let list = |k: &str| -> Vec<String> {
+        request
+            .get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|x| match x {
+                        Value::String(s) => s.clone(),
+                        other => other["id"].as_str().unwrap_or("inline").to_string(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut parts = Vec::new();
+    if let Some(g) = request.get("game").and_then(Value::as_str) {
+        // A YAML game file given inline is not a name.
+        let name = if g.contains('\n') { "yaml" } else { g };
+        parts.push(format!("game={name}"));
+    }
+    for k in ["presets", "modifiers"] {
+        let l = list(k);
+        if !l.is_empty() {
+            parts.push(format!("{k}={}", l.join(",")));
+        }
+    }
+    if parts.is_empty() {
+        "chess".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// [`rules_summary`] of a parsed request.
+pub fn rules_summary_of(request: &CreateRequest) -> String {
+    match serde_json::to_value(request) {
+        Ok(Value::Object(o)) => rules_summary(&o),
+        _ => "chess".into(),
+    }
+}
