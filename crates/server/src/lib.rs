@@ -6,11 +6,14 @@
 //! ([`game`]), whose rules work runs on the blocking pool. A seat may be
 //! played by the engine (`houserules-search`, [`engine`]).
 
+mod apidoc;
 mod assets;
 pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod http;
+mod input;
+pub mod json;
 pub mod protocol;
 pub mod store;
 mod ws;
