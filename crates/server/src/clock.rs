@@ -25,9 +25,11 @@ use serde::{Deserialize, Serialize};
 pub struct ClockSpec {
     /// Each player's starting time in seconds (more than 0, at most
     /// 86,400; fractions allowed).
+    #[schema(exclusive_minimum = 0.0, maximum = 86400.0)]
     pub initial_seconds: f64,
     /// Seconds added after each move (0 to 3,600).
     #[serde(default)]
+    #[schema(minimum = 0.0, maximum = 3600.0)]
     pub increment_seconds: f64,
 }
 

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State, WebSocketUpgrade};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,6 +17,7 @@ use utoipa::{OpenApi, ToSchema};
 
 use crate::clock::ClockSpec;
 use crate::game::{now_ms, Cmd, GameHandle};
+use crate::input::{ApiQuery, Text};
 use crate::protocol::Seat;
 use crate::store::GameRow;
 use crate::AppState;
@@ -113,8 +115,8 @@ pub struct LobbyGame {
     /// The creation request.
     #[schema(value_type = Object)]
     pub request: Value,
-    /// The result, when finished.
-    #[schema(value_type = Object)]
+    /// The result (`{result, reason}`) when finished, else `null`.
+    #[schema(value_type = Option<Object>)]
     pub result: Value,
     /// Creation time (ms since the epoch).
     pub created_ms: i64,
@@ -132,7 +134,7 @@ pub struct ApiError {
     pub message: String,
 }
 
-fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+pub(crate) fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
     (
         status,
         Json(json!({"code": code, "message": message.into()})),
@@ -154,6 +156,19 @@ fn finding(code: &str, message: &str) -> Finding {
         code: code.into(),
         path,
         message: rest,
+    }
+}
+
+/// The finding of a key repeated in a request body (`request.duplicate-key`
+/// at the path of its object).
+fn duplicate_finding(d: &crate::json::DuplicateKey) -> Finding {
+    Finding {
+        code: "request.duplicate-key".into(),
+        path: d.path.clone(),
+        message: format!(
+            "duplicate key `{}` (a key may appear once in an object)",
+            houserules_engine::echo::echo(&d.key)
+        ),
     }
 }
 
@@ -225,6 +240,7 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         CreateGameExtras,
         ClockSpec,
         LobbyGame,
+        LobbyStatus,
         ApiError
     ))
 )]
@@ -358,9 +374,9 @@ fn links(id: &str, token: Option<&str>) -> (String, String) {
 }
 
 /// Creates a game.
-#[utoipa::path(post, path = "/api/games", request_body(content = Object, description = "The session creation request plus `clock`, `white`, `black`, `seat` (CreateGameExtras)."),
-    responses((status = 201, body = Created), (status = 400, body = Refused), (status = 413, body = Refused)))]
-async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response {
+#[utoipa::path(post, path = "/api/games",
+    responses((status = 201, body = Created, description = "The game, its seats' tokens and links (see the response's links)"), (status = 400, body = Refused, description = "The request is refused: not UTF-8 or JSON, a repeated key, an unknown field, a value of the wrong shape, or a rule set that cannot be played (each finding says what and where)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 429, body = ApiError, description = "This address created the most games allowed a minute (`request.rate-limited`; `--creations-per-minute`); the `Retry-After` header gives the seconds to wait"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Response {
     let v = match houserules_modifiers::validate::strict_json(&body) {
         Ok(Value::Object(o)) => o,
         Ok(_) => {
@@ -369,7 +385,11 @@ async fn create_game(State(app): State<Arc<AppState>>, body: String) -> Response
                 "$: a JSON object is expected",
             )])
         }
-        Err(e) => return refused(vec![finding("request.bad-json", &format!("$: {e}"))]),
+        // A repeated key names its object's path (issue 21).
+        Err(e) => match crate::json::duplicate_key(body.trim_start_matches('\u{feff}')) {
+            Some(d) => return refused(vec![duplicate_finding(&d)]),
+            None => return refused(vec![finding("request.bad-json", &format!("$: {e}"))]),
+        },
     };
     let mut findings = Vec::new();
     // An unknown field is named with the full list of accepted ones (the
@@ -587,7 +607,7 @@ async fn ask<T>(
 
 /// The full state of a game.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
-    responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
 async fn get_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     match app.read_view(&id).await {
         Ok(v) => Json(v).into_response(),
@@ -612,7 +632,7 @@ fn read_failed(app: &AppState, id: &str, e: crate::archive::ReadError) -> Respon
 
 /// The game as PGN.
 #[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
-    responses((status = 200, content_type = "application/x-chess-pgn", body = String), (status = 404, body = ApiError)))]
+    responses((status = 200, content_type = "application/x-chess-pgn", body = String), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
 async fn get_pgn(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     match app.read_pgn(&id).await {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response(),
@@ -622,7 +642,7 @@ async fn get_pgn(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Respon
 
 /// The creation request and every accepted input with its seq and time.
 #[utoipa::path(get, path = "/api/games/{id}/record", params(("id" = String, Path)),
-    responses((status = 200, body = Object, description = "{id, request, inputs: [{seq, atMs, input, clock}], result}"), (status = 404, body = ApiError)))]
+    responses((status = 200, body = Object, description = "{id, request, inputs: [{seq, atMs, input, clock}], result}"), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
 async fn get_record(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     match app.read_record(&id).await {
         Ok(v) => Json(v).into_response(),
@@ -630,17 +650,35 @@ async fn get_record(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Res
     }
 }
 
+/// A game's status in the lobby (the document's enum of `status`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum LobbyStatus {
+    /// Waiting for a player to join.
+    Open,
+    /// Being played.
+    Live,
+    /// Over.
+    Finished,
+}
+
 /// Lobby filter.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `open`, `live` or `finished`; all when absent.
+    #[param(value_type = LobbyStatus, required = false)]
     status: Option<String>,
 }
 
 /// Games for a lobby (newest first, at most 100).
 #[utoipa::path(get, path = "/api/games", params(ListQuery),
-    responses((status = 200, body = Vec<LobbyGame>), (status = 400, body = ApiError)))]
-async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>) -> Response {
+    responses((status = 200, body = Vec<LobbyGame>), (status = 400, body = ApiError, description = "A bad query (`query.bad-status`, `query.invalid`)"), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+async fn list_games(
+    State(app): State<Arc<AppState>>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Response {
     if let Some(s) = &q.status {
         if !["open", "live", "finished"].contains(&s.as_str()) {
             return error(
@@ -673,7 +711,7 @@ async fn list_games(State(app): State<Arc<AppState>>, Query(q): Query<ListQuery>
 
 /// Takes the free seat of an open game.
 #[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
-    responses((status = 200, body = Joined), (status = 404, body = ApiError), (status = 409, body = ApiError)))]
+    responses((status = 200, body = Joined), (status = 409, body = ApiError, description = "No seat is free (`game.no-free-seat`)"), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
 async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
@@ -700,7 +738,7 @@ async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Resp
 
 /// Games (layouts), presets with descriptions and incompatibilities, and
 /// the library modifiers.
-#[utoipa::path(get, path = "/api/rules", responses((status = 200, body = Object, description = "{presets, layouts, modifiers}")))]
+#[utoipa::path(get, path = "/api/rules", responses((status = 200, body = Object, description = "{games, presets, layouts, modifiers}"), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
 async fn rules(State(app): State<Arc<AppState>>) -> Response {
     use houserules_presets::Layout;
     let layouts: Vec<Value> = [
@@ -793,9 +831,16 @@ fn shipped_games() -> Vec<Value> {
 /// with `saved: true` and the descriptor, which a creation request may
 /// then carry inline). Issue 13 does not name this route; the web app's
 /// editor uses it.
-#[utoipa::path(post, path = "/api/modifiers", request_body(content = Object, description = "A modifier descriptor (JSON)"),
-    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}"), (status = 409, body = Object, description = "{ok: false, findings}: the id is a library modifier's (`modifier.id-taken`)")))]
-async fn save_modifier(State(app): State<Arc<AppState>>, body: String) -> Response {
+#[utoipa::path(post, path = "/api/modifiers",
+    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}: the descriptor is refused (or `{findings}` for a body that is not UTF-8)"), (status = 409, body = Object, description = "{ok: false, findings}: the id is a library modifier's (`modifier.id-taken`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+async fn save_modifier(State(app): State<Arc<AppState>>, Text(body): Text) -> Response {
+    if let Some(d) = crate::json::duplicate_key(body.trim_start_matches('\u{feff}')) {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"ok": false, "findings": [duplicate_finding(&d)]})),
+        )
+            .into_response();
+    }
     let checked = tokio::task::spawn_blocking(move || {
         houserules_modifiers::validate::validate(&body).map(|d| (d.id.to_string(), body))
     })
@@ -843,9 +888,21 @@ fn store_failed(app: &AppState, e: crate::store::StoreError) -> Response {
 }
 
 /// Checks a modifier descriptor (JSON) or a YAML game file.
-#[utoipa::path(post, path = "/api/validate", request_body(content = String, description = "A descriptor (JSON object) or a YAML game file"),
-    responses((status = 200, body = Object, description = "{ok, kind, findings: [{code, path?, message, line?, column?}]}, and for a valid game `preview: {fen, legalMoves}` (its start position and legal moves in UCI)")))]
-async fn validate(body: String) -> Response {
+#[utoipa::path(post, path = "/api/validate",
+    responses((status = 200, body = Object, description = "{ok, kind, findings: [{code, path?, message, line?, column?}]}, and for a valid game `preview: {fen, legalMoves}` (its start position and legal moves in UCI)"), (status = 400, body = Refused, description = "An empty body (`request.empty`), one that is not UTF-8 (`request.bad-utf8`), or a repeated JSON key (`request.duplicate-key`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 500, body = ApiError)))]
+async fn validate(Text(body): Text) -> Response {
+    // An empty body is no descriptor nor game to check (it was answered
+    // 200 with a YAML finding; issue 23).
+    if body.trim().is_empty() {
+        return crate::input::body_refused(
+            StatusCode::BAD_REQUEST,
+            "request.empty",
+            "the body is empty: send a modifier descriptor (JSON) or a YAML game file".into(),
+        );
+    }
+    if let Some(d) = crate::json::duplicate_key(body.trim_start_matches('\u{feff}')) {
+        return refused(vec![duplicate_finding(&d)]);
+    }
     let report = tokio::task::spawn_blocking(move || {
         let trimmed = body.trim_start_matches('\u{feff}').trim_start();
         if trimmed.starts_with('{') {
@@ -896,7 +953,7 @@ async fn validate(body: String) -> Response {
 
 /// Liveness: the process answers (`200 ok`). A load balancer restarts
 /// a process that fails it; it says nothing of the store (see `/readyz`).
-#[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
+#[utoipa::path(get, path = "/healthz", responses((status = 200, content_type = "text/plain", body = String, description = "`ok`")))]
 async fn healthz() -> &'static str {
     "ok\n"
 }
@@ -905,7 +962,7 @@ async fn healthz() -> &'static str {
 /// migrated) and the server is not stopping; else `503` with the JSON
 /// error `server.not-ready` saying what. A load balancer sends traffic
 /// only to a ready server (docs/operations.md).
-#[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = ApiError)))]
+#[utoipa::path(get, path = "/readyz", responses((status = 200, content_type = "text/plain", body = String, description = "`ready`"), (status = 503, body = ApiError, description = "The store does not answer or the server is stopping (`server.not-ready`)")))]
 async fn readyz(State(app): State<Arc<AppState>>) -> Response {
     match app.ready().await {
         Ok(()) => "ready\n".into_response(),
@@ -917,7 +974,7 @@ async fn readyz(State(app): State<Arc<AppState>>) -> Response {
 }
 
 /// Prometheus metrics.
-#[utoipa::path(get, path = "/metrics", responses((status = 200, body = String)))]
+#[utoipa::path(get, path = "/metrics", responses((status = 200, content_type = "application/openmetrics-text", body = String, description = "The OpenMetrics text exposition (version 1.0.0)")))]
 async fn metrics(State(app): State<Arc<AppState>>) -> Response {
     app.metrics
         .tcp_connections
@@ -933,7 +990,7 @@ async fn metrics(State(app): State<Arc<AppState>>) -> Response {
 }
 
 async fn openapi_json() -> Response {
-    match openapi().to_pretty_json() {
+    match serde_json::to_string_pretty(&crate::apidoc::document()) {
         Ok(t) => ([(header::CONTENT_TYPE, "application/json")], t).into_response(),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -945,6 +1002,7 @@ async fn openapi_json() -> Response {
 
 /// Token query.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct WsQuery {
     /// A seat token; absent for a spectator.
     token: Option<String>,
@@ -952,16 +1010,28 @@ pub struct WsQuery {
 
 /// The game's WebSocket (docs/protocol.md).
 #[utoipa::path(get, path = "/api/games/{id}/ws", params(("id" = String, Path), WsQuery),
-    responses((status = 101, description = "Switching to the WebSocket protocol"), (status = 403, body = ApiError), (status = 404, body = ApiError)))]
+    responses((status = 101, description = "Switching to the WebSocket protocol"), (status = 400, body = ApiError, description = "Not a WebSocket handshake (`request.not-websocket`), a bad query (`query.invalid`) or a bad id (`request.bad-path`)"), (status = 403, body = ApiError, description = "The token opens no seat (`seat.bad-token`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError), (status = 503, body = ApiError)))]
 async fn ws(
     State(app): State<Arc<AppState>>,
     GameId(id): GameId,
-    Query(q): Query<WsQuery>,
-    upgrade: WebSocketUpgrade,
+    ApiQuery(q): ApiQuery<WsQuery>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
+    };
+    // A request without the WebSocket handshake headers gets the API's
+    // JSON error (axum answers plain text), after the game's 404.
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "request.not-websocket",
+                format!("this route opens a WebSocket: {}", e.body_text()),
+            )
+        }
     };
     let seat = match q.token {
         None => Seat::Spectator,

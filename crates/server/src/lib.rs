@@ -6,6 +6,7 @@
 //! ([`game`]), whose rules work runs on the blocking pool. A seat may be
 //! played by the engine (`houserules-search`, [`engine`]).
 
+mod apidoc;
 pub mod archive;
 mod assets;
 pub mod backup;
@@ -13,6 +14,8 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod http;
+mod input;
+pub mod json;
 pub mod limits;
 pub mod listen;
 pub mod metrics;

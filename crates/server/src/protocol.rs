@@ -380,7 +380,8 @@ pub struct ReadError {
 /// message or a [`ReadError`] naming what is wrong.
 ///
 /// # Errors
-/// Over [`MAX_MESSAGE_BYTES`], not JSON, not an object with a known `kind`,
+/// Over [`MAX_MESSAGE_BYTES`], not JSON, a key repeated in an object, not
+/// an object with a known `kind`,
 /// a field of the wrong type or an unknown field, or a `hello` with an
 /// unsupported version.
 pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
@@ -403,6 +404,16 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         .get("kind")
         .and_then(Value::as_str)
         .map(str::to_string);
+    // A repeated key would be read as its last value (`{"kind": "move",
+    // …, "move": "e2e4", "move": "h2h4"}` plays h2h4): refused, naming it
+    // (issue 21).
+    if let Some(d) = crate::json::duplicate_key(text) {
+        return Err(ReadError {
+            code: "message.malformed",
+            message: d.to_string(),
+            kind,
+        });
+    }
     let Some(k) = &kind else {
         return Err(ReadError {
             code: "message.malformed",

@@ -111,3 +111,37 @@ fn refusals_name_what_is_wrong() {
     let e = read_client_message(r#"{"kind":"pong"}"#).unwrap_err();
     assert_eq!(e.code, "message.unknown-kind");
 }
+
+/// Issue 21: a repeated key is refused (serde_json's `Value` keeps the last
+/// one, so `{"kind":"move","move":"e2e4","move":"h2h4",…}` played h2h4),
+/// naming the key and the path of its object.
+#[test]
+fn duplicate_keys_are_refused_naming_the_key() {
+    for (text, path, key) in [
+        (
+            r#"{"kind":"move","move":"e2e4","move":"h2h4","ply":0}"#,
+            "$",
+            "move",
+        ),
+        (r#"{"kind":"ping","kind":"ping"}"#, "$", "kind"),
+        (
+            r#"{"kind":"submit-choice","choiceId":"c1","value":{"sq":"e4","sq":"e5"}}"#,
+            "$.value",
+            "sq",
+        ),
+    ] {
+        let e = read_client_message(text).unwrap_err();
+        assert_eq!(e.code, "message.malformed", "{text}");
+        assert!(
+            e.message
+                .contains(&format!("{path}: duplicate key `{key}`")),
+            "{text}: {}",
+            e.message
+        );
+    }
+    // The same keys in different objects are no repetition.
+    assert!(read_client_message(
+        r#"{"kind":"submit-choice","choiceId":"c1","value":{"kind":"x"}}"#
+    )
+    .is_ok());
+}

@@ -6,7 +6,7 @@ pub mod schema;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -17,6 +17,36 @@ use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The JSON Schema of the server's WebSocket messages, generated from
+/// `protocol::ServerMessage` as `docs/protocol.md` publishes it (the
+/// `protocol_doc` test keeps the two equal), so a message kind added to the
+/// enum is checked too (issue 23).
+static SERVER_MESSAGE_SCHEMA: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
+    let schema = serde_json::to_value(schemars::schema_for!(
+        houserules_server::protocol::ServerMessage
+    ))
+    .unwrap();
+    jsonschema::validator_for(&schema).expect("the ServerMessage schema compiles")
+});
+
+/// A text frame from the server, read as JSON and checked against
+/// [`SERVER_MESSAGE_SCHEMA`]: every message a test receives must be one the
+/// published protocol describes.
+pub fn server_message(text: &str) -> Value {
+    let v: Value = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("the server sent text that is not JSON ({e}): {text}"));
+    let errors: Vec<String> = SERVER_MESSAGE_SCHEMA
+        .iter_errors(&v)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "a server message does not validate against the published schema (docs/protocol.md): {}\n{text}",
+        errors.join("; ")
+    );
+    v
+}
 
 /// The two stores the suite runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -265,7 +295,7 @@ impl Client {
                 .expect("the socket open")
                 .expect("a frame");
             if let Message::Text(t) = m {
-                return serde_json::from_str(t.as_str()).unwrap();
+                return server_message(t.as_str());
             }
         }
     }
@@ -298,7 +328,7 @@ impl Client {
     /// Nothing but presence/pong arrives for `d`.
     pub async fn quiet(&mut self, d: Duration) {
         if let Ok(Some(Ok(Message::Text(t)))) = tokio::time::timeout(d, self.ws.next()).await {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            let v = server_message(t.as_str());
             assert!(v["kind"] == "presence", "expected nothing, got {v}");
         }
     }
@@ -343,7 +373,7 @@ impl Client {
         let mut got = Vec::new();
         while let Ok(Some(Ok(m))) = tokio::time::timeout(d, self.ws.next()).await {
             if let Message::Text(t) = m {
-                got.push(serde_json::from_str(t.as_str()).unwrap());
+                got.push(server_message(t.as_str()));
             }
         }
         got

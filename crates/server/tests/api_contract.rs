@@ -1,0 +1,285 @@
+//! The OpenAPI document is the contract (issue 23): the refusals
+//! schemathesis found answered in plain text or undocumented, each a
+//! regression test, and the document's own promises (nullability,
+//! `additionalProperties`, links, media types). Duplicate JSON keys are
+//! refused naming the key and its object (issue 21). The whole document is
+//! fuzzed by `scripts/api-fuzz`. The answers do not depend on the store, so
+//! these run on SQLite only.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::{create, get_json, http, http_full, start, Backend, Client};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Sends `head` (the request line and headers, without the blank line)
+/// and the raw `body` bytes; returns (status, lower-cased head, body).
+async fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> (u16, String, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{head}\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    s.write_all(body).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+/// The answer is JSON (its media type and its body).
+fn json_body(head: &str, body: &str) -> Value {
+    assert!(
+        head.contains("content-type: application/json"),
+        "not a JSON answer: {head}\n{body}"
+    );
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// schemathesis ST105: a body that is not UTF-8 got axum's `text/plain`
+/// 400; now the findings JSON, naming the first bad byte (hand count: the
+/// 0xff after `{"a":` is byte 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_is_not_utf8_gets_the_json_refusal() {
+    let s = start(Backend::Sqlite).await;
+    for path in ["/api/games", "/api/modifiers", "/api/validate"] {
+        let (status, head, body) = raw(
+            s.addr,
+            &format!("POST {path} HTTP/1.1\r\nContent-Type: application/json"),
+            b"{\"a\":\xff}",
+        )
+        .await;
+        assert_eq!(status, 400, "{path}: {body}");
+        let v = json_body(&head, &body);
+        assert_eq!(
+            v["findings"][0]["code"], "request.bad-utf8",
+            "{path}: {body}"
+        );
+        assert!(
+            v["findings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("byte 5"),
+            "{path}: {body}"
+        );
+    }
+}
+
+/// schemathesis ST201: `POST /api/validate` with no body was answered 200
+/// (a YAML finding); an empty or blank body is now refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_refuses_an_empty_body() {
+    let s = start(Backend::Sqlite).await;
+    for body in ["", "  \n"] {
+        let (status, head, text) = http_full(s.addr, "POST", "/api/validate", Some(body)).await;
+        assert_eq!(status, 400, "{body:?}: {text}");
+        let v = json_body(&head, &text);
+        assert_eq!(v["findings"][0]["code"], "request.empty", "{text}");
+    }
+}
+
+/// schemathesis ST103/ST105: a plain GET of the WebSocket route got axum's
+/// plain-text 400; now the documented JSON error, after the game's 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_websocket_route_without_a_handshake_answers_json() {
+    let s = start(Backend::Sqlite).await;
+    let g = create(s.addr, json!({})).await;
+    let (status, head, body) =
+        http_full(s.addr, "GET", &format!("/api/games/{}/ws", g.id), None).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(json_body(&head, &body)["code"], "request.not-websocket");
+    let (status, head, body) = http_full(s.addr, "GET", "/api/games/nosuch/ws", None).await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(json_body(&head, &body)["code"], "game.not-found");
+    // The handshake still works.
+    let c = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    assert_eq!(c.welcome["seat"], "white");
+}
+
+/// A bad query string (here `status` twice) got axum's plain text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_query_answers_json() {
+    let s = start(Backend::Sqlite).await;
+    let (status, head, body) =
+        http_full(s.addr, "GET", "/api/games?status=open&status=live", None).await;
+    assert_eq!(status, 400, "{body}");
+    let v = json_body(&head, &body);
+    assert_eq!(v["code"], "query.invalid");
+    assert!(v["message"].as_str().unwrap().contains("status"), "{body}");
+}
+
+/// Issue 21: a repeated key is refused, naming the key and the path of its
+/// object (serde_json would keep the last value silently).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_keys_in_bodies_are_refused_naming_key_and_path() {
+    let s = start(Backend::Sqlite).await;
+    for (body, path, key) in [
+        (r#"{"seed": 1, "seed": 2}"#, "$", "seed"),
+        (
+            r#"{"clock": {"initialSeconds": 60, "initialSeconds": 1}}"#,
+            "$.clock",
+            "initialSeconds",
+        ),
+        (
+            r#"{"modifiers": [{"version": 1, "id": "a", "id": "b"}]}"#,
+            "$.modifiers[0]",
+            "id",
+        ),
+    ] {
+        let (status, head, text) = http_full(s.addr, "POST", "/api/games", Some(body)).await;
+        assert_eq!(status, 400, "{body}: {text}");
+        let f = &json_body(&head, &text)["findings"][0];
+        assert_eq!(f["code"], "request.duplicate-key", "{text}");
+        assert_eq!(f["path"], path, "{text}");
+        assert!(
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("duplicate key `{key}`")),
+            "{text}"
+        );
+    }
+    let descriptor = r#"{"version": 1, "id": "twice", "name": "A", "name": "B", "passive": []}"#;
+    for route in ["/api/modifiers", "/api/validate"] {
+        let (status, head, text) = http_full(s.addr, "POST", route, Some(descriptor)).await;
+        assert_eq!(status, 400, "{route}: {text}");
+        let f = &json_body(&head, &text)["findings"][0];
+        assert_eq!(f["code"], "request.duplicate-key", "{route}: {text}");
+        assert_eq!(f["path"], "$", "{route}: {text}");
+        assert!(f["message"].as_str().unwrap().contains("`name`"), "{text}");
+    }
+    // Nothing was created or saved.
+    assert_eq!(get_json(s.addr, "/api/games").await, json!([]));
+    let rules = get_json(s.addr, "/api/rules").await;
+    assert!(
+        !rules["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == "twice"),
+        "the refused descriptor was saved"
+    );
+}
+
+/// The document says what the server does: the lobby's `result` is
+/// nullable (ST108: it was `object` while live games answer `null`); the
+/// creation request lists its fields and refuses others (ST202); the
+/// descriptor has required fields (ST202 on `{}`); `/metrics` is
+/// OpenMetrics text (ST105); the created game links to the operations that
+/// take its id and tokens (the stateful phase could not reach `join`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_document_states_what_the_server_does() {
+    let s = start(Backend::Sqlite).await;
+    let api = get_json(s.addr, "/api/openapi.json").await;
+    let schemas = &api["components"]["schemas"];
+    let result = &schemas["LobbyGame"]["properties"]["result"];
+    assert!(
+        result.to_string().contains("\"null\""),
+        "LobbyGame.result must allow null: {result}"
+    );
+    // A live game's lobby line has `result: null`.
+    create(s.addr, json!({})).await;
+    assert_eq!(
+        get_json(s.addr, "/api/games").await[0]["result"],
+        Value::Null
+    );
+
+    let create_body = &api["paths"]["/api/games"]["post"]["requestBody"];
+    assert_eq!(create_body["required"], true);
+    let req = &schemas["CreateGameRequest"];
+    assert_eq!(req["additionalProperties"], false, "{req}");
+    for field in [
+        "presets",
+        "modifiers",
+        "fen",
+        "clock",
+        "white",
+        "black",
+        "seat",
+    ] {
+        assert!(req["properties"][field].is_object(), "{field} undocumented");
+    }
+    // The server refuses what the document refuses: an unknown field.
+    let (status, _) = http(s.addr, "POST", "/api/games", Some(r#"{"x": 1}"#)).await;
+    assert_eq!(status, 400);
+
+    let descriptor = &schemas["ModifierDescriptor"];
+    let required: Vec<&str> = descriptor["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    // docs/modifiers.md: `version`, `id` and `name` are required.
+    for f in ["version", "id", "name"] {
+        assert!(required.contains(&f), "{f} not required: {required:?}");
+    }
+    let (status, _) = http(s.addr, "POST", "/api/modifiers", Some("{}")).await;
+    assert_eq!(status, 400);
+
+    let metrics = &api["paths"]["/metrics"]["get"]["responses"]["200"]["content"];
+    assert!(
+        metrics["application/openmetrics-text"].is_object(),
+        "{metrics}"
+    );
+    let (_, head, _) = http_full(s.addr, "GET", "/metrics", None).await;
+    assert!(
+        head.contains("content-type: application/openmetrics-text"),
+        "{head}"
+    );
+
+    let links = &api["paths"]["/api/games"]["post"]["responses"]["201"]["links"];
+    let operation_ids: Vec<String> = api["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|p| p.as_object().unwrap().values())
+        .filter_map(|op| op["operationId"].as_str().map(str::to_string))
+        .collect();
+    for (name, op) in [
+        ("GetGame", "get_game"),
+        ("JoinGame", "join_game"),
+        ("WhiteSocket", "ws"),
+    ] {
+        assert_eq!(links[name]["operationId"], op, "{links}");
+        assert!(operation_ids.iter().any(|o| o == op), "no operation {op}");
+    }
+    assert_eq!(
+        links["WhiteSocket"]["parameters"]["query.token"],
+        "$response.body#/seats/white/token"
+    );
+    // Every `$ref` of the document resolves (the session's and the
+    // descriptor's definitions were moved under components).
+    let text = api.to_string();
+    for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = &part[..part.find('"').unwrap()];
+        assert!(schemas[name].is_object(), "dangling $ref to {name}");
+    }
+    assert!(!text.contains("#/$defs/"), "a $ref left to $defs");
+}
+
+/// The test client's check of server messages (tests/common) accepts what
+/// the protocol describes and refuses what it does not (hand-written
+/// messages, from docs/protocol.md's shapes).
+#[test]
+fn the_message_schema_check_can_fail() {
+    common::server_message(r#"{"kind":"pong"}"#);
+    common::server_message(r#"{"kind":"presence","white":true,"black":false,"spectators":0}"#);
+    common::server_message(r#"{"kind":"error","code":"move.illegal","message":"no"}"#);
+    for bad in [
+        r#"{"kind":"pong2"}"#,
+        r#"{"kind":"presence","white":1,"black":false,"spectators":0}"#,
+        r#"{"kind":"error","code":"move.illegal"}"#,
+        r#"{"kind":"state","seq":-1,"state":{}}"#,
+    ] {
+        assert!(
+            std::panic::catch_unwind(|| common::server_message(bad)).is_err(),
+            "{bad} passed the schema check"
+        );
+    }
+}
