@@ -139,6 +139,47 @@ async fn sigkill_loses_no_acknowledged_input() {
     let dir = std::env::temp_dir().join(format!("houserules-crash-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite:{}", dir.join("games.db").display());
+    sigkill_trial(&db).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same on Postgres (issue 21 item 6: the single writer with group
+/// commit acknowledges only committed inputs on both stores), in a
+/// database of its own on the local server (127.0.0.1:5432, trust auth),
+/// made and dropped with `psql`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_loses_no_acknowledged_input_on_postgres() {
+    let name = format!("hr_crash_{}", std::process::id());
+    let psql = |sql: String| {
+        std::process::Command::new("psql")
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-d",
+                "test",
+                "-q",
+                "-c",
+            ])
+            .arg(sql)
+            .output()
+    };
+    match psql(format!("CREATE DATABASE {name}")) {
+        Ok(o) if o.status.success() => {}
+        other => panic!(
+            "cannot create a Postgres database with psql (Postgres must run on 127.0.0.1:5432, trust auth; .ci/run starts it): {other:?}"
+        ),
+    }
+    sigkill_trial(&format!("postgres://postgres@127.0.0.1:5432/{name}")).await;
+    let _ = psql(format!("DROP DATABASE {name} WITH (FORCE)"));
+}
+
+/// Kills the server (SIGKILL) while bots play; after a restart every
+/// acknowledged input is in the log, every game equals a replay of its
+/// log, and play continues.
+async fn sigkill_trial(db: &str) {
+    let db = db.to_string();
     let (mut child, addr) = serve(&db).await;
     const GAMES: usize = 12;
     let mut ids = Vec::new();
@@ -208,7 +249,6 @@ async fn sigkill_loses_no_acknowledged_input() {
             assert_eq!(after["seq"], inputs.len() as u64 + 1);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `GET /api/games/{id}/record` replays with `houserules play` (issue 13,
