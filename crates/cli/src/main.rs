@@ -23,6 +23,12 @@ macro_rules! reportln {
     }};
 }
 
+/// jemalloc gives back to the system what unloaded games freed (glibc's
+/// malloc kept the server's resident memory at its peak; issue 21).
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 mod error;
 mod games_cmd;
 mod loadtest_cmd;
