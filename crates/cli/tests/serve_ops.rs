@@ -876,3 +876,383 @@ async fn sigterm_during_play_keeps_every_acknowledged_move() {
     }
     s2.terminate(Duration::from_secs(10)).await;
 }
+
+// ------------------------------------------------------ docs/operations.md
+
+fn repo_file(rel: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The (option, variable, default) triples of `houserules serve --help`
+/// (`-` when an option has no default).
+async fn help_settings() -> Vec<(String, String, String)> {
+    let out = serve_command(&["--help"], &[]).output().await.unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    // Options start at column 6 (`      --addr <ADDR>`); the examples
+    // after the options may start a line with `--` too.
+    for line in text.lines().take_while(|l| !l.starts_with("Examples:")) {
+        let t = line.trim();
+        if let Some(rest) = line.strip_prefix("      --") {
+            let name = rest.split([' ', '=']).next().unwrap().to_string();
+            rows.push((format!("--{name}"), String::new(), "-".into()));
+        } else if let (Some(r), Some(v)) = (rows.last_mut(), t.strip_prefix("[env: ")) {
+            r.1 = v
+                .trim_end_matches(']')
+                .split('=')
+                .next()
+                .unwrap()
+                .to_string();
+        } else if let (Some(r), Some(v)) = (rows.last_mut(), t.strip_prefix("[default: ")) {
+            r.2 = v.trim_end_matches(']').to_string();
+        }
+    }
+    rows.retain(|r| r.0 != "--help");
+    rows
+}
+
+/// docs/operations.md's settings table lists every `serve` option with
+/// its variable and default exactly as `--help` says, and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_table_matches_serve_help() {
+    let help = help_settings().await;
+    assert!(help.len() >= 15, "{help:?}");
+    for (opt, env, _) in &help {
+        assert!(
+            env.starts_with("HOUSERULES_"),
+            "{opt} has no variable ({env:?})"
+        );
+    }
+    let doc = repo_file("docs/operations.md");
+    let cell = |c: &str| c.trim().trim_matches('`').replace('—', "-");
+    let table: Vec<(String, String, String)> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `--"))
+        .map(|l| {
+            let c: Vec<&str> = l.split('|').collect();
+            (cell(c[1]), cell(c[2]), cell(c[3]))
+        })
+        .collect();
+    let mut a = help.clone();
+    let mut b = table.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(
+        b, a,
+        "docs/operations.md § Settings vs `houserules serve --help`"
+    );
+}
+
+/// The deploy examples fit the server: nginx's WebSocket timeouts are
+/// above `--ws-idle-timeout`'s default, its other read timeout above
+/// `--request-timeout`'s, the unit waits longer than the server's 10 s
+/// stop; and `nginx -t` accepts the configuration (on a copy with a
+/// throw-away certificate), when nginx and openssl are installed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deploy_examples_fit_the_server() {
+    let help = help_settings().await;
+    let default =
+        |opt: &str| -> u64 { help.iter().find(|r| r.0 == opt).unwrap().2.parse().unwrap() };
+    let conf = repo_file("deploy/nginx.conf");
+    let ws = &conf[conf
+        .find("location ~ ^/api/games/[^/]+/ws$")
+        .expect("the WebSocket location")..];
+    let ws = &ws[..ws.find('}').unwrap()];
+    for d in ["proxy_read_timeout", "proxy_send_timeout"] {
+        let at = ws.find(d).unwrap_or_else(|| panic!("no {d} in {ws}"));
+        let secs: u64 = ws[at + d.len()..]
+            .trim_start()
+            .split('s')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(secs > default("--ws-idle-timeout"), "{d} {secs}s");
+    }
+    assert!(
+        ws.contains("proxy_set_header Upgrade $http_upgrade;"),
+        "{ws}"
+    );
+    assert!(
+        ws.contains("proxy_set_header Connection $connection_upgrade;"),
+        "{ws}"
+    );
+    assert!(ws.contains("proxy_http_version 1.1;"), "{ws}");
+    let rest = &conf[conf.find("location / {").unwrap()..];
+    let at = rest.find("proxy_read_timeout").unwrap();
+    let secs: u64 = rest[at + 18..]
+        .trim_start()
+        .split('s')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(secs > default("--request-timeout"));
+
+    let unit = repo_file("deploy/houserules.service");
+    for line in [
+        "Restart=on-failure",
+        "TimeoutStopSec=15",
+        "User=houserules",
+        "EnvironmentFile=/etc/houserules/houserules.env",
+        "ExecStart=/usr/local/bin/houserules serve",
+    ] {
+        assert!(unit.lines().any(|l| l == line), "no {line} in the unit");
+    }
+    // The environment file's variables are settings of `serve`.
+    for line in repo_file("deploy/houserules.env")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let var = line.split('=').next().unwrap();
+        assert!(
+            var == "RUST_LOG" || help.iter().any(|r| r.1 == var),
+            "{var} is not a setting"
+        );
+    }
+
+    let have = |c: &str| std::process::Command::new(c).arg("-v").output().is_ok();
+    if !(have("nginx") && have("openssl")) {
+        eprintln!("skipped `nginx -t`: nginx or openssl is not installed (apt-get install nginx)");
+        return;
+    }
+    let dir = TempDir::new("nginx");
+    let d = dir.0.display().to_string();
+    let ok = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=games.example.org",
+        ])
+        .args([
+            "-keyout",
+            &format!("{d}/key.pem"),
+            "-out",
+            &format!("{d}/cert.pem"),
+        ])
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let copy = conf
+        .replace(
+            "/etc/letsencrypt/live/games.example.org/fullchain.pem",
+            &format!("{d}/cert.pem"),
+        )
+        .replace(
+            "/etc/letsencrypt/live/games.example.org/privkey.pem",
+            &format!("{d}/key.pem"),
+        )
+        .replace(
+            "/var/log/nginx/houserules.access.log",
+            &format!("{d}/access.log"),
+        );
+    std::fs::write(dir.0.join("houserules.conf"), copy).unwrap();
+    std::fs::write(
+        dir.0.join("nginx.conf"),
+        format!("pid {d}/nginx.pid;\nerror_log {d}/error.log;\nevents {{}}\nhttp {{ include {d}/houserules.conf; }}\n"),
+    )
+    .unwrap();
+    let t = std::process::Command::new("nginx")
+        .args(["-t", "-c", &format!("{d}/nginx.conf")])
+        .output()
+        .unwrap();
+    assert!(
+        t.status.success(),
+        "nginx -t: {}",
+        String::from_utf8_lossy(&t.stderr)
+    );
+}
+
+/// The metric names in a Prometheus query or text: `houserules_…`.
+fn metric_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("houserules_") {
+        let tail = &rest[i..];
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        out.push(tail[..end].to_string());
+        rest = &tail[end..];
+    }
+    out
+}
+
+/// Whether `name` is a series name in the exposition `metrics`: a sample
+/// line starts with it (followed by labels or the value).
+fn exported(metrics: &str, name: &str) -> bool {
+    metrics.lines().any(|l| {
+        !l.starts_with('#')
+            && l.strip_prefix(name)
+                .is_some_and(|r| r.starts_with('{') || r.starts_with(' '))
+    })
+}
+
+/// Every metric name the Grafana dashboard's queries use is a series a
+/// live `houserules serve` exports (after a game, a refused creation and
+/// some requests, so that every labelled family has samples); the
+/// metric names its descriptions mention are families the server
+/// declares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_grafana_dashboard_reads_only_exported_metrics() {
+    let dash: Value = serde_json::from_str(&repo_file("docs/grafana-dashboard.json")).unwrap();
+    let dir = TempDir::new("grafana");
+    let db = dir.db();
+    let mut s = start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--creations-per-minute",
+            "2",
+        ],
+        &[],
+    )
+    .await;
+    let (id, tokens) = create(&s.addr, "{}").await;
+    play_moves(&s.addr, &id, &tokens, &["e2e4", "e7e5"]).await;
+    let _ = create(&s.addr, "{}").await;
+    let (status, _) = http(&s.addr, "POST", "/api/games", "{}").await;
+    assert_eq!(status, 429, "the third creation is over the rate");
+    let metrics = get_text(&s.addr, "/metrics").await;
+    s.terminate(Duration::from_secs(10)).await;
+
+    // The check refuses what is not there.
+    assert!(exported(&metrics, "houserules_moves_total"));
+    assert!(
+        !exported(&metrics, "houserules_moves"),
+        "a counter's series ends in _total"
+    );
+    assert!(!exported(&metrics, "houserules_no_such_metric"));
+
+    let mut queries = Vec::new();
+    for p in dash["panels"].as_array().unwrap() {
+        assert_eq!(p["datasource"]["uid"], "${datasource}", "{}", p["title"]);
+        for t in p["targets"].as_array().unwrap() {
+            queries.push(t["expr"].as_str().unwrap().to_string());
+        }
+    }
+    for v in dash["templating"]["list"].as_array().unwrap() {
+        if let Some(q) = v["query"]["query"].as_str() {
+            queries.push(q.to_string());
+        }
+    }
+    assert!(queries.len() >= 15, "{queries:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    for q in &queries {
+        let names = metric_names(q);
+        assert!(
+            !names.is_empty(),
+            "a query without a houserules metric: {q}"
+        );
+        for n in names {
+            assert!(
+                exported(&metrics, &n),
+                "`{n}` (in `{q}`) is not exported:\n{metrics}"
+            );
+            seen.insert(n);
+        }
+    }
+    // Every family the server declares is drawn somewhere.
+    for l in metrics.lines().filter(|l| l.starts_with("# TYPE ")) {
+        let family = l.split(' ').nth(2).unwrap();
+        assert!(
+            seen.iter().any(|n| n.starts_with(family)),
+            "the dashboard does not draw {family}"
+        );
+    }
+    // Descriptions name only declared families (or their series).
+    let text = dash.to_string();
+    for n in metric_names(&text) {
+        let declared = metrics
+            .lines()
+            .filter_map(|l| l.strip_prefix("# TYPE "))
+            .any(|l| n.starts_with(l.split(' ').next().unwrap()));
+        assert!(
+            declared,
+            "`{n}` in the dashboard is not a metric of the server"
+        );
+    }
+}
+
+/// docs/operations.md § Backup and restore, Postgres: `pg_dump` while the
+/// server plays, `pg_restore` into a new database, and a server on the
+/// restored database has every acknowledged move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_dump_and_pg_restore_keep_every_move() {
+    let Some(pg) = Postgres::create("dump").await else {
+        return;
+    };
+    let Some(restored) = Postgres::create("restored").await else {
+        return;
+    };
+    let url = |db: &str| format!("postgres://postgres@127.0.0.1:5432/{db}");
+    let dir = TempDir::new("pgdump");
+    let mut s = start(&["--addr", "127.0.0.1:0", "--db", &url(&pg.name)], &[]).await;
+    let (id, tokens) = create(&s.addr, "{}").await;
+    let moves = ["e2e4", "c7c5", "g1f3", "d7d6"];
+    play_moves(&s.addr, &id, &tokens, &moves).await;
+    let dump = dir.0.join("games.dump");
+    let out = std::process::Command::new("pg_dump")
+        .args(["--format=custom", "--file"])
+        .arg(&dump)
+        .arg(url(&pg.name))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    s.terminate(Duration::from_secs(10)).await;
+    let out = std::process::Command::new("pg_restore")
+        .args(["--no-owner", "--dbname", &url(&restored.name)])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut s2 = start(
+        &["--addr", "127.0.0.1:0", "--db", &url(&restored.name)],
+        &[],
+    )
+    .await;
+    let (status, rec) = http(&s2.addr, "GET", &format!("/api/games/{id}/record"), "").await;
+    assert_eq!(status, 200, "{rec}");
+    let stored: Vec<&str> = rec["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["input"]["move"].as_str())
+        .collect();
+    assert_eq!(stored, moves);
+    // The restored game plays on.
+    let mut w = ws(&s2.addr, &id, &tokens[0]).await;
+    assert!(matches!(next_state(&mut w).await, Next::State(_)));
+    w.send(Message::Text(
+        json!({"kind": "move", "move": "d2d4", "ply": 4})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
+    match next_state(&mut w).await {
+        Next::State(v) => assert_eq!(v["state"]["plyCount"], 5, "{v}"),
+        Next::Closed(c) => panic!("closed {c:?}"),
+    }
+    s2.terminate(Duration::from_secs(10)).await;
+}
