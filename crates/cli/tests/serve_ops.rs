@@ -355,7 +355,9 @@ async fn command_line_over_environment_over_file_over_default() {
     )
     .unwrap();
     let file = file.to_str().unwrap();
-    let cases: [(&[&str], &[(&str, &str)], &str); 4] = [
+    // (arguments, environment, the connection cap expected)
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 4] = [
         (
             &["--config", file, "--max-connections", "333"],
             &[("HOUSERULES_MAX_CONNECTIONS", "222")],
