@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, resyncSent, setConnection } from './store';
+import { CONNECTION_LOST, choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, resyncSent, setConnection } from './store';
 import type { ServerMessage } from './protocol';
 import { pc, session } from './test/fixtures';
 
@@ -66,6 +66,31 @@ describe('reconnect', () => {
     c = setConnection(c, 'open', 3);
     expect(c.reconnects).toBe(1);
     expect(c.notices.filter((n) => n.kind === 'warning')).toHaveLength(1);
+  });
+
+  // Issue 26 item 3 (regression): after a server restart (close 1012) the page reconnected and
+  // moves arrived, but "connection lost; reconnecting…" stayed for the rest of the game.
+  it('clears the connection-lost warning once the new connection is open and welcome arrives', () => {
+    let c = reduce(setConnection(initialClient(), 'open', 0), welcome(4, { plyCount: 3 }), 0);
+    c = reduce(c, { kind: 'error', code: 'move.illegal', message: 'not a legal move' }, 1);
+    c = setConnection(c, 'reconnecting', 2);
+    expect(c.notices.map((n) => n.text)).toContain(CONNECTION_LOST);
+    // the server is down for several attempts: one warning, not one per attempt
+    for (let t = 3; t < 8; t++) c = setConnection(setConnection(c, 'connecting', t), 'reconnecting', t);
+    expect(c.notices.filter((n) => n.text === CONNECTION_LOST)).toHaveLength(1);
+    // open, but no welcome yet: the socket may still fail
+    c = setConnection(c, 'open', 9);
+    expect(c.notices.map((n) => n.text)).toContain(CONNECTION_LOST);
+    // the restarted server's welcome carries the seq the page has (nothing missed)
+    c = reduce(c, welcome(4, { plyCount: 3 }), 10);
+    expect(c.notices.map((n) => n.text)).not.toContain(CONNECTION_LOST);
+    // other notices stay; play goes on
+    expect(c.notices.map((n) => n.kind)).toEqual(['error']);
+    c = reduce(c, state(5, { plyCount: 4 }), 11);
+    expect(c.game?.session.plyCount).toBe(4);
+    // a second drop warns again
+    c = setConnection(c, 'reconnecting', 12);
+    expect(c.notices.filter((n) => n.text === CONNECTION_LOST)).toHaveLength(1);
   });
 
   it('resumes from a welcome after reconnect without going back', () => {

@@ -21,7 +21,15 @@ export interface Notice {
   kind: 'error' | 'warning' | 'info';
   text: string;
   at: number;
+  /**
+   * `connection`: the "connection lost" warning, which lasts only until the connection is back
+   * (open, and the server's `welcome` read); other notices stay until newer ones push them out.
+   */
+  tag?: 'connection';
 }
+
+/** The warning shown while the connection is down (issue 26 item 3: it must clear once back). */
+export const CONNECTION_LOST = 'connection lost; reconnecting…';
 
 export interface GameClient {
   seat: Seat;
@@ -102,8 +110,8 @@ export function formatClock(ms: number): string {
 }
 
 const MAX_NOTICES = 20;
-function notice(c: GameClient, kind: Notice['kind'], text: string, now: number): Notice[] {
-  return [...c.notices, { kind, text, at: now }].slice(-MAX_NOTICES);
+function notice(c: GameClient, kind: Notice['kind'], text: string, now: number, tag?: Notice['tag']): Notice[] {
+  return [...c.notices, tag ? { kind, text, at: now, tag } : { kind, text, at: now }].slice(-MAX_NOTICES);
 }
 
 function applyState(c: GameClient, seq: number, raw: unknown, now: number, sameSeq = false): GameClient {
@@ -223,8 +231,11 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
   switch (m.kind) {
     case 'welcome': {
       const seat = m.seat;
+      // The connection is back (a welcome is the first message of an open socket): the
+      // "connection lost" warning goes, whether or not the welcome brings anything new.
+      const notices = c.notices.some((n) => n.tag === 'connection') ? c.notices.filter((n) => n.tag !== 'connection') : c.notices;
       // After a reconnect with lastSeq the welcome may carry the state we have: applyState skips it.
-      return applyState({ ...c, seat }, m.seq, m.state, now);
+      return applyState({ ...c, seat, notices }, m.seq, m.state, now);
     }
     case 'state':
       return applyState(c, m.seq, m.state, now);
@@ -259,9 +270,20 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
   }
 }
 
+/**
+ * The connection's state changed. A drop of an open connection adds the `connection` warning
+ * (once, however many attempts follow); `reduce` removes it at the next `welcome`, which proves
+ * the new connection works (after a server restart, close code 1012, as after any drop).
+ */
 export function setConnection(c: GameClient, s: ConnectionState, now: number): GameClient {
   const reconnects = s === 'open' && c.connection === 'reconnecting' ? c.reconnects + 1 : c.reconnects;
-  const notices = s === 'reconnecting' && c.connection === 'open' ? notice(c, 'warning', 'connection lost; reconnecting…', now) : c.notices;
+  const warned = c.notices.some((n) => n.tag === 'connection');
+  const notices =
+    s === 'reconnecting' && c.connection === 'open' && !warned
+      ? notice(c, 'warning', CONNECTION_LOST, now, 'connection')
+      : s === 'closed'
+        ? c.notices.filter((n) => n.tag !== 'connection')
+        : c.notices;
   return { ...c, connection: s, reconnects, notices };
 }
 

@@ -172,14 +172,19 @@ fn seconds(s: &str) -> Result<Duration, String> {
 /// `--config=FILE` or `HOUSERULES_CONFIG` in `args` (the whole command
 /// line) and sets, for each of its keys, the option's environment
 /// variable when it is not set, so that the command line and the
-/// environment win over the file. Does nothing for other commands.
+/// environment win over the file. Before that, checks the value of every
+/// `HOUSERULES_*` variable the command line does not override, so that a
+/// bad one is named by its variable. Does nothing for other commands.
 ///
 /// # Errors
-/// The file cannot be read or is not TOML, a key is not an option of
-/// `serve` (the message lists them), or a value is not a string, a number
-/// or a boolean.
+/// A variable's value is refused by its option; the file cannot be read
+/// or is not TOML, a key is not an option of `serve` (the message lists
+/// them), a value is not a string, a number or a boolean, or the option
+/// refuses it (the message names the file, the key and the value).
 pub fn apply_config_file(args: &[OsString]) -> Result<(), CliError> {
-    if args.get(1).and_then(|a| a.to_str()) != Some("serve") {
+    if args.get(1).and_then(|a| a.to_str()) != Some("serve")
+        || args[2..].iter().any(|a| a == "--help" || a == "-h")
+    {
         return Ok(());
     }
     let mut file: Option<OsString> = std::env::var_os("HOUSERULES_CONFIG");
@@ -194,6 +199,39 @@ pub fn apply_config_file(args: &[OsString]) -> Result<(), CliError> {
         }
         i += 1;
     }
+    // The options and their variables, from the options' own definitions.
+    let command = <ServeArgs as Args>::augment_args(clap::Command::new("serve"));
+    let known: Vec<(String, String, &clap::Arg)> = command
+        .get_arguments()
+        .filter_map(|a| {
+            let long = a.get_long()?.to_string();
+            let env = a.get_env()?.to_string_lossy().to_string();
+            (long != "config").then_some((long, env, a))
+        })
+        .collect();
+    // A bad value in a variable is named by the variable (clap would name
+    // only the option), unless the command line gives the option.
+    for (long, env, arg) in &known {
+        let on_line = args[2..].iter().any(|a| {
+            let a = a.to_string_lossy();
+            a == format!("--{long}") || a.starts_with(&format!("--{long}="))
+        });
+        let Some(value) = std::env::var_os(env).filter(|_| !on_line) else {
+            continue;
+        };
+        let value = value.to_string_lossy();
+        let shown = if long == "db" {
+            houserules_server::listen::redact_db_url(&value)
+        } else {
+            value.to_string()
+        };
+        check_value(arg, &value).map_err(|why| {
+            CliError::input(format!(
+                "{env}={shown}: {}",
+                why.replace(value.as_ref(), &shown)
+            ))
+        })?;
+    }
     let Some(file) = file else {
         return Ok(());
     };
@@ -203,25 +241,15 @@ pub fn apply_config_file(args: &[OsString]) -> Result<(), CliError> {
     let table: toml::Table = text
         .parse()
         .map_err(|e| CliError::input(format!("--config {}: not TOML: {e}", path.display())))?;
-    // The options and their variables, from the options' own definitions.
-    let command = <ServeArgs as Args>::augment_args(clap::Command::new("serve"));
-    let known: Vec<(String, String)> = command
-        .get_arguments()
-        .filter_map(|a| {
-            let long = a.get_long()?.to_string();
-            let env = a.get_env()?.to_string_lossy().to_string();
-            (long != "config").then_some((long, env))
-        })
-        .collect();
     for (key, value) in &table {
         let name = key.replace('_', "-");
-        let Some((_, env)) = known.iter().find(|(long, _)| *long == name) else {
+        let Some((_, env, arg)) = known.iter().find(|(long, _, _)| *long == name) else {
             return Err(CliError::input(format!(
                 "--config {}: unknown setting `{key}` (the settings are {})",
                 path.display(),
                 known
                     .iter()
-                    .map(|(l, _)| l.as_str())
+                    .map(|(l, _, _)| l.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
@@ -238,12 +266,48 @@ pub fn apply_config_file(args: &[OsString]) -> Result<(), CliError> {
                 )))
             }
         };
+        // Checked here, by the option's own parser, so that the message
+        // names the file and the key (clap, reading the variable, would
+        // name only the option).
+        check_value(arg, &value).map_err(|why| {
+            CliError::input(format!(
+                "--config {}: `{key} = {value}`: {why}",
+                path.display()
+            ))
+        })?;
         if std::env::var_os(env).is_none() {
             // Before any thread starts (main calls this first).
             std::env::set_var(env, value);
         }
     }
     Ok(())
+}
+
+/// Whether `arg`'s parser (its type, range or possible values) takes
+/// `value`; the reason when not, as clap words it without its `error:`
+/// prefix and usage hints. (The option alone is parsed from `--NAME=VALUE`:
+/// given on that line, its variable is not read.)
+fn check_value(arg: &clap::Arg, value: &str) -> Result<(), String> {
+    let long = arg.get_long().unwrap_or_default();
+    match clap::Command::new("serve")
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .arg(arg.clone())
+        .try_get_matches_from([format!("--{long}={value}")])
+    {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            // The first line, and clap's list of the possible values.
+            let text = e.to_string();
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or_default();
+            let mut why = first.trim_start_matches("error: ").to_string();
+            if let Some(p) = lines.find(|l| l.contains("possible values")) {
+                why = format!("{why} {}", p.trim());
+            }
+            Err(why)
+        }
+    }
 }
 
 /// Installs the log subscriber: `RUST_LOG` (default `info`) on standard
@@ -265,37 +329,66 @@ fn init_logs(format: LogFormat) {
     };
 }
 
-/// Completes on SIGTERM or SIGINT; from then the process has 10 s: a
-/// watchdog ends it if stopping hangs.
-async fn stop_signal() {
+/// The stop signals, registered at once: a SIGTERM that comes right after
+/// the start line (before the accept loop first waits on them) stops the
+/// server cleanly rather than killing it (found by
+/// `tests/serve_ops.rs`). Needs the runtime's context.
+struct StopSignals {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-                "SIGTERM"
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn register() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            StopSignals {
+                term: signal(SignalKind::terminate()).ok(),
+                int: signal(SignalKind::interrupt()).ok(),
             }
-            Err(_) => std::future::pending().await,
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<&str>();
-    let int = async {
-        match tokio::signal::ctrl_c().await {
-            Ok(()) => "SIGINT",
-            Err(_) => std::future::pending().await,
-        }
-    };
-    let name = tokio::select! {
-        n = term => n,
-        n = int => n,
-    };
-    tracing::info!(signal = name, "stopping within 10 s");
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_millis(9_800));
-        tracing::error!("stopping took 10 s: exiting now");
-        std::process::exit(1);
-    });
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    /// Completes on SIGTERM or SIGINT; from then the process has 10 s: a
+    /// watchdog ends it if stopping hangs.
+    async fn wait(self) {
+        #[cfg(unix)]
+        let name = {
+            let StopSignals { term, int } = self;
+            let one = |s: Option<tokio::signal::unix::Signal>, name: &'static str| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                        name
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                n = one(term, "SIGTERM") => n,
+                n = one(int, "SIGINT") => n,
+            }
+        };
+        #[cfg(not(unix))]
+        let name = {
+            let _ = self;
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => "SIGINT",
+                Err(_) => std::future::pending().await,
+            }
+        };
+        tracing::info!(signal = name, "stopping within 10 s");
+        std::thread::spawn(|| {
+            std::thread::sleep(Duration::from_millis(9_800));
+            tracing::error!("stopping took 10 s: exiting now");
+            std::process::exit(1);
+        });
+    }
 }
 
 /// Runs the server until SIGTERM or SIGINT.
@@ -337,6 +430,10 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         rate_per_second: args.messages_per_second,
         limits,
     };
+    let signals = {
+        let _context = runtime.enter();
+        StopSignals::register()
+    };
     let mut printed = Ok(());
     let served = runtime.block_on(houserules_server::serve_until(
         args.addr,
@@ -351,7 +448,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             )
             .and_then(|()| out.flush());
         },
-        stop_signal(),
+        signals.wait(),
     ));
     // A search still on the blocking pool is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(300));
