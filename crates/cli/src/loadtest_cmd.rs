@@ -34,8 +34,9 @@ or 1 with --protocol 1) playing random legal moves; a finished game is
 replaced by a new one. The ack latency is the time from sending a move to
 receiving the update (v1: the state) that includes it.
 
-With --warmup-plies N every game first plays N plies as fast as they are
-acknowledged (a game that ends sooner is replaced and starts again), and
+With --warmup-plies N every game first plays N plies, at most 33 a second
+so that each seat stays under the server's default message rate (a game
+that ends sooner is replaced and starts again), and
 the figures cover only what follows, so the cost per move can be compared
 at early and late plies. The server's CPU time per accepted move (user +
 system, /proc/PID/stat, needs --server-pid) is taken over the measured
@@ -60,7 +61,9 @@ pub struct LoadtestArgs {
     seed: u64,
     /// The moves per second all games together aim at (each game then
     /// moves every GAMES/RATE seconds, as people do); 0: every bot moves
-    /// as soon as it has the state (the server's most)
+    /// as soon as it has the state (the server's most; with --server, start
+    /// that server with a --messages-per-second above 20, its default, or
+    /// its rate limit stops the bots)
     #[arg(long, value_name = "RATE", default_value_t = 0)]
     moves_per_second: u64,
     /// The process id of the --server, whose resident memory is then
@@ -182,6 +185,10 @@ async fn next_state(ws: &mut Ws) -> Result<Value, String> {
 }
 
 /// What a bot pair is told.
+/// The time between two plies of a game during the warm-up: 33 plies a
+/// second, so each seat sends under 17 messages a second.
+const WARMUP_PLY_GAP: Duration = Duration::from_millis(30);
+
 #[derive(Clone)]
 struct Plan {
     addr: SocketAddr,
@@ -203,6 +210,7 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
         warmup_plies,
     } = plan;
     let mut warm = warmup_plies == 0;
+    let mut last_sent = Instant::now();
     if warm {
         stats.warm.fetch_add(1, Ordering::Relaxed);
     }
@@ -240,6 +248,15 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
                 stats.warm.fetch_add(1, Ordering::Relaxed);
             }
             let measured = warm && stats.measuring.load(Ordering::Relaxed);
+            if !warm {
+                // The warm-up keeps each seat under the server's default
+                // 20 messages a second (`--messages-per-second`; a seat
+                // sends every other ply): played as fast as acknowledged,
+                // a game's seats were rate-limited after about 80 plies,
+                // so a warm-up to ply 300 never ended.
+                tokio::time::sleep_until((last_sent + WARMUP_PLY_GAP).into()).await;
+            }
+            last_sent = Instant::now();
             if let (Some(p), true) = (pace, warm) {
                 if next_move < Instant::now() {
                     // The end of the warm-up (or a slow ack) left this game
