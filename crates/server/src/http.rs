@@ -285,6 +285,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             state.config.limits.request_timeout,
         ))
+        .layer(axum::middleware::map_response(bare_errors_as_json))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),
             observe_request,
@@ -348,6 +349,44 @@ async fn too_large_as_findings(response: Response) -> Response {
         }),
     )
         .into_response()
+}
+
+/// The bare answers of the routing and timeout layers (axum's `405` for a
+/// method a route does not take, tower-http's `408` for a request not
+/// complete within `--request-timeout`: empty bodies, no media type) as
+/// the JSON error every other refusal is (`request.method-not-allowed`,
+/// with the `Allow` header kept; `request.timeout`). Found by a new-user
+/// trial: `DELETE /api/games` answered an empty `405`.
+async fn bare_errors_as_json(response: Response) -> Response {
+    let status = response.status();
+    if response.headers().contains_key(header::CONTENT_TYPE)
+        || !(status == StatusCode::METHOD_NOT_ALLOWED || status == StatusCode::REQUEST_TIMEOUT)
+    {
+        return response;
+    }
+    let allow = response.headers().get(header::ALLOW).cloned();
+    let mut answer = if status == StatusCode::METHOD_NOT_ALLOWED {
+        let takes = allow
+            .as_ref()
+            .and_then(|a| a.to_str().ok())
+            .map(|a| format!("; it takes {a}"))
+            .unwrap_or_default();
+        error(
+            status,
+            "request.method-not-allowed",
+            format!("this route does not take this method{takes}"),
+        )
+    } else {
+        error(
+            status,
+            "request.timeout",
+            "the request was not complete within the server's request timeout (--request-timeout)",
+        )
+    };
+    if let Some(a) = allow {
+        answer.headers_mut().insert(header::ALLOW, a);
+    }
+    answer
 }
 
 /// Everything the API does not serve: `404` with a JSON error under

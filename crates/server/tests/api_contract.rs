@@ -369,3 +369,28 @@ fn the_route_reader_sees_every_route() {
         ]
     );
 }
+
+/// A new-user trial: `DELETE /api/games` and `POST /healthz` answered `405`
+/// with an empty body and no media type; now the JSON error, with the
+/// `Allow` header naming the methods the route takes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_a_route_does_not_take_answers_json() {
+    let s = start(Backend::Sqlite).await;
+    for (head, allowed) in [
+        ("DELETE /api/games HTTP/1.1", ["GET", "POST"].as_slice()),
+        ("POST /healthz HTTP/1.1", ["GET"].as_slice()),
+    ] {
+        let (status, head_text, body) = raw(s.addr, head, b"").await;
+        assert_eq!(status, 405, "{head}: {head_text}\n{body}");
+        let v = json_body(&head_text, &body);
+        assert_eq!(v["code"], "request.method-not-allowed", "{v}");
+        let allow = head_text
+            .lines()
+            .find_map(|l| l.strip_prefix("allow: "))
+            .unwrap_or_else(|| panic!("no Allow header: {head_text}"))
+            .to_ascii_uppercase();
+        for m in allowed {
+            assert!(allow.contains(m), "{head}: Allow {allow}");
+        }
+    }
+}

@@ -133,6 +133,8 @@ async fn a_request_whose_body_never_ends_is_answered_408() {
         .unwrap();
     let text = String::from_utf8_lossy(&buf[..n]);
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    // JSON like every other refusal (a new-user trial found it empty).
+    assert!(text.contains("\"code\":\"request.timeout\""), "{text}");
     let m = metrics(s.addr).await;
     assert_eq!(
         metric(&m, "houserules_refused_total{reason=\"request-timeout\"}"),
