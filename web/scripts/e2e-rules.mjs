@@ -125,7 +125,7 @@ export async function ruleChecks(h) {
     while (minefieldMines(fen, seed).slice().sort().join() !== 'd1,e4') seed++;
     const inv = await lobbyGame({ modifiers: ['minefield'], fen, seed });
     const [w, b] = await seats(inv);
-    check((await activeRules(w)) === 'minefield' && /Rules: Minefield/.test(await w.locator('.mods').textContent()), 'minefield: the page lists the rule by its name while it is active');
+    check((await activeRules(w)) === 'minefield' && /In play now: Minefield/.test(await w.locator('.mods').textContent()), 'minefield: the page lists the rule by its name while it is active');
     check((await markersOf(w, 'mine')).join() === 'd1,e4', `minefield: the two mines are drawn where the seeded draw puts them (d1, e4; seed ${seed})`);
     await shot(w, 'markers-desktop');
     const ph = await page(PHONE, inv.spectator);

@@ -295,6 +295,36 @@ try {
     await b.context().close();
   });
 
+  // ---- The rules panel (issue 26 item 1): a player and a spectator see the game, every preset
+  // and modifier by name with the description GET /api/rules gives (its first sentence; the whole
+  // text on a tap), the time control, the choice timeout and the seed.
+  if (!mock) await step('rules panel', async () => {
+    const rules = await api('/api/rules');
+    const desc = (list, id) => rules[list].find((e) => e.id === id).description;
+    const g = await api('/api/games', {
+      presets: ['piece-hp', 'king-heals'], modifiers: ['parry', 'minefield'], seed: 7,
+      clock: { initialSeconds: 300, incrementSeconds: 2 }, choiceTimeout: { mode: 'timeout-with-default', seconds: 45 },
+    });
+    for (const [who, p] of [['player', await page(DESKTOP, g.seats.white.url)], ['spectator', await page(PHONE, `/games/${g.id}`)]]) {
+      await p.waitForSelector('[data-rules-panel] [data-rule-id="minefield"]');
+      const lines = await p.locator('[data-rules-panel] [data-rule-id]').evaluateAll((ls) => ls.map((l) => [l.dataset.ruleKind, l.dataset.ruleId, l.querySelector('.rule-name').textContent, l.querySelector('.full')?.textContent]));
+      check(JSON.stringify(lines) === JSON.stringify([
+        ['preset', 'piece-hp', 'Hit Points', desc('presets', 'piece-hp')],
+        ['preset', 'king-heals', 'Regenerating King', desc('presets', 'king-heals')],
+        ['modifier', 'parry', 'Parry', desc('modifiers', 'parry')],
+        ['modifier', 'minefield', 'Minefield', desc('modifiers', 'minefield')],
+      ]), `rules panel (${who}): every preset and modifier by name with the server's description (${lines.map((l) => l[2]).join(', ')})`);
+      const facts = (await p.locator('[data-rules-panel] .facts').textContent()).replace(/\s+/g, ' ');
+      check(/Clock ?5\+2/.test(facts) && /45 s to answer/.test(facts) && /Seed ?7/.test(facts), `rules panel (${who}): time control, choice timeout and seed (${facts.trim()})`);
+      await p.locator('[data-rule-id="parry"] summary').click();
+      check(await p.locator('[data-rule-id="parry"] .full').isVisible(), `rules panel (${who}): a tap on a rule shows its whole description`);
+      const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      check(over <= 0, `rules panel (${who}): no sideways scroll (${over} px over)`);
+      await shot(p, `rules-panel-${who}`);
+      await p.context().close();
+    }
+  });
+
   // ---- The server restarted in mid-game (scripts/e2e-real.sh passes how it started it): the
   // server is killed by its PID (SIGKILL, as a crash: every input is committed before it is
   // acknowledged, docs/protocol.md § Persistence) and started again on the same SQLite file. Both

@@ -18,6 +18,7 @@ import {
   type Color,
   type GameView,
   type PieceOut,
+  type Rules,
   type Seat,
 } from '../protocol';
 import { playerLabel } from './Opponent';
@@ -37,6 +38,8 @@ import {
   type GameClient,
 } from '../store';
 import { describePiece } from '../board/Board';
+import { rulesSummary } from '../rules';
+import { RulesPanel } from './RulesPanel';
 
 export interface GamePageProps {
   id: string;
@@ -108,10 +111,17 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   // Display names of the library's modifiers, for the active rules line (ids when unknown).
   const [ruleNames, setRuleNames] = useState<Record<string, string>>({});
   const [ruleDescriptions, setRuleDescriptions] = useState<Record<string, string>>({});
+  const [rules, setRules] = useState<Rules | null>(null);
+  // The creation request (the record's), for the rules panel; undefined until it answers.
+  const [request, setRequest] = useState<unknown>(undefined);
+  useEffect(() => {
+    api.creationRequest(id).then(setRequest, () => {});
+  }, [id]);
   const [askPromotion, setAskPromotion] = useState<{ from: string; to: string; options: string[]; at: number } | null>(null);
   useEffect(() => {
     api.rules().then(
       (r) => {
+        setRules(r);
         setRuleNames(Object.fromEntries(r.modifiers.filter((m) => m.name).map((m) => [m.id, m.name as string])));
         setRuleDescriptions(Object.fromEntries(r.modifiers.filter((m) => m.description).map((m) => [m.id, m.description as string])));
       },
@@ -345,6 +355,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
+        {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} />}
         {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
             {choice ? (
@@ -457,7 +468,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </details>
         )}
         {s.activeModifiers.length > 0 && (
-          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>Rules: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
+          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>In play now: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
         )}
         <MarkerLegend present={s.markers.map((m) => m.kind)} />
         <div class="notices" aria-live="assertive">
