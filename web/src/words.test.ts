@@ -100,10 +100,11 @@ describe('eventRows', () => {
 
   it('names the rule of an activation, a choice and what follows the choice', () => {
     expect(rows.slice(0, 3).map((r) => [r.when, r.rule, r.sure])).toEqual([
-      ['start', 'Parry', true],
-      ['start', 'Minefield', true],
+      ['start', null, true],
+      ['start', null, true],
       ['start', 'Minefield', true],
     ]);
+    expect(rows[0].text).toBe('Parry is now in play (chosen by White).');
     expect(rows[2].text).toBe('Picked at random (spots): a3, c3.');
     expect(rows.slice(3, 7).map((r) => [r.when, r.rule, r.text])).toEqual([
       ['2.', 'Parry', 'White has answered (hidden until both have).'],
@@ -129,7 +130,7 @@ describe('eventRows', () => {
   it('names the only active rule after a move', () => {
     const one = [log[1], log[2], log[3], { event: 'removed', detail: { square: 'a3' } }];
     expect(eventRows(one, names, () => 'e4').map((r) => [r.when, r.rule, r.sure])).toEqual([
-      ['start', 'Minefield', true],
+      ['start', null, true],
       ['start', 'Minefield', true],
       ['1.', 'Minefield', true],
     ]);

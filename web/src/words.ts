@@ -182,7 +182,8 @@ export interface EventRow {
   when: string;
   /**
    * The rule the entry belongs to, by name; several names joined by " / " when the log does not
-   * say which of the active rules wrote it; null for none (a turn passing, a draft).
+   * say which of the active rules wrote it; null for none (a turn passing, a draft) and for
+   * entries whose text names it (attach, detach).
    */
   rule: string | null;
   /** Whether `rule` is certain (false: one of the rules named). */
@@ -256,7 +257,9 @@ export function eventRows(
     if (text === null) return;
     const k = moves - 1 + (firstBlack ? 1 : 0);
     const when = moves === 0 ? 'start' : `${Math.floor(k / 2) + 1}${k % 2 === 0 ? '.' : '…'}`;
-    rows.push({ key, when, rule: rule.length ? rule.map((r) => modifierName(r, names)).join(' / ') : null, sure: rule.length <= 1, text });
+    // "Parry is now in play" names its rule already: no "Parry: " before it.
+    const named = e.event === 'attach' || e.event === 'detach';
+    rows.push({ key, when, rule: rule.length && !named ? rule.map((r) => modifierName(r, names)).join(' / ') : null, sure: rule.length <= 1, text });
   });
   return rows;
 }
