@@ -419,6 +419,8 @@ export interface RuleEntry {
   descriptor?: unknown;
   /** Modifiers: saved with POST /api/modifiers (its descriptor is then sent inline). */
   saved?: boolean;
+  /** Library modifiers: their entry in the catalog, when they come from it. */
+  catalog?: { id?: string; number?: number } | null;
 }
 export interface Rules {
   games: RuleEntry[];

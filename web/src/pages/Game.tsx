@@ -279,7 +279,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
       return null;
     }
   })();
-  const checkSq = live && inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
+  // Also once the game is over: the mated king stays marked (issue 26 item 10).
+  const checkSq = inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
   const lastUci = moveUcis.at(-1) ?? null;
   // Who made the last move, from the log: while a choice the move raised is
   // pending the turn has not passed, so the side to move would name the
@@ -375,12 +376,13 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             onInspect={setInspect}
             askPromotion={askPromotion}
           />
-          {result && (
-            <div class="banner" role="alert" data-result={result.result}>
-              <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
-            </div>
-          )}
         </div>
+        {/* Under the board, not over it: the final position stays in view (issue 26 item 10). */}
+        {result && (
+          <div class="banner" role="alert" data-result={result.result}>
+            <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
+          </div>
+        )}
         {player(bottom)}
         <p class="sr-only" aria-live="polite">
           {moveUcis.length ? `${lastMover} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
