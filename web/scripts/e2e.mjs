@@ -267,6 +267,11 @@ try {
       // Regression (session-6 web trial): the move list never showed the result at its end.
       check((await x.locator('.moves li:last-child').getAttribute('data-move-result')) === '1-0', 'the move list ends with 1-0');
     }
+    // Issue 26 item 10: the banner leaves the final position in view, and the mated king is marked.
+    const bb = await s.locator('svg.board').boundingBox();
+    const nb = await s.locator('.banner').boundingBox();
+    check(nb.y >= bb.y + bb.height - 1 || nb.y + nb.height <= bb.y + 1, `checkmate: the result banner does not cover the board (board ${Math.round(bb.y)}–${Math.round(bb.y + bb.height)}, banner from ${Math.round(nb.y)})`);
+    check((await s.locator('.sq.check').count()) === 1, 'checkmate: the mated king\'s square is marked');
     await shot(s, 'checkmate-desktop');
     for (const x of [w, b, s]) await x.context().close();
   });
@@ -290,6 +295,15 @@ try {
     check((await w.locator('.hp').count()) === 32, 'piece-hp: a capture of a 2-hp pawn leaves it on the board with 1 hp');
     // § piece-hp scenario 1: the survivor is pushed to the first empty neighbour clockwise from north.
     check((await pieceOn(w, 'd6')) === 'black-pawn' && (await pieceOn(w, 'd5')) === 'white-pawn', 'piece-hp: the damaged pawn is pushed from d5 to d6');
+    // Issue 26 item 10: no hit-point badge covers a file letter (they share no pixel box).
+    const covered = await w.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.hp circle')].map((c) => c.getBoundingClientRect());
+      return [...document.querySelectorAll('text.coord')].filter((t) => /^[a-z]$/.test(t.textContent)).filter((t) => {
+        const r = t.getBoundingClientRect();
+        return boxes.some((b) => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom);
+      }).map((t) => t.textContent);
+    });
+    check(covered.length === 0, `piece-hp: the hit-point badges leave the file letters clear (${covered.join('') || 'none covered'})`);
     await shot(w, 'piece-hp-desktop');
     await w.context().close();
     await b.context().close();
@@ -683,7 +697,18 @@ try {
     const ph = await page(PHONE, new URL(l.url()).pathname + new URL(l.url()).search);
     await ph.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
     await shot(ph, 'computer-game-phone');
-    for (const x of [l, ph]) await x.context().close();
+    // Issue 26 item 10: the live list names the computer in words ("? vs engine:5" before) and its
+    // Watch link stays on one line at phone width.
+    const gid = new URL(l.url()).pathname.split('/').pop();
+    const lobby = await page(PHONE, '/');
+    const row = lobby.locator(`[data-list-game="${gid}"]`);
+    await row.waitFor();
+    const text = (await row.textContent()).replace(/\s+/g, ' ');
+    check(/Computer \(level 1\)/.test(text) && !/engine:|\?/.test(text), `the live list names the computer in words (${text.trim()})`);
+    const watch = await row.locator('a').boundingBox();
+    const lineHeight = await row.locator('a').evaluate((a) => parseFloat(window.getComputedStyle(a).lineHeight) || 24);
+    check(watch.height <= lineHeight * 1.3, `"Watch" stays on one line (${Math.round(watch.height)} px high)`);
+    for (const x of [l, ph, lobby]) await x.context().close();
   });
 
   if (!mock) await step('grand from the lobby', async () => {
