@@ -7,7 +7,7 @@ import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, 
 import { loadCustomModifiers } from './customModifiers';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 import { randomSeed } from '../words';
-import { gameParts, playersLine, sameNameNote, watchable } from './liveGames';
+import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
 import { timeControl } from '../rules';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
@@ -311,7 +311,7 @@ export function Lobby() {
                   />
                   <span>
                     <b>{p.name ?? p.id}</b>{' '}
-                    {sameNameNote('preset', p.id, rules) && <em class="which" data-which={sameNameNote('preset', p.id, rules)}>(preset)</em>}{' '}
+                    {sameNameHint('preset', p.id, rules) && <em class="which">({sameNameHint('preset', p.id, rules)})</em>}{' '}
                     <small>
                       {p.description ?? p.category}
                       {p.implemented === false ? ` — not playable yet: ${p.needs ?? 'the engine lacks it'}` : ''}
@@ -343,7 +343,7 @@ export function Lobby() {
                 />
                 <span>
                   <b>{m.name ?? m.id}</b>{' '}
-                  {sameNameNote('modifier', m.id, rules) && <em class="which" data-which={sameNameNote('modifier', m.id, rules)}>({sameNameNote('modifier', m.id, rules)})</em>}{' '}
+                  {sameNameHint('modifier', m.id, rules) && <em class="which">({sameNameHint('modifier', m.id, rules)})</em>}{' '}
                   <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
                 </span>
               </label>

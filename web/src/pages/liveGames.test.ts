@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameSummary, Rules } from '../protocol';
-import { gameLine, playersLine, sameNameNote, SANDBOX_PLAYER, watchable } from './liveGames';
+import { gameLine, playersLine, sameNameHint, sameNameNote, SANDBOX_PLAYER, watchable } from './liveGames';
 
 const g = (over: Partial<GameSummary>): GameSummary => ({ id: 'x', status: 'live', ...over });
 
@@ -56,6 +56,13 @@ describe('rules of the same name', () => {
     expect(sameNameNote('modifier', 'no_mans_land', rules)).toBe('modifier, catalog no. 59');
     expect(sameNameNote('modifier', 'parry', rules)).toBeNull();
     expect(sameNameNote('preset', 'piece-hp', rules)).toBeNull();
+  });
+  it('says it in the lobby checklists without repeating the list’s kind', () => {
+    expect(sameNameHint('preset', 'proletariat', rules)).toBe('also a modifier');
+    expect(sameNameHint('modifier', 'proletariat', rules)).toBe('also a preset');
+    expect(sameNameHint('modifier', 'no-mans-land', rules)).toBe('template');
+    expect(sameNameHint('modifier', 'no_mans_land', rules)).toBe('catalog no. 59');
+    expect(sameNameHint('modifier', 'parry', rules)).toBeNull();
   });
   it('marks them in a lobby line', () => {
     expect(gameLine(g({ presets: ['proletariat'], modifiers: ['proletariat', 'parry'] }), rules)).toBe('Chess · Proletariat (preset) · Proletariat (modifier) · Parry');

@@ -63,6 +63,22 @@ export function sameNameNote(kind: 'preset' | 'modifier', id: string, rules: Rul
   return asModifier.length ? `modifier, ${origin(self)}` : 'modifier';
 }
 
+/**
+ * The same in the lobby's own checklists, where the list already says preset or modifier: what
+ * tells the entry apart there ("also a modifier", "catalog no. 59", "template; also a preset").
+ */
+export function sameNameHint(kind: 'preset' | 'modifier', id: string, rules: Rules | null): string | null {
+  const note = sameNameNote(kind, id, rules);
+  if (!note || !rules) return null;
+  const self = (kind === 'preset' ? rules.presets : rules.modifiers).find((e) => e.id === id)!;
+  const name = (self.name ?? self.id).toLowerCase();
+  const same = (e: RuleEntry) => (e.name ?? e.id).toLowerCase() === name;
+  if (kind === 'preset') return rules.modifiers.some(same) ? 'also a modifier' : null;
+  const parts = note.startsWith('modifier, ') ? [note.slice('modifier, '.length)] : [];
+  if (rules.presets.some(same)) parts.push('also a preset');
+  return parts.join('; ') || null;
+}
+
 /** A rule's name in a list line, with what tells it from another of the same name: "Proletariat (modifier)". */
 function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null): string {
   const name = nameIn(id, kind === 'preset' ? rules?.presets : rules?.modifiers);
