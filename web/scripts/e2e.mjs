@@ -896,8 +896,11 @@ try {
     await w.click('[data-option="rock"]');
     await w.waitForSelector('text=stays hidden');
     await b.waitForTimeout(300);
-    // black's page names rock twice (the title and its own button), never as white's answer
-    const bt = await b.locator('body').innerText();
+    // black's page names rock twice (the title and its own button), never as white's answer; the
+    // rules panel's description of Parry ("rock-paper-scissors") is not an answer
+    await b.waitForSelector('[data-rules-panel]');
+    const panel = await b.locator('[data-rules-panel]').innerText();
+    const bt = (await b.locator('body').innerText()).replace(panel, '');
     check((bt.match(/rock/gi) ?? []).length === 2 && (await b.locator('[data-option]').count()) === 3, 'rps: the first answer stays hidden from the other player');
     await b.click('[data-option="paper"]');
     await w.waitForSelector('.choice', { state: 'detached' });
