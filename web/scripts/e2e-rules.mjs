@@ -125,7 +125,7 @@ export async function ruleChecks(h) {
     while (minefieldMines(fen, seed).slice().sort().join() !== 'd1,e4') seed++;
     const inv = await lobbyGame({ modifiers: ['minefield'], fen, seed });
     const [w, b] = await seats(inv);
-    check((await activeRules(w)) === 'minefield' && /Rules: Minefield/.test(await w.locator('.mods').textContent()), 'minefield: the page lists the rule by its name while it is active');
+    check((await activeRules(w)) === 'minefield' && /In play now: Minefield/.test(await w.locator('.mods').textContent()), 'minefield: the page lists the rule by its name while it is active');
     check((await markersOf(w, 'mine')).join() === 'd1,e4', `minefield: the two mines are drawn where the seeded draw puts them (d1, e4; seed ${seed})`);
     await shot(w, 'markers-desktop');
     const ph = await page(PHONE, inv.spectator);
@@ -225,7 +225,13 @@ export async function ruleChecks(h) {
     await w.waitForSelector('.moves [data-parried="exd5"] s');
     check(true, 'parry: the cancelled capture is marked in the move list (exd5 struck through, "parried")');
     const log = (await w.locator('.events').textContent()).replace(/\s+/g, ' ');
-    check(/Parry is now in play/.test(log) && /capture e4d5 was cancelled/.test(log) && !/instance|choiceId|attach /.test(log), `parry: the rule-event log reads in sentences (${log.slice(0, 200)})`);
+    check(/Parry is now in play/.test(log) && !/e4d5/.test(log) && !/instance|choiceId|attach /.test(log), `parry: the rule-event log reads in sentences (${log.slice(0, 200)})`);
+    // Issue 26 item 6: each entry names its rule and the move it follows; the cancelled capture in
+    // SAN; the newest entry in view.
+    const last = await w.locator('[data-event-log] li:has-text("was cancelled")').textContent();
+    check(/^1\.\s*Parry: The capture exd5 was cancelled/.test(last.trim()), `parry: the log names the rule and writes the cancelled capture in SAN (${last.trim()})`);
+    const bottom = await w.locator('[data-event-log]').evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 8);
+    check(bottom, 'parry: the event log shows its newest entry');
     await shot(w, 'parry-log-desktop');
     const wu = new URL(w.url());
     const wph = await page(PHONE, wu.pathname + wu.search);

@@ -267,6 +267,11 @@ try {
       // Regression (session-6 web trial): the move list never showed the result at its end.
       check((await x.locator('.moves li:last-child').getAttribute('data-move-result')) === '1-0', 'the move list ends with 1-0');
     }
+    // Issue 26 item 10: the banner leaves the final position in view, and the mated king is marked.
+    const bb = await s.locator('svg.board').boundingBox();
+    const nb = await s.locator('.banner').boundingBox();
+    check(nb.y >= bb.y + bb.height - 1 || nb.y + nb.height <= bb.y + 1, `checkmate: the result banner does not cover the board (board ${Math.round(bb.y)}–${Math.round(bb.y + bb.height)}, banner from ${Math.round(nb.y)})`);
+    check((await s.locator('.sq.check').count()) === 1, 'checkmate: the mated king\'s square is marked');
     await shot(s, 'checkmate-desktop');
     for (const x of [w, b, s]) await x.context().close();
   });
@@ -290,9 +295,48 @@ try {
     check((await w.locator('.hp').count()) === 32, 'piece-hp: a capture of a 2-hp pawn leaves it on the board with 1 hp');
     // § piece-hp scenario 1: the survivor is pushed to the first empty neighbour clockwise from north.
     check((await pieceOn(w, 'd6')) === 'black-pawn' && (await pieceOn(w, 'd5')) === 'white-pawn', 'piece-hp: the damaged pawn is pushed from d5 to d6');
+    // Issue 26 item 10: no hit-point badge covers a file letter (they share no pixel box).
+    const covered = await w.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.hp circle')].map((c) => c.getBoundingClientRect());
+      return [...document.querySelectorAll('text.coord')].filter((t) => /^[a-z]$/.test(t.textContent)).filter((t) => {
+        const r = t.getBoundingClientRect();
+        return boxes.some((b) => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom);
+      }).map((t) => t.textContent);
+    });
+    check(covered.length === 0, `piece-hp: the hit-point badges leave the file letters clear (${covered.join('') || 'none covered'})`);
     await shot(w, 'piece-hp-desktop');
     await w.context().close();
     await b.context().close();
+  });
+
+  // ---- The rules panel (issue 26 item 1): a player and a spectator see the game, every preset
+  // and modifier by name with the description GET /api/rules gives (its first sentence; the whole
+  // text on a tap), the time control, the choice timeout and the seed.
+  if (!mock) await step('rules panel', async () => {
+    const rules = await api('/api/rules');
+    const desc = (list, id) => rules[list].find((e) => e.id === id).description;
+    const g = await api('/api/games', {
+      presets: ['piece-hp', 'king-heals'], modifiers: ['parry', 'minefield'], seed: 7,
+      clock: { initialSeconds: 300, incrementSeconds: 2 }, choiceTimeout: { mode: 'timeout-with-default', seconds: 45 },
+    });
+    for (const [who, p] of [['player', await page(DESKTOP, g.seats.white.url)], ['spectator', await page(PHONE, `/games/${g.id}`)]]) {
+      await p.waitForSelector('[data-rules-panel] [data-rule-id="minefield"]');
+      const lines = await p.locator('[data-rules-panel] [data-rule-id]').evaluateAll((ls) => ls.map((l) => [l.dataset.ruleKind, l.dataset.ruleId, l.querySelector('.rule-name').textContent, l.querySelector('.full')?.textContent]));
+      check(JSON.stringify(lines) === JSON.stringify([
+        ['preset', 'piece-hp', 'Hit Points', desc('presets', 'piece-hp')],
+        ['preset', 'king-heals', 'Regenerating King', desc('presets', 'king-heals')],
+        ['modifier', 'parry', 'Parry', desc('modifiers', 'parry')],
+        ['modifier', 'minefield', 'Minefield', desc('modifiers', 'minefield')],
+      ]), `rules panel (${who}): every preset and modifier by name with the server's description (${lines.map((l) => l[2]).join(', ')})`);
+      const facts = (await p.locator('[data-rules-panel] .facts').textContent()).replace(/\s+/g, ' ');
+      check(/Clock ?5\+2/.test(facts) && /45 s to answer/.test(facts) && /Seed ?7/.test(facts), `rules panel (${who}): time control, choice timeout and seed (${facts.trim()})`);
+      await p.locator('[data-rule-id="parry"] summary').click();
+      check(await p.locator('[data-rule-id="parry"] .full').isVisible(), `rules panel (${who}): a tap on a rule shows its whole description`);
+      const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      check(over <= 0, `rules panel (${who}): no sideways scroll (${over} px over)`);
+      await shot(p, `rules-panel-${who}`);
+      await p.context().close();
+    }
   });
 
   // ---- The server restarted in mid-game (scripts/e2e-real.sh passes how it started it): the
@@ -653,7 +697,18 @@ try {
     const ph = await page(PHONE, new URL(l.url()).pathname + new URL(l.url()).search);
     await ph.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
     await shot(ph, 'computer-game-phone');
-    for (const x of [l, ph]) await x.context().close();
+    // Issue 26 item 10: the live list names the computer in words ("? vs engine:5" before) and its
+    // Watch link stays on one line at phone width.
+    const gid = new URL(l.url()).pathname.split('/').pop();
+    const lobby = await page(PHONE, '/');
+    const row = lobby.locator(`[data-list-game="${gid}"]`);
+    await row.waitFor();
+    const text = (await row.textContent()).replace(/\s+/g, ' ');
+    check(/Computer \(level 1\)/.test(text) && !/engine:|\?/.test(text), `the live list names the computer in words (${text.trim()})`);
+    const watch = await row.locator('a').boundingBox();
+    const lineHeight = await row.locator('a').evaluate((a) => parseFloat(window.getComputedStyle(a).lineHeight) || 24);
+    check(watch.height <= lineHeight * 1.3, `"Watch" stays on one line (${Math.round(watch.height)} px high)`);
+    for (const x of [l, ph, lobby]) await x.context().close();
   });
 
   if (!mock) await step('grand from the lobby', async () => {
@@ -841,8 +896,11 @@ try {
     await w.click('[data-option="rock"]');
     await w.waitForSelector('text=stays hidden');
     await b.waitForTimeout(300);
-    // black's page names rock twice (the title and its own button), never as white's answer
-    const bt = await b.locator('body').innerText();
+    // black's page names rock twice (the title and its own button), never as white's answer; the
+    // rules panel's description of Parry ("rock-paper-scissors") is not an answer
+    await b.waitForSelector('[data-rules-panel]');
+    const panel = await b.locator('[data-rules-panel]').innerText();
+    const bt = (await b.locator('body').innerText()).replace(panel, '');
     check((bt.match(/rock/gi) ?? []).length === 2 && (await b.locator('[data-option]').count()) === 3, 'rps: the first answer stays hidden from the other player');
     await b.click('[data-option="paper"]');
     await w.waitForSelector('.choice', { state: 'detached' });

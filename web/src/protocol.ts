@@ -105,6 +105,8 @@ export interface SessionOutput {
   plyCount: number;
   log: LogEntry[];
   vars?: Record<string, unknown>;
+  /** The game's seed (a u32; rulings F4). */
+  seed?: number;
   /** Optional: SAN of every ply so far, if the server sends it (preferred over the client's own). */
   moves?: { uci: string; san: string }[];
   /** Optional: whether the side to move is in check, if the server sends it. */
@@ -417,6 +419,8 @@ export interface RuleEntry {
   descriptor?: unknown;
   /** Modifiers: saved with POST /api/modifiers (its descriptor is then sent inline). */
   saved?: boolean;
+  /** Library modifiers: their entry in the catalog, when they come from it. */
+  catalog?: { id?: string; number?: number } | null;
 }
 export interface Rules {
   games: RuleEntry[];
@@ -556,6 +560,11 @@ export const api = {
   saveModifier: (descriptor: unknown) => call<{ id: string }>('POST', '/api/modifiers', descriptor),
   pgnUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/pgn`,
   recordUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/record`,
+  /** The game's creation request (`GET /api/games/{id}/record`'s `request`): the rules panel reads it. */
+  creationRequest: async (id: string): Promise<unknown> => {
+    const v = await call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`);
+    return isObj(v) ? v.request : undefined;
+  },
   pgnText: async (id: string) => {
     const res = await fetch(`/api/games/${encodeURIComponent(id)}/pgn`);
     if (!res.ok) throw new ApiError(res.status, `GET pgn: ${res.status}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledMoves, choiceTitle, errorText, eventText, randomSeed, reasonText, waitingText } from './words';
+import { cancelledMoves, choiceTitle, errorText, eventRows, eventText, randomSeed, reasonText, waitingText } from './words';
 
 const names = { parry: 'Parry', mr_freeze: 'Mr. Freeze', bottomless_pit: 'Bottomless Pit' };
 
@@ -41,7 +41,7 @@ describe('rule-event log', () => {
     const attach = eventText({ event: 'attach', detail: { chooser: 'white', id: 'parry', instance: 1 } }, names);
     expect(attach).toBe('Parry is now in play (chosen by White).');
     expect(attach).not.toMatch(/instance|\b1\b/);
-    expect(eventText({ event: 'random-pick', detail: { bind: 'spots', value: ['d1', 'e4'] } }, names)).toBe('Picked at random: d1, e4.');
+    expect(eventText({ event: 'random-pick', detail: { bind: 'spots', value: ['d1', 'e4'] } }, names)).toBe('Picked at random (spots): d1, e4.');
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'e', player: 'white', auto: null } }, names)).toBe('White chose e.');
     // A one-player choice is logged without its player: no "? chose" (session-7 re-trial).
     expect(eventText({ event: 'choice', detail: { choiceId: 'c2', value: 'e7', player: null, auto: null } }, names)).toBe('Chosen: e7.');
@@ -68,5 +68,71 @@ describe('rule-event log', () => {
 describe('random seed', () => {
   it('is the u32 the random source gives', () => {
     expect(randomSeed((a) => a.fill(4294967295))).toBe(4294967295);
+  });
+});
+
+// Issue 26 item 6: entries name their rule, say when they happened, and write cancelled captures
+// in SAN. The log is the one `houserules serve` kept for {presets: [piece-hp], modifiers: [parry,
+// minefield], seed: 7} after 1. e4 d5 2. exd5 (rps: White rock, Black paper: the defender wins,
+// the capture is cancelled and the turn passes) Nc6 3. Nc3 (onto the mine on c3: Parry's two
+// throws for a kill, a tie, and the knight is removed).
+describe('eventRows', () => {
+  const log = [
+    { detail: { chooser: 'white', id: 'parry', instance: 1 }, event: 'attach' },
+    { detail: { chooser: 'white', id: 'minefield', instance: 2 }, event: 'attach' },
+    { detail: { bind: 'spots', value: ['a3', 'c3'] }, event: 'random-pick' },
+    { detail: { color: 'white', uci: 'e2e4' }, event: 'move' },
+    { detail: { color: 'black', uci: 'd7d5' }, event: 'move' },
+    { detail: { color: 'white', uci: 'e4d5' }, event: 'move' },
+    { detail: { auto: null, choiceId: 'c5', player: 'white', value: 'hidden' }, event: 'choice' },
+    { detail: { answers: { black: 'paper', white: 'rock' }, auto: null, choiceId: 'c5', player: 'black', value: 'paper' }, event: 'choice' },
+    { detail: { uci: 'e4d5' }, event: 'capture-cancelled' },
+    { detail: { color: 'white' }, event: 'skip' },
+    { detail: { color: 'black', uci: 'b8c6' }, event: 'move' },
+    { detail: { color: 'white', uci: 'b1c3' }, event: 'move' },
+    { detail: { bind: 'attack', value: 'scissors' }, event: 'random-pick' },
+    { detail: { bind: 'defence', value: 'scissors' }, event: 'random-pick' },
+    { detail: { id: 26, square: 'c3' }, event: 'removed' },
+  ];
+  const names = { parry: 'Parry', minefield: 'Minefield' };
+  const sans = ['e4', 'd5', 'exd5', 'Nc6', 'Nc3'];
+  const rows = eventRows(log, names, (i) => sans[i], { c5: 'parry' });
+
+  it('names the rule of an activation, a choice and what follows the choice', () => {
+    expect(rows.slice(0, 3).map((r) => [r.when, r.rule, r.sure])).toEqual([
+      ['start', null, true],
+      ['start', null, true],
+      ['start', 'Minefield', true],
+    ]);
+    expect(rows[0].text).toBe('Parry is now in play (chosen by White).');
+    expect(rows[2].text).toBe('Picked at random (spots): a3, c3.');
+    expect(rows.slice(3, 7).map((r) => [r.when, r.rule, r.text])).toEqual([
+      ['2.', 'Parry', 'White has answered (hidden until both have).'],
+      ['2.', 'Parry', 'Answers: White rock, Black paper.'],
+      ['2.', 'Parry', 'The capture exd5 was cancelled: the pieces stay where they were.'],
+      ['2.', 'Parry', 'White’s turn passes to Black.'],
+    ]);
+  });
+  it('numbers moves from 10 in full and marks Black’s with "…"', () => {
+    const long = [...Array.from({ length: 23 }, (_, i) => ({ event: 'move', detail: { uci: 'a1a2', color: i % 2 ? 'black' : 'white' } })), { event: 'removed', detail: { square: 'e4' } }];
+    expect(eventRows(long, names, () => undefined).map((r) => r.when)).toEqual(['12.']);
+    expect(eventRows(long.slice(1), names, () => undefined, {}, true).map((r) => r.when)).toEqual(['12.']);
+    expect(eventRows(long.slice(2), names, () => undefined).map((r) => r.when)).toEqual(['11.']);
+    expect(eventRows([...long.slice(0, 22), long[23]], names, () => undefined).map((r) => r.when)).toEqual(['11…']);
+  });
+  it('names every active rule, as unsure, when the log does not say which wrote an entry', () => {
+    expect(rows.slice(7).map((r) => [r.when, r.rule, r.sure, r.text])).toEqual([
+      ['3.', 'Parry / Minefield', false, 'Picked at random (attack): scissors.'],
+      ['3.', 'Parry / Minefield', false, 'Picked at random (defence): scissors.'],
+      ['3.', 'Parry / Minefield', false, 'The piece on c3 was removed.'],
+    ]);
+  });
+  it('names the only active rule after a move', () => {
+    const one = [log[1], log[2], log[3], { event: 'removed', detail: { square: 'a3' } }];
+    expect(eventRows(one, names, () => 'e4').map((r) => [r.when, r.rule, r.sure])).toEqual([
+      ['start', null, true],
+      ['start', 'Minefield', true],
+      ['1.', 'Minefield', true],
+    ]);
   });
 });

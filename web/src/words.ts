@@ -108,7 +108,7 @@ const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : Stri
  * One rule-event log entry as a sentence, or null for entries the reader does not need (`move`
  * is in the move list). Modifier ids become names; instance numbers and choice ids are hidden.
  */
-export function eventText(e: LogEntry, names: Record<string, string>): string | null {
+export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: string): string | null {
   const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
   const name = (id: unknown) => modifierName(String(id ?? '?'), names);
   switch (e.event) {
@@ -119,14 +119,16 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
     case 'detach':
       return `${name(d.id)} has ended.`;
     case 'capture-cancelled':
-      return `The capture ${d.uci ? `${String(d.uci)} ` : ''}was cancelled: the pieces stay where they were.`;
+      // In SAN when the move list has the move (issue 26 item 6: "e4d5" read as code).
+      return `The capture ${moveSan ?? (d.uci ? String(d.uci) : '')}${moveSan || d.uci ? ' ' : ''}was cancelled: the pieces stay where they were.`;
     case 'kill-cancelled':
       return `The capture on ${String(d.square ?? '?')} was prevented.`;
     case 'skip':
       return `${side(d.color)}’s turn passes to ${d.color === 'white' ? 'Black' : d.color === 'black' ? 'White' : 'the other side'}.`;
     case 'choice': {
       if (d.value === 'hidden') return `${side(d.player)} has answered (hidden until both have).`;
-      const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>) : [];
+      // White's answer first, as everywhere on the page (the server's object is in key order).
+      const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>).sort(([a], [b]) => (a === 'white' ? -1 : b === 'white' ? 1 : 0)) : [];
       if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}.`;
       const auto = d.auto ? ' (time ran out: the default was taken)' : '';
       // A choice for one player is logged without its player (only an rps
@@ -134,7 +136,8 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
       return d.player ? `${side(d.player)} chose ${list(d.value)}${auto}.` : `Chosen: ${list(d.value)}${auto}.`;
     }
     case 'random-pick':
-      return `Picked at random: ${list(d.value)}.`;
+      // The rule's own name for what is drawn ("attack", "spots"): says what the draw is for.
+      return `Picked at random${typeof d.bind === 'string' && d.bind ? ` (${d.bind.replace(/[_-]+/g, ' ')})` : ''}: ${list(d.value)}.`;
     case 'coin':
       return `Coin flip${Array.isArray(d.value) ? 's' : ''}: ${list(d.value)}.`;
     case 'chance':
@@ -169,6 +172,96 @@ export function eventText(e: LogEntry, names: Record<string, string>): string | 
       return `${humanId(e.event)}${parts.length ? `: ${parts.join(', ')}` : ''}.`;
     }
   }
+}
+
+/** One line of the game page's event log (issue 26 item 6). */
+export interface EventRow {
+  /** The log index: a stable key. */
+  key: number;
+  /** When: "start" before the first move, else the move it followed ("12." White's, "12…" Black's). */
+  when: string;
+  /**
+   * The rule the entry belongs to, by name; several names joined by " / " when the log does not
+   * say which of the active rules wrote it; null for none (a turn passing, a draft) and for
+   * entries whose text names it (attach, detach).
+   */
+  rule: string | null;
+  /** Whether `rule` is certain (false: one of the rules named). */
+  sure: boolean;
+  text: string;
+}
+
+/**
+ * The event log's rows, oldest first, with the move each follows and the rule that wrote it.
+ *
+ * The session's log entries do not carry their rule (only `attach`, `detach` and `error` name
+ * it), so the rule is derived: an entry after an `attach` and before the next move belongs to it
+ * (its activation); a `choice` to the modifier of the prompt the page saw (`choiceRules`, choice id
+ * to descriptor id, from `pendingChoice.descriptorId`), and the entries after it to the same
+ * rule (the rest of its handler); an entry after a move to the only active modifier; otherwise the
+ * active modifiers are all named as candidates (`sure` false). `sanOf(i)`: the SAN of the i-th
+ * move (0-based), for cancelled captures. `firstBlack`: the first move was Black's.
+ */
+export function eventRows(
+  log: LogEntry[],
+  names: Record<string, string>,
+  sanOf: (i: number) => string | undefined,
+  choiceRules: Record<string, string> = {},
+  firstBlack = false,
+): EventRow[] {
+  const rows: EventRow[] = [];
+  const active: string[] = [];
+  let moves = 0;
+  // The rule whose handler is running, when known.
+  let ctx: string | null = null;
+  log.forEach((e, key) => {
+    const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
+    const id = typeof d.id === 'string' ? d.id : null;
+    let rule: string[];
+    switch (e.event) {
+      case 'move':
+        moves++;
+        ctx = active.length === 1 ? active[0] : null;
+        return;
+      case 'attach':
+        if (id && !active.includes(id)) active.push(id);
+        ctx = id;
+        rule = id ? [id] : [];
+        break;
+      case 'detach': {
+        const i = id ? active.indexOf(id) : -1;
+        if (i >= 0) active.splice(i, 1);
+        rule = id ? [id] : [];
+        break;
+      }
+      case 'error':
+        rule = typeof d.modifier === 'string' ? [d.modifier] : ctx ? [ctx] : [];
+        break;
+      case 'draft':
+        rule = [];
+        break;
+      case 'skip':
+        // A turn passes by a rule (Parry's cancelled capture) or by a preset: no guessing.
+        rule = ctx ? [ctx] : [];
+        break;
+      case 'choice': {
+        const known = typeof d.choiceId === 'string' ? choiceRules[d.choiceId] : undefined;
+        if (known) ctx = known;
+        rule = ctx ? [ctx] : [...active];
+        break;
+      }
+      default:
+        rule = ctx ? [ctx] : [...active];
+    }
+    const text = eventText(e, names, e.event === 'capture-cancelled' && moves > 0 ? sanOf(moves - 1) : undefined);
+    if (text === null) return;
+    const k = moves - 1 + (firstBlack ? 1 : 0);
+    const when = moves === 0 ? 'start' : `${Math.floor(k / 2) + 1}${k % 2 === 0 ? '.' : '…'}`;
+    // "Parry is now in play" names its rule already: no "Parry: " before it.
+    const named = e.event === 'attach' || e.event === 'detach';
+    rows.push({ key, when, rule: rule.length && !named ? rule.map((r) => modifierName(r, names)).join(' / ') : null, sure: rule.length <= 1, text });
+  });
+  return rows;
 }
 
 /**

@@ -319,9 +319,10 @@ export function Board(props: BoardProps) {
         {aura.length > 0 && <circle class="aura" data-aura={aura.join(' ')} cx="50" cy="50" r="46" />}
         <PieceGlyph type={p.type} color={p.color} letter={pieceLetter(p.type, shape.letters.get(p.square))} />
         {hp !== null && (
+          // Top right: the bottom right holds the file letters on the first rank (issue 26 item 10).
           <g class="hp" data-hp={hp}>
-            <circle cx="82" cy="82" r="16" />
-            <text x="82" y="83" text-anchor="middle" dominant-baseline="central">
+            <circle cx="82" cy="18" r="16" />
+            <text x="82" y="19" text-anchor="middle" dominant-baseline="central">
               {hp}
             </text>
           </g>

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import { MarkerLegend } from '../board/markers';
 import { boardShape, checkedKing, enPassantOf, pgnSanMoves, readTypedMove, toSan } from '../chess';
-import { cancelledMoves, choiceTitle, cut, eventText, modifierName, pieceLabel, reasonText, waitingText } from '../words';
+import { cancelledMoves, choiceTitle, cut, eventRows, modifierName, pieceLabel, reasonText, waitingText } from '../words';
 import {
   api,
   ApiError,
@@ -18,6 +18,7 @@ import {
   type Color,
   type GameView,
   type PieceOut,
+  type Rules,
   type Seat,
 } from '../protocol';
 import { playerLabel } from './Opponent';
@@ -37,6 +38,8 @@ import {
   type GameClient,
 } from '../store';
 import { describePiece } from '../board/Board';
+import { rulesSummary } from '../rules';
+import { RulesPanel } from './RulesPanel';
 
 export interface GamePageProps {
   id: string;
@@ -108,10 +111,17 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   // Display names of the library's modifiers, for the active rules line (ids when unknown).
   const [ruleNames, setRuleNames] = useState<Record<string, string>>({});
   const [ruleDescriptions, setRuleDescriptions] = useState<Record<string, string>>({});
+  const [rules, setRules] = useState<Rules | null>(null);
+  // The creation request (the record's), for the rules panel; undefined until it answers.
+  const [request, setRequest] = useState<unknown>(undefined);
+  useEffect(() => {
+    api.creationRequest(id).then(setRequest, () => {});
+  }, [id]);
   const [askPromotion, setAskPromotion] = useState<{ from: string; to: string; options: string[]; at: number } | null>(null);
   useEffect(() => {
     api.rules().then(
       (r) => {
+        setRules(r);
         setRuleNames(Object.fromEntries(r.modifiers.filter((m) => m.name).map((m) => [m.id, m.name as string])));
         setRuleDescriptions(Object.fromEntries(r.modifiers.filter((m) => m.description).map((m) => [m.id, m.description as string])));
       },
@@ -203,6 +213,39 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     addEventListener('beforeunload', warn);
     return () => removeEventListener('beforeunload', warn);
   }, [mustStay]);
+  // The rule of each choice this page saw pending (choice id → descriptor id): the log's choice
+  // entries do not name it. Kept for the tab's life, so a reload still names earlier choices.
+  const choiceKey = `houserules.choiceRules.${id}`;
+  const [choiceRules, setChoiceRules] = useState<Record<string, string>>(() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(choiceKey) ?? '{}') as Record<string, string>;
+    } catch {
+      return {};
+    }
+  });
+  const pc = s?.pendingChoice;
+  useEffect(() => {
+    if (!pc?.choiceId || !pc.descriptorId || choiceRules[pc.choiceId]) return;
+    const next = { ...choiceRules, [pc.choiceId]: pc.descriptorId };
+    setChoiceRules(next);
+    try {
+      sessionStorage.setItem(choiceKey, JSON.stringify(next));
+    } catch {
+      /* storage full or off: names only for this page's life */
+    }
+  }, [pc?.choiceId]);
+  // The event log shows its newest entries: it follows the bottom unless the reader scrolled up.
+  const logRef = useRef<HTMLOListElement>(null);
+  const logAtBottom = useRef(true);
+  // The move list too: its newest move in view (it showed moves 1 to 11 of 14).
+  const movesRef = useRef<HTMLOListElement>(null);
+  const movesAtBottom = useRef(true);
+  useEffect(() => {
+    const el = logRef.current;
+    if (el && logAtBottom.current) el.scrollTop = el.scrollHeight;
+    const ml = movesRef.current;
+    if (ml && movesAtBottom.current) ml.scrollTop = ml.scrollHeight;
+  }, [s?.log.length, !!logRef.current, !!movesRef.current]);
   // A typed move's error is stale once the game has moved on.
   useEffect(() => setTypedError(''), [s?.plyCount]);
 
@@ -236,7 +279,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
       return null;
     }
   })();
-  const checkSq = live && inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
+  // Also once the game is over: the mated king stays marked (issue 26 item 10).
+  const checkSq = inCheckOf(g) && shape ? checkedKing(s.pieces, s.sideToMove, shape.files, shape.ranks) : null;
   const lastUci = moveUcis.at(-1) ?? null;
   // Who made the last move, from the log: while a choice the move raised is
   // pending the turn has not passed, so the side to move would name the
@@ -294,7 +338,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   // A capture parry cancelled stays in the list, marked (session-7 web trial).
   const parried = cancelledMoves(s.log);
   const rows = moveListRows(moveUcis.map((_, i) => (parried.has(i) ? `${san(i)}${PARRIED}` : san(i))), firstBlack, result?.result ?? null);
-  const events = s.log.map((e) => eventText(e, ruleNames)).filter((t): t is string => t !== null);
+  const events = eventRows(s.log, ruleNames, san, choiceRules, firstBlack);
   const pendingKind = s.pendingChoice ? String(s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind) : '';
   const pendingFor = s.pendingChoice?.descriptorId ? modifierName(s.pendingChoice.descriptorId, ruleNames) : null;
   // An open challenge's free seat: the opponent has not joined until their seat is taken or present.
@@ -332,12 +376,13 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             onInspect={setInspect}
             askPromotion={askPromotion}
           />
-          {result && (
-            <div class="banner" role="alert" data-result={result.result}>
-              <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
-            </div>
-          )}
         </div>
+        {/* Under the board, not over it: the final position stays in view (issue 26 item 10). */}
+        {result && (
+          <div class="banner" role="alert" data-result={result.result}>
+            <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
+          </div>
+        )}
         {player(bottom)}
         <p class="sr-only" aria-live="polite">
           {moveUcis.length ? `${lastMover} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
@@ -345,6 +390,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
+        {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} />}
         {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
             {choice ? (
@@ -433,7 +479,15 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <a href={api.pgnUrl(id)} download={`${id}.pgn`}>PGN</a>
           <a href={api.recordUrl(id)} download={`${id}.json`}>Record</a>
         </div>
-        {rows.length > 0 && <ol class="moves" aria-label="Moves">
+        {rows.length > 0 && <ol
+          class="moves"
+          aria-label="Moves"
+          ref={movesRef}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            movesAtBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+          }}
+        >
           {rows.map((r) =>
             r.n === null ? (
               <li key="result" class="result" data-move-result={r.w}>
@@ -449,15 +503,32 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         {events.length > 0 && (
           <details class="events" open>
             <summary>Rule events ({events.length})</summary>
-            <ol>
-              {events.slice(-30).map((t) => (
-                <li>{t}</li>
+            <ol
+              ref={logRef}
+              data-event-log
+              onScroll={(e) => {
+                const el = e.currentTarget;
+                logAtBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+              }}
+            >
+              {events.map((r) => (
+                <li key={r.key} data-event-when={r.when}>
+                  <span class="when">{r.when}</span>
+                  <span class="what">
+                    {r.rule && (
+                      <b class={r.sure ? 'rule' : 'rule unsure'} title={r.sure ? undefined : 'The log does not say which of these rules made this entry.'}>
+                        {r.rule}:{' '}
+                      </b>
+                    )}
+                    {r.text}
+                  </span>
+                </li>
               ))}
             </ol>
           </details>
         )}
         {s.activeModifiers.length > 0 && (
-          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>Rules: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
+          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>In play now: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
         )}
         <MarkerLegend present={s.markers.map((m) => m.kind)} />
         <div class="notices" aria-live="assertive">

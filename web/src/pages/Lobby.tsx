@@ -7,7 +7,8 @@ import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, 
 import { loadCustomModifiers } from './customModifiers';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 import { randomSeed } from '../words';
-import { gameParts, watchable } from './liveGames';
+import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
+import { timeControl } from '../rules';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -310,6 +311,7 @@ export function Lobby() {
                   />
                   <span>
                     <b>{p.name ?? p.id}</b>{' '}
+                    {sameNameHint('preset', p.id, rules) && <em class="which">({sameNameHint('preset', p.id, rules)})</em>}{' '}
                     <small>
                       {p.description ?? p.category}
                       {p.implemented === false ? ` — not playable yet: ${p.needs ?? 'the engine lacks it'}` : ''}
@@ -340,7 +342,9 @@ export function Lobby() {
                   onChange={() => toggle(modifiers, setModifiers, modifierKey(m))}
                 />
                 <span>
-                  <b>{m.name ?? m.id}</b> <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
+                  <b>{m.name ?? m.id}</b>{' '}
+                  {sameNameHint('modifier', m.id, rules) && <em class="which">({sameNameHint('modifier', m.id, rules)})</em>}{' '}
+                  <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
                 </span>
               </label>
             ))}
@@ -494,8 +498,8 @@ function GameList({ games, rules, empty, action }: { games: GameSummary[]; rules
           <span>
             {gameParts(g, rules, SHIPPED_GAMES).map((p, i) => (i ? ` · ${p}` : <b>{p}</b>))}
             {' · '}
-            {g.clock ? `${g.clock.initialSeconds / 60}+${g.clock.incrementSeconds}` : 'untimed'}
-            {g.white || g.black ? ` · ${g.white ?? '?'} vs ${g.black ?? '?'}` : ''}
+            {timeControl(g.clock)}
+            {playersLine(g.white, g.black) ? ` · ${playersLine(g.white, g.black)}` : ''}
           </span>
           {action(g)}
         </li>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameSummary, Rules } from '../protocol';
-import { gameLine, SANDBOX_PLAYER, watchable } from './liveGames';
+import { gameLine, playersLine, sameNameHint, sameNameNote, SANDBOX_PLAYER, watchable } from './liveGames';
 
 const g = (over: Partial<GameSummary>): GameSummary => ({ id: 'x', status: 'live', ...over });
 
@@ -29,5 +29,47 @@ describe('live games list', () => {
     );
     expect(gameLine(g({ layout: 'chess960:518' }), rules)).toBe('Chess · Chess960 position 518');
     expect(gameLine(g({ game: 'name: X\nboard: {}' }), rules)).toBe('custom game');
+  });
+});
+
+// Issue 26 item 10: presets and modifiers of the same name appeared twice in the lobby without
+// saying which is which, and a computer game read "? vs engine:5". Entries as GET /api/rules
+// lists them (main at 3f20f3a): the preset `proletariat` and the catalog modifier `proletariat`
+// (no. 25) are both "Proletariat"; `no-mans-land` (template) and `no_mans_land` (catalog no. 59; the template carries the same catalog entry)
+// are both "No Man's Land".
+describe('rules of the same name', () => {
+  const rules: Rules = {
+    games: [],
+    layouts: [],
+    presets: [{ id: 'proletariat', name: 'Proletariat' }, { id: 'piece-hp', name: 'Hit Points' }],
+    modifiers: [
+      { id: 'proletariat', name: 'Proletariat', kind: 'catalog', catalog: { id: 'proletariat', number: 25 } },
+      { id: 'no-mans-land', name: "No Man's Land", kind: 'template', catalog: { id: 'no_mans_land', number: 59 } },
+      { id: 'no_mans_land', name: "No Man's Land", kind: 'catalog', catalog: { id: 'no_mans_land', number: 59 } },
+      { id: 'parry', name: 'Parry', kind: 'parity' },
+    ],
+  };
+  it('says which is which, and nothing for a name of its own', () => {
+    expect(sameNameNote('preset', 'proletariat', rules)).toBe('preset');
+    expect(sameNameNote('modifier', 'proletariat', rules)).toBe('modifier');
+    expect(sameNameNote('modifier', 'no-mans-land', rules)).toBe('modifier, template');
+    expect(sameNameNote('modifier', 'no_mans_land', rules)).toBe('modifier, catalog no. 59');
+    expect(sameNameNote('modifier', 'parry', rules)).toBeNull();
+    expect(sameNameNote('preset', 'piece-hp', rules)).toBeNull();
+  });
+  it('says it in the lobby checklists without repeating the list’s kind', () => {
+    expect(sameNameHint('preset', 'proletariat', rules)).toBe('also a modifier');
+    expect(sameNameHint('modifier', 'proletariat', rules)).toBe('also a preset');
+    expect(sameNameHint('modifier', 'no-mans-land', rules)).toBe('template');
+    expect(sameNameHint('modifier', 'no_mans_land', rules)).toBe('catalog no. 59');
+    expect(sameNameHint('modifier', 'parry', rules)).toBeNull();
+  });
+  it('marks them in a lobby line', () => {
+    expect(gameLine(g({ presets: ['proletariat'], modifiers: ['proletariat', 'parry'] }), rules)).toBe('Chess · Proletariat (preset) · Proletariat (modifier) · Parry');
+  });
+  it('names the engine and a player without a name in words', () => {
+    expect(playersLine(undefined, 'engine:5')).toBe('anonymous vs Computer (level 5)');
+    expect(playersLine('Ann', null)).toBe('Ann vs anonymous');
+    expect(playersLine(null, undefined)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { CreatedGame, GameSummary, RuleEntry, Rules } from '../protocol';
 import { humanId } from '../words';
+import { playerLabel } from './Opponent';
 
 /**
  * The player name the editors' sandbox games carry for both seats (the server has no sandbox
@@ -35,6 +36,66 @@ export function watchable(g: GameSummary): boolean {
 
 const nameIn = (id: string, entries: RuleEntry[] | undefined) => entries?.find((e) => e.id === id)?.name ?? humanId(id);
 
+/** A modifier's origin in words: "catalog no. 33", "template", "saved", or its kind. */
+function origin(m: RuleEntry): string {
+  if (m.saved) return 'saved';
+  // A template carries the catalog entry it was made for: its kind tells it from that entry.
+  if (m.kind !== 'template' && typeof m.catalog?.number === 'number') return `catalog no. ${m.catalog.number}`;
+  return m.kind ?? 'library';
+}
+
+/**
+ * What tells a rule from another of the same name (issue 26 item 10: Proletariat, Short Stop,
+ * God Kings and Early Promotion are presets and modifiers; No Man's Land is two modifiers): null
+ * when the name is its own, else "preset", or "modifier" with its origin ("modifier, catalog no.
+ * 33") when another modifier shares the name too.
+ */
+export function sameNameNote(kind: 'preset' | 'modifier', id: string, rules: Rules | null): string | null {
+  if (!rules) return null;
+  const self = (kind === 'preset' ? rules.presets : rules.modifiers).find((e) => e.id === id);
+  if (!self) return null;
+  const name = (self.name ?? self.id).toLowerCase();
+  const same = (e: RuleEntry) => (e.name ?? e.id).toLowerCase() === name;
+  const asPreset = rules.presets.some((e) => e.id !== id && same(e)) || (kind === 'modifier' && rules.presets.some(same));
+  const asModifier = rules.modifiers.filter((e) => !(kind === 'modifier' && e.id === id) && same(e));
+  if (!asPreset && asModifier.length === 0) return null;
+  if (kind === 'preset') return 'preset';
+  return asModifier.length ? `modifier, ${origin(self)}` : 'modifier';
+}
+
+/**
+ * The same in the lobby's own checklists, where the list already says preset or modifier: what
+ * tells the entry apart there ("also a modifier", "catalog no. 59", "template; also a preset").
+ */
+export function sameNameHint(kind: 'preset' | 'modifier', id: string, rules: Rules | null): string | null {
+  const note = sameNameNote(kind, id, rules);
+  if (!note || !rules) return null;
+  const self = (kind === 'preset' ? rules.presets : rules.modifiers).find((e) => e.id === id)!;
+  const name = (self.name ?? self.id).toLowerCase();
+  const same = (e: RuleEntry) => (e.name ?? e.id).toLowerCase() === name;
+  if (kind === 'preset') return rules.modifiers.some(same) ? 'also a modifier' : null;
+  const parts = note.startsWith('modifier, ') ? [note.slice('modifier, '.length)] : [];
+  if (rules.presets.some(same)) parts.push('also a preset');
+  return parts.join('; ') || null;
+}
+
+/** A rule's name in a list line, with what tells it from another of the same name: "Proletariat (modifier)". */
+function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null): string {
+  const name = nameIn(id, kind === 'preset' ? rules?.presets : rules?.modifiers);
+  const note = sameNameNote(kind, id, rules);
+  return note ? `${name} (${note})` : name;
+}
+
+/**
+ * The players of a lobby line: names as shown on the game page (`engine:5` reads "Computer
+ * (level 5)"), "anonymous" for a seat without a name (issue 26 item 10: "? vs engine:5"); null
+ * when neither has a name.
+ */
+export function playersLine(white: string | null | undefined, black: string | null | undefined): string | null {
+  if (!white && !black) return null;
+  return `${playerLabel(white ?? undefined) ?? 'anonymous'} vs ${playerLabel(black ?? undefined) ?? 'anonymous'}`;
+}
+
 /**
  * A lobby line's description: game, layout, presets and modifiers by name ("Gardner minichess ·
  * Piece hit points · Parry"), unknown ids as words, a long inline game text as "custom game".
@@ -53,7 +114,7 @@ export function gameParts(g: GameSummary, rules: Rules | null, games: RuleEntry[
     const m = /^chess960:(\d+)$/.exec(g.layout);
     parts.push(m ? `Chess960 position ${m[1]}` : nameIn(g.layout, rules?.layouts));
   }
-  for (const p of g.presets ?? []) parts.push(nameIn(p, rules?.presets));
-  for (const id of g.modifiers ?? []) parts.push(nameIn(id, rules?.modifiers));
+  for (const p of g.presets ?? []) parts.push(ruleName('preset', p, rules));
+  for (const id of g.modifiers ?? []) parts.push(ruleName('modifier', id, rules));
   return parts;
 }
