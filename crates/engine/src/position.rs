@@ -37,6 +37,11 @@ pub struct Position<B: BitSet> {
     /// Per-game state slots for rule layers (e.g. the half-move within a
     /// multi-move turn, a locked result); part of the hash.
     pub(crate) rule_state: [u16; RULE_SLOTS],
+    /// Pieces in hand, `[color][kind]` (drop games; all 0 elsewhere).
+    pub(crate) pockets: [[u8; MAX_KINDS]; 2],
+    /// Squares of pieces that reached their type by promotion (drop games:
+    /// captured, they go to the hand demoted; FEN writes `~` after them).
+    pub(crate) promoted: B,
 }
 
 /// Number of per-game state slots a position carries for rule layers.
@@ -61,7 +66,53 @@ impl<B: BitSet> Position<B> {
             hash: 0,
             next_id: 1,
             rule_state: [0; RULE_SLOTS],
+            pockets: [[0; MAX_KINDS]; 2],
+            promoted: B::EMPTY,
         }
+    }
+
+    /// How many pieces of `kind` `color` holds in hand (drop games).
+    pub fn pocket_count(&self, color: Color, kind: PieceKind) -> u8 {
+        self.pockets[color.index()][kind.index() % MAX_KINDS]
+    }
+
+    /// Sets how many pieces of `kind` `color` holds in hand, keeping the
+    /// hash up to date (setup, rule layers).
+    pub fn set_pocket_count(&mut self, color: Color, kind: PieceKind, count: u8) {
+        let (c, k) = (color.index(), kind.index() % MAX_KINDS);
+        self.hash ^= zobrist::pocket(c, k, self.pockets[c][k]) ^ zobrist::pocket(c, k, count);
+        self.pockets[c][k] = count;
+    }
+
+    /// Whether either side holds a piece in hand.
+    pub fn has_pieces_in_hand(&self) -> bool {
+        self.pockets.iter().flatten().any(|&n| n > 0)
+    }
+
+    /// Squares of promoted pieces (drop games; see [`Self::set_promoted`]).
+    pub fn promoted(&self) -> B {
+        self.promoted
+    }
+
+    /// Marks the pieces on `squares` as promoted and every other piece as
+    /// not, keeping the hash up to date (setup; FEN's `~`). Empty squares
+    /// are ignored.
+    pub fn set_promoted(&mut self, squares: B) {
+        let squares = squares & self.occupied();
+        for s in (self.promoted ^ squares).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted = squares;
+    }
+
+    /// Adds one piece of `kind` to `color`'s hand.
+    #[inline]
+    fn pocket_add(&mut self, color: Color, kind: usize) {
+        let (c, k) = (color.index(), kind % MAX_KINDS);
+        let n = self.pockets[c][k];
+        let m = n.saturating_add(1);
+        self.hash ^= zobrist::pocket(c, k, n) ^ zobrist::pocket(c, k, m);
+        self.pockets[c][k] = m;
     }
 
     /// The piece on `sq`, if any.
@@ -135,6 +186,7 @@ impl<B: BitSet> Position<B> {
             MoveKind::Normal | MoveKind::DoubleStep => {
                 self.set_attr(m.to, a);
             }
+            MoveKind::Drop => {}
         }
     }
 
@@ -347,6 +399,14 @@ impl<B: BitSet> Position<B> {
         }
         for sq in self.occupied().iter() {
             h ^= zobrist::attr(sq, self.attrs[sq as usize]);
+        }
+        for (c, hand) in self.pockets.iter().enumerate() {
+            for (k, &n) in hand.iter().enumerate() {
+                h ^= zobrist::pocket(c, k, n);
+            }
+        }
+        for s in self.promoted.iter() {
+            h ^= zobrist::PROMOTED[s as usize & 127];
         }
         h
     }
@@ -594,8 +654,10 @@ impl<B: BitSet> Position<B> {
     /// move. Updates clocks, castling rights, en passant and the hash.
     #[inline]
     pub fn play_unchecked(&mut self, t: &Tables<B>, m: Move) {
-        if !t.piece_attrs && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+        if !t.special_play && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             self.play_simple(t, m);
+        } else if t.drops.is_some() {
+            self.play_pocket(t, m);
         } else {
             self.play_special(t, m);
         }
@@ -701,7 +763,7 @@ impl<B: BitSet> Position<B> {
     /// position per move.
     #[inline(always)]
     pub(crate) fn restore_from(&mut self, t: &Tables<B>, parent: &Position<B>, m: Move) {
-        if t.piece_attrs || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+        if t.special_play || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             *self = *parent;
             return;
         }
@@ -727,6 +789,81 @@ impl<B: BitSet> Position<B> {
         self.fullmove = parent.fullmove;
         self.hash = parent.hash;
         debug_assert!(self == parent, "restore_from missed a change of {m:?}");
+    }
+
+    /// [`Self::play_unchecked`] in a game with drops: a drop takes a piece
+    /// from the mover's hand; a capture puts the captured piece in the
+    /// mover's hand with the mover's colour (demoted when it had promoted,
+    /// not at all when its kind cannot be held); promoted marks move with
+    /// their pieces. python-chess's `CrazyhouseBoard.push`: a drop counts
+    /// toward the half-move clock like a quiet move, pawn drops included.
+    #[inline(never)]
+    fn play_pocket(&mut self, t: &Tables<B>, m: Move) {
+        let Some(d) = t.drops.as_deref() else {
+            return self.play_special(t, m);
+        };
+        let us = self.turn;
+        if m.kind == MoveKind::Drop {
+            let Some(k) = m.promotion else { return };
+            let (c, ki) = (us.index(), k.index() % MAX_KINDS);
+            let n = self.pockets[c][ki];
+            if n == 0 || self.occupied().has(m.to) {
+                return;
+            }
+            self.hash ^= zobrist::pocket(c, ki, n) ^ zobrist::pocket(c, ki, n - 1);
+            self.pockets[c][ki] = n - 1;
+            self.add_new(m.to, Piece { kind: k, color: us });
+            if t.piece_attrs {
+                self.set_attr(m.to, 0);
+            }
+            if self.ep.any() {
+                self.set_ep(B::EMPTY, 0);
+            }
+            self.halfmove = self.halfmove.saturating_add(1);
+            if us == Color::Black {
+                self.fullmove = self.fullmove.saturating_add(1);
+            }
+            self.set_turn(us.flip());
+            return;
+        }
+        let victim_sq = match m.kind {
+            MoveKind::EnPassant => Some(self.ep_victim),
+            MoveKind::Castle => None,
+            _ => Some(m.to),
+        };
+        let victim = victim_sq.and_then(|s| {
+            self.piece_at(s)
+                .filter(|p| p.color != us)
+                .map(|p| (p, self.promoted.has(s)))
+        });
+        let mover_promoted = self.promoted.has(m.from);
+        let mut marks = self.promoted & !B::bit(m.from);
+        if let Some(s) = victim_sq {
+            marks &= !B::bit(s);
+        }
+        if mover_promoted || (m.promotion.is_some() && m.kind != MoveKind::Castle) {
+            marks |= B::bit(m.to);
+        }
+        // Clear the marks before the board changes (they name squares).
+        for s in (self.promoted & !marks).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted &= marks;
+        self.play_special(t, m);
+        for s in (marks & !self.promoted).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted = marks;
+        if let Some((p, was_promoted)) = victim {
+            let k = if was_promoted {
+                d.demote_to as usize
+            } else {
+                p.kind.index()
+            };
+            if d.hand & (1 << k) != 0 {
+                self.pocket_add(us, k);
+            }
+        }
     }
 
     /// [`Self::play_unchecked`] for castling, en passant, and every move
@@ -758,6 +895,9 @@ impl<B: BitSet> Position<B> {
                     self.put(rank_base + rf[side], rp, rid);
                 }
             }
+            // Drops are played by `play_pocket`; without drop rules a drop
+            // puts nothing on the board.
+            MoveKind::Drop => {}
             MoveKind::EnPassant => {
                 self.take(victim);
                 reset = true;
