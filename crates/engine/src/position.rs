@@ -813,6 +813,12 @@ impl<B: BitSet> Position<B> {
             self.hash ^= zobrist::pocket(c, ki, n) ^ zobrist::pocket(c, ki, n - 1);
             self.pockets[c][ki] = n - 1;
             self.add_new(m.to, Piece { kind: k, color: us });
+            // A piece dropped on one of its initial squares has its first
+            // move (a pawn dropped on its second rank may double-step, as
+            // in python-chess and Fairy-Stockfish).
+            if t.first_move_kinds & (1 << (ki & 31)) != 0 && t.kinds[c][ki].initial.has(m.to) {
+                self.set_unmoved(self.unmoved | B::bit(m.to));
+            }
             if t.piece_attrs {
                 self.set_attr(m.to, 0);
             }

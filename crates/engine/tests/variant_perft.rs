@@ -50,3 +50,18 @@ fn run(file: &str, variant: Variant, positions: usize) {
 fn crazyhouse() {
     run("crazyhouse.perft", Variant::crazyhouse(), 4);
 }
+
+/// Regression: a pawn dropped on its second rank may double-step (the
+/// first differential run found `d2d4` missing after `P@d2`). Counts by
+/// python-chess 1.11.2's `CrazyhouseBoard` (a plain recursive perft):
+/// 53, 2,654, 28,213.
+#[test]
+fn crazyhouse_dropped_pawn_on_its_second_rank_double_steps() {
+    let g =
+        Game::from_fen(Variant::crazyhouse(), "4k3/8/8/8/8/8/8/4K3[Pp] w - - 0 1").expect("FEN");
+    assert_eq!([1, 2, 3].map(|d| g.perft(d, false)), [53, 2_654, 28_213]);
+    let mut g = g;
+    g.apply_uci("P@d2").expect("drop");
+    g.apply_uci("P@d7").expect("drop");
+    assert!(g.apply_uci("d2d4").is_ok(), "the dropped pawn double-steps");
+}
