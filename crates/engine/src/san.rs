@@ -76,10 +76,23 @@ pub fn write<B: BitSet>(
         None => after.play_unchecked(t, m),
     }
     // The hooks decide what check is (added attacks, hit points).
-    if after.in_check_hooked(t) {
+    let check = after.in_check_hooked(t);
+    if check || t.hooks.is_some() {
         let mut replies = Vec::new();
         after.legal_moves_into(t, &mut replies);
-        s.push(if replies.is_empty() { '#' } else { '+' });
+        // A move that wins by a rule of the variant (antichess: the
+        // opponent is left without pieces or moves) is marked `#` too, as
+        // python-chess marks moves after which `is_variant_win` or
+        // `is_variant_loss` holds.
+        let variant_win = t.hooks.as_ref().is_some_and(|h| {
+            h.game_result(t, &after, &replies)
+                .is_some_and(|r| r.winner.is_some())
+        });
+        if (check && replies.is_empty()) || variant_win {
+            s.push('#');
+        } else if check {
+            s.push('+');
+        }
     }
     s
 }

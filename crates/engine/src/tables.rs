@@ -1424,10 +1424,11 @@ fn drop_tables<B: BitSet>(
             )));
         }
         if def.pieces[k].royal {
-            return Err(DefinitionError::Drops(format!(
-                "{} is royal and cannot be held in hand",
-                def.pieces[k].id
-            )));
+            // A royal piece is never captured, so it never reaches a hand;
+            // rule layers that make a held type royal (`coregal` on
+            // crazyhouse) keep it off the hand rather than fail. The YAML
+            // front end refuses a royal piece in `drops` outright.
+            continue;
         }
         if rule.ranks.iter().any(|&r| r >= h) {
             return Err(DefinitionError::Drops(format!(

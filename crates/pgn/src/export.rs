@@ -146,6 +146,9 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
     ("grand", &["grand", "grand chess"]),
     ("knightmate-classic", &["knightmate", "knightmate chess"]),
     ("clobberers", &["clobberers", "colorbound clobberers"]),
+    // lichess's name first (its PGN `Variant` tag), then python-chess's
+    // aliases.
+    ("crazyhouse", &["Crazyhouse", "crazy house", "house", "zh"]),
 ];
 
 /// The `Variant` tag value of the game with id `id` (a shipped game id

@@ -181,3 +181,8 @@ fn check(variant: &str, min_positions: usize) {
 fn crazyhouse_matches_python_chess() {
     check("crazyhouse", 3000);
 }
+
+#[test]
+fn antichess_matches_python_chess() {
+    check("antichess", 3000);
+}
