@@ -149,6 +149,10 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
     // lichess's name first (its PGN `Variant` tag), then python-chess's
     // aliases.
     ("crazyhouse", &["Crazyhouse", "crazy house", "house", "zh"]),
+    (
+        "kingofthehill",
+        &["King of the Hill", "king-of-the-hill", "koth"],
+    ),
 ];
 
 /// The `Variant` tag value of the game with id `id` (a shipped game id

@@ -6,7 +6,10 @@
 //! (`tests/lichess_differential.rs`) and against the variant perft files
 //! of scalachess (`houserules-engine`'s `tests/variant_perft.rs`).
 
-use houserules_engine::Variant;
+use houserules_engine::bitboard::BitSet;
+use houserules_engine::definition::GameDefinition;
+use houserules_engine::hooks::{HookProfile, HookResult, ListRule, Royalty, RuleHooks};
+use houserules_engine::{Color, Move, Position, Tables, Variant};
 
 use crate::{build_from_str, PresetError};
 
@@ -30,6 +33,8 @@ enum Source {
     Yaml(&'static str),
     /// FIDE chess under these presets (`--rules` syntax).
     Presets(&'static str),
+    /// FIDE chess with the King of the Hill rule ([`KingOfTheHill`]).
+    KingOfTheHill,
 }
 
 /// The shipped lichess games, in lichess's order.
@@ -45,6 +50,12 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         aliases: &["giveaway", "suicide", "anti"],
         pgn: "Antichess",
         source: Source::Presets("suicide-chess"),
+    },
+    LichessGame {
+        id: "kingofthehill",
+        aliases: &["king-of-the-hill", "koth"],
+        pgn: "King of the Hill",
+        source: Source::KingOfTheHill,
     },
 ];
 
@@ -83,6 +94,18 @@ impl LichessGame {
                 Ok((v, fen))
             }
             Source::Presets(rules) => build_from_str(rules, None),
+            Source::KingOfTheHill => {
+                let mut def = GameDefinition::fide();
+                def.id = "kingofthehill".into();
+                def.name = "King of the Hill".into();
+                // A king can always walk to the hill: no dead position
+                // (python-chess's `has_insufficient_material` is false).
+                def.end.insufficient_material = false;
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, KingOfTheHill)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
         }
     }
 
@@ -91,5 +114,95 @@ impl LichessGame {
     /// FIDE chess.
     pub fn is_yaml(&self) -> bool {
         matches!(self.source, Source::Yaml(_))
+    }
+}
+
+/// King of the Hill (lichess; python-chess's `KingOfTheHillBoard`): FIDE
+/// chess, and a side whose king stands on one of the four centre squares
+/// (d4, e4, d5, e5) wins at once (the game is over: no moves follow).
+/// Moves are otherwise FIDE's, so the engine's own legal generator runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KingOfTheHill;
+
+impl KingOfTheHill {
+    /// The centre squares on a `t` board (the middle two files and ranks).
+    fn hill<B: BitSet>(t: &Tables<B>) -> B {
+        let (w, h) = (t.width(), t.height());
+        let mut b = B::EMPTY;
+        for r in [(h - 1) / 2, h / 2] {
+            for f in [(w - 1) / 2, w / 2] {
+                b |= B::bit(r * w + f);
+            }
+        }
+        b
+    }
+}
+
+impl<B: BitSet> RuleHooks<B> for KingOfTheHill {
+    fn profile(&self) -> HookProfile {
+        HookProfile {
+            piece_moves: false,
+            extra_moves: false,
+            filter_move: false,
+            list_rule: ListRule::Keep,
+            royalty: Royalty::Engine,
+            effects: false,
+            board_effects: false,
+            engine_attacks: true,
+            game_over: true,
+        }
+    }
+
+    /// A king on the hill ends the game: no legal moves after it (as
+    /// python-chess's `generate_legal_moves` at a variant end).
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        let hill = Self::hill(t);
+        Color::ALL.iter().any(|&c| (pos.royals(t, c) & hill).any())
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+        let hill = Self::hill(t);
+        let us = pos.turn();
+        // python-chess's order: the opponent on the hill (a loss for the
+        // side to move) before the side to move on it.
+        for winner in [us.flip(), us] {
+            if (pos.royals(t, winner) & hill).any() {
+                return Some(HookResult {
+                    winner: Some(winner),
+                    reason: "king-of-the-hill".into(),
+                });
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_finds_its_game() {
+        for (name, id) in [
+            ("zh", "crazyhouse"),
+            ("Crazyhouse", "crazyhouse"),
+            ("giveaway", "antichess"),
+            ("King of the Hill", "kingofthehill"),
+            ("king-of-the-hill", "kingofthehill"),
+        ] {
+            assert_eq!(find(name).map(|g| g.id), Some(id), "{name}");
+        }
+        assert!(find("").is_none() && find("chess").is_none());
+    }
+
+    #[test]
+    fn the_hill_is_the_four_centre_squares() {
+        let v = Variant::chess();
+        let t = v.tables_u64().expect("8x8");
+        // d4 = 27, e4 = 28, d5 = 35, e5 = 36.
+        assert_eq!(
+            KingOfTheHill::hill(t),
+            (1u64 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
+        );
     }
 }

@@ -186,3 +186,8 @@ fn crazyhouse_matches_python_chess() {
 fn antichess_matches_python_chess() {
     check("antichess", 3000);
 }
+
+#[test]
+fn king_of_the_hill_matches_python_chess() {
+    check("kingofthehill", 3000);
+}
