@@ -52,3 +52,18 @@ fn crazyhouse() {
 fn antichess() {
     run("antichess", "antichess.perft", 3);
 }
+
+/// The JSON state carries hands and promoted marks in its `board` field
+/// (the FEN board field) and reads them back.
+#[test]
+fn crazyhouse_state_round_trip_keeps_hands_and_promoted_marks() {
+    use houserules_presets::{RuleSet, StateDoc};
+    let (variant, _) = lichess::find("crazyhouse").unwrap().build().unwrap();
+    let fen = "4k3/1Q~6/8/8/4b3/8/Kpp5/8[RNn] b - - 0 1";
+    let g = Game::from_fen(variant, fen).unwrap();
+    let doc = StateDoc::from_game_on(&RuleSet::empty(), &g, Some("crazyhouse")).unwrap();
+    assert_eq!(doc.board, "4k3/1Q~6/8/8/4b3/8/Kpp5/8[RNn]");
+    let (_, back) = StateDoc::parse(&doc.to_json()).unwrap().to_game().unwrap();
+    assert_eq!(back.fen(), fen);
+    assert!(back.is_promoted(49), "b7 keeps its promoted mark");
+}
