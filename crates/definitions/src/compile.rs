@@ -918,6 +918,21 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         if let Some(im) = &e.insufficient_material {
             end.insufficient_material = im.value;
         }
+        if let Some(n) = &e.checks {
+            match u8::try_from(n.value) {
+                Ok(v) if v >= 1 => end.check_limit = Some(v),
+                _ => {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            c.span(&n.loc),
+                            format!("end.checks must be 1 to 255, found {}", n.value),
+                        )
+                        .label("out of range");
+                    c.push(d);
+                }
+            }
+        }
         let mut count = |rule: &Option<Sp<crate::model::CountRule>>,
                          claim: &mut Option<u32>,
                          auto: &mut Option<u32>,

@@ -724,6 +724,10 @@ pub struct EndSpec {
     /// fields are off.
     #[serde(default)]
     pub repetition: Option<Sp<CountRule>>,
+    /// Checks that win (three-check: 3): a side that has given this many
+    /// checks wins at once. Left out: no such rule.
+    #[serde(default)]
+    pub checks: Option<Sp<i64>>,
 }
 
 /// A count at which a draw may be claimed, and one at which the game ends.

@@ -385,6 +385,12 @@ pub struct EndRules {
     pub claim_repetitions: Option<u32>,
     /// Occurrences that end the game automatically (5).
     pub auto_repetitions: Option<u32>,
+    /// Checks that win (three-check: 3): a side that has given this many
+    /// checks wins at once. Positions count the checks each side still
+    /// needs (FEN `3+3` after the en passant field, as python-chess and
+    /// lichess write it; lichess's `+0+0` after the clocks is read too),
+    /// and they are part of the position for repetition.
+    pub check_limit: Option<u8>,
 }
 
 impl EndRules {
@@ -396,6 +402,7 @@ impl EndRules {
             auto_halfmoves: Some(150),
             claim_repetitions: Some(3),
             auto_repetitions: Some(5),
+            check_limit: None,
         }
     }
 }

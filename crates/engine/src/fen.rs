@@ -98,6 +98,9 @@ pub enum FenError {
     /// cannot be held.
     #[error("FEN pocket `{}`: expected piece letters of pieces that can be held in hand, like `[QNpp]`", crate::echo::echo(.0))]
     Pocket(String),
+    /// The check counters of a three-check FEN are malformed.
+    #[error("FEN check counters `{}`: expected the checks each side still needs, like `3+3` (or lichess's checks given, `+1+0`)", crate::echo::echo(.0))]
+    Checks(String),
     /// Pockets, promoted markers and check counters belong to variants this
     /// build does not support.
     #[error("FEN uses `{}`, which belongs to a variant that is not supported", crate::echo::echo(.0))]
@@ -332,8 +335,32 @@ fn parse_inner<B: BitSet>(
             }
         }
     };
+    // Three-check: the checks each side still needs (`3+3`) after the en
+    // passant field (python-chess), or those given (`+1+0`) after the
+    // clocks (lichess).
+    let mut rest: Vec<&str> = fields.collect();
+    let mut given = [0u8; 2];
+    if t.check_limit != 0 {
+        let limit = t.check_limit;
+        let pair = |s: &str| -> Option<(u8, u8)> {
+            let (a, b) = s.split_once('+')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        };
+        if rest.first().is_some_and(|f| f.contains('+')) {
+            let f = rest.remove(0);
+            let (w, b) = pair(f).ok_or_else(|| FenError::Checks(f.into()))?;
+            given = [limit.saturating_sub(w), limit.saturating_sub(b)];
+        } else if rest.len() >= 3 && rest[2].starts_with('+') {
+            let f = rest.remove(2);
+            let (w, b) = pair(&f[1..]).ok_or_else(|| FenError::Checks(f.into()))?;
+            given = [w.min(limit), b.min(limit)];
+        }
+    }
+    let mut fields = rest.into_iter();
     let halfmove = parse_clock(fields.next(), "half-move clock", 0)?;
     let fullmove = parse_clock(fields.next(), "full-move number", 1)?.max(1);
+    pos.set_checks_given(Color::White, given[0]);
+    pos.set_checks_given(Color::Black, given[1]);
     if let Some(extra) = fields.next() {
         if extra.starts_with('+') || extra.contains('+') {
             return Err(FenError::Unsupported(extra.into()));
@@ -754,6 +781,10 @@ pub fn write<B: BitSet>(
             }
         }
         None => s.push('-'),
+    }
+    if t.check_limit != 0 {
+        let left = |c: usize| t.check_limit.saturating_sub(pos.checks_given[c]);
+        s.push_str(&format!(" {}+{}", left(0), left(1)));
     }
     s.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
     s

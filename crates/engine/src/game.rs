@@ -743,6 +743,23 @@ impl Game {
                 reason: r.reason,
             };
         }
+        if let Some(limit) = self.variant.def.end.check_limit {
+            // python-chess's order: the side to move lost, won, or both
+            // reached the limit (a draw).
+            let given = |c: Color| with!(self, |p, _t| p.checks_given(c));
+            let us = self.turn();
+            let (mine, theirs) = (given(us) >= limit, given(us.flip()) >= limit);
+            if mine || theirs {
+                return Status::Variant {
+                    winner: match (mine, theirs) {
+                        (true, false) => Some(us),
+                        (false, true) => Some(us.flip()),
+                        _ => None,
+                    },
+                    reason: "check-limit".into(),
+                };
+            }
+        }
         let end = &self.variant.def.end;
         if legal.is_empty() && self.is_check() {
             return Status::Checkmate {
@@ -837,6 +854,12 @@ impl Game {
         with!(self, |p, t| {
             if t.drops.is_some() {
                 return drop_game_insufficient(t, p);
+            }
+            if t.check_limit != 0 {
+                // Any piece but a king can give check (python-chess's
+                // `ThreeCheckBoard`): only bare kings are dead.
+                let kings = role_squares(t, p, Role::King);
+                return (p.occupied() & !kings).is_empty();
             }
             if Color::ALL.iter().any(|&c| p.royals(t, c).count() > 1) {
                 // FIDE's analysis assumes one king a side. With two royal

@@ -1407,6 +1407,9 @@ impl<B: BitSet> Position<B> {
     /// All legal moves (through the hooks when the tables carry some),
     /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        if t.check_limit != 0 && self.check_limit_reached(t) {
+            return;
+        }
         if t.hooks.is_some() {
             return self.legal_moves_with_hooks(t, out);
         }
@@ -1469,6 +1472,9 @@ impl<B: BitSet> Position<B> {
         } else {
             self.promotion_choices(t).n
         };
+        if t.check_limit != 0 && self.check_limit_reached(t) {
+            return 0;
+        }
         let mut c = Counter {
             n: 0,
             promo: promo as u64,

@@ -42,6 +42,8 @@ pub struct Position<B: BitSet> {
     /// Squares of pieces that reached their type by promotion (drop games:
     /// captured, they go to the hand demoted; FEN writes `~` after them).
     pub(crate) promoted: B,
+    /// Checks each side has given (three-check; 0 elsewhere).
+    pub(crate) checks_given: [u8; 2],
 }
 
 /// Number of per-game state slots a position carries for rule layers.
@@ -68,7 +70,26 @@ impl<B: BitSet> Position<B> {
             rule_state: [0; RULE_SLOTS],
             pockets: [[0; MAX_KINDS]; 2],
             promoted: B::EMPTY,
+            checks_given: [0; 2],
         }
+    }
+
+    /// Checks `color` has given (games with a check limit, three-check).
+    pub fn checks_given(&self, color: Color) -> u8 {
+        self.checks_given[color.index()]
+    }
+
+    /// Sets the checks `color` has given, keeping the hash up to date.
+    pub fn set_checks_given(&mut self, color: Color, n: u8) {
+        let c = color.index();
+        self.hash ^= zobrist::checks(c, self.checks_given[c]) ^ zobrist::checks(c, n);
+        self.checks_given[c] = n;
+    }
+
+    /// Whether a side has given the checks that win (`t`'s check limit).
+    #[inline]
+    pub(crate) fn check_limit_reached(&self, t: &Tables<B>) -> bool {
+        t.check_limit != 0 && self.checks_given.iter().any(|&n| n >= t.check_limit)
     }
 
     /// How many pieces of `kind` `color` holds in hand (drop games).
@@ -407,6 +428,9 @@ impl<B: BitSet> Position<B> {
         }
         for s in self.promoted.iter() {
             h ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        for (c, &n) in self.checks_given.iter().enumerate() {
+            h ^= zobrist::checks(c, n);
         }
         h
     }
@@ -878,10 +902,17 @@ impl<B: BitSet> Position<B> {
     /// ([`Self::play_pocket`]).
     #[inline(never)]
     fn play_special(&mut self, t: &Tables<B>, m: Move) {
+        let us = self.turn;
         if t.drops.is_some() {
             self.play_pocket(t, m);
         } else {
             self.play_board(t, m);
+        }
+        // Three-check: a move that leaves the opponent in check counts
+        // (python-chess's `ThreeCheckBoard.push`).
+        if t.check_limit != 0 && self.is_check(t) {
+            let n = self.checks_given[us.index()].saturating_add(1);
+            self.set_checks_given(us, n);
         }
     }
 

@@ -405,6 +405,9 @@ pub struct Tables<B> {
     /// Drop rules (pieces in hand), when the game has them; `None` costs
     /// the move generator one untaken branch.
     pub(crate) drops: Option<Box<DropTables<B>>>,
+    /// Checks that win (three-check), 0 for none
+    /// ([`crate::definition::EndRules::check_limit`]).
+    pub(crate) check_limit: u8,
     /// Whether every move takes the general make-move path
     /// (`Position::play_special`): piece attributes or pockets to keep.
     pub(crate) special_play: bool,
@@ -1082,7 +1085,8 @@ impl<B: BitSet> Tables<B> {
             orthodox: false,
             orthodox_pawn: [PawnPattern::NONE; 2],
             castle_paths: castle_paths(def, w, h),
-            special_play: drops.is_some(),
+            special_play: drops.is_some() || def.end.check_limit.is_some(),
+            check_limit: def.end.check_limit.unwrap_or(0),
             drops,
         }
         .with_magic()
@@ -1211,6 +1215,7 @@ impl<B: BitSet> Tables<B> {
         };
         self.orthodox = self.plain
             && self.drops.is_none()
+            && self.check_limit == 0
             && B::CAPACITY == 64
             && self.squares == 64
             && self.n_kinds == 6
@@ -1236,7 +1241,7 @@ impl<B: BitSet> Tables<B> {
     /// Installs rule-layer hooks (see [`crate::hooks`]).
     pub fn set_hooks(&mut self, hooks: std::sync::Arc<dyn crate::hooks::RuleHooks<B>>) {
         self.piece_attrs = hooks.uses_piece_attributes();
-        self.special_play = self.piece_attrs || self.drops.is_some();
+        self.special_play = self.piece_attrs || self.drops.is_some() || self.check_limit != 0;
         self.hook_profile = hooks.profile();
         self.hook_fast = self.hook_profile.engine_generates();
         self.hooks = Some(hooks);

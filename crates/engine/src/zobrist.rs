@@ -93,6 +93,23 @@ pub(crate) fn pocket(color: usize, kind: usize, count: u8) -> u64 {
     }
 }
 
+/// Checks a side still needs to give (three-check), one key per side;
+/// the value is stored as `limit - remaining`, so 0 given hashes to
+/// nothing.
+static CHECKS: [u64; 2] = table(0x6368_6563_6b73_2121);
+
+#[inline(always)]
+pub(crate) fn checks(color: usize, given: u8) -> u64 {
+    if given == 0 {
+        0
+    } else {
+        CHECKS[color & 1]
+            .wrapping_mul(given as u64 | 1)
+            .rotate_left(given as u32 & 63)
+            ^ given as u64
+    }
+}
+
 /// A promoted piece on a square (drop games: it returns to the hand
 /// demoted).
 pub(crate) static PROMOTED: [u64; SQUARES] = table(0x7072_6f6d_6f74_6564);

@@ -150,6 +150,10 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
     // aliases.
     ("crazyhouse", &["Crazyhouse", "crazy house", "house", "zh"]),
     (
+        "3check",
+        &["Three-check", "three-check", "threecheck", "3check"],
+    ),
+    (
         "kingofthehill",
         &["King of the Hill", "king-of-the-hill", "koth"],
     ),

@@ -46,6 +46,12 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         source: Source::Yaml("crazyhouse"),
     },
     LichessGame {
+        id: "3check",
+        aliases: &["three-check", "threecheck", "three check"],
+        pgn: "Three-check",
+        source: Source::Yaml("3check"),
+    },
+    LichessGame {
         id: "antichess",
         aliases: &["giveaway", "suicide", "anti"],
         pgn: "Antichess",

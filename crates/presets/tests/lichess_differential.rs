@@ -191,3 +191,8 @@ fn antichess_matches_python_chess() {
 fn king_of_the_hill_matches_python_chess() {
     check("kingofthehill", 3000);
 }
+
+#[test]
+fn three_check_matches_python_chess() {
+    check("3check", 3000);
+}

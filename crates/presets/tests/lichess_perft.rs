@@ -49,6 +49,11 @@ fn crazyhouse() {
 }
 
 #[test]
+fn three_check() {
+    run("3check", "3check.perft", 2);
+}
+
+#[test]
 fn antichess() {
     run("antichess", "antichess.perft", 3);
 }
@@ -66,4 +71,24 @@ fn crazyhouse_state_round_trip_keeps_hands_and_promoted_marks() {
     let (_, back) = StateDoc::parse(&doc.to_json()).unwrap().to_game().unwrap();
     assert_eq!(back.fen(), fen);
     assert!(back.is_promoted(49), "b7 keeps its promoted mark");
+}
+
+/// Three-check's counters: python-chess's `3+3` after the en passant field
+/// and lichess's checks given (`+1+0`) after the clocks read alike; the
+/// counters are part of the position, so a repetition with another count
+/// is no repetition (python-chess's transposition key holds them).
+#[test]
+fn three_check_counters_in_fen_and_repetition() {
+    let (v, _) = lichess::find("three-check").unwrap().build().unwrap();
+    let a = Game::from_fen(v.clone(), "4k3/8/8/8/8/8/8/R3K3 w - - 2+3 0 1").unwrap();
+    let b = Game::from_fen(v.clone(), "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 +1+0").unwrap();
+    assert_eq!(a.fen(), "4k3/8/8/8/8/8/8/R3K3 w - - 2+3 0 1");
+    assert_eq!(b.fen(), a.fen());
+    // Ra8+ Kd7 Ra1 Ke8: the board is back, White has given one more check.
+    let mut g = a.clone();
+    for m in ["a1a8", "e8d7", "a8a1", "d7e8"] {
+        g.apply_uci(m).unwrap();
+    }
+    assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 4 3");
+    assert_eq!(g.repetitions(), 1);
 }
