@@ -1301,6 +1301,79 @@ impl<B: BitSet> Tables<B> {
     }
 }
 
+/// Compiles the drop rules `d` of `def` (`nk` kinds on a `w`×`h` board;
+/// `sq(file, rank)` is the square index).
+fn drop_tables<B: BitSet>(
+    def: &GameDefinition,
+    d: &crate::definition::Drops,
+    nk: usize,
+    w: u8,
+    h: u8,
+    sq: &dyn Fn(i32, i32) -> u8,
+) -> Result<DropTables<B>, DefinitionError> {
+    let mut t = DropTables {
+        hand: 0,
+        zone: [[B::EMPTY; MAX_KINDS]; 2],
+        no_doubled: 0,
+        no_mate: 0,
+        demote_to: 0,
+        file: [B::EMPTY; 16],
+    };
+    for f in 0..w as i32 {
+        for r in 0..h as i32 {
+            t.file[f as usize] |= B::bit(sq(f, r));
+        }
+    }
+    if d.demote_to >= nk {
+        return Err(DefinitionError::Drops(format!(
+            "the demoted piece type {} is not in the game",
+            d.demote_to
+        )));
+    }
+    t.demote_to = d.demote_to as u8;
+    for rule in &d.pieces {
+        let k = rule.piece;
+        if k >= nk {
+            return Err(DefinitionError::Drops(format!(
+                "piece type {k} is not in the game"
+            )));
+        }
+        if def.pieces[k].royal {
+            // A royal piece is never captured, so it never reaches a hand;
+            // rule layers that make a held type royal (`coregal` on
+            // crazyhouse) keep it off the hand rather than fail. The YAML
+            // front end refuses a royal piece in `drops` outright.
+            continue;
+        }
+        if rule.ranks.iter().any(|&r| r >= h) {
+            return Err(DefinitionError::Drops(format!(
+                "{}: a drop rank is off the board ({} ranks)",
+                def.pieces[k].id, h
+            )));
+        }
+        t.hand |= 1 << k;
+        if rule.no_doubled {
+            t.no_doubled |= 1 << k;
+        }
+        if !rule.may_mate {
+            t.no_mate |= 1 << k;
+        }
+        for c in Color::ALL {
+            let mut z = B::EMPTY;
+            for r in 0..h {
+                if rule.ranks.is_empty() || rule.ranks.contains(&r) {
+                    let rr = crate::definition::relative_rank(r, c, h);
+                    for f in 0..w {
+                        z |= B::bit(sq(f as i32, rr as i32));
+                    }
+                }
+            }
+            t.zone[c.index()][k] = z;
+        }
+    }
+    Ok(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1389,77 +1462,4 @@ mod tests {
         );
         assert!(path(8, 8, "d8", (0, 1), Edge::WrapFiles).is_empty());
     }
-}
-
-/// Compiles the drop rules `d` of `def` (`nk` kinds on a `w`×`h` board;
-/// `sq(file, rank)` is the square index).
-fn drop_tables<B: BitSet>(
-    def: &GameDefinition,
-    d: &crate::definition::Drops,
-    nk: usize,
-    w: u8,
-    h: u8,
-    sq: &dyn Fn(i32, i32) -> u8,
-) -> Result<DropTables<B>, DefinitionError> {
-    let mut t = DropTables {
-        hand: 0,
-        zone: [[B::EMPTY; MAX_KINDS]; 2],
-        no_doubled: 0,
-        no_mate: 0,
-        demote_to: 0,
-        file: [B::EMPTY; 16],
-    };
-    for f in 0..w as i32 {
-        for r in 0..h as i32 {
-            t.file[f as usize] |= B::bit(sq(f, r));
-        }
-    }
-    if d.demote_to >= nk {
-        return Err(DefinitionError::Drops(format!(
-            "the demoted piece type {} is not in the game",
-            d.demote_to
-        )));
-    }
-    t.demote_to = d.demote_to as u8;
-    for rule in &d.pieces {
-        let k = rule.piece;
-        if k >= nk {
-            return Err(DefinitionError::Drops(format!(
-                "piece type {k} is not in the game"
-            )));
-        }
-        if def.pieces[k].royal {
-            // A royal piece is never captured, so it never reaches a hand;
-            // rule layers that make a held type royal (`coregal` on
-            // crazyhouse) keep it off the hand rather than fail. The YAML
-            // front end refuses a royal piece in `drops` outright.
-            continue;
-        }
-        if rule.ranks.iter().any(|&r| r >= h) {
-            return Err(DefinitionError::Drops(format!(
-                "{}: a drop rank is off the board ({} ranks)",
-                def.pieces[k].id, h
-            )));
-        }
-        t.hand |= 1 << k;
-        if rule.no_doubled {
-            t.no_doubled |= 1 << k;
-        }
-        if !rule.may_mate {
-            t.no_mate |= 1 << k;
-        }
-        for c in Color::ALL {
-            let mut z = B::EMPTY;
-            for r in 0..h {
-                if rule.ranks.is_empty() || rule.ranks.contains(&r) {
-                    let rr = crate::definition::relative_rank(r, c, h);
-                    for f in 0..w {
-                        z |= B::bit(sq(f as i32, rr as i32));
-                    }
-                }
-            }
-            t.zone[c.index()][k] = z;
-        }
-    }
-    Ok(t)
 }
