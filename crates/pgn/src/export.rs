@@ -154,6 +154,10 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
         &["Three-check", "three-check", "threecheck", "3check"],
     ),
     (
+        "racingkings",
+        &["Racing Kings", "racing-kings", "racing", "race"],
+    ),
+    (
         "kingofthehill",
         &["King of the Hill", "king-of-the-hill", "koth"],
     ),

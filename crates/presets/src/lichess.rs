@@ -35,6 +35,8 @@ enum Source {
     Presets(&'static str),
     /// FIDE chess with the King of the Hill rule ([`KingOfTheHill`]).
     KingOfTheHill,
+    /// FIDE pieces racing their kings ([`RacingKings`]).
+    RacingKings,
 }
 
 /// The shipped lichess games, in lichess's order.
@@ -62,6 +64,12 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         aliases: &["king-of-the-hill", "koth"],
         pgn: "King of the Hill",
         source: Source::KingOfTheHill,
+    },
+    LichessGame {
+        id: "racingkings",
+        aliases: &["racing-kings", "racing", "race"],
+        pgn: "Racing Kings",
+        source: Source::RacingKings,
     },
 ];
 
@@ -109,6 +117,18 @@ impl LichessGame {
                 def.end.insufficient_material = false;
                 let fen = def.start_fen.clone();
                 let v = Variant::with_hooks(def, KingOfTheHill)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
+            Source::RacingKings => {
+                let mut def = GameDefinition::fide();
+                def.id = "racingkings".into();
+                def.name = "Racing Kings".into();
+                def.castling = None;
+                def.end.insufficient_material = false;
+                def.start_fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1".into();
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, RacingKings)
                     .map_err(|e| PresetError::Definition(e.to_string()))?;
                 Ok((v, fen))
             }
@@ -166,6 +186,12 @@ impl<B: BitSet> RuleHooks<B> for KingOfTheHill {
         Color::ALL.iter().any(|&c| (pos.royals(t, c) & hill).any())
     }
 
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        if RuleHooks::<B>::game_over(self, t, pos) {
+            moves.clear();
+        }
+    }
+
     fn game_result(&self, t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
         let hill = Self::hill(t);
         let us = pos.turn();
@@ -180,6 +206,99 @@ impl<B: BitSet> RuleHooks<B> for KingOfTheHill {
             }
         }
         None
+    }
+}
+
+/// Racing Kings (lichess; python-chess's `RacingKingsBoard`): no move may
+/// give check; a king on the last rank wins, except that when White's
+/// king arrives first Black gets one more move to arrive too (a draw). The
+/// game is over (no moves) once decided. No dead positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RacingKings;
+
+impl RacingKings {
+    fn goal<B: BitSet>(t: &Tables<B>) -> B {
+        let (w, h) = (t.width(), t.height());
+        let mut b = B::EMPTY;
+        for f in 0..w {
+            b |= B::bit((h - 1) * w + f);
+        }
+        b
+    }
+
+    /// python-chess's `is_variant_end`.
+    fn over<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+        let goal = Self::goal(t);
+        let (white, black) = (pos.royals(t, Color::White), pos.royals(t, Color::Black));
+        if ((white | black) & goal).is_empty() {
+            return false;
+        }
+        if pos.turn() == Color::White || (black & goal).any() || black.is_empty() {
+            return true;
+        }
+        // White has arrived; Black to move arrives too unless every goal
+        // square next to its king is attacked (python-chess's test, on the
+        // board as it stands).
+        let k = black.lsb();
+        let occ = pos.occupied();
+        let targets = t.leap_attacks(Color::Black, houserules_engine::PieceKind(5), k)
+            & goal
+            & !pos.by_color(Color::Black);
+        targets
+            .iter()
+            .all(|s| pos.is_attacked(t, s, occ, Color::White))
+    }
+}
+
+impl<B: BitSet> RuleHooks<B> for RacingKings {
+    fn profile(&self) -> HookProfile {
+        HookProfile {
+            piece_moves: false,
+            extra_moves: false,
+            filter_move: true,
+            list_rule: ListRule::Keep,
+            royalty: Royalty::Engine,
+            effects: false,
+            board_effects: false,
+            engine_attacks: true,
+            game_over: true,
+        }
+    }
+
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        Self::over(t, pos)
+    }
+
+    /// A decided race has no moves.
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        if Self::over(t, pos) {
+            moves.clear();
+        }
+    }
+
+    /// No move may give check.
+    fn filter_move(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        let mut after = *pos;
+        after.play_unchecked(t, m);
+        !after.is_check(t)
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+        if !Self::over(t, pos) {
+            return None;
+        }
+        let goal = Self::goal(t);
+        let us = pos.turn();
+        let arrived = |c: Color| (pos.royals(t, c) & goal).any();
+        let winner = match (arrived(us), arrived(us.flip())) {
+            (false, _) => Some(us.flip()),
+            (true, false) => Some(us),
+            (true, true) => None,
+        };
+        Some(HookResult {
+            winner,
+            reason: "racing-kings".into(),
+        })
     }
 }
 

@@ -196,3 +196,8 @@ fn king_of_the_hill_matches_python_chess() {
 fn three_check_matches_python_chess() {
     check("3check", 3000);
 }
+
+#[test]
+fn racing_kings_matches_python_chess() {
+    check("racingkings", 3000);
+}

@@ -54,6 +54,11 @@ fn three_check() {
 }
 
 #[test]
+fn racing_kings() {
+    run("racingkings", "racingkings.perft", 3);
+}
+
+#[test]
 fn antichess() {
     run("antichess", "antichess.perft", 3);
 }
