@@ -368,7 +368,7 @@ impl Resolver {
             // with changed rules) replays on the file, as it was played.
             Named::Game(id) if choice.is_some_and(|c| c.id == id) => apply_choice(&mut s),
             Named::Game(id) => {
-                s.variant = houserules_definitions::builtin(id).and_then(|d| Variant::new(d).ok());
+                s.variant = crate::position::load_game(id).ok();
                 if choice.is_some() {
                     disagree(&mut s, id);
                 }

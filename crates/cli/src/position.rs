@@ -170,6 +170,14 @@ pub fn load_game(arg: &str) -> Result<Variant, CliError> {
     if let Some(def) = houserules_definitions::builtin(arg) {
         return Variant::new(def).map_err(refused);
     }
+    // lichess's variants by their other names (`zh`, `giveaway`, …) and
+    // those built from presets (`antichess`).
+    if let Some(g) = houserules_presets::lichess::find(arg) {
+        return g
+            .build()
+            .map(|(v, _)| v)
+            .map_err(|e| CliError::input(format!("--game {arg}: {e}")));
+    }
     if houserules_definitions::builtin_source(arg).is_some() {
         return Err(CliError::input(format!(
             "--game {arg}: this shipped game needs engine features that are not built yet"

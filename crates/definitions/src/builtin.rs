@@ -16,6 +16,8 @@ pub const BUILTIN_SOURCES: &[(&str, &str)] = &[
         include_str!("../games/knightmate-classic.yaml"),
     ),
     ("clobberers", include_str!("../games/clobberers.yaml")),
+    ("crazyhouse", include_str!("../games/crazyhouse.yaml")),
+    ("3check", include_str!("../games/3check.yaml")),
 ];
 
 /// Shipped definitions that need engine features not built yet: their

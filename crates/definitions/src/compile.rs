@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use houserules_engine::definition::{
-    expand, Castling, Direction, Edge, EnPassantRole, EndRules, GameDefinition, PieceType,
-    Promotion, Reach, Role, Shape, ShapeMode, Symmetry, Vector,
+    expand, Castling, Direction, DropRule, Drops, Edge, EnPassantRole, EndRules, GameDefinition,
+    PieceType, Promotion, Reach, Role, Shape, ShapeMode, Symmetry, Vector,
 };
 use houserules_engine::{Color, Game, Variant};
 
@@ -918,6 +918,21 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         if let Some(im) = &e.insufficient_material {
             end.insufficient_material = im.value;
         }
+        if let Some(n) = &e.checks {
+            match u8::try_from(n.value) {
+                Ok(v) if v >= 1 => end.check_limit = Some(v),
+                _ => {
+                    let d = c
+                        .diag(
+                            Code::InvalidValue,
+                            c.span(&n.loc),
+                            format!("end.checks must be 1 to 255, found {}", n.value),
+                        )
+                        .label("out of range");
+                    c.push(d);
+                }
+            }
+        }
         let mut count = |rule: &Option<Sp<crate::model::CountRule>>,
                          claim: &mut Option<u32>,
                          auto: &mut Option<u32>,
@@ -1076,6 +1091,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
             initial_ranks: ranks.into_iter().collect(),
         });
     }
+    let drops = compile_drops(c, f, &ids, &royal, promotion.as_ref(), h)?;
     let def = GameDefinition {
         id,
         name,
@@ -1086,6 +1102,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         castling: castling.map(|(cs, _)| cs),
         end,
         start_fen: f.setup.value.trim().to_string(),
+        drops,
     };
     let variant = match Variant::new(def.clone()) {
         Ok(v) => v,
@@ -1115,6 +1132,110 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
 /// (`$engine.board.adjacent_enemy.<marker>`): the en passant markers, which
 /// compile into the engine's en passant rather than into attribute bits.
 /// Conditions that do not parse are skipped here and reported later.
+/// The `drops` section: each piece type named once, not royal, ranks on
+/// the board. `Err(())` (as `None` from the caller) after a diagnostic.
+fn compile_drops(
+    c: &mut C<'_>,
+    f: &GameFile,
+    ids: &[String],
+    royal: &[bool],
+    promotion: Option<&Promotion>,
+    height: u8,
+) -> Option<Option<Drops>> {
+    let Some(spec) = &f.drops else {
+        return Some(None);
+    };
+    let spec = &spec.value;
+    let before = c.diags.len();
+    let find = |c: &mut C<'_>, name: &Sp<String>, what: &str| -> Option<usize> {
+        let k = ids.iter().position(|i| *i == name.value);
+        if k.is_none() {
+            c.unknown(
+                c.span(&name.loc),
+                format!("unknown piece `{}` in `{what}`", name.value),
+                "no such piece",
+                &name.value,
+                ids.iter().map(|s| s.as_str()),
+            );
+        }
+        k
+    };
+    let demote_to = match &spec.demote_to {
+        Some(n) => find(c, n, "drops.demote_to"),
+        None => Some(
+            promotion
+                .and_then(|p| p.pieces.first().copied())
+                .unwrap_or(0),
+        ),
+    };
+    let mut pieces: Vec<DropRule> = Vec::new();
+    for p in &spec.pieces.value {
+        let p = &p.value;
+        let Some(k) = find(c, &p.piece, "drops.pieces") else {
+            continue;
+        };
+        if royal[k] {
+            let d = c
+                .diag(
+                    Code::Invalid,
+                    c.span(&p.piece.loc),
+                    format!(
+                        "`{}` is royal: a royal piece cannot be held in hand",
+                        p.piece.value
+                    ),
+                )
+                .label("royal piece");
+            c.push(d);
+            continue;
+        }
+        if pieces.iter().any(|r| r.piece == k) {
+            let d = c
+                .diag(
+                    Code::Duplicate,
+                    c.span(&p.piece.loc),
+                    format!("`{}` is listed twice in `drops.pieces`", p.piece.value),
+                )
+                .label("listed before");
+            c.push(d);
+            continue;
+        }
+        let mut ranks = Vec::new();
+        if let Some(rs) = &p.ranks {
+            for r in &rs.value {
+                match u8::try_from(r.value) {
+                    Ok(n) if n >= 1 && n <= height => ranks.push(n - 1),
+                    _ => {
+                        let d = c
+                            .diag(
+                                Code::InvalidValue,
+                                c.span(&r.loc),
+                                format!(
+                                    "drop rank {} is off the board: ranks are 1 to {height}, counted from the owner's side",
+                                    r.value
+                                ),
+                            )
+                            .label("off the board");
+                        c.push(d);
+                    }
+                }
+            }
+        }
+        pieces.push(DropRule {
+            piece: k,
+            ranks,
+            no_doubled: p.no_doubled.as_ref().is_some_and(|b| b.value),
+            may_mate: p.may_mate.as_ref().is_none_or(|b| b.value),
+        });
+    }
+    if c.diags.len() > before {
+        return None;
+    }
+    Some(Some(Drops {
+        pieces,
+        demote_to: demote_to?,
+    }))
+}
+
 fn marker_props(f: &GameFile) -> BTreeSet<String> {
     fn walk(e: &crate::cond::ast::Expr, out: &mut BTreeSet<String>) {
         match &e.kind {
@@ -1159,9 +1280,11 @@ fn same_set(a: &[Vector], b: &[Vector]) -> bool {
     a.len() == b.len() && a.iter().all(|v| b.contains(v))
 }
 
-/// The board field of a FEN-like setup.
+/// The board field of a FEN-like setup, without a pocket (`[…]`, games
+/// with drops; the engine's FEN reader checks it).
 fn setup_board_field(s: &str) -> &str {
-    s.split_ascii_whitespace().next().unwrap_or("")
+    let b = s.split_ascii_whitespace().next().unwrap_or("");
+    b.split_once('[').map_or(b, |(board, _)| board)
 }
 
 /// Checks the board field of the setup against the board and the symbols;

@@ -108,6 +108,45 @@ pub struct GameFile {
     /// How the game ends (default: the FIDE Laws).
     #[serde(default)]
     pub end: Option<Sp<EndSpec>>,
+    /// Drops and pockets (pieces in hand), as in crazyhouse: captured
+    /// pieces go to the capturer's hand and may be dropped later.
+    #[serde(default)]
+    pub drops: Option<Sp<DropsSpec>>,
+}
+
+/// Drops and pockets: which pieces may be held and where they may be
+/// dropped.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropsSpec {
+    /// The piece type a captured promoted piece becomes in the hand
+    /// (default: the first piece type that promotes; crazyhouse: Pawn).
+    #[serde(default)]
+    pub demote_to: Option<Sp<String>>,
+    /// The piece types that may be held in hand, each with its drop rules.
+    /// A captured piece of another type (a royal) is not kept.
+    pub pieces: Sp<Vec<Sp<DropPieceSpec>>>,
+}
+
+/// The drop rules of one piece type.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropPieceSpec {
+    /// The piece type's id.
+    pub piece: Sp<String>,
+    /// Ranks (1-based, counted from the owner's side: 1 is the owner's
+    /// first rank) on which it may be dropped (default: every rank).
+    /// Crazyhouse pawns: `[2, 3, 4, 5, 6, 7]`.
+    #[serde(default)]
+    pub ranks: Option<Sp<Vec<Sp<i64>>>>,
+    /// Not onto a file that already holds an own piece of this type
+    /// (shogi's nifu; Fairy-Stockfish's `dropNoDoubled`; default false).
+    #[serde(default)]
+    pub no_doubled: Option<Sp<bool>>,
+    /// Whether a drop of this piece may give checkmate (default true;
+    /// shogi's pawn: false).
+    #[serde(default)]
+    pub may_mate: Option<Sp<bool>>,
 }
 
 /// Free-form YAML, kept only for its anchors.
@@ -685,6 +724,10 @@ pub struct EndSpec {
     /// fields are off.
     #[serde(default)]
     pub repetition: Option<Sp<CountRule>>,
+    /// Checks that win (three-check: 3): a side that has given this many
+    /// checks wins at once. Left out: no such rule.
+    #[serde(default)]
+    pub checks: Option<Sp<i64>>,
 }
 
 /// A count at which a draw may be claimed, and one at which the game ends.

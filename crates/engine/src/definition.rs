@@ -337,6 +337,40 @@ pub struct Castling {
     pub chess960: bool,
 }
 
+/// Drop rules of one piece type (crazyhouse, shogi): where a piece of this
+/// type may be put from the hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropRule {
+    /// Index of the piece type.
+    pub piece: usize,
+    /// Ranks (0-based, seen from White; mirrored for Black) on which the
+    /// piece may be dropped; empty means every rank. Crazyhouse pawns:
+    /// `1..=6` (not on the first or last rank).
+    pub ranks: Vec<u8>,
+    /// Not onto a file that already holds a piece of this type of the
+    /// dropping side (shogi's nifu; Fairy-Stockfish's `dropNoDoubled`).
+    pub no_doubled: bool,
+    /// Whether a drop of this piece may give checkmate (shogi: a pawn drop
+    /// may not; Fairy-Stockfish's `shogiPawnDropMateIllegal`).
+    pub may_mate: bool,
+}
+
+/// Drops and pockets (pieces in hand): a captured piece goes to the
+/// capturer's hand with the capturer's colour, and a move may put a piece
+/// from the hand on an empty square instead of moving one
+/// (crazyhouse; Fairy-Stockfish's `pieceDrops` and `capturesToHand`).
+/// A piece that promoted returns to the hand as the type it promoted from
+/// ([`Drops::demote_to`]); the position tracks which pieces promoted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drops {
+    /// The piece types that may be held and dropped, each with its rules.
+    /// A captured piece of another type (a royal) does not go to the hand.
+    pub pieces: Vec<DropRule>,
+    /// The type a captured promoted piece becomes in the hand (the pawn in
+    /// crazyhouse).
+    pub demote_to: usize,
+}
+
 /// Automatic and claimable draws and the stalemate outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndRules {
@@ -351,6 +385,12 @@ pub struct EndRules {
     pub claim_repetitions: Option<u32>,
     /// Occurrences that end the game automatically (5).
     pub auto_repetitions: Option<u32>,
+    /// Checks that win (three-check: 3): a side that has given this many
+    /// checks wins at once. Positions count the checks each side still
+    /// needs (FEN `3+3` after the en passant field, as python-chess and
+    /// lichess write it; lichess's `+0+0` after the clocks is read too),
+    /// and they are part of the position for repetition.
+    pub check_limit: Option<u8>,
 }
 
 impl EndRules {
@@ -362,6 +402,7 @@ impl EndRules {
             auto_halfmoves: Some(150),
             claim_repetitions: Some(3),
             auto_repetitions: Some(5),
+            check_limit: None,
         }
     }
 }
@@ -387,9 +428,43 @@ pub struct GameDefinition {
     pub end: EndRules,
     /// The start position as FEN in this game's letters.
     pub start_fen: String,
+    /// Drops and pockets, if any (crazyhouse).
+    pub drops: Option<Drops>,
 }
 
 impl GameDefinition {
+    /// FIDE chess with crazyhouse drops (lichess's crazyhouse, as
+    /// python-chess's `CrazyhouseBoard` and Fairy-Stockfish's `crazyhouse`
+    /// play it): captured pieces go to the capturer's hand, a promoted
+    /// piece returns as a pawn, any piece in hand may be dropped on an
+    /// empty square (pawns not on the first or last rank), drops may give
+    /// check and mate; no 50-move rule.
+    pub fn crazyhouse() -> GameDefinition {
+        let mut d = GameDefinition::fide();
+        d.id = "crazyhouse".into();
+        d.name = "Crazyhouse".into();
+        d.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
+        d.end.claim_halfmoves = None;
+        d.end.auto_halfmoves = None;
+        let rule = |piece: usize, ranks: Vec<u8>| DropRule {
+            piece,
+            ranks,
+            no_doubled: false,
+            may_mate: true,
+        };
+        d.drops = Some(Drops {
+            pieces: vec![
+                rule(0, (1..=6).collect()),
+                rule(1, vec![]),
+                rule(2, vec![]),
+                rule(3, vec![]),
+                rule(4, vec![]),
+            ],
+            demote_to: 0,
+        });
+        d
+    }
+
     /// Index of the piece type whose symbol is `c` (either case).
     pub fn kind_of_symbol(&self, c: char) -> Option<usize> {
         let u = c.to_ascii_uppercase();
@@ -509,6 +584,7 @@ impl GameDefinition {
             }),
             end: EndRules::fide(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            drops: None,
         }
     }
 }

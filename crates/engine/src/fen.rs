@@ -94,6 +94,13 @@ pub enum FenError {
     /// [`RuleHooks::check_setup`](crate::hooks::RuleHooks::check_setup)).
     #[error("FEN position is not valid under these rules: {0}")]
     Rules(String),
+    /// The pocket (pieces in hand) is malformed, or names a piece that
+    /// cannot be held.
+    #[error("FEN pocket `{}`: expected piece letters of pieces that can be held in hand, like `[QNpp]`", crate::echo::echo(.0))]
+    Pocket(String),
+    /// The check counters of a three-check FEN are malformed.
+    #[error("FEN check counters `{}`: expected the checks each side still needs, like `3+3` (or lichess's checks given, `+1+0`)", crate::echo::echo(.0))]
+    Checks(String),
     /// Pockets, promoted markers and check counters belong to variants this
     /// build does not support.
     #[error("FEN uses `{}`, which belongs to a variant that is not supported", crate::echo::echo(.0))]
@@ -163,9 +170,43 @@ fn parse_inner<B: BitSet>(
     let mut fields = fen.split_ascii_whitespace();
     let board = fields.next().ok_or(FenError::Empty)?;
     let mut pos = Position::<B>::empty();
-    if board.contains('[') || board.contains('~') {
+    if t.drops.is_none() && (board.contains('[') || board.contains('~')) {
         return Err(FenError::Unsupported(board.into()));
     }
+    // Pockets: `board[QRBNPqrbnp]` or a rank past the last (`board/QRq`).
+    let (board, pocket) = match board.find('[') {
+        Some(i) => {
+            let rest = &board[i + 1..];
+            let Some(inner) = rest.strip_suffix(']') else {
+                return Err(FenError::Pocket(board.into()));
+            };
+            (&board[..i], Some(inner))
+        }
+        None if board.split('/').count() == t.height as usize + 1 && t.drops.is_some() => {
+            let i = board.rfind('/').unwrap_or(0);
+            (&board[..i], Some(&board[i + 1..]))
+        }
+        None => (board, None),
+    };
+    if let (Some(p), Some(d)) = (pocket, t.drops.as_deref()) {
+        for c in p.chars() {
+            let k = def
+                .kind_of_symbol(c)
+                .filter(|&k| d.hand & (1 << k) != 0)
+                .ok_or_else(|| FenError::Pocket(p.into()))?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let n = pos.pocket_count(color, PieceKind(k as u8));
+            if n == u8::MAX {
+                return Err(FenError::Pocket(p.into()));
+            }
+            pos.set_pocket_count(color, PieceKind(k as u8), n + 1);
+        }
+    }
+    let mut promoted = B::EMPTY;
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != t.height as usize {
         return Err(FenError::RankCount {
@@ -230,6 +271,11 @@ fn parse_inner<B: BitSet>(
             );
             f += 1;
             j += 1;
+            // `~` after a piece: it promoted (drop games).
+            if j < bytes.len() && bytes[j] == b'~' {
+                promoted |= B::bit((r * t.width as usize + f - 1) as u8);
+                j += 1;
+            }
         }
         if f != t.width as usize {
             return Err(FenError::Board {
@@ -238,6 +284,7 @@ fn parse_inner<B: BitSet>(
             });
         }
     }
+    pos.set_promoted(promoted);
     let turn = match fields.next() {
         None | Some("w") | Some("W") => Color::White,
         Some("b") | Some("B") => Color::Black,
@@ -288,8 +335,32 @@ fn parse_inner<B: BitSet>(
             }
         }
     };
+    // Three-check: the checks each side still needs (`3+3`) after the en
+    // passant field (python-chess), or those given (`+1+0`) after the
+    // clocks (lichess).
+    let mut rest: Vec<&str> = fields.collect();
+    let mut given = [0u8; 2];
+    if t.check_limit != 0 {
+        let limit = t.check_limit;
+        let pair = |s: &str| -> Option<(u8, u8)> {
+            let (a, b) = s.split_once('+')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        };
+        if rest.first().is_some_and(|f| f.contains('+')) {
+            let f = rest.remove(0);
+            let (w, b) = pair(f).ok_or_else(|| FenError::Checks(f.into()))?;
+            given = [limit.saturating_sub(w), limit.saturating_sub(b)];
+        } else if rest.len() >= 3 && rest[2].starts_with('+') {
+            let f = rest.remove(2);
+            let (w, b) = pair(&f[1..]).ok_or_else(|| FenError::Checks(f.into()))?;
+            given = [w.min(limit), b.min(limit)];
+        }
+    }
+    let mut fields = rest.into_iter();
     let halfmove = parse_clock(fields.next(), "half-move clock", 0)?;
     let fullmove = parse_clock(fields.next(), "full-move number", 1)?.max(1);
+    pos.set_checks_given(Color::White, given[0]);
+    pos.set_checks_given(Color::Black, given[1]);
     if let Some(extra) = fields.next() {
         if extra.starts_with('+') || extra.contains('+') {
             return Err(FenError::Unsupported(extra.into()));
@@ -679,6 +750,9 @@ pub fn write<B: BitSet>(
                     } else {
                         sym.to_ascii_lowercase()
                     });
+                    if pos.promoted.has(r * t.width + f) {
+                        s.push('~');
+                    }
                 }
             }
         }
@@ -688,6 +762,9 @@ pub fn write<B: BitSet>(
         if r > 0 {
             s.push('/');
         }
+    }
+    if t.drops.is_some() {
+        s.push_str(&pocket_field(def, pos));
     }
     s.push(' ');
     s.push(pos.turn.fen_char());
@@ -705,7 +782,34 @@ pub fn write<B: BitSet>(
         }
         None => s.push('-'),
     }
+    if t.check_limit != 0 {
+        let left = |c: usize| t.check_limit.saturating_sub(pos.checks_given[c]);
+        s.push_str(&format!(" {}+{}", left(0), left(1)));
+    }
     s.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+    s
+}
+
+/// The pockets as lichess and python-chess write them: `[`, White's pieces
+/// in upper case, Black's in lower case, each side's from the last piece
+/// type to the first (`QRBNP` in chess), `]`.
+pub fn pocket_field<B: BitSet>(def: &GameDefinition, pos: &Position<B>) -> String {
+    let mut s = String::from("[");
+    for c in Color::ALL {
+        for k in (0..def.pieces.len()).rev() {
+            let n = pos.pocket_count(c, PieceKind(k as u8));
+            let sym = def.pieces[k].symbol;
+            let sym = if c == Color::White {
+                sym.to_ascii_uppercase()
+            } else {
+                sym.to_ascii_lowercase()
+            };
+            for _ in 0..n {
+                s.push(sym);
+            }
+        }
+    }
+    s.push(']');
     s
 }
 

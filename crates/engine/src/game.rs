@@ -690,13 +690,38 @@ impl Game {
     /// included).
     pub fn repetitions(&self) -> usize {
         let cur = self.hash();
-        let window = self.halfmove_clock() as usize + 1;
+        // In drop games a capture or a pawn move can be undone (the piece
+        // comes back from the hand), so every earlier position counts, as
+        // python-chess's `CrazyhouseBoard.is_irreversible` has it; the
+        // hash holds the pockets and the promoted marks.
+        let window = if self.has_drops() {
+            usize::MAX
+        } else {
+            self.halfmove_clock() as usize + 1
+        };
         self.keys
             .iter()
             .rev()
             .take(window)
             .filter(|&&k| k == cur)
             .count()
+    }
+
+    /// Whether the game has drops and pockets (crazyhouse).
+    pub fn has_drops(&self) -> bool {
+        self.variant.def.drops.is_some()
+    }
+
+    /// How many pieces of `kind` `color` holds in hand (0 in games
+    /// without drops).
+    pub fn pocket_count(&self, color: Color, kind: crate::PieceKind) -> u8 {
+        with!(self, |p, _t| p.pocket_count(color, kind))
+    }
+
+    /// Whether the piece on `sq` reached its type by promotion (tracked in
+    /// games with drops only).
+    pub fn is_promoted(&self, sq: Square) -> bool {
+        with!(self, |p, _t| p.promoted().has(sq))
     }
 
     /// The game's status. Checkmate is judged first, so a mate on the
@@ -717,6 +742,23 @@ impl Game {
                 winner: r.winner,
                 reason: r.reason,
             };
+        }
+        if let Some(limit) = self.variant.def.end.check_limit {
+            // python-chess's order: the side to move lost, won, or both
+            // reached the limit (a draw).
+            let given = |c: Color| with!(self, |p, _t| p.checks_given(c));
+            let us = self.turn();
+            let (mine, theirs) = (given(us) >= limit, given(us.flip()) >= limit);
+            if mine || theirs {
+                return Status::Variant {
+                    winner: match (mine, theirs) {
+                        (true, false) => Some(us),
+                        (false, true) => Some(us.flip()),
+                        _ => None,
+                    },
+                    reason: "check-limit".into(),
+                };
+            }
         }
         let end = &self.variant.def.end;
         if legal.is_empty() && self.is_check() {
@@ -810,6 +852,15 @@ impl Game {
     /// shakmaty and python-chess): both sides lack mating material.
     pub fn is_insufficient_material(&self) -> bool {
         with!(self, |p, t| {
+            if t.drops.is_some() {
+                return drop_game_insufficient(t, p);
+            }
+            if t.check_limit != 0 {
+                // Any piece but a king can give check (python-chess's
+                // `ThreeCheckBoard`): only bare kings are dead.
+                let kings = role_squares(t, p, Role::King);
+                return (p.occupied() & !kings).is_empty();
+            }
             if Color::ALL.iter().any(|&c| p.royals(t, c).count() > 1) {
                 // FIDE's analysis assumes one king a side. With two royal
                 // pieces a lone minor piece can mate one of them (e.g.
@@ -824,6 +875,21 @@ impl Game {
             insufficient(t, p, Color::White) && insufficient(t, p, Color::Black)
         })
     }
+}
+
+/// Insufficient material in a drop game (python-chess's
+/// `CrazyhouseBoard.has_insufficient_material`, the same for both sides):
+/// at most three pieces on the board and in the hands together, none of
+/// them promoted, and no pawn, rook or queen anywhere.
+fn drop_game_insufficient<B: BitSet>(t: &Tables<B>, p: &Position<B>) -> bool {
+    let in_hand: u32 = p.pockets.iter().flatten().map(|&n| u32::from(n)).sum();
+    if p.occupied().count() + in_hand > 3 || p.promoted.any() {
+        return false;
+    }
+    t.roles.iter().enumerate().all(|(k, role)| {
+        let heavy = matches!(role, Some(Role::Pawn | Role::Rook | Role::Queen) | None);
+        !heavy || (p.by_kind[k].is_empty() && p.pockets.iter().all(|h| h[k] == 0))
+    })
 }
 
 /// The squares of the pieces whose kinds have role `r`.

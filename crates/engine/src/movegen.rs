@@ -11,7 +11,13 @@ use crate::bitboard::BitSet;
 use crate::definition::ShapeMode;
 use crate::hooks::{ListRule, Royalty};
 use crate::position::Position;
-use crate::tables::{Tables, MAX_KINDS};
+use crate::tables::{DropTables, Tables, MAX_KINDS};
+
+thread_local! {
+    /// Set while [`Position::without_drop_mates`] counts the defender's
+    /// replies, so that their own drops are not tested for mate in turn.
+    static IN_MATE_TEST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 
 /// Receives generated moves: either whole target sets (for bulk counting)
@@ -28,6 +34,16 @@ pub(crate) trait Sink<B> {
     fn shifted(&mut self, targets: B, delta: i32, kind: MoveKind, promote: bool);
     /// One move.
     fn single(&mut self, m: Move);
+    /// Drops of a piece of `kind` from the hand onto each of `targets`.
+    #[inline]
+    fn drops(&mut self, kind: u8, targets: B)
+    where
+        B: BitSet,
+    {
+        for to in targets.iter() {
+            self.single(Move::drop(PieceKind(kind), to));
+        }
+    }
 }
 
 /// How a plain mover (see [`Tables::plain`]) of one kind and colour moves:
@@ -85,6 +101,13 @@ impl<B: BitSet> Sink<B> for Counter {
     #[inline(always)]
     fn single(&mut self, _m: Move) {
         self.n += 1;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: u8, targets: B)
+    where
+        B: BitSet,
+    {
+        self.n += targets.count() as u64;
     }
 }
 
@@ -671,6 +694,12 @@ impl<B: BitSet> Position<B> {
             if self.ep.any() {
                 self.gen_en_passant(t, sink, true);
             }
+            if let Some(d) = t.drops.as_deref() {
+                // A drop only adds a piece: it is legal exactly when it
+                // lands on an empty square that blocks the one check, if
+                // any (python-chess's `legal_drop_squares_mask`).
+                self.gen_drops(t, d, sink, mask & !occ & t.board);
+            }
         }
 
         if PLAIN {
@@ -1064,6 +1093,9 @@ impl<B: BitSet> Position<B> {
         }
         self.gen_en_passant(t, sink, false);
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
+        if let Some(d) = t.drops.as_deref() {
+            self.gen_drops(t, d, sink, !self.occupied() & t.board);
+        }
     }
 
     /// [`Self::gen_pseudo`] on plain tables ([`Tables::plain`]) where
@@ -1129,6 +1161,9 @@ impl<B: BitSet> Position<B> {
             self.gen_shapes(t, sink, k, pcs, zones);
         }
         self.gen_en_passant(t, sink, false);
+        if let Some(d) = t.drops.as_deref() {
+            self.gen_drops(t, d, sink, empty);
+        }
         if (self.castling & our).is_empty() {
             return;
         }
@@ -1150,6 +1185,64 @@ impl<B: BitSet> Position<B> {
             mg.rook(s, o) & rl & th != 0 || mg.bishop(s, o) & bl & th != 0
         };
         self.gen_castling(t, sink, castle_safe, false, None, attacked);
+    }
+
+    /// Drops of the side to move onto `allowed` (empty squares, already
+    /// cut to the check's blocking squares by the legal generator), each
+    /// kind in hand on its drop zone, without doubled files where the rules
+    /// forbid them and without mating drops where those are illegal.
+    #[inline(never)]
+    pub(crate) fn gen_drops<S: Sink<B>>(
+        &self,
+        t: &Tables<B>,
+        d: &DropTables<B>,
+        sink: &mut S,
+        allowed: B,
+    ) {
+        let us = self.turn.index();
+        let mut m = d.hand;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.pockets[us][k % MAX_KINDS] == 0 {
+                continue;
+            }
+            let mut tg = allowed & d.zone[us][k % MAX_KINDS];
+            if d.no_doubled & (1 << k) != 0 {
+                for s in (self.by_kind[k % MAX_KINDS] & self.by_color[us]).iter() {
+                    tg &= !d.file[t.file(s) as usize & 15];
+                }
+            }
+            if d.no_mate & (1 << k) != 0 && !IN_MATE_TEST.with(|c| c.get()) {
+                tg = self.without_drop_mates(t, k, tg);
+            }
+            if tg.any() {
+                sink.drops(k as u8, tg);
+            }
+        }
+    }
+
+    /// `targets` without the squares where a drop of `kind` would give
+    /// checkmate (a drop that may not mate, shogi's pawn). The defender's
+    /// replies are counted with every drop allowed, so the test does not
+    /// recurse.
+    #[cold]
+    fn without_drop_mates(&self, t: &Tables<B>, kind: usize, targets: B) -> B {
+        let mut keep = targets;
+        IN_MATE_TEST.with(|c| c.set(true));
+        for to in targets.iter() {
+            let mut after = *self;
+            let m = Move::drop(PieceKind(kind as u8), to);
+            match &t.hooks {
+                Some(h) => after.play_with_hooks(t, h.as_ref(), m),
+                None => after.play_unchecked(t, m),
+            }
+            if after.in_check_hooked(t) && after.count_legal(t) == 0 {
+                keep &= !B::bit(to);
+            }
+        }
+        IN_MATE_TEST.with(|c| c.set(false));
+        keep
     }
 
     /// Promotion choices open to the side to move (limits applied).
@@ -1314,6 +1407,9 @@ impl<B: BitSet> Position<B> {
     /// All legal moves (through the hooks when the tables carry some),
     /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        if t.check_limit != 0 && self.check_limit_reached(t) {
+            return;
+        }
         if t.hooks.is_some() {
             return self.legal_moves_with_hooks(t, out);
         }
@@ -1376,6 +1472,9 @@ impl<B: BitSet> Position<B> {
         } else {
             self.promotion_choices(t).n
         };
+        if t.check_limit != 0 && self.check_limit_reached(t) {
+            return 0;
+        }
         let mut c = Counter {
             n: 0,
             promo: promo as u64,

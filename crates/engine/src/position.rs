@@ -37,6 +37,13 @@ pub struct Position<B: BitSet> {
     /// Per-game state slots for rule layers (e.g. the half-move within a
     /// multi-move turn, a locked result); part of the hash.
     pub(crate) rule_state: [u16; RULE_SLOTS],
+    /// Pieces in hand, `[color][kind]` (drop games; all 0 elsewhere).
+    pub(crate) pockets: [[u8; MAX_KINDS]; 2],
+    /// Squares of pieces that reached their type by promotion (drop games:
+    /// captured, they go to the hand demoted; FEN writes `~` after them).
+    pub(crate) promoted: B,
+    /// Checks each side has given (three-check; 0 elsewhere).
+    pub(crate) checks_given: [u8; 2],
 }
 
 /// Number of per-game state slots a position carries for rule layers.
@@ -61,7 +68,72 @@ impl<B: BitSet> Position<B> {
             hash: 0,
             next_id: 1,
             rule_state: [0; RULE_SLOTS],
+            pockets: [[0; MAX_KINDS]; 2],
+            promoted: B::EMPTY,
+            checks_given: [0; 2],
         }
+    }
+
+    /// Checks `color` has given (games with a check limit, three-check).
+    pub fn checks_given(&self, color: Color) -> u8 {
+        self.checks_given[color.index()]
+    }
+
+    /// Sets the checks `color` has given, keeping the hash up to date.
+    pub fn set_checks_given(&mut self, color: Color, n: u8) {
+        let c = color.index();
+        self.hash ^= zobrist::checks(c, self.checks_given[c]) ^ zobrist::checks(c, n);
+        self.checks_given[c] = n;
+    }
+
+    /// Whether a side has given the checks that win (`t`'s check limit).
+    #[inline]
+    pub(crate) fn check_limit_reached(&self, t: &Tables<B>) -> bool {
+        t.check_limit != 0 && self.checks_given.iter().any(|&n| n >= t.check_limit)
+    }
+
+    /// How many pieces of `kind` `color` holds in hand (drop games).
+    pub fn pocket_count(&self, color: Color, kind: PieceKind) -> u8 {
+        self.pockets[color.index()][kind.index() % MAX_KINDS]
+    }
+
+    /// Sets how many pieces of `kind` `color` holds in hand, keeping the
+    /// hash up to date (setup, rule layers).
+    pub fn set_pocket_count(&mut self, color: Color, kind: PieceKind, count: u8) {
+        let (c, k) = (color.index(), kind.index() % MAX_KINDS);
+        self.hash ^= zobrist::pocket(c, k, self.pockets[c][k]) ^ zobrist::pocket(c, k, count);
+        self.pockets[c][k] = count;
+    }
+
+    /// Whether either side holds a piece in hand.
+    pub fn has_pieces_in_hand(&self) -> bool {
+        self.pockets.iter().flatten().any(|&n| n > 0)
+    }
+
+    /// Squares of promoted pieces (drop games; see [`Self::set_promoted`]).
+    pub fn promoted(&self) -> B {
+        self.promoted
+    }
+
+    /// Marks the pieces on `squares` as promoted and every other piece as
+    /// not, keeping the hash up to date (setup; FEN's `~`). Empty squares
+    /// are ignored.
+    pub fn set_promoted(&mut self, squares: B) {
+        let squares = squares & self.occupied();
+        for s in (self.promoted ^ squares).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted = squares;
+    }
+
+    /// Adds one piece of `kind` to `color`'s hand.
+    #[inline]
+    fn pocket_add(&mut self, color: Color, kind: usize) {
+        let (c, k) = (color.index(), kind % MAX_KINDS);
+        let n = self.pockets[c][k];
+        let m = n.saturating_add(1);
+        self.hash ^= zobrist::pocket(c, k, n) ^ zobrist::pocket(c, k, m);
+        self.pockets[c][k] = m;
     }
 
     /// The piece on `sq`, if any.
@@ -135,6 +207,7 @@ impl<B: BitSet> Position<B> {
             MoveKind::Normal | MoveKind::DoubleStep => {
                 self.set_attr(m.to, a);
             }
+            MoveKind::Drop => {}
         }
     }
 
@@ -347,6 +420,17 @@ impl<B: BitSet> Position<B> {
         }
         for sq in self.occupied().iter() {
             h ^= zobrist::attr(sq, self.attrs[sq as usize]);
+        }
+        for (c, hand) in self.pockets.iter().enumerate() {
+            for (k, &n) in hand.iter().enumerate() {
+                h ^= zobrist::pocket(c, k, n);
+            }
+        }
+        for s in self.promoted.iter() {
+            h ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        for (c, &n) in self.checks_given.iter().enumerate() {
+            h ^= zobrist::checks(c, n);
         }
         h
     }
@@ -594,9 +678,12 @@ impl<B: BitSet> Position<B> {
     /// move. Updates clocks, castling rights, en passant and the hash.
     #[inline]
     pub fn play_unchecked(&mut self, t: &Tables<B>, m: Move) {
-        if !t.piece_attrs && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+        if !t.special_play && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             self.play_simple(t, m);
         } else {
+            // Drop games branch inside `play_special`, so that this
+            // function (inlined wherever a move is played) stays as it was
+            // without drops.
             self.play_special(t, m);
         }
     }
@@ -701,7 +788,7 @@ impl<B: BitSet> Position<B> {
     /// position per move.
     #[inline(always)]
     pub(crate) fn restore_from(&mut self, t: &Tables<B>, parent: &Position<B>, m: Move) {
-        if t.piece_attrs || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+        if t.special_play || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             *self = *parent;
             return;
         }
@@ -729,10 +816,110 @@ impl<B: BitSet> Position<B> {
         debug_assert!(self == parent, "restore_from missed a change of {m:?}");
     }
 
-    /// [`Self::play_unchecked`] for castling, en passant, and every move
-    /// of a variant with piece attributes.
+    /// [`Self::play_unchecked`] in a game with drops: a drop takes a piece
+    /// from the mover's hand; a capture puts the captured piece in the
+    /// mover's hand with the mover's colour (demoted when it had promoted,
+    /// not at all when its kind cannot be held); promoted marks move with
+    /// their pieces. python-chess's `CrazyhouseBoard.push`: a drop counts
+    /// toward the half-move clock like a quiet move, pawn drops included.
+    #[inline(never)]
+    fn play_pocket(&mut self, t: &Tables<B>, m: Move) {
+        let Some(d) = t.drops.as_deref() else {
+            return self.play_board(t, m);
+        };
+        let us = self.turn;
+        if m.kind == MoveKind::Drop {
+            let Some(k) = m.promotion else { return };
+            let (c, ki) = (us.index(), k.index() % MAX_KINDS);
+            let n = self.pockets[c][ki];
+            if n == 0 || self.occupied().has(m.to) {
+                return;
+            }
+            self.hash ^= zobrist::pocket(c, ki, n) ^ zobrist::pocket(c, ki, n - 1);
+            self.pockets[c][ki] = n - 1;
+            self.add_new(m.to, Piece { kind: k, color: us });
+            // A piece dropped on one of its initial squares has its first
+            // move (a pawn dropped on its second rank may double-step, as
+            // in python-chess and Fairy-Stockfish).
+            if t.first_move_kinds & (1 << (ki & 31)) != 0 && t.kinds[c][ki].initial.has(m.to) {
+                self.set_unmoved(self.unmoved | B::bit(m.to));
+            }
+            if t.piece_attrs {
+                self.set_attr(m.to, 0);
+            }
+            if self.ep.any() {
+                self.set_ep(B::EMPTY, 0);
+            }
+            self.halfmove = self.halfmove.saturating_add(1);
+            if us == Color::Black {
+                self.fullmove = self.fullmove.saturating_add(1);
+            }
+            self.set_turn(us.flip());
+            return;
+        }
+        let victim_sq = match m.kind {
+            MoveKind::EnPassant => Some(self.ep_victim),
+            MoveKind::Castle => None,
+            _ => Some(m.to),
+        };
+        let victim = victim_sq.and_then(|s| {
+            self.piece_at(s)
+                .filter(|p| p.color != us)
+                .map(|p| (p, self.promoted.has(s)))
+        });
+        let mover_promoted = self.promoted.has(m.from);
+        let mut marks = self.promoted & !B::bit(m.from);
+        if let Some(s) = victim_sq {
+            marks &= !B::bit(s);
+        }
+        if mover_promoted || (m.promotion.is_some() && m.kind != MoveKind::Castle) {
+            marks |= B::bit(m.to);
+        }
+        // Clear the marks before the board changes (they name squares).
+        for s in (self.promoted & !marks).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted &= marks;
+        self.play_board(t, m);
+        for s in (marks & !self.promoted).iter() {
+            self.hash ^= zobrist::PROMOTED[s as usize & 127];
+        }
+        self.promoted = marks;
+        if let Some((p, was_promoted)) = victim {
+            let k = if was_promoted {
+                d.demote_to as usize
+            } else {
+                p.kind.index()
+            };
+            if d.hand & (1 << k) != 0 {
+                self.pocket_add(us, k);
+            }
+        }
+    }
+
+    /// [`Self::play_unchecked`] for castling, en passant, every move of a
+    /// variant with piece attributes, and every move of a drop game
+    /// ([`Self::play_pocket`]).
     #[inline(never)]
     fn play_special(&mut self, t: &Tables<B>, m: Move) {
+        let us = self.turn;
+        if t.drops.is_some() {
+            self.play_pocket(t, m);
+        } else {
+            self.play_board(t, m);
+        }
+        // Three-check: a move that leaves the opponent in check counts
+        // (python-chess's `ThreeCheckBoard.push`).
+        if t.check_limit != 0 && self.is_check(t) {
+            let n = self.checks_given[us.index()].saturating_add(1);
+            self.set_checks_given(us, n);
+        }
+    }
+
+    /// The board side of [`Self::play_special`]: the move itself, without
+    /// pockets.
+    #[inline(always)]
+    fn play_board(&mut self, t: &Tables<B>, m: Move) {
         let us = self.turn;
         let them = us.flip();
         let (piece, id) = match self.take(m.from) {
@@ -758,6 +945,9 @@ impl<B: BitSet> Position<B> {
                     self.put(rank_base + rf[side], rp, rid);
                 }
             }
+            // Drops are played by `play_pocket`; without drop rules a drop
+            // puts nothing on the board.
+            MoveKind::Drop => {}
             MoveKind::EnPassant => {
                 self.take(victim);
                 reset = true;
@@ -798,7 +988,10 @@ impl<B: BitSet> Position<B> {
     }
 
     /// After a multi-step, records the passed squares as en passant squares
-    /// when some enemy piece attacks one of them en passant.
+    /// when some enemy piece attacks one of them en passant. Kept out of
+    /// line: inlined into `play_unchecked` it costs the common move more
+    /// than the call saves (callgrind, Kiwipete perft 3).
+    #[inline(never)]
     fn open_en_passant(&mut self, t: &Tables<B>, m: Move, them: Color) {
         if t.ep_kinds == 0 {
             return;

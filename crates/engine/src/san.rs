@@ -76,10 +76,23 @@ pub fn write<B: BitSet>(
         None => after.play_unchecked(t, m),
     }
     // The hooks decide what check is (added attacks, hit points).
-    if after.in_check_hooked(t) {
+    let check = after.in_check_hooked(t);
+    if check || t.hooks.is_some() {
         let mut replies = Vec::new();
         after.legal_moves_into(t, &mut replies);
-        s.push(if replies.is_empty() { '#' } else { '+' });
+        // A move that wins by a rule of the variant (antichess: the
+        // opponent is left without pieces or moves) is marked `#` too, as
+        // python-chess marks moves after which `is_variant_win` or
+        // `is_variant_loss` holds.
+        let variant_win = t.hooks.as_ref().is_some_and(|h| {
+            h.game_result(t, &after, &replies)
+                .is_some_and(|r| r.winner.is_some())
+        });
+        if (check && replies.is_empty()) || variant_win {
+            s.push('#');
+        } else if check {
+            s.push('+');
+        }
     }
     s
 }
@@ -92,6 +105,14 @@ pub fn write_bare<B: BitSet>(
     legal: &[Move],
     m: Move,
 ) -> String {
+    if let Some(k) = m.dropped() {
+        // `N@f3`, `P@e4` (python-chess writes the pawn's letter too).
+        return format!(
+            "{}@{}",
+            def.pieces[k.index()].symbol.to_ascii_uppercase(),
+            square_name(m.to, t.width)
+        );
+    }
     if m.kind == MoveKind::Castle {
         return if t.file(m.to) > t.file(m.from) {
             "O-O".into()
@@ -189,6 +210,24 @@ pub fn parse<B: BitSet>(
             }),
         };
     }
+    if let Some((piece, square)) = text.split_once('@') {
+        // A drop: `N@f3`; `@e4` and `P@e4` for a pawn (python-chess).
+        let kind = match piece {
+            "" => def.pieces.iter().position(|p| p.pawn_like),
+            p if p.len() == 1 && p.as_bytes()[0].is_ascii_uppercase() => {
+                def.kind_of_symbol(p.as_bytes()[0] as char)
+            }
+            _ => None,
+        }
+        .ok_or_else(|| SanError::Syntax(san.into()))?;
+        let to =
+            parse_square(square, t.width, t.height).ok_or_else(|| SanError::Syntax(san.into()))?;
+        return legal
+            .iter()
+            .copied()
+            .find(|m| m.dropped().map(|k| k.index()) == Some(kind) && m.to == to)
+            .ok_or_else(|| SanError::Illegal(san.into()));
+    }
     let b = text.as_bytes();
     if !b.is_ascii() {
         return Err(SanError::Syntax(san.into()));
@@ -266,7 +305,8 @@ pub fn parse<B: BitSet>(
         if let (Some(f), Some(r)) = (hf, hr) {
             let from = r * t.width + f;
             let same_squares = |m: &Move| {
-                m.from == from
+                !m.is_drop()
+                    && m.from == from
                     && (m.to == to || (m.kind == MoveKind::Castle && castle_king_to(t, *m) == to))
             };
             let found = legal

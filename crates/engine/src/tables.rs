@@ -402,6 +402,33 @@ pub struct Tables<B> {
     /// Castling geometry per colour, king file and rook file
     /// (`[color][king_file * 16 + rook_file]`), both on the back rank.
     pub(crate) castle_paths: Box<[[CastlePath<B>; 256]; 2]>,
+    /// Drop rules (pieces in hand), when the game has them; `None` costs
+    /// the move generator one untaken branch.
+    pub(crate) drops: Option<Box<DropTables<B>>>,
+    /// Checks that win (three-check), 0 for none
+    /// ([`crate::definition::EndRules::check_limit`]).
+    pub(crate) check_limit: u8,
+    /// Whether every move takes the general make-move path
+    /// (`Position::play_special`): piece attributes or pockets to keep.
+    pub(crate) special_play: bool,
+}
+
+/// Compiled drop rules ([`crate::definition::Drops`]).
+#[derive(Clone, Debug)]
+pub(crate) struct DropTables<B> {
+    /// Kinds that may be held in hand (mask).
+    pub hand: u32,
+    /// Squares each kind may be dropped on, `[color][kind]`.
+    pub zone: [[B; MAX_KINDS]; 2],
+    /// Kinds that may not be dropped onto a file holding one of the same
+    /// kind and side (mask).
+    pub no_doubled: u32,
+    /// Kinds whose drop may not give checkmate (mask).
+    pub no_mate: u32,
+    /// The kind a captured promoted piece becomes in the hand.
+    pub demote_to: u8,
+    /// Every square of each file.
+    pub file: [B; 16],
 }
 
 /// Where a castling king goes and which squares must be empty.
@@ -605,6 +632,10 @@ pub enum DefinitionError {
         /// Ranks.
         height: u8,
     },
+    /// The drop rules name a piece type the game does not have, or a
+    /// royal one.
+    #[error("drop rules: {0}")]
+    Drops(String),
     /// Two piece types share a symbol.
     #[error("piece types `{0}` and `{1}` share the symbol `{2}`")]
     DuplicateSymbol(String, String, char),
@@ -987,6 +1018,10 @@ impl<B: BitSet> Tables<B> {
             .iter()
             .any(|&k| royal_kinds & (1u32 << (k as u32 & 31)) != 0);
         let mut back_rank = [B::EMPTY; 2];
+        let drops = match &def.drops {
+            None => None,
+            Some(d) => Some(Box::new(drop_tables(def, d, nk, w, h, &sq)?)),
+        };
         let mut light_squares = B::EMPTY;
         for f in 0..w as i32 {
             back_rank[0] |= B::bit(sq(f, 0));
@@ -1050,6 +1085,9 @@ impl<B: BitSet> Tables<B> {
             orthodox: false,
             orthodox_pawn: [PawnPattern::NONE; 2],
             castle_paths: castle_paths(def, w, h),
+            special_play: drops.is_some() || def.end.check_limit.is_some(),
+            check_limit: def.end.check_limit.unwrap_or(0),
+            drops,
         }
         .with_magic()
         .with_hot())
@@ -1176,6 +1214,8 @@ impl<B: BitSet> Tables<B> {
                 && self.promo_optional[c].is_empty()
         };
         self.orthodox = self.plain
+            && self.drops.is_none()
+            && self.check_limit == 0
             && B::CAPACITY == 64
             && self.squares == 64
             && self.n_kinds == 6
@@ -1201,6 +1241,7 @@ impl<B: BitSet> Tables<B> {
     /// Installs rule-layer hooks (see [`crate::hooks`]).
     pub fn set_hooks(&mut self, hooks: std::sync::Arc<dyn crate::hooks::RuleHooks<B>>) {
         self.piece_attrs = hooks.uses_piece_attributes();
+        self.special_play = self.piece_attrs || self.drops.is_some() || self.check_limit != 0;
         self.hook_profile = hooks.profile();
         self.hook_fast = self.hook_profile.engine_generates();
         self.hooks = Some(hooks);
@@ -1258,6 +1299,79 @@ impl<B: BitSet> Tables<B> {
     pub(crate) fn rank(&self, sq: u8) -> u8 {
         self.ranks[(sq & 127) as usize]
     }
+}
+
+/// Compiles the drop rules `d` of `def` (`nk` kinds on a `w`×`h` board;
+/// `sq(file, rank)` is the square index).
+fn drop_tables<B: BitSet>(
+    def: &GameDefinition,
+    d: &crate::definition::Drops,
+    nk: usize,
+    w: u8,
+    h: u8,
+    sq: &dyn Fn(i32, i32) -> u8,
+) -> Result<DropTables<B>, DefinitionError> {
+    let mut t = DropTables {
+        hand: 0,
+        zone: [[B::EMPTY; MAX_KINDS]; 2],
+        no_doubled: 0,
+        no_mate: 0,
+        demote_to: 0,
+        file: [B::EMPTY; 16],
+    };
+    for f in 0..w as i32 {
+        for r in 0..h as i32 {
+            t.file[f as usize] |= B::bit(sq(f, r));
+        }
+    }
+    if d.demote_to >= nk {
+        return Err(DefinitionError::Drops(format!(
+            "the demoted piece type {} is not in the game",
+            d.demote_to
+        )));
+    }
+    t.demote_to = d.demote_to as u8;
+    for rule in &d.pieces {
+        let k = rule.piece;
+        if k >= nk {
+            return Err(DefinitionError::Drops(format!(
+                "piece type {k} is not in the game"
+            )));
+        }
+        if def.pieces[k].royal {
+            // A royal piece is never captured, so it never reaches a hand;
+            // rule layers that make a held type royal (`coregal` on
+            // crazyhouse) keep it off the hand rather than fail. The YAML
+            // front end refuses a royal piece in `drops` outright.
+            continue;
+        }
+        if rule.ranks.iter().any(|&r| r >= h) {
+            return Err(DefinitionError::Drops(format!(
+                "{}: a drop rank is off the board ({} ranks)",
+                def.pieces[k].id, h
+            )));
+        }
+        t.hand |= 1 << k;
+        if rule.no_doubled {
+            t.no_doubled |= 1 << k;
+        }
+        if !rule.may_mate {
+            t.no_mate |= 1 << k;
+        }
+        for c in Color::ALL {
+            let mut z = B::EMPTY;
+            for r in 0..h {
+                if rule.ranks.is_empty() || rule.ranks.contains(&r) {
+                    let rr = crate::definition::relative_rank(r, c, h);
+                    for f in 0..w {
+                        z |= B::bit(sq(f as i32, rr as i32));
+                    }
+                }
+            }
+            t.zone[c.index()][k] = z;
+        }
+    }
+    Ok(t)
 }
 
 #[cfg(test)]

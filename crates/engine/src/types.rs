@@ -130,6 +130,11 @@ pub enum MoveKind {
     DoubleStep,
     /// Castling: `to` is the rook's square.
     Castle,
+    /// A piece put from the mover's hand (pocket) onto the empty square
+    /// `to` (crazyhouse, shogi): `promotion` holds the dropped kind and
+    /// `from` equals `to`. Only games with drop rules
+    /// ([`GameDefinition::drops`](crate::GameDefinition::drops)) have them.
+    Drop,
 }
 
 impl Move {
@@ -140,6 +145,32 @@ impl Move {
             to,
             promotion: None,
             kind: MoveKind::Normal,
+        }
+    }
+
+    /// A drop of a piece of `kind` from the mover's hand onto `to`.
+    pub fn drop(kind: PieceKind, to: Square) -> Move {
+        Move {
+            from: to,
+            to,
+            promotion: Some(kind),
+            kind: MoveKind::Drop,
+        }
+    }
+
+    /// Whether this is a drop ([`MoveKind::Drop`]).
+    #[inline(always)]
+    pub fn is_drop(self) -> bool {
+        self.kind == MoveKind::Drop
+    }
+
+    /// The kind a drop puts on the board (`None` for other moves).
+    #[inline(always)]
+    pub fn dropped(self) -> Option<PieceKind> {
+        if self.kind == MoveKind::Drop {
+            self.promotion
+        } else {
+            None
         }
     }
 }

@@ -60,6 +60,14 @@ pub fn write<B: BitSet>(
     m: Move,
     chess960: bool,
 ) -> String {
+    if let Some(k) = m.dropped() {
+        // `N@f3`; pawns too (`P@e4`), as lichess and python-chess write them.
+        return format!(
+            "{}@{}",
+            def.pieces[k.index()].symbol.to_ascii_uppercase(),
+            square_name(m.to, t.width)
+        );
+    }
     let mut to = m.to;
     if m.kind == MoveKind::Castle && !chess960 {
         let kto = castle_king_to(t, m);
@@ -94,6 +102,20 @@ pub fn parse<B: BitSet>(
         return Err(UciError::NullMove(uci.into()));
     }
     let syntax = || UciError::Syntax(uci.into());
+    if let Some((piece, square)) = uci.split_once('@') {
+        // A drop: `N@f3` (`P@e4` for a pawn; the letter in either case).
+        let mut cs = piece.chars();
+        let (Some(c), None) = (cs.next(), cs.next()) else {
+            return Err(syntax());
+        };
+        let kind = def.kind_of_symbol(c).ok_or_else(syntax)?;
+        let to = parse_square(square, t.width, t.height).ok_or_else(syntax)?;
+        return legal
+            .iter()
+            .copied()
+            .find(|m| m.dropped().map(|k| k.index()) == Some(kind) && m.to == to)
+            .ok_or_else(|| UciError::Illegal(uci.into()));
+    }
     if !uci.is_ascii() || uci.len() < 4 {
         return Err(syntax());
     }
@@ -124,7 +146,7 @@ pub fn parse<B: BitSet>(
         m.from == from
             && m.to == to
             && m.promotion.map(|k| k.index()) == promotion
-            && m.kind != MoveKind::Castle
+            && !matches!(m.kind, MoveKind::Castle | MoveKind::Drop)
     });
     if let Some(m) = found {
         return Ok(m);
@@ -140,7 +162,13 @@ pub fn parse<B: BitSet>(
     }
     let choices: Vec<String> = legal
         .iter()
-        .filter(|m| promotion.is_none() && m.from == from && m.to == to && m.promotion.is_some())
+        .filter(|m| {
+            promotion.is_none()
+                && m.from == from
+                && m.to == to
+                && m.promotion.is_some()
+                && !m.is_drop()
+        })
         .map(|&m| write(def, t, legal, m, false))
         .collect();
     if choices.is_empty() {

@@ -116,6 +116,16 @@ impl Variant {
             .clone()
     }
 
+    /// Crazyhouse ([`GameDefinition::crazyhouse`]). Compiled once per
+    /// process; clones share the tables.
+    pub fn crazyhouse() -> Variant {
+        static ZH: OnceLock<Variant> = OnceLock::new();
+        ZH.get_or_init(|| {
+            Variant::new(GameDefinition::crazyhouse()).expect("the crazyhouse definition compiles")
+        })
+        .clone()
+    }
+
     /// FIDE chess with Chess960 castling (FIDE Laws, Guidelines II): the
     /// rules of [`Variant::chess`] from any of the 960 start positions, as
     /// a PGN `Variant "Chess960"` tag or a `chess960:N` layout asks.

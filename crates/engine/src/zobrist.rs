@@ -75,3 +75,41 @@ pub(crate) fn attr(sq: u8, value: u8) -> u64 {
             ^ (value as u64) << 56
     }
 }
+
+/// Pieces in hand: one key per colour and kind.
+static POCKET: [u64; 2 * MAX_KINDS] = table(0x706f_636b_6574_7321);
+
+/// The key of `count` pieces of `kind` in `color`'s hand; 0 pieces hash to
+/// nothing, so games without drops keep their hashes.
+#[inline(always)]
+pub(crate) fn pocket(color: usize, kind: usize, count: u8) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        POCKET[(color & 1) * MAX_KINDS + (kind % MAX_KINDS)]
+            .wrapping_mul(count as u64 | 1)
+            .rotate_left(count as u32 & 63)
+            ^ count as u64
+    }
+}
+
+/// Checks a side still needs to give (three-check), one key per side;
+/// the value is stored as `limit - remaining`, so 0 given hashes to
+/// nothing.
+static CHECKS: [u64; 2] = table(0x6368_6563_6b73_2121);
+
+#[inline(always)]
+pub(crate) fn checks(color: usize, given: u8) -> u64 {
+    if given == 0 {
+        0
+    } else {
+        CHECKS[color & 1]
+            .wrapping_mul(given as u64 | 1)
+            .rotate_left(given as u32 & 63)
+            ^ given as u64
+    }
+}
+
+/// A promoted piece on a square (drop games: it returns to the hand
+/// demoted).
+pub(crate) static PROMOTED: [u64; SQUARES] = table(0x7072_6f6d_6f74_6564);

@@ -146,6 +146,21 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
     ("grand", &["grand", "grand chess"]),
     ("knightmate-classic", &["knightmate", "knightmate chess"]),
     ("clobberers", &["clobberers", "colorbound clobberers"]),
+    // lichess's name first (its PGN `Variant` tag), then python-chess's
+    // aliases.
+    ("crazyhouse", &["Crazyhouse", "crazy house", "house", "zh"]),
+    (
+        "3check",
+        &["Three-check", "three-check", "threecheck", "3check"],
+    ),
+    (
+        "racingkings",
+        &["Racing Kings", "racing-kings", "racing", "race"],
+    ),
+    (
+        "kingofthehill",
+        &["King of the Hill", "king-of-the-hill", "koth"],
+    ),
 ];
 
 /// The `Variant` tag value of the game with id `id` (a shipped game id

@@ -264,6 +264,61 @@ fn fide_rows(quick: bool) -> Vec<Row> {
         .collect()
 }
 
+/// lichess's shipped games beside shakmaty's variants (issue 25: goal
+/// houserules/shakmaty >= 1.0): game id, FEN, depth, quick depth. Leaves
+/// are checked against shakmaty.
+const LICHESS: &[(&str, &str, u32, u32)] = &[
+    (
+        "crazyhouse",
+        "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+        5,
+        3,
+    ),
+    ("crazyhouse", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 5, 3),
+    (
+        "antichess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        5,
+        3,
+    ),
+];
+
+fn lichess_rows(quick: bool) -> Vec<Row> {
+    LICHESS
+        .iter()
+        .map(|&(id, fen, depth, quick_depth)| {
+            let depth = if quick { quick_depth } else { depth };
+            let (variant, _) = houserules_presets::lichess::find(id)
+                .expect("shipped")
+                .build()
+                .expect("builds");
+            let setup = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e}"));
+            let reference: (&'static str, Runner) = if id == "crazyhouse" {
+                let pos: shakmaty::variant::Crazyhouse = setup
+                    .into_position(shakmaty::CastlingMode::Standard)
+                    .unwrap_or_else(|e| panic!("shakmaty refuses {fen}: {e}"));
+                (
+                    "shakmaty Crazyhouse",
+                    Box::new(move |d| shakmaty_perft(black_box(&pos), d)),
+                )
+            } else {
+                ("shakmaty Antichess", antichess_runner(fen))
+            };
+            Row {
+                label: format!("lichess/{id} {} d{depth}", &fen[..fen.len().min(24)]),
+                depth,
+                expected: None,
+                hr: game_runner(variant, fen, id),
+                reference: Some(reference),
+                nodes: 0,
+                best: [Duration::MAX; 2],
+            }
+        })
+        .collect()
+}
+
 fn main() {
     let settings = common::Settings::from_env();
     let (quick, runs) = (settings.quick, settings.runs);
@@ -276,6 +331,7 @@ fn main() {
         }
     };
     rows.extend(fide_rows(quick));
+    rows.extend(lichess_rows(quick));
     rows.retain(|r| settings.selects(&r.label));
 
     eprintln!(

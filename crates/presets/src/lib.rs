@@ -20,6 +20,7 @@ pub mod dead;
 pub mod descriptions;
 pub mod error;
 pub mod layout;
+pub mod lichess;
 pub mod needs;
 pub mod registry;
 pub mod rules;

@@ -17,7 +17,7 @@
 mod common;
 
 use houserules_definitions::{builtin, builtin_ids};
-use houserules_engine::{Game, Move, Status};
+use houserules_engine::{Color, Game, Move, Status};
 use houserules_presets::{build_on, PresetError, RuleSet, PRESETS};
 
 use common::Rng;
@@ -67,6 +67,16 @@ fn key(m: &Move) -> (u8, u8, u8, u8) {
 
 fn reference_of(g: &Game) -> Vec<Move> {
     let v = g.variant();
+    // A game with a check limit (three-check) is over, without moves, once
+    // a side has given its checks (python-chess's `ThreeCheckBoard`).
+    if let (Some(limit), Some(p)) = (v.definition().end.check_limit, g.position::<u64>()) {
+        if [Color::White, Color::Black]
+            .iter()
+            .any(|&c| p.checks_given(c) >= limit)
+        {
+            return Vec::new();
+        }
+    }
     let mut r = if let (Some(p), Some(t)) = (g.position::<u64>(), v.tables_u64()) {
         common::hooked_reference(p, t)
     } else {

@@ -361,6 +361,7 @@ mod move_serde {
             MoveKind::EnPassant => 1,
             MoveKind::DoubleStep => 2,
             MoveKind::Castle => 3,
+            MoveKind::Drop => 4,
         };
         M {
             from: m.from,
@@ -381,6 +382,7 @@ mod move_serde {
                 1 => MoveKind::EnPassant,
                 2 => MoveKind::DoubleStep,
                 3 => MoveKind::Castle,
+                4 => MoveKind::Drop,
                 _ => MoveKind::Normal,
             },
         })

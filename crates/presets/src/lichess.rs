@@ -1,0 +1,333 @@
+//! lichess's variants as shipped games: their ids, aliases, PGN `Variant`
+//! tags and `UCI_Variant` names, and the rules each is built from (a YAML
+//! game of the definitions crate, or FIDE chess under presets).
+//!
+//! Each is checked against python-chess 1.11.2's `chess.variant` boards
+//! (`tests/lichess_differential.rs`) and against the variant perft files
+//! of scalachess (`houserules-engine`'s `tests/variant_perft.rs`).
+
+use houserules_engine::bitboard::BitSet;
+use houserules_engine::definition::GameDefinition;
+use houserules_engine::hooks::{HookProfile, HookResult, ListRule, Royalty, RuleHooks};
+use houserules_engine::{Color, Move, Position, Tables, Variant};
+
+use crate::{build_from_str, PresetError};
+
+/// A lichess variant shipped as a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LichessGame {
+    /// Our id (`--game`), also python-chess's and Fairy-Stockfish's
+    /// `UCI_Variant` name.
+    pub id: &'static str,
+    /// Other names accepted for `--game`, `UCI_Variant` and PGN tags.
+    pub aliases: &'static [&'static str],
+    /// The PGN `Variant` tag as lichess writes it.
+    pub pgn: &'static str,
+    /// How the rules are built.
+    source: Source,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// A shipped YAML game of the definitions crate.
+    Yaml(&'static str),
+    /// FIDE chess under these presets (`--rules` syntax).
+    Presets(&'static str),
+    /// FIDE chess with the King of the Hill rule ([`KingOfTheHill`]).
+    KingOfTheHill,
+    /// FIDE pieces racing their kings ([`RacingKings`]).
+    RacingKings,
+}
+
+/// The shipped lichess games, in lichess's order.
+pub const LICHESS_GAMES: &[LichessGame] = &[
+    LichessGame {
+        id: "crazyhouse",
+        aliases: &["crazy house", "house", "zh"],
+        pgn: "Crazyhouse",
+        source: Source::Yaml("crazyhouse"),
+    },
+    LichessGame {
+        id: "3check",
+        aliases: &["three-check", "threecheck", "three check"],
+        pgn: "Three-check",
+        source: Source::Yaml("3check"),
+    },
+    LichessGame {
+        id: "antichess",
+        aliases: &["giveaway", "suicide", "anti"],
+        pgn: "Antichess",
+        source: Source::Presets("suicide-chess"),
+    },
+    LichessGame {
+        id: "kingofthehill",
+        aliases: &["king-of-the-hill", "koth"],
+        pgn: "King of the Hill",
+        source: Source::KingOfTheHill,
+    },
+    LichessGame {
+        id: "racingkings",
+        aliases: &["racing-kings", "racing", "race"],
+        pgn: "Racing Kings",
+        source: Source::RacingKings,
+    },
+];
+
+/// The lichess game `name` names: its id, an alias or its PGN tag, case
+/// and `-`/`_`/space ignored (`King of the Hill`, `king-of-the-hill`,
+/// `kingofthehill`).
+pub fn find(name: &str) -> Option<&'static LichessGame> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let k = key(name);
+    if k.is_empty() {
+        return None;
+    }
+    LICHESS_GAMES
+        .iter()
+        .find(|g| key(g.id) == k || key(g.pgn) == k || g.aliases.iter().any(|a| key(a) == k))
+}
+
+impl LichessGame {
+    /// The game's rules and start FEN.
+    ///
+    /// # Errors
+    /// [`PresetError`] when the rules do not build (a bug: each is tested).
+    pub fn build(&self) -> Result<(Variant, String), PresetError> {
+        match self.source {
+            Source::Yaml(id) => {
+                let def = houserules_definitions::builtin(id).ok_or_else(|| {
+                    PresetError::Definition(format!("the shipped game {id} does not load"))
+                })?;
+                let fen = def.start_fen.clone();
+                let v = Variant::new(def).map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
+            Source::Presets(rules) => build_from_str(rules, None),
+            Source::KingOfTheHill => {
+                let mut def = GameDefinition::fide();
+                def.id = "kingofthehill".into();
+                def.name = "King of the Hill".into();
+                // A king can always walk to the hill: no dead position
+                // (python-chess's `has_insufficient_material` is false).
+                def.end.insufficient_material = false;
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, KingOfTheHill)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
+            Source::RacingKings => {
+                let mut def = GameDefinition::fide();
+                def.id = "racingkings".into();
+                def.name = "Racing Kings".into();
+                def.castling = None;
+                def.end.insufficient_material = false;
+                def.start_fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1".into();
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, RacingKings)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
+        }
+    }
+
+    /// Whether the game is a YAML game of the definitions crate (listed by
+    /// `houserules_definitions::builtin_ids`); the others are presets on
+    /// FIDE chess.
+    pub fn is_yaml(&self) -> bool {
+        matches!(self.source, Source::Yaml(_))
+    }
+}
+
+/// King of the Hill (lichess; python-chess's `KingOfTheHillBoard`): FIDE
+/// chess, and a side whose king stands on one of the four centre squares
+/// (d4, e4, d5, e5) wins at once (the game is over: no moves follow).
+/// Moves are otherwise FIDE's, so the engine's own legal generator runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KingOfTheHill;
+
+impl KingOfTheHill {
+    /// The centre squares on a `t` board (the middle two files and ranks).
+    fn hill<B: BitSet>(t: &Tables<B>) -> B {
+        let (w, h) = (t.width(), t.height());
+        let mut b = B::EMPTY;
+        for r in [(h - 1) / 2, h / 2] {
+            for f in [(w - 1) / 2, w / 2] {
+                b |= B::bit(r * w + f);
+            }
+        }
+        b
+    }
+}
+
+impl<B: BitSet> RuleHooks<B> for KingOfTheHill {
+    fn profile(&self) -> HookProfile {
+        HookProfile {
+            piece_moves: false,
+            extra_moves: false,
+            filter_move: false,
+            list_rule: ListRule::Keep,
+            royalty: Royalty::Engine,
+            effects: false,
+            board_effects: false,
+            engine_attacks: true,
+            game_over: true,
+        }
+    }
+
+    /// A king on the hill ends the game: no legal moves after it (as
+    /// python-chess's `generate_legal_moves` at a variant end).
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        let hill = Self::hill(t);
+        Color::ALL.iter().any(|&c| (pos.royals(t, c) & hill).any())
+    }
+
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        if RuleHooks::<B>::game_over(self, t, pos) {
+            moves.clear();
+        }
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+        let hill = Self::hill(t);
+        let us = pos.turn();
+        // python-chess's order: the opponent on the hill (a loss for the
+        // side to move) before the side to move on it.
+        for winner in [us.flip(), us] {
+            if (pos.royals(t, winner) & hill).any() {
+                return Some(HookResult {
+                    winner: Some(winner),
+                    reason: "king-of-the-hill".into(),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// Racing Kings (lichess; python-chess's `RacingKingsBoard`): no move may
+/// give check; a king on the last rank wins, except that when White's
+/// king arrives first Black gets one more move to arrive too (a draw). The
+/// game is over (no moves) once decided. No dead positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RacingKings;
+
+impl RacingKings {
+    fn goal<B: BitSet>(t: &Tables<B>) -> B {
+        let (w, h) = (t.width(), t.height());
+        let mut b = B::EMPTY;
+        for f in 0..w {
+            b |= B::bit((h - 1) * w + f);
+        }
+        b
+    }
+
+    /// python-chess's `is_variant_end`.
+    fn over<B: BitSet>(t: &Tables<B>, pos: &Position<B>) -> bool {
+        let goal = Self::goal(t);
+        let (white, black) = (pos.royals(t, Color::White), pos.royals(t, Color::Black));
+        if ((white | black) & goal).is_empty() {
+            return false;
+        }
+        if pos.turn() == Color::White || (black & goal).any() || black.is_empty() {
+            return true;
+        }
+        // White has arrived; Black to move arrives too unless every goal
+        // square next to its king is attacked (python-chess's test, on the
+        // board as it stands).
+        let k = black.lsb();
+        let occ = pos.occupied();
+        let targets = t.leap_attacks(Color::Black, houserules_engine::PieceKind(5), k)
+            & goal
+            & !pos.by_color(Color::Black);
+        targets
+            .iter()
+            .all(|s| pos.is_attacked(t, s, occ, Color::White))
+    }
+}
+
+impl<B: BitSet> RuleHooks<B> for RacingKings {
+    fn profile(&self) -> HookProfile {
+        HookProfile {
+            piece_moves: false,
+            extra_moves: false,
+            filter_move: true,
+            list_rule: ListRule::Keep,
+            royalty: Royalty::Engine,
+            effects: false,
+            board_effects: false,
+            engine_attacks: true,
+            game_over: true,
+        }
+    }
+
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        Self::over(t, pos)
+    }
+
+    /// A decided race has no moves.
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        if Self::over(t, pos) {
+            moves.clear();
+        }
+    }
+
+    /// No move may give check.
+    fn filter_move(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        let mut after = *pos;
+        after.play_unchecked(t, m);
+        !after.is_check(t)
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+        if !Self::over(t, pos) {
+            return None;
+        }
+        let goal = Self::goal(t);
+        let us = pos.turn();
+        let arrived = |c: Color| (pos.royals(t, c) & goal).any();
+        let winner = match (arrived(us), arrived(us.flip())) {
+            (false, _) => Some(us.flip()),
+            (true, false) => Some(us),
+            (true, true) => None,
+        };
+        Some(HookResult {
+            winner,
+            reason: "racing-kings".into(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_finds_its_game() {
+        for (name, id) in [
+            ("zh", "crazyhouse"),
+            ("Crazyhouse", "crazyhouse"),
+            ("giveaway", "antichess"),
+            ("King of the Hill", "kingofthehill"),
+            ("king-of-the-hill", "kingofthehill"),
+        ] {
+            assert_eq!(find(name).map(|g| g.id), Some(id), "{name}");
+        }
+        assert!(find("").is_none() && find("chess").is_none());
+    }
+
+    #[test]
+    fn the_hill_is_the_four_centre_squares() {
+        let v = Variant::chess();
+        let t = v.tables_u64().expect("8x8");
+        // d4 = 27, e4 = 28, d5 = 35, e5 = 36.
+        assert_eq!(
+            KingOfTheHill::hill(t),
+            (1u64 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
+        );
+    }
+}
