@@ -70,6 +70,7 @@ export function modifierEntry(key: string, entries: RuleEntry[]): string | objec
  * docs/protocol.md). Every board takes modifiers, Capablanca 10×8 and Grand 10×10 included.
  */
 export const SHIPPED_GAMES: RuleEntry[] = [
+  { id: '3check', name: 'Three-check', description: 'FIDE chess; the third check given wins' },
   { id: 'berolina', name: 'Berolina chess', description: 'pawns move diagonally and capture straight ahead' },
   { id: 'capablanca', name: 'Capablanca chess', description: '10×8 with archbishop and chancellor' },
   { id: 'chess960', name: 'Chess960', description: 'Fischer random; the standard array unless a start position (FEN) is given' },
@@ -80,10 +81,16 @@ export const SHIPPED_GAMES: RuleEntry[] = [
   { id: 'los-alamos', name: 'Los Alamos chess', description: '6×6 without bishops' },
 ];
 
+/**
+ * Shipped games the page cannot play yet: drops need a pocket display and a drop input, which the
+ * board does not have (issue 25); they are played with the CLI, UCI and the API.
+ */
+export const NOT_PLAYABLE_HERE = new Set(['crazyhouse']);
+
 /** The Game select's entries besides standard chess: the server's list, else the shipped games. */
 export function gameChoices(rules: Rules | null): RuleEntry[] {
   // `chess` is the first option already ("Chess (standard)", no `game` sent).
-  return (rules?.games?.length ? rules.games : SHIPPED_GAMES).filter((g) => g.id !== 'chess');
+  return (rules?.games?.length ? rules.games : SHIPPED_GAMES).filter((g) => g.id !== 'chess' && !NOT_PLAYABLE_HERE.has(g.id));
 }
 
 /**

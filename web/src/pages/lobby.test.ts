@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { refusalText, type RuleEntry } from '../protocol';
-import { chess960Layout, conflicts, gameChoices, modifierEntry, modifierKey, seedOf } from './Lobby';
+import { chess960Layout, conflicts, gameChoices, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -45,7 +45,7 @@ describe('the Game select', () => {
       const text = readFileSync(join(dir, f), 'utf8');
       return { id: /^id: (.+)$/m.exec(text)?.[1].trim(), name: /^name: (.+)$/m.exec(text)?.[1].trim() };
     })
-    .filter((g) => g.id !== 'chess');
+    .filter((g) => g.id !== 'chess' && !NOT_PLAYABLE_HERE.has(String(g.id)));
   it('offers the shipped games when GET /api/rules lists none (houserules serve)', () => {
     const offered = gameChoices({ games: [], layouts: [], presets: [], modifiers: [] }).map((g) => ({ id: g.id, name: g.name }));
     expect(offered.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual(shipped.sort((a, b) => String(a.id).localeCompare(String(b.id))));
@@ -53,6 +53,10 @@ describe('the Game select', () => {
   });
   it("offers the server's list when it sends one, without a second standard chess", () => {
     const games = [{ id: 'chess', name: 'Chess' }, { id: 'grand', name: 'Grand chess' }];
+    expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
+  });
+  it('leaves out the games with drops, which the board cannot play yet', () => {
+    const games = [{ id: 'crazyhouse', name: 'Crazyhouse' }, { id: 'grand', name: 'Grand chess' }];
     expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
   });
 });
