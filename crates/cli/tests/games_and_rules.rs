@@ -495,15 +495,19 @@ fn pgn_check_replays_antichess_games() {
     assert_eq!(rows[1]["final_fen"], "8/6k1/3K4/8/8/3k4/8/8 w - - 4 33");
     assert!(rows.iter().all(|r| r["error"].is_null()), "{out}");
 
-    // Crazyhouse is still refused.
+    // Crazyhouse replays since it is shipped (issue 25): python-chess 1.11.2
+    // reads this lichess game to 122 plies and
+    // `r4r2/ppp2ppk/pb1p1pNp/K2NpP2/3qn3/1B3b2/PP5P/8[QRRBNPP] w - - 8 62`
+    // (`chess.pgn.read_game(f).end().board().fen()`).
     let zh = dir.join("saturs-jannlee-zh-lichess.pgn");
-    let o = houserules(&["pgn", "check", zh.to_str().expect("utf-8")]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stdout).contains("variant not supported: Crazyhouse"),
-        "{}",
-        text(&o.stdout)
+    let out = ok(&["pgn", "check", "--json", zh.to_str().expect("utf-8")]);
+    let row: Value = serde_json::from_str(out.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(row["plies"], 122, "{out}");
+    assert_eq!(
+        row["final_fen"],
+        "r4r2/ppp2ppk/pb1p1pNp/K2NpP2/3qn3/1B3b2/PP5P/8[QRRBNPP] w - - 8 62"
     );
+    assert!(row["error"].is_null(), "{out}");
 }
 
 /// Writes a JSON state file in the test's temporary directory.
