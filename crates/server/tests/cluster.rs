@@ -537,9 +537,14 @@ impl Child {
     }
 
     fn kill9(&mut self) {
+        self.signal("-9");
+    }
+
+    /// `kill SIG` to the child (by its process id).
+    fn signal(&mut self, sig: &str) {
         let pid = self.child.id().unwrap();
         let r = std::process::Command::new("kill")
-            .args(["-9", &pid.to_string()])
+            .args([sig, &pid.to_string()])
             .status()
             .unwrap();
         assert!(r.success());
@@ -682,5 +687,61 @@ async fn kill_9_of_the_owner_loses_nothing() {
     assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..8]));
     drop((white, black, on_last, on_next, pool));
     drop(nodes);
+    cluster.drop_schema().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_paused_owner_writes_nothing_after_its_lease() {
+    if !services().await {
+        return;
+    }
+    let cluster = Cluster::new();
+    drop(
+        common::open(&common::Db {
+            url: common::pg_url(),
+            schema: Some(cluster.schema.clone()),
+        })
+        .await,
+    );
+    let mut a = Child::start(&cluster, "a").await;
+    let b = Child::start(&cluster, "b").await;
+    let pool = cluster.pool().await;
+    let g = common::create(a.addr, json!({})).await;
+    // Both seats on b, relayed to the owner a.
+    let mut white = Ws::connect(b.addr, &g.id, &g.white).await;
+    let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
+    play(&mut white, &mut black, 0, 2).await;
+    let (_, epoch) = cluster.owner(&pool, &g.id).await;
+    // a stops (a long pause) with a move on its way to it: the move is
+    // never acknowledged, and b tells its sockets to reconnect.
+    a.signal("-STOP");
+    white
+        .send(json!({"kind": "move", "move": MOVES[2], "ply": 2}))
+        .await;
+    let (code, seen) = white.closed(Duration::from_secs(10)).await;
+    assert_eq!(code, Some(1012));
+    assert!(!seen.iter().any(|v| v["kind"] == "update"), "{seen:?}");
+    let (code, _) = black.closed(Duration::from_secs(10)).await;
+    assert_eq!(code, Some(1012));
+    // Back through b, which takes the game once a's lease has run out; the
+    // move is sent again and played once.
+    let mut white = Ws::connect(b.addr, &g.id, &g.white).await;
+    let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
+    assert_eq!(white.welcome["seq"], 2);
+    play(&mut white, &mut black, 2, 4).await;
+    let (owner, now) = cluster.owner(&pool, &g.id).await;
+    assert!(owner.starts_with("b-"), "owner {owner}");
+    assert!(now > epoch);
+    // a resumes: whatever it still had queued for the game (the move sent
+    // to it during the pause) is refused by the fence, and it lets the
+    // game go; b plays on with the same epoch.
+    a.signal("-CONT");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    play(&mut white, &mut black, 4, 6).await;
+    assert_eq!(cluster.owner(&pool, &g.id).await, (owner, now));
+    // The log is the single-node game: each move once, in order.
+    assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..6]));
+    drop((white, black, pool));
+    drop((a, b));
     cluster.drop_schema().await;
 }

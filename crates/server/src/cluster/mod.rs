@@ -292,7 +292,7 @@ impl Cluster {
                     .publish(c.subject(&format!("node.{}", c.node)), "".into())
                     .await;
                 n += 1;
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     c.tick().await;
                 }
             }
