@@ -287,17 +287,24 @@ impl Cluster {
                 if c.stopped.load(Ordering::Relaxed) {
                     break;
                 }
-                let _ = c
-                    .nats
-                    .publish(c.subject(&format!("node.{}", c.node)), "".into())
-                    .await;
+                // Bounded: while NATS is away its client's queue may fill,
+                // and the renewals below must go on regardless.
+                let _ = tokio::time::timeout(
+                    Duration::from_millis(100),
+                    c.nats
+                        .publish(c.subject(&format!("node.{}", c.node)), "".into()),
+                )
+                .await;
                 n += 1;
                 if n.is_multiple_of(2) {
                     c.tick().await;
                 }
             }
         });
-        self.nats.flush().await.map_err(|e| format!("NATS: {e}"))?;
+        tokio::time::timeout(Duration::from_secs(5), self.nats.flush())
+            .await
+            .map_err(|_| "NATS: no answer within 5 s".to_string())?
+            .map_err(|e| format!("NATS: {e}"))?;
         let games = self
             .sql
             .unfinished_summaries()
@@ -503,7 +510,9 @@ impl Cluster {
                     .subscribe(self.subject(&format!("g.{id}.cmd")))
                     .await
                     .map_err(|e| format!("NATS: {e}"))?;
-                let _ = self.nats.flush().await;
+                // The subscription reaches the server before others are
+                // told (bounded: NATS may be away; requests retry).
+                let _ = tokio::time::timeout(Duration::from_secs(1), self.nats.flush()).await;
                 let game = Arc::new(Mutex::new(h.tx.downgrade()));
                 let task = tokio::spawn(route::serve_game(
                     Arc::downgrade(self),
@@ -528,10 +537,12 @@ impl Cluster {
 
     async fn publish_moved(&self, id: &str, epoch: i64) {
         let body = serde_json::json!({"node": self.node, "epoch": epoch}).to_string();
-        let _ = self
-            .nats
-            .publish(self.subject(&format!("g.{id}.moved")), body.into())
-            .await;
+        let subject = self.subject(&format!("g.{id}.moved"));
+        let _ = tokio::time::timeout(
+            Duration::from_millis(100),
+            self.nats.publish(subject, body.into()),
+        )
+        .await;
     }
 
     /// Lets `id` go: another node took it over (this node's append was
@@ -618,7 +629,7 @@ impl Cluster {
             self.publish_moved(id, s.epoch).await;
         }
         lock(&self.epochs).clear();
-        let _ = self.nats.flush().await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.nats.flush()).await;
         tracing::info!(games = all.len(), node = %self.node, "released the games to the cluster");
     }
 

@@ -78,8 +78,8 @@ pub(crate) enum Rep {
 
 /// Why a request got no answer.
 enum Fail {
-    /// No owner answered (none subscribed, it timed out, or it let the
-    /// game go).
+    /// No owner answered (none subscribed, it timed out, it let the game
+    /// go, or NATS is unreachable).
     Gone,
     /// Anything else.
     Error(String),
@@ -212,12 +212,12 @@ async fn request(c: &Cluster, id: &str, req: &Req) -> Result<Value, Fail> {
             Ok(Rep::Failed(e)) => Err(Fail::Error(e)),
             Err(e) => Err(Fail::Error(format!("an answer this node cannot read: {e}"))),
         },
-        Err(e) => match e.kind() {
-            async_nats::RequestErrorKind::NoResponders | async_nats::RequestErrorKind::TimedOut => {
-                Err(Fail::Gone)
-            }
-            _ => Err(Fail::Error(e.to_string())),
-        },
+        // No responder, a time-out, or NATS itself unreachable (it
+        // restarts): all pass, so they are tried again.
+        Err(e) => {
+            tracing::debug!(game = %id, error = %e, "a request to the owner got no answer");
+            Err(Fail::Gone)
+        }
     }
 }
 
