@@ -331,7 +331,7 @@ impl Ws {
 /// Plays `MOVES[from..to]`, each sent by its side and acknowledged to both.
 async fn play(white: &mut Ws, black: &mut Ws, from: usize, to: usize) {
     for (ply, m) in MOVES.iter().enumerate().take(to).skip(from) {
-        let mover = if ply % 2 == 0 {
+        let mover = if ply.is_multiple_of(2) {
             &mut *white
         } else {
             &mut *black
@@ -954,7 +954,11 @@ async fn failover_figures() {
             white.welcome["seq"], ply as u64,
             "round {round}: nothing lost"
         );
-        let mover = if ply % 2 == 0 { &mut white } else { &mut black };
+        let mover = if ply.is_multiple_of(2) {
+            &mut white
+        } else {
+            &mut black
+        };
         mover
             .send(json!({"kind": "move", "move": PAWN_MOVES[ply], "ply": ply}))
             .await;
@@ -986,5 +990,80 @@ async fn failover_figures() {
     );
     drop(pool);
     drop(nodes);
+    cluster.drop_schema().await;
+}
+
+/// The fence itself, on the store: an append under a stale epoch, or from
+/// a node the owner row does not name, is refused and stores nothing,
+/// while an append under the current epoch queued in the same batch
+/// commits (the writer retries a failed batch one write at a time).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_under_a_stale_fence_are_refused() {
+    use houserules_server::store::{Entry, Fence, GameRow, Store};
+    if !services().await {
+        return;
+    }
+    let cluster = Cluster::new();
+    let db = common::Db {
+        url: common::pg_url(),
+        schema: Some(cluster.schema.clone()),
+    };
+    let store = common::open(&db).await;
+    let pool = cluster.pool().await;
+    for id in ["g1", "g2"] {
+        store
+            .create_game(&GameRow {
+                id: id.into(),
+                request: "{}".into(),
+                white_token: Some("w".into()),
+                black_token: Some("b".into()),
+                status: "live".into(),
+                result: None,
+                created_ms: 1,
+            })
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO game_owner (game_id, node_id, epoch, lease_until_ms) VALUES ($1, 'n-1', 2, 0)",
+        )
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let entry = |seq: i64, mv: &str| Entry {
+        seq,
+        body: json!({ "move": mv }).to_string(),
+        at_ms: 2,
+        white_ms: None,
+        black_ms: None,
+    };
+    let fence = |node: &str, epoch: i64| Fence {
+        node: node.into(),
+        epoch,
+    };
+    // Queued together: one stale, one current.
+    let (e1, e2) = (entry(1, "e2e4"), entry(1, "d2d4"));
+    let (stale, current) = tokio::join!(
+        store.append_fenced("g1", &e1, None, fence("n-1", 1)),
+        store.append_fenced("g2", &e2, None, fence("n-1", 2)),
+    );
+    let e = stale.unwrap_err();
+    assert!(e.is_fenced(), "{e}");
+    current.unwrap();
+    let other = store
+        .append_fenced("g1", &entry(1, "e2e4"), None, fence("n-2", 2))
+        .await
+        .unwrap_err();
+    assert!(other.is_fenced(), "{other}");
+    assert!(store.entries("g1").await.unwrap().is_empty());
+    assert_eq!(store.entries("g2").await.unwrap().len(), 1);
+    store
+        .append_fenced("g1", &entry(1, "e2e4"), None, fence("n-1", 2))
+        .await
+        .unwrap();
+    assert_eq!(store.entries("g1").await.unwrap().len(), 1);
+    store.close().await;
+    drop(pool);
     cluster.drop_schema().await;
 }

@@ -358,29 +358,19 @@ async fn step(
             m = sub.next() => {
                 let Some(m) = m else { return false };
                 let text = String::from_utf8_lossy(&m.payload);
-                let Some((n, body)) = text.split_once('\n') else { return true };
-                let Ok(n) = n.parse::<u64>() else { return true };
-                if body.is_empty() {
-                    return false; // the owner let the connection go
+                match relayed(&text, next, last_seq) {
+                    Relayed::Skip => true,
+                    Relayed::Closed => false, // the owner let the connection go
+                    Relayed::Write { body, resync } => {
+                        if ws.try_send(Arc::from(body)).is_err() {
+                            return false;
+                        }
+                        let Some(last_seq) = resync else { return true };
+                        tracing::info!(game = %id, last_seq, "relay gap: resync from the owner");
+                        let msg = ClientMessage::Resync { last_seq };
+                        request(c, id, &Req::Msg { conn: *conn, msg }).await.is_ok()
+                    }
                 }
-                if n < *next {
-                    return true; // already relayed
-                }
-                let gap = n > *next;
-                *next = n + 1;
-                let before = *last_seq;
-                if let Some(s) = seq_of(body) {
-                    *last_seq = s;
-                }
-                if ws.try_send(Arc::from(body)).is_err() {
-                    return false;
-                }
-                if gap {
-                    tracing::info!(game = %id, missed = n - (*next - 1), "relay gap: resync from the owner");
-                    let msg = ClientMessage::Resync { last_seq: before };
-                    return request(c, id, &Req::Msg { conn: *conn, msg }).await.is_ok();
-                }
-                true
             }
             m = moved.next() => {
                 let Some(m) = m else { return false };
@@ -389,6 +379,47 @@ async fn step(
             }
             _ = tick.tick() => c.alive(owner),
         },
+    }
+}
+
+/// What a message relayed from the owner means for the relay.
+#[derive(Debug, PartialEq, Eq)]
+enum Relayed<'a> {
+    /// Write `body` to the socket; with `resync`, messages were lost
+    /// before it (NATS core delivers at most once): the owner is asked for
+    /// what came after that `seq`.
+    Write { body: &'a str, resync: Option<u64> },
+    /// Already relayed, or not a relayed message: nothing to do.
+    Skip,
+    /// The owner let the connection go.
+    Closed,
+}
+
+/// Reads a relayed message (`<n>\n<text>`, an empty text once the owner
+/// let the connection go), given the number expected next and the last
+/// game `seq` relayed, both updated.
+fn relayed<'a>(payload: &'a str, next: &mut u64, last_seq: &mut u64) -> Relayed<'a> {
+    let Some((n, body)) = payload.split_once('\n') else {
+        return Relayed::Skip;
+    };
+    let Ok(n) = n.parse::<u64>() else {
+        return Relayed::Skip;
+    };
+    if body.is_empty() {
+        return Relayed::Closed;
+    }
+    if n < *next {
+        return Relayed::Skip;
+    }
+    let gap = n > *next;
+    *next = n + 1;
+    let before = *last_seq;
+    if let Some(s) = seq_of(body) {
+        *last_seq = s;
+    }
+    Relayed::Write {
+        body,
+        resync: gap.then_some(before),
     }
 }
 
@@ -567,7 +598,48 @@ fn reply_with(cmd: Cmd, v: Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::seq_of;
+    use super::{relayed, seq_of, Relayed};
+
+    /// Messages 1 and 2 relayed, 3 lost, 4 arrives: 4 is written and the
+    /// owner asked for what came after the last seq relayed (the update
+    /// of message 2, seq 1); a duplicate 2 and a non-message are skipped;
+    /// the empty message closes.
+    #[test]
+    fn a_gap_in_the_numbers_asks_for_a_resync() {
+        let (mut next, mut last) = (1, 0);
+        let welcome = r#"{"kind":"welcome","protocolVersion":3,"seat":"white","seq":0,"state":{}}"#;
+        let u1 = r#"{"kind":"update","seq":1}"#;
+        let u3 = r#"{"kind":"update","seq":3}"#;
+        assert_eq!(
+            relayed(&format!("1\n{welcome}"), &mut next, &mut last),
+            Relayed::Write {
+                body: welcome,
+                resync: None
+            }
+        );
+        assert_eq!(
+            relayed(&format!("2\n{u1}"), &mut next, &mut last),
+            Relayed::Write {
+                body: u1,
+                resync: None
+            }
+        );
+        assert_eq!(last, 1);
+        assert_eq!(
+            relayed(&format!("2\n{u1}"), &mut next, &mut last),
+            Relayed::Skip
+        );
+        assert_eq!(
+            relayed(&format!("4\n{u3}"), &mut next, &mut last),
+            Relayed::Write {
+                body: u3,
+                resync: Some(1)
+            }
+        );
+        assert_eq!((next, last), (5, 3));
+        assert_eq!(relayed("garbage", &mut next, &mut last), Relayed::Skip);
+        assert_eq!(relayed("5\n", &mut next, &mut last), Relayed::Closed);
+    }
 
     #[test]
     fn seq_of_reads_the_first_seq() {
