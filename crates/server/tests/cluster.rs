@@ -245,16 +245,26 @@ impl Ws {
             welcome: Value::Null,
         };
         c.send(json!({"kind": "hello", "protocolVersion": 3})).await;
-        loop {
-            match c.get(Duration::from_secs(15)).await {
-                Got::Msg(v) if v["kind"] == "welcome" => {
-                    c.welcome = v;
-                    return Some(c);
+        // A node looks for the game's owner for 8 s before it gives up.
+        let welcome = tokio::time::timeout(Duration::from_secs(12), async {
+            loop {
+                match c.ws.next().await {
+                    Some(Ok(Message::Text(t))) => {
+                        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                        if v["kind"] == "welcome" {
+                            return Some(v);
+                        }
+                    }
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return None,
+                    Some(Ok(_)) => {}
                 }
-                Got::Msg(_) => {}
-                Got::Closed(_) => return None,
             }
-        }
+        })
+        .await
+        .ok()
+        .flatten()?;
+        c.welcome = welcome;
+        Some(c)
     }
 
     async fn connect(addr: SocketAddr, id: &str, token: &str) -> Ws {
@@ -874,7 +884,7 @@ async fn a_nats_restart_loses_nothing() {
     white.update(3).await;
     assert!(nats.up().await, "NATS starts again");
     // Black comes back through b once NATS is back.
-    let mut black = Ws::connect_within(b.addr, &g.id, &g.black, Duration::from_secs(20)).await;
+    let mut black = Ws::connect_within(b.addr, &g.id, &g.black, Duration::from_secs(40)).await;
     assert_eq!(black.welcome["seq"], 3);
     play(&mut white, &mut black, 3, 6).await;
     let (owner, epoch) = cluster.owner(&pool, &g.id).await;

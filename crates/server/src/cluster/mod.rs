@@ -101,6 +101,8 @@ struct RemoteConn {
     node: String,
     conn: u64,
     game: mpsc::WeakSender<Cmd>,
+    /// When its hello came.
+    since: Instant,
 }
 
 /// Where a game's commands go.
@@ -230,16 +232,20 @@ impl Cluster {
         let _ = self.evictions.send(game.to_string());
     }
 
-    /// Whether `node` was heard from lately (this node always is; a node
-    /// not heard yet counts as alive for [`SILENT`] after this one started).
-    pub(crate) fn alive(&self, node: &str) -> bool {
+    /// Whether `node` was heard from within [`SILENT`], counting `since`
+    /// (when it last answered otherwise: a hello, a relayed message) and
+    /// this node's start as heard: after NATS comes back, the heartbeats
+    /// may come a moment after the first answers. This node is always
+    /// alive.
+    pub(crate) fn alive(&self, node: &str, since: Instant) -> bool {
         if node == self.node {
             return true;
         }
-        match lock(&self.seen).get(node) {
-            Some(t) => t.elapsed() < SILENT,
-            None => self.started.elapsed() < SILENT,
-        }
+        let heard = lock(&self.seen)
+            .get(node)
+            .map_or(since, |t| (*t).max(since))
+            .max(self.started);
+        heard.elapsed() < SILENT
     }
 
     /// Starts the node's background work on `app` (heartbeats, renewals,
@@ -373,7 +379,7 @@ impl Cluster {
             let mut remote = lock(&self.remote);
             let keys: Vec<String> = remote
                 .iter()
-                .filter(|(_, r)| !self.alive(&r.node))
+                .filter(|(_, r)| !self.alive(&r.node, r.since))
                 .map(|(k, _)| k.clone())
                 .collect();
             keys.into_iter().filter_map(|k| remote.remove(&k)).collect()

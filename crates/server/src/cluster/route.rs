@@ -144,6 +144,7 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
                     node: node.clone(),
                     conn,
                     game: tx.downgrade(),
+                    since: Instant::now(),
                 },
             );
             let subject = c.subject(&format!("c.{node}.{key}"));
@@ -242,6 +243,8 @@ enum Link {
         next: u64,
         /// The last game `seq` relayed (for a resync after a gap).
         last_seq: u64,
+        /// When the owner last answered (its hello, a relayed message).
+        heard: Instant,
         ws: mpsc::Sender<Arc<str>>,
     },
     /// To the game's task on this node (it took the game meanwhile).
@@ -337,6 +340,7 @@ async fn step(
             moved,
             next,
             last_seq,
+            heard,
             ws,
         } => tokio::select! {
             cmd = rx.recv() => match cmd {
@@ -357,6 +361,7 @@ async fn step(
             },
             m = sub.next() => {
                 let Some(m) = m else { return false };
+                *heard = Instant::now();
                 let text = String::from_utf8_lossy(&m.payload);
                 match relayed(&text, next, last_seq) {
                     Relayed::Skip => true,
@@ -377,7 +382,7 @@ async fn step(
                 let v: Value = serde_json::from_slice(&m.payload).unwrap_or(Value::Null);
                 v["node"].as_str() == Some(owner.as_str())
             }
-            _ = tick.tick() => c.alive(owner),
+            _ = tick.tick() => c.alive(owner, *heard),
         },
     }
 }
@@ -478,16 +483,31 @@ async fn hello(
                 // Subscribed before the hello is sent (on the same NATS
                 // connection, so the server has both in that order): the
                 // welcome cannot be missed.
-                let sub = c
-                    .nats
-                    .subscribe(c.subject(&format!("c.{}.{key}", c.node)))
-                    .await
-                    .ok()?;
-                let moved = c
-                    .nats
-                    .subscribe(c.subject(&format!("g.{id}.moved")))
-                    .await
-                    .ok()?;
+                // Bounded: while NATS is away a subscription may wait for it;
+                // the hello is then tried again.
+                let subscribed = tokio::time::timeout(Duration::from_secs(2), async {
+                    let sub = c
+                        .nats
+                        .subscribe(c.subject(&format!("c.{}.{key}", c.node)))
+                        .await
+                        .ok()?;
+                    let moved = c
+                        .nats
+                        .subscribe(c.subject(&format!("g.{id}.moved")))
+                        .await
+                        .ok()?;
+                    Some((sub, moved))
+                })
+                .await
+                .ok()
+                .flatten();
+                let Some((sub, moved)) = subscribed else {
+                    if Instant::now() >= deadline {
+                        return None;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                };
                 let req = Req::Hello {
                     node: c.node.clone(),
                     key: key.clone(),
@@ -506,6 +526,7 @@ async fn hello(
                             moved,
                             next: 1,
                             last_seq: 0,
+                            heard: Instant::now(),
                             ws,
                         };
                         return Some((link, conn));
