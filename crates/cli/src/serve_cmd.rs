@@ -26,6 +26,7 @@ Examples:
   houserules serve --db postgres://postgres@127.0.0.1:5432/test
   HOUSERULES_DB=sqlite:/srv/games.db RUST_LOG=info,houserules_server=debug houserules serve --log-format json
   houserules serve --config /etc/houserules/houserules.toml
+  houserules serve --db postgres://postgres@127.0.0.1:5432/test --cluster nats://127.0.0.1:4222 --node-id a
 
   curl -s -X POST localhost:8080/api/games -d '{\"presets\": [\"knight-immunity\"], \"clock\": {\"initialSeconds\": 300, \"incrementSeconds\": 2}}'
 
@@ -153,6 +154,20 @@ pub struct ServeArgs {
     /// half the cores, at least 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), env = "HOUSERULES_ENGINE_SEARCHES")]
     engine_searches: Option<u32>,
+    /// Run as one node of a cluster: the NATS server the nodes share
+    /// (nats://HOST:PORT); needs a Postgres --db shared by every node
+    /// (docs/cluster.md)
+    #[arg(long, value_name = "URL", env = "HOUSERULES_CLUSTER")]
+    cluster: Option<String>,
+    /// This node's name in a cluster (letters, digits, '-', '_'; default:
+    /// the host name and process id)
+    #[arg(
+        long,
+        value_name = "ID",
+        env = "HOUSERULES_NODE_ID",
+        requires = "cluster"
+    )]
+    node_id: Option<String>,
 }
 
 /// A duration in seconds (decimals allowed: 0.5), more than 0 and at most
@@ -402,6 +417,19 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             "--db {shown}: use sqlite:PATH or postgres://USER@HOST:PORT/DB"
         )));
     }
+    if let Some(nats) = &args.cluster {
+        if args.db.starts_with("sqlite:") {
+            return Err(CliError::input(format!(
+                "--cluster {nats} needs a Postgres --db (postgres://USER@HOST:PORT/DB), not {shown}: \
+                 the nodes of a cluster share one database, and a SQLite file belongs to one machine"
+            )));
+        }
+        if !nats.starts_with("nats://") {
+            return Err(CliError::input(format!(
+                "--cluster {nats}: use nats://HOST:PORT"
+            )));
+        }
+    }
     init_logs(args.log_format);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -429,6 +457,14 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         },
         rate_per_second: args.messages_per_second,
         limits,
+        cluster: args
+            .cluster
+            .as_ref()
+            .map(|nats| houserules_server::cluster::ClusterConfig {
+                nats: nats.clone(),
+                node_id: args.node_id.clone(),
+                ..Default::default()
+            }),
     };
     let signals = {
         let _context = runtime.enter();

@@ -296,6 +296,12 @@ pub enum Cmd {
     },
     /// Take a free seat (`POST /api/games/{id}/join`).
     Join(oneshot::Sender<Result<(Seat, String), String>>),
+    /// Let the game go now, between inputs (the commands queued before
+    /// this one are handled first): the task ends and its connections are
+    /// closed with code 1012, so that their clients reconnect. A cluster
+    /// node sends it when another node took the game over, or when it
+    /// drains (issue 24).
+    Stop,
 }
 
 /// A handle to a game's task.
@@ -860,7 +866,7 @@ impl Game {
                 }
             };
             match wake {
-                Wake::Cmd(None) => break,
+                Wake::Cmd(None) | Wake::Cmd(Some(Cmd::Stop)) => break,
                 Wake::Cmd(Some(cmd)) => {
                     self.life.touch();
                     self.handle(cmd).await;
@@ -875,6 +881,9 @@ impl Game {
             }
             self.reap().await;
         }
+        // Closed before the connections go, so that their writers see the
+        // game gone (close 1012: reconnect) rather than a dropped client.
+        rx.close();
         if let Some((_, stop, _)) = self.engine.as_mut().and_then(|e| e.thinking.take()) {
             stop.store(true, Ordering::Relaxed);
         }
@@ -1130,6 +1139,7 @@ impl Game {
             Cmd::Join(reply) => {
                 let _ = reply.send(self.join().await);
             }
+            Cmd::Stop => {} // handled by `run`
         }
     }
 

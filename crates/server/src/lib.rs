@@ -11,6 +11,7 @@ pub mod archive;
 mod assets;
 pub mod backup;
 pub mod clock;
+pub mod cluster;
 pub mod engine;
 pub mod game;
 pub mod http;
@@ -79,6 +80,8 @@ pub struct Config {
     pub rate_per_second: u32,
     /// Connection, request and work limits (issue 21, item 4).
     pub limits: limits::Limits,
+    /// A cluster node's settings (issue 24): `None` for a single server.
+    pub cluster: Option<cluster::ClusterConfig>,
 }
 
 /// The server's shared state.
@@ -96,6 +99,8 @@ pub struct AppState {
     /// Set once the server stops: every WebSocket closes with code 1012
     /// (service restart), and clients reconnect.
     shutdown: tokio::sync::watch::Sender<bool>,
+    /// This node's part in a cluster (issue 24), set once at start.
+    cluster: std::sync::OnceLock<Arc<cluster::Cluster>>,
 }
 
 /// The game's parts of a stored creation request.
@@ -128,7 +133,13 @@ impl AppState {
             connections: Arc::new(limits::Connections::default()),
             creations: limits::CreationLimiter::default(),
             shutdown: tokio::sync::watch::Sender::new(false),
+            cluster: std::sync::OnceLock::new(),
         })
+    }
+
+    /// This node's part in a cluster, if it is one's node.
+    pub fn cluster(&self) -> Option<&Arc<cluster::Cluster>> {
+        self.cluster.get()
     }
 
     /// The metrics.
@@ -151,9 +162,20 @@ impl AppState {
     /// handle is cloned under the slot's lock, which is what keeps a game
     /// from unloading under a request ([`registry`]).
     ///
+    /// On a cluster node, the owner decides ([`cluster::Cluster::game`]):
+    /// a game another node runs gets a handle that forwards to it.
+    ///
     /// # Errors
     /// The store fails or the stored game does not rebuild.
     pub async fn game(&self, id: &str) -> Result<Option<GameHandle>, String> {
+        if let Some(c) = self.cluster.get() {
+            return Arc::clone(c).game(self, id).await;
+        }
+        self.local_game(id).await
+    }
+
+    /// [`AppState::game`] on this node, whoever else may run it.
+    pub(crate) async fn local_game(&self, id: &str) -> Result<Option<GameHandle>, String> {
         let slot = self.games.slot(id).await;
         let mut handle = slot.lock().await;
         if let Some(h) = handle.as_ref().filter(|h| !h.tx.is_closed()) {
@@ -292,6 +314,14 @@ pub async fn serve_until(
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), String> {
     let shown = listen::redact_db_url(db);
+    if config.cluster.is_some()
+        && !(db.starts_with("postgres://") || db.starts_with("postgresql://"))
+    {
+        return Err(format!(
+            "--cluster needs a Postgres store (--db postgres://USER@HOST:PORT/DB), not {shown}: \
+             the nodes of a cluster share one database, and a SQLite file belongs to one machine"
+        ));
+    }
     let store = match store::SqlStore::connect(db, schema).await {
         Ok(s) => Arc::new(s),
         Err(e) => {
@@ -299,8 +329,20 @@ pub async fn serve_until(
             return Err(e.to_string());
         }
     };
-    let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
-    let n = match state.rebuild_all().await {
+    let node = match config.cluster.clone() {
+        Some(cc) => Some(cluster::Cluster::connect(cc, Arc::clone(&store)).await?),
+        None => None,
+    };
+    let shared: Arc<dyn Store> = match &node {
+        Some(c) => Arc::new(cluster::fenced::FencedStore::new(Arc::clone(&store), c)),
+        None => Arc::clone(&store) as Arc<dyn Store>,
+    };
+    let state = AppState::new(shared, config);
+    let rebuilt = match &node {
+        Some(c) => c.start(&state).await,
+        None => state.rebuild_all().await,
+    };
+    let n = match rebuilt {
         Ok(n) => n,
         Err(e) => {
             tracing::error!(error = %e, "a stored game does not rebuild");
@@ -314,7 +356,18 @@ pub async fn serve_until(
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(addr = %local, db = %shown, limits = ?state.config.limits, "serving");
     bound(local, n);
+    // A cluster node takes no game once it starts stopping (drain).
+    let draining = node.clone();
+    let shutdown = async move {
+        shutdown.await;
+        if let Some(c) = draining {
+            c.start_draining();
+        }
+    };
     listen::serve(listener, Arc::clone(&state), shutdown).await;
+    if let Some(c) = &node {
+        c.release_all().await;
+    }
     // The pool waits for the queries under way (the last commits).
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), store.close()).await;
     tracing::info!("stopped");

@@ -64,6 +64,15 @@ impl Registry {
         }
     }
 
+    /// Takes the handle of `id` out of its slot (the game moved to another
+    /// node: the next request routes anew), and forgets the slot.
+    pub(crate) async fn take(&self, id: &str) -> Option<GameHandle> {
+        let slot = self.games.lock().await.get(id).cloned()?;
+        let handle = slot.lock().await.take();
+        self.forget(id, &slot).await;
+        handle
+    }
+
     /// How many games have a slot (loaded, or being loaded).
     pub async fn len(&self) -> usize {
         self.games.lock().await.len()

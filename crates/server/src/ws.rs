@@ -75,8 +75,9 @@ pub const CLOSE_IDLE: u16 = 1001;
 /// messages (its queue filled, or a write stalled); its seat is shown as
 /// gone.
 pub const CLOSE_NOT_READING: u16 = 1008;
-/// Close code 1012 (service restart): the server is stopping; clients
-/// reconnect (the web app does).
+/// Close code 1012 (service restart): the server is stopping, or the game
+/// moved to another node of a cluster; clients reconnect (the web app
+/// does).
 pub const CLOSE_RESTART: u16 = 1012;
 
 /// A server message's `kind`, read from the start of its text (every
@@ -125,6 +126,9 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
     let mut strong = Some(tx);
     let (close_tx, mut close_rx) = oneshot::channel::<Option<CloseFrame>>();
     let out_metrics = Arc::clone(&metrics);
+    // The game's queue, to tell a game that ended (it moved to another
+    // node: close 1012) from a game that dropped this connection.
+    let game_tx = game.tx.clone();
     let mut writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(idle / 3);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -135,6 +139,12 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                 asked = &mut close_rx => break (WriterEnd::Asked, asked.ok().flatten()),
                 text = rx.recv() => {
                     let Some(text) = text else {
+                        if game_tx.is_closed() {
+                            break (WriterEnd::Asked, Some(CloseFrame {
+                                code: CLOSE_RESTART,
+                                reason: "the game moved to another node; reconnect".into(),
+                            }));
+                        }
                         break (WriterEnd::NotReading("the game dropped it: its queue was full"), None);
                     };
                     out_metrics

@@ -41,6 +41,31 @@ pub struct StoreError {
     pub message: String,
 }
 
+/// The mark in the message of an append refused by its fencing check
+/// ([`Fence`]): the node no longer owns the game.
+pub const FENCED: &str = "fenced: this node no longer owns the game";
+
+impl StoreError {
+    /// Whether the write was refused because the node's lease of the game
+    /// was taken over (a stale fencing epoch; issue 24).
+    pub fn is_fenced(&self) -> bool {
+        self.message.contains(FENCED)
+    }
+}
+
+/// The ownership an append of a clustered node is made under (issue 24):
+/// the append commits only if, in its own transaction, the game's row of
+/// `game_owner` still names `node` with `epoch` (Kleppmann's fencing token:
+/// a node whose lease was taken over, after a pause or a partition, cannot
+/// write).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The node's id and incarnation as stored in `game_owner.node_id`.
+    pub node: String,
+    /// The epoch the node took the game with.
+    pub epoch: i64,
+}
+
 fn err(op: impl Into<String>) -> impl FnOnce(sqlx::Error) -> StoreError {
     let op = op.into();
     move |e| StoreError {
@@ -227,6 +252,13 @@ fn migrator() -> Migrator {
                 Cow::Borrowed(include_str!("../../migrations/0003_final_state.sql")),
                 false,
             ),
+            Migration::new(
+                4,
+                Cow::Borrowed("cluster"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../../migrations/0004_cluster.sql")),
+                false,
+            ),
         ]),
         ..Migrator::DEFAULT
     }
@@ -304,6 +336,40 @@ impl SqlStore {
         };
         let writes = writer::spawn(write_pool);
         Ok(SqlStore { pool, writes })
+    }
+
+    /// [`Store::append`] under a [`Fence`]: refused (an error whose
+    /// [`StoreError::is_fenced`] holds, nothing stored) when the game's
+    /// owner row no longer names `fence`'s node and epoch. Postgres only
+    /// (the check locks the row `FOR SHARE`, so a take-over waits for the
+    /// append's commit, and an append after a take-over sees its epoch).
+    ///
+    /// # Errors
+    /// The store fails, the seq is taken, or the fence is stale.
+    pub async fn append_fenced(
+        &self,
+        game_id: &str,
+        e: &Entry,
+        finished: Option<&str>,
+        fence: Fence,
+    ) -> Result<(), StoreError> {
+        written(
+            &self.writes,
+            || format!("append input {} of game {game_id}", e.seq),
+            |reply| Job::Append {
+                game_id: game_id.into(),
+                entry: e.clone(),
+                finished: finished.map(str::to_string),
+                fence: Some(fence),
+                reply,
+            },
+        )
+        .await
+    }
+
+    /// The reads' pool (the cluster's lease queries use it too).
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
     }
 
     /// Closes the pool (waits for connections to return).
@@ -466,6 +532,7 @@ impl Store for SqlStore {
                 game_id: game_id.into(),
                 entry: e.clone(),
                 finished: finished.map(str::to_string),
+                fence: None,
                 reply,
             },
         )

@@ -24,7 +24,7 @@
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{err, Entry, GameRow, StoreError};
+use super::{err, Entry, Fence, GameRow, StoreError, FENCED};
 
 /// Writes queued before the writer starts a transaction at most; a larger
 /// queue is committed in several transactions.
@@ -41,6 +41,8 @@ pub(super) enum Job {
         game_id: String,
         entry: Entry,
         finished: Option<String>,
+        /// The ownership it is made under ([`super::SqlStore::append_fenced`]).
+        fence: Option<Fence>,
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
     /// [`super::Store::create_game`].
@@ -188,6 +190,34 @@ async fn append_rows(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     appends: &[Job],
 ) -> Result<(), sqlx::Error> {
+    // The fencing checks first, in this transaction: each fenced append's
+    // owner row must still name its node and epoch. `FOR SHARE` holds the
+    // row until the commit, so a take-over (an UPDATE of the row) waits for
+    // this commit and then loads a log that has these inputs; an append
+    // checked after a take-over sees the new epoch and is refused.
+    for j in appends {
+        if let Job::Append {
+            game_id,
+            fence: Some(f),
+            ..
+        } = j
+        {
+            let epoch: Option<i64> = sqlx::query_scalar(
+                "SELECT epoch FROM game_owner WHERE game_id = $1 AND node_id = $2 FOR SHARE",
+            )
+            .bind(game_id.as_str())
+            .bind(f.node.as_str())
+            .fetch_optional(&mut **tx)
+            .await?;
+            if epoch != Some(f.epoch) {
+                return Err(sqlx::Error::Protocol(format!(
+                    "{FENCED} (game {game_id}: epoch {} taken, now {})",
+                    f.epoch,
+                    epoch.map_or("another node's".to_string(), |e| e.to_string())
+                )));
+            }
+        }
+    }
     let mut sql =
         String::from("INSERT INTO inputs (game_id, seq, body, at_ms, white_ms, black_ms) VALUES ");
     for k in 0..appends.len() {
