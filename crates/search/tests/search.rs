@@ -83,7 +83,9 @@ fn extinction_chess_captures_the_last_pawn() {
     // pawn does not reach it), which wins at once.
     let g = preset("extinction-chess", "4k3/8/8/8/8/8/P2p4/4K3 w - - 0 1");
     let (m, score) = best(&g, 3, Objective::from_rules("extinction-chess"));
-    assert_eq!(m, "Kxd2");
+    // SAN marks a move that wins by a variant rule with `#`, as python-chess
+    // does (issue 25).
+    assert_eq!(m, "Kxd2#");
     assert_eq!(score, Score::Mate(1));
 }
 
