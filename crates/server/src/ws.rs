@@ -127,8 +127,10 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
     let (close_tx, mut close_rx) = oneshot::channel::<Option<CloseFrame>>();
     let out_metrics = Arc::clone(&metrics);
     // The game's queue, to tell a game that ended (it moved to another
-    // node: close 1012) from a game that dropped this connection.
-    let game_tx = game.tx.clone();
+    // node: close 1012) from a game that dropped this connection. Weak: a
+    // strong sender here would hold the game in memory a moment after the
+    // connection's `Gone`, and refuse its unload then (tests/lifecycle.rs).
+    let game_tx = game.tx.downgrade();
     let mut writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(idle / 3);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -139,7 +141,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                 asked = &mut close_rx => break (WriterEnd::Asked, asked.ok().flatten()),
                 text = rx.recv() => {
                     let Some(text) = text else {
-                        if game_tx.is_closed() {
+                        if game_tx.upgrade().is_none_or(|t| t.is_closed()) {
                             break (WriterEnd::Asked, Some(CloseFrame {
                                 code: CLOSE_RESTART,
                                 reason: "the game moved to another node; reconnect".into(),
