@@ -10,9 +10,10 @@
 //!   timeout bounds it. It stops while the game is paused (a player with a
 //!   pending choice gone in `no-timeout` mode).
 //! - Restart: the remaining times are stored with every input; on a
-//!   restart each clock resumes from its stored value, so the downtime
-//!   (and the time used between the last input and the crash) is given
-//!   back to the side to move.
+//!   restart each clock resumes from its stored value less, for the side
+//!   to move, the time it thought between its last input and the previous
+//!   server's last record that it ran (`Store::last_alive`): the outage is
+//!   charged to no one, the thinking before it is (issue 26 item 7).
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +45,7 @@ impl ClockSpec {
                 "$.clock.initialSeconds".into(),
                 format!(
                     "{} is not a time from more than 0 to 86400 seconds",
-                    self.initial_seconds
+                    short(self.initial_seconds)
                 ),
             ));
         }
@@ -53,11 +54,23 @@ impl ClockSpec {
                 "$.clock.incrementSeconds".into(),
                 format!(
                     "{} is not an increment from 0 to 3600 seconds",
-                    self.increment_seconds
+                    short(self.increment_seconds)
                 ),
             ));
         }
         Ok(())
+    }
+}
+
+/// A number of seconds as an error quotes it: as written when it is
+/// short, else in exponent form (`1e300` was echoed with its 300 digits,
+/// issue 26 item 9).
+fn short(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 16 {
+        plain
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -182,5 +195,30 @@ mod tests {
             increment_seconds: -1.0,
         };
         assert_eq!(bad.check().unwrap_err().0, "$.clock.incrementSeconds");
+    }
+
+    /// A huge or long number is quoted in exponent form, a usual one as
+    /// written (issue 26 item 9: `1e300` came back with its 300 digits).
+    #[test]
+    fn out_of_range_times_are_quoted_short() {
+        let spec = |i: f64, inc: f64| ClockSpec {
+            initial_seconds: i,
+            increment_seconds: inc,
+        };
+        let (path, msg) = spec(1e300, 0.0).check().unwrap_err();
+        assert_eq!(path, "$.clock.initialSeconds");
+        assert_eq!(msg, "1e300 is not a time from more than 0 to 86400 seconds");
+        let (_, msg) = spec(60.0, -123_456_789_012_345_680.0).check().unwrap_err();
+        assert_eq!(
+            msg,
+            "-1.2345678901234568e17 is not an increment from 0 to 3600 seconds"
+        );
+        let (_, msg) = spec(0.0, 0.0).check().unwrap_err();
+        assert_eq!(msg, "0 is not a time from more than 0 to 86400 seconds");
+        let (_, msg) = spec(86_400.5, 0.0).check().unwrap_err();
+        assert_eq!(
+            msg,
+            "86400.5 is not a time from more than 0 to 86400 seconds"
+        );
     }
 }

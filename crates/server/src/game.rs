@@ -327,6 +327,12 @@ pub struct GameInit {
     pub entries: Vec<Entry>,
     /// When the game was created (ms since the Unix epoch; the PGN `Date`).
     pub created_ms: i64,
+    /// At a restart: when the previous server was last known to run (ms
+    /// since the Unix epoch, [`crate::store::Store::last_alive`]). The side
+    /// to move is charged the time from its last input to then: what it
+    /// thought before the stop, not the outage (issue 26 item 7). `None`
+    /// charges nothing (a load while the server runs, a take-over).
+    pub stopped_ms: Option<i64>,
 }
 
 /// The game's task state.
@@ -369,6 +375,15 @@ pub struct Game {
     /// The session output as of `seq`, typed, with an empty `log` (the
     /// log is `log`).
     out: Arc<SessionOutput>,
+    /// Whether the side to move is in check as of `seq` under the rules in
+    /// force (the state's and the update's `inCheck`; issue 26: the page
+    /// used standard chess's test, which a preset such as `trans-rights`
+    /// changes).
+    in_check: bool,
+    /// The draw the side to move may claim now, as of `seq` (the state's
+    /// and the update's `drawClaim`: the page offers "Claim draw" only
+    /// then, issue 26 item 9).
+    draw_claim: Option<&'static str>,
     /// The session's log as of `seq` (the full state's `log`).
     log: Vec<LogEntry>,
     /// The latest protocol-3 updates, for `resync`.
@@ -505,6 +520,8 @@ impl Game {
                 log: Vec::new(),
                 inputs: None,
             }),
+            in_check: false,
+            draw_claim: None,
             log: Vec::new(),
             history: History::default(),
             store,
@@ -512,7 +529,7 @@ impl Game {
             timing,
             life: lifecycle::Life::new(registry),
         };
-        game.replay(init.entries).await?;
+        game.replay(init.entries, init.stopped_ms).await?;
         // A seat that has moved was at the board before a restart.
         let plies = game.ply_count();
         game.seen = [plies >= 1, plies >= 2];
@@ -528,7 +545,7 @@ impl Game {
     }
 
     /// Applies stored entries (no store write, no broadcast).
-    async fn replay(&mut self, entries: Vec<Entry>) -> Result<(), String> {
+    async fn replay(&mut self, entries: Vec<Entry>, stopped_ms: Option<i64>) -> Result<(), String> {
         let bodies: Vec<(i64, String)> = entries.iter().map(|e| (e.seq, e.body.clone())).collect();
         // The session inputs in one blocking call; events are handled here.
         let results = blocking(&self.session, move |s| {
@@ -547,10 +564,11 @@ impl Game {
                     .err();
                 out.push((seq, None, r, turn, ply));
             }
-            (out, s.output())
+            let claim = s.game().claimable_draw().map(rules::claim_name);
+            (out, s.output(), s.is_check(), claim)
         })
         .await?;
-        let (steps, mut output) = results;
+        let (steps, mut output, in_check, draw_claim) = results;
         for (i, (seq, event, refused, turn, ply)) in steps.into_iter().enumerate() {
             if let Some(r) = refused {
                 return Err(format!(
@@ -583,8 +601,29 @@ impl Game {
         if self.outcome.is_none() {
             self.outcome = session_outcome(&output.status);
         }
+        // A restart charges the side to move the time it thought between
+        // its turn's last stored input and the previous server's stop; the
+        // outage itself is charged to no one (docs/protocol.md § Clocks).
+        // Before, the clock resumed from the value stored with the last
+        // input, giving that thinking time back (issue 26 item 7).
+        if let (Some(stop), Some(clock), Some(last)) = (
+            stopped_ms,
+            self.clock.as_mut(),
+            self.entries.iter().rev().find(|e| e.white_ms.is_some()),
+        ) {
+            let used = (stop - last.at_ms).max(0);
+            if used > 0 && self.outcome.is_none() && output.ply_count > 0 {
+                let (w, b) = (last.white_ms.unwrap_or(0), last.black_ms.unwrap_or(0));
+                match output.side_to_move {
+                    ColorName::White => clock.set(w - used, b),
+                    ColorName::Black => clock.set(w, b - used),
+                }
+            }
+        }
         self.log = std::mem::take(&mut output.log);
         self.out = Arc::new(output);
+        self.in_check = in_check;
+        self.draw_claim = draw_claim;
         self.after_change(Instant::now());
         Ok(())
     }
@@ -673,6 +712,13 @@ impl Game {
         let id = pending
             .as_ref()
             .map_or(String::new(), |p| p.choice_id.clone());
+        // A choice's timer starts once its choosers are at the board (a
+        // connection, or the engine's seat), not when the choice arises:
+        // a choice raised at creation timed out before anyone opened the
+        // page (issue 26 item 2). Once started it runs on.
+        let choosers_here = ["white", "black"]
+            .iter()
+            .all(|c| !(for_player == *c || for_player == "both") || self.present(color_of(c)));
         self.choice_deadline = match (&self.choice_timeout(), pending.is_none() || over) {
             (ChoiceTimeout::TimeoutWithDefault { seconds }, false) => {
                 let secs = pending
@@ -682,7 +728,8 @@ impl Game {
                 // A deadline already set for this choice stands.
                 match self.choice_deadline.take() {
                     Some((old, at)) if old == id => Some((id, at)),
-                    _ => Some((id, now + self.timing.choice_second * secs)),
+                    _ if choosers_here => Some((id, now + self.timing.choice_second * secs)),
+                    _ => None,
                 }
             }
             _ => None,
@@ -713,6 +760,8 @@ impl Game {
                 "log".into(),
                 serde_json::to_value(&self.log).unwrap_or(Value::Null),
             );
+            m.insert("inCheck".into(), json!(self.in_check));
+            m.insert("drawClaim".into(), json!(self.draw_claim));
             m.insert("id".into(), json!(self.id));
             m.insert("seq".into(), json!(self.seq()));
             m.insert(
@@ -1467,16 +1516,19 @@ impl Game {
             self.send_state(conn);
             return Ok(false);
         }
-        if ply > now_ply {
-            return Err((
-                "move.bad-ply",
-                format!("the move is for ply {ply}, but the game is at ply {now_ply}"),
-            ));
-        }
+        // The pending choice first: while it is pending the ply a player
+        // counts on may be ahead of the game's (a `parry` capture waits for
+        // its answer), and `move.bad-ply` would not say why (issue 26 item 9).
         if self.pending().is_some() {
             return Err((
                 "move.choice-pending",
                 "a choice is pending: moves wait for its answer".into(),
+            ));
+        }
+        if ply > now_ply {
+            return Err((
+                "move.bad-ply",
+                format!("the move is for ply {ply}, but the game is at ply {now_ply}"),
             ));
         }
         if self.turn() != me {
@@ -1617,6 +1669,8 @@ impl Game {
             input,
             claim,
             mut out,
+            in_check,
+            draw_claim,
             changes,
         } = rules::step(&self.session, Arc::clone(&self.out), act).await?;
         let is_move = changes.mv.is_some();
@@ -1628,10 +1682,14 @@ impl Game {
             ColorName::White => Color::White,
         };
         let old = std::mem::replace(&mut self.out, Arc::new(out));
+        let old_check = std::mem::replace(&mut self.in_check, in_check);
+        let old_claim = std::mem::replace(&mut self.draw_claim, draw_claim);
         let moved = (turn_after != before).then_some(before);
         if let Err(e) = self.commit(body.clone(), outcome, moved).await {
             // Not stored: back to the stored state (a replay of the log).
             self.out = old;
+            self.in_check = old_check;
+            self.draw_claim = old_claim;
             let request = self.request.clone();
             let inputs: Vec<Input> = self
                 .entries
@@ -1793,6 +1851,8 @@ impl Game {
             ply_count: out.ply_count,
             fen: out.fen.clone(),
             side_to_move: out.side_to_move,
+            in_check: self.in_check,
+            draw_claim: self.draw_claim.map(str::to_string),
             status: out.status.clone(),
             legal_moves: out.legal_moves.clone(),
             pending_choice: out.pending_choice.clone(),

@@ -101,7 +101,15 @@ pub struct AppState {
     shutdown: tokio::sync::watch::Sender<bool>,
     /// This node's part in a cluster (issue 24), set once at start.
     cluster: std::sync::OnceLock<Arc<cluster::Cluster>>,
+    /// While [`AppState::rebuild_all`] runs: when the previous server was
+    /// last known to run ([`Store::last_alive`]), for the clocks of the
+    /// games it rebuilds ([`game::GameInit::stopped_ms`]).
+    restart_stop: std::sync::Mutex<Option<i64>>,
 }
+
+/// How often a single server records that it runs ([`AppState::spawn_alive`]):
+/// a crash gives back at most this much of the side to move's thinking time.
+pub const ALIVE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The game's parts of a stored creation request.
 pub fn split_request(text: &str) -> Result<(Meta, houserules_session::CreateRequest), String> {
@@ -134,6 +142,7 @@ impl AppState {
             creations: limits::CreationLimiter::default(),
             shutdown: tokio::sync::watch::Sender::new(false),
             cluster: std::sync::OnceLock::new(),
+            restart_stop: std::sync::Mutex::new(None),
         })
     }
 
@@ -201,6 +210,8 @@ impl AppState {
         };
         let entries = self.store.entries(id).await.map_err(|e| e.to_string())?;
         let (meta, request) = split_request(&row.request)?;
+        // Read before the await: the lock is not held across it.
+        let stopped_ms = *self.restart_stop.lock().unwrap_or_else(|p| p.into_inner());
         let handle = Game::start(
             GameInit {
                 id: row.id.clone(),
@@ -210,6 +221,7 @@ impl AppState {
                 tokens: [row.white_token, row.black_token],
                 entries,
                 created_ms: row.created_ms,
+                stopped_ms,
             },
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
@@ -272,12 +284,46 @@ impl AppState {
             .unfinished_summaries()
             .await
             .map_err(|e| e.to_string())?;
+        let stop = self.store.last_alive().await.map_err(|e| e.to_string())?;
+        self.set_restart_stop(stop);
         let mut n = 0;
         for g in games.iter().filter(|g| archive::needs_task(g)) {
-            self.game(&g.id).await?;
+            if let Err(e) = self.game(&g.id).await {
+                self.set_restart_stop(None);
+                return Err(e);
+            }
             n += 1;
         }
+        self.set_restart_stop(None);
         Ok(n)
+    }
+
+    fn set_restart_stop(&self, v: Option<i64>) {
+        *self.restart_stop.lock().unwrap_or_else(|p| p.into_inner()) = v;
+    }
+
+    /// Records every [`ALIVE_EVERY`] that the server runs
+    /// ([`Store::mark_alive`]), until the returned task is aborted: the
+    /// next start charges the side to move up to the last record (issue 26
+    /// item 7). A failed write is logged and tried again at the next tick.
+    pub fn spawn_alive(&self) -> tokio::task::JoinHandle<()> {
+        let store = Arc::clone(&self.store);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(ALIVE_EVERY);
+            loop {
+                tick.tick().await;
+                if let Err(e) = store.mark_alive(game::now_ms()).await {
+                    tracing::warn!(error = %e, "cannot record that the server runs");
+                }
+            }
+        })
+    }
+
+    /// [`Store::mark_alive`] now (at a clean stop).
+    pub async fn mark_alive(&self) {
+        if let Err(e) = self.store.mark_alive(game::now_ms()).await {
+            tracing::warn!(error = %e, "cannot record when the server stopped");
+        }
     }
 }
 
@@ -364,9 +410,16 @@ pub async fn serve_until(
             c.start_draining();
         }
     };
+    // A single server records that it runs (a cluster's take-over rule is
+    // docs/cluster.md's and does not read it).
+    let alive = node.is_none().then(|| state.spawn_alive());
     listen::serve(listener, Arc::clone(&state), shutdown).await;
     if let Some(c) = &node {
         c.release_all().await;
+    }
+    if let Some(a) = alive {
+        a.abort();
+        state.mark_alive().await;
     }
     // The pool waits for the queries under way (the last commits).
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), store.close()).await;

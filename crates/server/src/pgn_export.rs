@@ -90,15 +90,43 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
     game.set_tag("Site", format!("houserules game {}", src.id));
     game.set_tag("Date", pgn_date(src.created_ms));
     for (name, player) in [("White", &src.meta.white), ("Black", &src.meta.black)] {
-        if let Some(p) = player {
-            game.set_tag(name, p.as_str());
+        if let Some(p) = player.as_deref().map(pgn_player).filter(|p| !p.is_empty()) {
+            game.set_tag(name, p);
         }
     }
+    game.set_tag("TimeControl", time_control(src.meta.clock.as_ref()));
     if let Some(o) = src.outcome {
         game.set_tag("Termination", o.reason.as_str());
     }
     houserules_pgn::export_tags(&mut game);
     houserules_pgn::write_pgn(&game)
+}
+
+/// A player's name as the PGN's `White`/`Black` tag writes it: the
+/// engine's seat `engine:N` as `houserules engine level N` (issue 26: it
+/// read `engine:5`), a person's name as given (trimmed).
+pub fn pgn_player(name: &str) -> String {
+    match crate::engine::parse_name(name) {
+        Some(Ok(level)) => format!("houserules engine level {level}"),
+        _ => name.trim().to_string(),
+    }
+}
+
+/// The `TimeControl` tag (PGN Standard §9.6.1): `-` for an untimed game,
+/// else sudden death with a Fischer increment, `SECONDS+INCREMENT`
+/// (`300+2`), or `SECONDS` without one. The standard counts whole
+/// seconds: a fractional setting (the server allows 0.5 s) is `?`,
+/// unknown, rather than a value readers would misread.
+pub fn time_control(clock: Option<&crate::clock::ClockSpec>) -> String {
+    let Some(c) = clock else {
+        return "-".into();
+    };
+    let whole = |x: f64| (x.fract() == 0.0 && x >= 0.0).then_some(x as u64);
+    match (whole(c.initial_seconds), whole(c.increment_seconds)) {
+        (Some(i), Some(0)) => i.to_string(),
+        (Some(i), Some(inc)) => format!("{i}+{inc}"),
+        _ => "?".into(),
+    }
 }
 
 /// A short line naming a creation request's rule set, for the logs:
@@ -143,5 +171,34 @@ pub fn rules_summary_of(request: &CreateRequest) -> String {
     match serde_json::to_value(request) {
         Ok(Value::Object(o)) => rules_summary(&o),
         _ => "chess".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ClockSpec;
+
+    /// PGN Standard §9.6.1: "-" no time control; "4500+60" sudden death
+    /// with a 60 s increment; "300" sudden death without one.
+    #[test]
+    fn time_control_as_the_pgn_standard() {
+        let c = |i, inc| ClockSpec {
+            initial_seconds: i,
+            increment_seconds: inc,
+        };
+        assert_eq!(time_control(None), "-");
+        assert_eq!(time_control(Some(&c(300.0, 2.0))), "300+2");
+        assert_eq!(time_control(Some(&c(4500.0, 60.0))), "4500+60");
+        assert_eq!(time_control(Some(&c(300.0, 0.0))), "300");
+        assert_eq!(time_control(Some(&c(0.5, 0.0))), "?");
+    }
+
+    /// The engine's seat reads as a name, a person's name as given.
+    #[test]
+    fn players_as_the_pgn_names_them() {
+        assert_eq!(pgn_player("engine:5"), "houserules engine level 5");
+        assert_eq!(pgn_player(" Ada "), "Ada");
+        assert_eq!(pgn_player("engine:fast"), "engine:fast");
     }
 }

@@ -320,6 +320,15 @@ pub struct Update {
     pub fen: String,
     /// The full state's `sideToMove`.
     pub side_to_move: ColorName,
+    /// The full state's `inCheck`: whether the side to move is in check
+    /// under the rules in force (the game's and the modifiers' attacks,
+    /// not standard chess's).
+    pub in_check: bool,
+    /// The full state's `drawClaim`: the draw the side to move may claim
+    /// now without announcing a move (`threefold-repetition`,
+    /// `fifty-move-rule`), or null.
+    #[schemars(required, schema_with = "nullable::<String>")]
+    pub draw_claim: Option<String>,
     /// The full state's `status` (`{status, winner?, reason?}`).
     pub status: Value,
     /// The full state's `legalMoves` (UCI) for the side to move.

@@ -5,6 +5,7 @@ mod common;
 use common::{create, fast, fresh_db, get_json, http, http_full, start, start_on, Backend, Client};
 use houserules_server::store::{Entry, GameRow, Store, StoreError, Summary};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 async fn create_answers_seats_and_refuses_bad_requests(b: Backend) {
     let s = start(b).await;
@@ -399,6 +400,54 @@ async fn rebuild_is_identical(b: Backend) {
     assert_eq!(strip(before), strip(after));
 }
 
+/// Issue 26 item 7: a restart charges the side to move the time it thought
+/// before the server stopped, and not the outage. A 20 s clock: White's
+/// first move is free (White keeps 20,000 ms, stored with Black's reply),
+/// then White thinks 2 s, the server records that it runs (as its heartbeat
+/// and its clean stop do) and stops; 3 s later a new server rebuilds the
+/// game. White must have at most 20,000 − 2,000 = 18,000 ms (before, the
+/// clock resumed from the stored 20,000: the 2 s were given back), and more
+/// than 20,000 − 2,000 − 3,000 = 15,000 ms (the outage is not charged;
+/// the margin between is the scheduling of a loaded machine).
+async fn a_restart_charges_the_time_used_before_it(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"clock": {"initialSeconds": 20, "incrementSeconds": 0}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    w.mv("e2e4", 0).await;
+    bl.expect("state").await;
+    bl.mv("e7e5", 1).await;
+    let st = w.state_where(|s| s["plyCount"] == 2).await;
+    // The state is built a moment after Black's move, with White's clock
+    // running from 20,000 ms (stored with the move).
+    let white_then = st["state"]["clock"]["white"]["remainingMs"]
+        .as_i64()
+        .unwrap();
+    assert!((19_800..=20_000).contains(&white_then), "{st}");
+    assert_eq!(st["state"]["clock"]["running"], "white");
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    s.state.mark_alive().await;
+    let db = s.db.clone();
+    drop((w, bl));
+    drop(s);
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    let again = start_on(db, fast()).await;
+    let after = get_json(again.addr, &format!("/api/games/{}", g.id)).await;
+    let white = after["clock"]["white"]["remainingMs"].as_i64().unwrap();
+    assert!(
+        white <= 18_000,
+        "the thinking time before the stop was given back: {white} ms"
+    );
+    assert!(white > 15_000, "the outage was charged: {white} ms");
+    assert_eq!(after["clock"]["running"], "white");
+    // Black's clock stands where Black's move left it.
+    assert_eq!(after["clock"]["black"], st["state"]["clock"]["black"]);
+}
+
 /// Plays `moves` (UCI) alternately from White over the WebSocket; each
 /// must be accepted.
 async fn play_moves(addr: std::net::SocketAddr, g: &common::Created, moves: &[&str]) {
@@ -678,6 +727,7 @@ on_both!(
     web_app,
     modifier_library,
     rebuild_is_identical,
+    a_restart_charges_the_time_used_before_it,
     doc_example_refusal_is_true,
     a_slow_load_holds_up_no_other_game,
     pgn_writes_the_rule_set,

@@ -263,7 +263,10 @@ async fn choice_timeout(b: Backend) {
     )
     .await;
     let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
-    // Nobody answers: White's pick (a7) then Black's (a1) time out.
+    // Both players come to the board (the timers start then) and nobody
+    // answers: White's pick (a7) then Black's (a1) time out.
+    let _w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let _b = Client::connect(s.addr, &g.id, &g.black, 2).await;
     let st = spec.state_where(|s| s["pendingChoice"].is_null()).await;
     let fen = st["state"]["fen"].as_str().unwrap();
     assert!(
@@ -278,6 +281,44 @@ async fn choice_timeout(b: Backend) {
     }
     assert_eq!(inputs[0]["input"]["choice"], "a7");
     assert_eq!(inputs[1]["input"]["choice"], "a1");
+}
+
+/// Issue 26 item 2: a choice's timer starts when its chooser comes to the
+/// board, not when the choice arises. mind_control asks White, then Black,
+/// for a pick at creation; with a 2-"second" timeout (100 ms here) nothing
+/// times out while only a spectator watches (4 timeouts' worth of waiting),
+/// White's pick times out once White is connected, and Black's then waits
+/// for Black in turn.
+async fn choice_timer_waits_for_its_chooser(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
+    )
+    .await;
+    let mut spec = Client::connect(s.addr, &g.id, "", 3).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        st["seq"], 0,
+        "a choice timed out before its chooser came: {st}"
+    );
+    assert_eq!(st["pendingChoice"]["forPlayer"], "white", "{st}");
+    let _w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let u = spec.expect("update").await;
+    assert_eq!(u["input"]["auto"], "timeout", "{u}");
+    assert_eq!(u["input"]["choice"], "a7", "{u}");
+    assert_eq!(u["pendingChoice"]["forPlayer"], "black", "{u}");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        st["seq"], 1,
+        "Black's pick timed out before Black came: {st}"
+    );
+    let _b = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    let u = spec.expect("update").await;
+    assert_eq!(u["input"]["auto"], "timeout", "{u}");
+    assert_eq!(u["input"]["choice"], "a1", "{u}");
 }
 
 /// timeout-with-default: a player who disconnects with a choice pending
@@ -660,6 +701,7 @@ on_both!(
     mind_control_v2,
     v1_fallback,
     choice_timeout,
+    choice_timer_waits_for_its_chooser,
     forfeit_on_disconnect,
     reconnect_within_the_grace_keeps_the_game,
     claim_victory_needs_an_opponent_who_came,

@@ -399,8 +399,50 @@ async fn versions_side_by_side(b: Backend) {
     );
 }
 
+/// Issue 26: check is the rules' in force, not standard chess's. After
+/// 1. c3 f6 2. a3 Kf7 3. a4 Kg6 the diagonal c2–g6 is empty; then 4. Qc2
+/// gives check in standard chess (python-chess: `Qc2+`, `is_check()`
+/// true), but under `trans-rights` a queen steps like a king
+/// (docs/presets.md), so the queen on c2 attacks nothing on g6: no check,
+/// SAN `Qc2` (`houserules moves --rules trans-rights` lists `d1c2 Qc2`).
+/// The state's and the update's `inCheck`, and the update's SAN, say so.
+/// (The line of the page's report, `Qe2` on an open e-file, is illegal
+/// under trans-rights here: kings slide like queens, and the two kings
+/// would face each other on the file.)
+async fn in_check_follows_the_rules_in_force(b: Backend) {
+    let s = start(b).await;
+    let schema = server_schema();
+    let line = ["c2c3", "f7f6", "a2a3", "e8f7", "a3a4", "f7g6", "d1c2"];
+    for (presets, check, san) in [
+        (json!([]), true, "Qc2+"),
+        (json!(["trans-rights"]), false, "Qc2"),
+    ] {
+        let g = create(s.addr, json!({"presets": presets})).await;
+        let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+        let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+        assert_eq!(w.welcome["state"]["inCheck"], false);
+        let mut last = Value::Null;
+        for (ply, m) in line.iter().enumerate() {
+            let c = if ply % 2 == 0 { &mut w } else { &mut bl };
+            c.mv(m, ply as u32).await;
+            last = expect_valid(&mut w, "update", &schema).await;
+            let _ = bl.expect("update").await;
+            if ply < 6 {
+                assert_eq!(last["inCheck"], false, "{presets}: ply {ply}");
+            }
+        }
+        assert_eq!(last["move"]["san"], san, "{presets}");
+        assert_eq!(last["inCheck"], check, "{presets}: {last}");
+        let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+        assert_eq!(st["inCheck"], check, "{presets}: the full state");
+        let pgn = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+        assert!(pgn.1.contains(&format!("4. {san} *")), "{}", pgn.1);
+    }
+}
+
 on_both!(
     updates_after_a_move_and_events,
+    in_check_follows_the_rules_in_force,
     updates_after_choices,
     update_size_does_not_grow,
     resync_after_a_gap,

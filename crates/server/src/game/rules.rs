@@ -40,6 +40,14 @@ pub struct Stepped {
     /// The output after the input; its `log` holds only the entries the
     /// input added.
     pub out: SessionOutput,
+    /// Whether the side to move is in check after the input, under the
+    /// rules in force ([`Session::is_check`]: the game's hooks and the
+    /// modifiers' attacks), for the state's and the update's `inCheck`.
+    pub in_check: bool,
+    /// The draw the side to move may claim now without announcing a move
+    /// (`threefold-repetition`, `fifty-move-rule`), for the state's and
+    /// the update's `drawClaim`.
+    pub draw_claim: Option<&'static str>,
     /// What changed, for the update.
     pub changes: Changes,
 }
@@ -124,6 +132,8 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
     Ok(Stepped {
         input,
         claim,
+        in_check: s.is_check(),
+        draw_claim: s.game().claimable_draw().map(claim_name),
         changes: Changes {
             mv,
             pieces: pieces_change(&prev.pieces, &out.pieces),

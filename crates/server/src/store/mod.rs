@@ -193,6 +193,18 @@ pub trait Store: Send + Sync + 'static {
     async fn final_state(&self, _game_id: &str) -> Result<Option<String>, StoreError> {
         Ok(None)
     }
+    /// Records that the server runs at `at_ms` (ms since the Unix epoch):
+    /// a single server writes it every few seconds and when it stops, so
+    /// that the next start knows when the last one stopped (issue 26 item
+    /// 7: a restart charges the side to move the time it thought before
+    /// the stop, not the outage). The default keeps nothing.
+    async fn mark_alive(&self, _at_ms: i64) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// The last [`Store::mark_alive`] time, if any (the default: none).
+    async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        Ok(None)
+    }
     /// Saves a modifier descriptor (JSON text) under `id`, replacing an
     /// earlier one of the same id.
     async fn save_modifier(&self, id: &str, descriptor: &str, at_ms: i64)
@@ -257,6 +269,13 @@ fn migrator() -> Migrator {
                 Cow::Borrowed("cluster"),
                 MigrationType::Simple,
                 Cow::Borrowed(include_str!("../../migrations/0004_cluster.sql")),
+                false,
+            ),
+            Migration::new(
+                5,
+                Cow::Borrowed("alive"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../../migrations/0005_alive.sql")),
                 false,
             ),
         ]),
@@ -664,6 +683,29 @@ impl Store for SqlStore {
             },
         )
         .await
+    }
+
+    async fn mark_alive(&self, at_ms: i64) -> Result<(), StoreError> {
+        written(
+            &self.writes,
+            || "record that the server runs".to_string(),
+            |reply| Job::Alive { at_ms, reply },
+        )
+        .await
+    }
+
+    async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT alive_ms FROM node_alive WHERE node_id = ''")
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(err("read when the server last ran".to_string()))?;
+        match row {
+            None => Ok(None),
+            Some(r) => r
+                .try_get::<i64, _>("alive_ms")
+                .map(Some)
+                .map_err(err("read when the server last ran".to_string())),
+        }
     }
 
     async fn final_state(&self, game_id: &str) -> Result<Option<String>, StoreError> {

@@ -71,6 +71,11 @@ pub(super) enum Job {
         state: String,
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
+    /// [`super::Store::mark_alive`].
+    Alive {
+        at_ms: i64,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
 }
 
 /// What a write gave: `true` for a write with no value, the seat's outcome
@@ -87,7 +92,8 @@ impl Job {
             Job::Append { reply, .. }
             | Job::Create { reply, .. }
             | Job::SaveModifier { reply, .. }
-            | Job::FinalState { reply, .. } => {
+            | Job::FinalState { reply, .. }
+            | Job::Alive { reply, .. } => {
                 let _ = reply.send(r.map(|_| ()));
             }
         }
@@ -108,6 +114,7 @@ impl Job {
             ),
             Job::SaveModifier { id, .. } => format!("save modifier {id}"),
             Job::FinalState { game_id, .. } => format!("store the final state of game {game_id}"),
+            Job::Alive { .. } => "record that the server runs".to_string(),
         }
     }
 }
@@ -317,6 +324,16 @@ async fn one(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &Job) -> Result<Don
             )
             .bind(id.as_str())
             .bind(descriptor.as_str())
+            .bind(*at_ms)
+            .execute(conn)
+            .await?;
+            Ok(true)
+        }
+        Job::Alive { at_ms, .. } => {
+            sqlx::query(
+                "INSERT INTO node_alive (node_id, alive_ms) VALUES ('', $1) \
+                 ON CONFLICT (node_id) DO UPDATE SET alive_ms = excluded.alive_ms",
+            )
             .bind(*at_ms)
             .execute(conn)
             .await?;
