@@ -339,6 +339,76 @@ try {
     }
   });
 
+  // ---- Issue 26: check from the rules in force; the move box says why a move cannot be sent;
+  // controls that cannot work are hidden; player names from the lobby, in the page and the PGN.
+  if (!mock) await step('rules-in-force check, messages, names', async () => {
+    // Under trans-rights a queen steps like a king (docs/presets.md): after 1. c3 f6 2. a3 Kf7
+    // 3. a4 Kg6, 4. Qc2 checks in standard chess (python-chess: "Qc2+") but not here. The page
+    // wrote "+" and marked the king from standard chess's test while the server's SAN had no check.
+    const g = await api('/api/games', { presets: ['trans-rights'], white: 'Ada', black: 'Grace', clock: { initialSeconds: 300, incrementSeconds: 2 } });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    // Out of turn: "not your turn", not "not a legal move" (the legal moves listed are White's).
+    await b.fill('.typed input', 'e5');
+    await b.press('.typed input', 'Enter');
+    const outOfTurn = (await b.locator('#typed-error').textContent()).trim();
+    check(outOfTurn === 'not your turn', `a move typed out of turn says so (${outOfTurn})`);
+    await b.fill('.typed input', '');
+    // Claim draw only when a draw can be claimed (never at the start).
+    check((await w.locator('[data-claim="draw"]').count()) === 0, 'Claim draw is not offered when no draw can be claimed');
+    const line = ['c3', 'f6', 'a3', 'Kf7', 'a4', 'Kg6', 'Qc2'];
+    for (const [i, m] of line.entries()) {
+      const me = i % 2 === 0 ? w : b;
+      await me.fill('.typed input', m);
+      await me.press('.typed input', 'Enter');
+      await w.waitForFunction((n) => [...document.querySelectorAll('.moves .w, .moves .b')].filter((e) => /[a-h]/.test(e.textContent ?? '')).length >= n, i + 1);
+    }
+    await b.waitForFunction(() => /Qc2/.test(document.querySelector('.moves')?.textContent ?? ''));
+    const moves = (await b.locator('.moves').textContent()).replace(/\s+/g, ' ');
+    check(/Qc2(?!\+)/.test(moves), `trans-rights: the move list writes Qc2 without + (${moves.trim()})`);
+    check((await b.locator('.sq.check').count()) === 0 && (await w.locator('.sq.check').count()) === 0, 'trans-rights: no king is marked in check after Qc2');
+    const pgn = await (await fetch(`${base}/api/games/${g.id}/pgn`)).text();
+    check(/4\. Qc2 \*/.test(pgn.replace(/\s+/g, ' ')), 'trans-rights: the PGN agrees (4. Qc2)');
+    check(/\[White "Ada"\]/.test(pgn) && /\[Black "Grace"\]/.test(pgn) && /\[TimeControl "300\+2"\]/.test(pgn), 'the PGN names the players and the time control (300+2)');
+    const names = (await w.locator('.player .name').allTextContents()).join(',');
+    check(/Ada/.test(names) && /Grace/.test(names), `the game page shows the players' names (${names})`);
+    await shot(w, 'check-rules-desktop');
+    const ph = await page(PHONE, g.seats.black.url);
+    await ph.waitForSelector('[data-connection="open"]');
+    await shot(ph, 'check-rules-phone');
+    await ph.context().close();
+    await w.context().close();
+    await b.context().close();
+    // Claim victory is not offered against a seat that never came to the board (the server
+    // refuses it: claim.opponent-never-joined).
+    const g2 = await api('/api/games', {});
+    const lone = await page(DESKTOP, g2.seats.white.url);
+    await lone.waitForSelector('[data-connection="open"]');
+    await lone.waitForTimeout(500);
+    check((await lone.locator('[data-claim="victory"]').count()) === 0, 'Claim victory is not offered before the opponent ever joined');
+    await lone.context().close();
+    // The lobby asks for a name, sends it with the game and remembers it in the browser.
+    const lp = await page(DESKTOP, '/');
+    await lp.waitForSelector('input[name=playerName]');
+    await lp.fill('input[name=playerName]', 'Hypatia');
+    const posted = lp.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games');
+    await lp.click('button[type=submit]');
+    const body = JSON.parse((await posted).postData() ?? '{}');
+    check(body.white === 'Hypatia' || body.black === 'Hypatia', `the lobby sends the player's name with the game (${body.white} / ${body.black})`);
+    await lp.waitForSelector('[data-invite="black"]');
+    await lp.reload();
+    await lp.waitForSelector('input[name=playerName]');
+    check((await lp.inputValue('input[name=playerName]')) === 'Hypatia', 'the lobby remembers the name in this browser');
+    await shot(lp, 'lobby-name-desktop');
+    const lph = await page(PHONE, '/');
+    await lph.waitForSelector('input[name=playerName]');
+    await lph.locator('input[name=playerName]').scrollIntoViewIfNeeded();
+    await lph.screenshot({ path: join(shots, 'lobby-name-phone.png') });
+    await lph.context().close();
+    await lp.context().close();
+  });
+
   // ---- The server restarted in mid-game (scripts/e2e-real.sh passes how it started it): the
   // server is killed by its PID (SIGKILL, as a crash: every input is committed before it is
   // acknowledged, docs/protocol.md § Persistence) and started again on the same SQLite file. Both

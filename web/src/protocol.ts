@@ -109,7 +109,15 @@ export interface SessionOutput {
   seed?: number;
   /** Optional: SAN of every ply so far, if the server sends it (preferred over the client's own). */
   moves?: { uci: string; san: string }[];
-  /** Optional: whether the side to move is in check, if the server sends it. */
+  /**
+   * The draw the side to move may claim now with `claim-draw` (`threefold-repetition`,
+   * `fifty-move-rule`), or null; absent from older servers.
+   */
+  drawClaim?: string | null;
+  /**
+   * Whether the side to move is in check under the rules in force (the server's `inCheck`; a
+   * preset such as trans-rights changes what checks). Absent only from older servers.
+   */
   inCheck?: boolean;
 }
 
@@ -266,6 +274,10 @@ export interface UpdateMessage extends GameInfo {
   plyCount: number;
   fen: string;
   sideToMove: Color;
+  /** Whether the side to move is in check under the rules in force (absent from older servers). */
+  inCheck?: boolean;
+  /** The draw the side to move may claim now, or null (absent from older servers). */
+  drawClaim?: string | null;
   status: StatusShape;
   legalMoves: string[];
   pendingChoice: PendingChoice | null;

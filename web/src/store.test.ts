@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_LOST, choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, resyncSent, setConnection } from './store';
+import { CONNECTION_LOST, NOT_SENT, pushNotice, choiceForMe, drawOfferText, formatClock, initialClient, leavingForfeits, markAnswered, observeOffset, reduce, remainingMs, resyncSent, setConnection } from './store';
 import type { ServerMessage } from './protocol';
 import { pc, session } from './test/fixtures';
 
@@ -308,6 +308,29 @@ describe('protocol 3 updates', () => {
     expect(c.seq).toBe(10);
   });
 
+  it("keeps the server's SAN and check flag over standard chess's (issue 26: trans-rights)", async () => {
+    const { annotateSan } = await import('./store');
+    // Under trans-rights a queen steps like a king (docs/presets.md), so Qe2 with the black king
+    // on e8 gives no check: the server says so (inCheck false, SAN `Qe2`), while standard chess's
+    // test, which the page's own SAN writer would use, reads a check down the e-file.
+    const before = reduce(initialClient(), { ...welcome(1), protocolVersion: 3 } as ServerMessage, 0);
+    const m = update(2, {
+      input: { move: 'd1e2' },
+      move: { uci: 'd1e2', san: 'Qe2' },
+      inCheck: false,
+      events: [{ event: 'move', detail: { uci: 'd1e2' } }],
+      pieces: { removed: [], changed: [pc('e2', 'queen', 'white', 3)] },
+    });
+    const after = reduce(before, m, 0);
+    expect(after.game!.session.inCheck).toBe(false);
+    expect(after.san).toEqual({ 0: 'Qe2' });
+    // The page's own writer, with standard chess's check, does not replace it.
+    expect(annotateSan(before, after, () => 'Qe2+', () => true).san).toEqual({ 0: 'Qe2' });
+    // And a check the rules in force see is kept as sent.
+    const check = reduce(before, update(2, { inCheck: true }), 0);
+    expect(check.game!.session.inCheck).toBe(true);
+  });
+
   it('applies a patch at the seq it has, without touching the session', () => {
     let c = reduce(initialClient(), welcome(2, {}, { seats: { white: true, black: false } }), 0);
     c = reduce(c, { kind: 'patch', ...info(2) } as ServerMessage, 0);
@@ -315,5 +338,26 @@ describe('protocol 3 updates', () => {
     expect(c.game!.session.plyCount).toBe(0);
     c = reduce(c, { kind: 'patch', ...info(3) } as ServerMessage, 0);
     expect(c.resyncFrom).toBe(2);
+  });
+});
+
+// Issue 26 item 9: notices piled up (the same refusal five times), and "not connected: the action
+// was not sent" stayed on the page after the reconnect.
+describe('notices', () => {
+  it('replaces a notice of the same text instead of adding it again', () => {
+    let c = initialClient();
+    for (let i = 0; i < 5; i++) c = pushNotice(c, 'error', 'not your turn', i);
+    c = pushNotice(c, 'error', 'other', 9);
+    expect(c.notices.map((n) => n.text)).toEqual(['not your turn', 'other']);
+    expect(c.notices[0].at).toBe(4);
+  });
+  it('drops "the action was not sent" at the next welcome', () => {
+    let c = setConnection(reduce(initialClient(), welcome(1), 0), 'open', 0);
+    c = setConnection(c, 'reconnecting', 1);
+    c = pushNotice(c, 'error', NOT_SENT, 2, 'unsent');
+    c = pushNotice(c, 'info', 'kept', 3);
+    expect(c.notices.map((n) => n.text)).toEqual([CONNECTION_LOST, NOT_SENT, 'kept']);
+    c = reduce(setConnection(c, 'open', 4), welcome(1), 5);
+    expect(c.notices.map((n) => n.text)).toEqual(['kept']);
   });
 });

@@ -23,10 +23,15 @@ export interface Notice {
   at: number;
   /**
    * `connection`: the "connection lost" warning, which lasts only until the connection is back
-   * (open, and the server's `welcome` read); other notices stay until newer ones push them out.
+   * (open, and the server's `welcome` read); `unsent`: an action not sent for want of a
+   * connection, which goes at the same moment (issue 26 item 9: it stayed after the reconnect).
+   * Other notices stay until newer ones push them out.
    */
-  tag?: 'connection';
+  tag?: 'connection' | 'unsent';
 }
+
+/** The error shown when an action could not be sent (it clears once the connection is back). */
+export const NOT_SENT = 'not connected: the action was not sent';
 
 /** The warning shown while the connection is down (issue 26 item 3: it must clear once back). */
 export const CONNECTION_LOST = 'connection lost; reconnecting…';
@@ -111,7 +116,14 @@ export function formatClock(ms: number): string {
 
 const MAX_NOTICES = 20;
 function notice(c: GameClient, kind: Notice['kind'], text: string, now: number, tag?: Notice['tag']): Notice[] {
-  return [...c.notices, tag ? { kind, text, at: now, tag } : { kind, text, at: now }].slice(-MAX_NOTICES);
+  // The same text again replaces the older one (issue 26 item 9: repeated refusals piled up).
+  const rest = c.notices.filter((n) => n.text !== text);
+  return [...rest, tag ? { kind, text, at: now, tag } : { kind, text, at: now }].slice(-MAX_NOTICES);
+}
+
+/** `c` with a notice added (a notice of the same text goes first: notices do not pile up). */
+export function pushNotice(c: GameClient, kind: Notice['kind'], text: string, now: number, tag?: Notice['tag']): GameClient {
+  return { ...c, notices: notice(c, kind, text, now, tag) };
 }
 
 function applyState(c: GameClient, seq: number, raw: unknown, now: number, sameSeq = false): GameClient {
@@ -210,7 +222,15 @@ function applyUpdate(c: GameClient, m: UpdateMessage, now: number): GameClient {
     vars: m.vars ?? s.vars,
     log: [...s.log, ...m.events],
   };
-  return applyState(c, m.seq, withInfo(g, m, session), now);
+  if (typeof m.inCheck === 'boolean') session.inCheck = m.inCheck;
+  if (m.drawClaim !== undefined) session.drawClaim = m.drawClaim;
+  const next = applyState(c, m.seq, withInfo(g, m, session), now);
+  // The server's SAN of the move (written among the moves the rules in force allowed, with their
+  // check test): the page's own SAN would use standard chess's (issue 26: `Qe2+` under
+  // trans-rights, where the server's SAN and PGN have no check).
+  if (!m.move || next.game === c.game) return next;
+  const ply = session.log.filter((e) => e.event === 'move').length - 1;
+  return ply < 0 ? next : { ...next, san: { ...next.san, [ply]: m.move.san } };
 }
 
 /** (v3) Applies a `patch`: the game-level fields at the seq the client has. */
@@ -233,7 +253,7 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
       const seat = m.seat;
       // The connection is back (a welcome is the first message of an open socket): the
       // "connection lost" warning goes, whether or not the welcome brings anything new.
-      const notices = c.notices.some((n) => n.tag === 'connection') ? c.notices.filter((n) => n.tag !== 'connection') : c.notices;
+      const notices = c.notices.some((n) => n.tag) ? c.notices.filter((n) => !n.tag) : c.notices;
       // After a reconnect with lastSeq the welcome may carry the state we have: applyState skips it.
       return applyState({ ...c, seat, notices }, m.seq, m.state, now);
     }

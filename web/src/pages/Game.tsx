@@ -31,6 +31,8 @@ import {
   leavingForfeits,
   initialClient,
   markAnswered,
+  NOT_SENT,
+  pushNotice,
   reduce,
   resyncSent,
   remainingMs,
@@ -67,6 +69,37 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
   }
   return toSan(uci, g.session.pieces, g.session.legalMoves, suffix, letters, enPassantOf(g.session.fen));
 };
+
+/**
+ * Why this seat cannot move now, as the move box says it (null: it can). Checked before the typed
+ * text is read: out of turn the legal moves are the opponent's, and every move read "not a legal
+ * move" (issue 26 item 9).
+ */
+export function whyNoMove(o: {
+  live: boolean;
+  connection: string;
+  mySide: Color | null;
+  sideToMove: Color;
+  /** The pending choice's `forPlayer`, or null when none is pending. */
+  choiceFor: string | null;
+}): string | null {
+  if (!o.mySide) return 'spectators do not move';
+  if (!o.live) return 'the game is over';
+  if (o.connection !== 'open') return 'not connected: wait until the connection is back';
+  if (o.choiceFor === o.mySide) return 'answer the pending choice first';
+  if (o.choiceFor === 'both') return 'a choice is pending: moves wait for its answer';
+  if (o.choiceFor) return 'your opponent must answer a choice first';
+  if (o.sideToMove !== o.mySide) return 'not your turn';
+  return null;
+}
+
+/**
+ * Whether the opponent has been at the board, as the server requires before a win can be claimed
+ * (`claim.opponent-never-joined`): seen connected by this page, or has moved in the game.
+ */
+export function opponentCame(seenPresent: boolean, moveColors: string[], opponent: Color): boolean {
+  return seenPresent || moveColors.includes(opponent);
+}
 
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
 export function resultOf(c: GameClient): { result: string; reason: string } | null {
@@ -162,7 +195,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         onState: (s) => {
           if (i === 0) update((c) => setConnection(c, s, Date.now()));
         },
-        onBadFrame: (e) => update((c) => ({ ...c, notices: [...c.notices, { kind: 'error', text: e.message, at: Date.now() }] })),
+        onBadFrame: (e) => update((c) => pushNotice(c, 'error', e.message, Date.now())),
         onMessage: (m) => {
           if (m.kind === 'welcome') entry.seat = m.seat;
           if (
@@ -248,6 +281,10 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   }, [s?.log.length, !!logRef.current, !!movesRef.current]);
   // A typed move's error is stale once the game has moved on.
   useEffect(() => setTypedError(''), [s?.plyCount]);
+  // The seats this page has seen connected (a win can be claimed only against one that came).
+  const seenOpponent = useRef<Partial<Record<Color, boolean>>>({});
+  if (g?.presence.white) seenOpponent.current.white = true;
+  if (g?.presence.black) seenOpponent.current.black = true;
 
   if (!g || !s) {
     return (
@@ -297,7 +334,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const sendAs = (side: Color | null, m: ClientMessage): boolean => {
     const e = (hot && side ? conns.current.find((x) => x.seat === side) : conns.current[0]) ?? conns.current[0];
     const ok = e?.conn.send(m) ?? false;
-    if (!ok) update((c) => ({ ...c, notices: [...c.notices, { kind: 'error', text: 'not connected: the action was not sent', at: Date.now() }] }));
+    if (!ok) update((c) => pushNotice(c, 'error', NOT_SENT, Date.now(), 'unsent'));
     return ok;
   };
   const sendMove = (uci: string) => sendAs(s.sideToMove, { kind: 'move', move: uci, ply: s.plyCount });
@@ -325,6 +362,8 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const top: Color = orientation === 'white' ? 'black' : 'white';
   const bottom: Color = orientation;
   const opponent: Color | null = mySide ? (mySide === 'white' ? 'black' : 'white') : null;
+  const moveColors = s.log.filter((e) => e.event === 'move').map((e) => String((e.detail as { color?: unknown } | null)?.color ?? ''));
+  const choiceFor = s.pendingChoice ? String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer) : null;
 
   // Only while the game goes on (session-7 web trial: the choice squares stayed blue after the end).
   const boardChoice =
@@ -427,9 +466,11 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           class="typed"
           onSubmit={(e) => {
             e.preventDefault();
-            const r = readTypedMove(typed, s.pieces, s.legalMoves, shape?.letters, enPassantOf(s.fen));
-            if (r instanceof Error) setTypedError(r.message);
-            else if (!movable) setTypedError('it is not your move');
+            const why = hot ? null : whyNoMove({ live, connection: client.connection, mySide, sideToMove: s.sideToMove, choiceFor });
+            const r = why ? null : readTypedMove(typed, s.pieces, s.legalMoves, shape?.letters, enPassantOf(s.fen));
+            if (why) setTypedError(why);
+            else if (r instanceof Error) setTypedError(r.message);
+            else if (!movable || r === null) setTypedError('not connected: wait until the connection is back');
             else if (typeof r !== 'string') {
               // A promotion typed without its piece: the board's picker asks for it.
               setTypedError('');
@@ -467,11 +508,11 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
                   {g.drawOffer === mySide ? 'Draw offered' : 'Offer draw'}
                 </button>
               )}
-              {/* The state does not say whether a draw can be claimed: offered on one's own turn, with when it works. */}
-              {s.sideToMove === mySide && (
-                <button type="button" data-claim="draw" title="Works after a threefold repetition or fifty moves by each side without a capture or pawn move." onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
+              {/* Only when the server says a draw can be claimed now (its `drawClaim`; issue 26 item 9). */}
+              {s.sideToMove === mySide && !!s.drawClaim && (
+                <button type="button" data-claim="draw" title={s.drawClaim === 'threefold-repetition' ? 'The position has appeared three times.' : 'Fifty moves by each side without a capture or a pawn move.'} onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
               )}
-              {opponent && !g.presence[opponent] && !notJoined && (
+              {opponent && !g.presence[opponent] && !notJoined && opponentCame(!!seenOpponent.current[opponent], moveColors, opponent) && (
                 <button type="button" data-claim="victory" title={`Your opponent is away${g.claimVictoryAfterMs ? `: victory can be claimed once they have been away ${Math.round(g.claimVictoryAfterMs / 1000)} s` : ''}.`} onClick={() => sendAs(mySide, { kind: 'claim-victory' })}>Claim victory</button>
               )}
             </>

@@ -134,6 +134,27 @@ function Copy({ text, label }: { text: string; label: string }) {
 
 const absolute = (u: string) => new URL(u, location.origin).toString();
 
+
+const NAME_KEY = 'houserules.playerName';
+
+/** The name this browser last played under (localStorage), or ''. */
+export function loadName(): string {
+  try {
+    return localStorage.getItem(NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Remembers the player's name in this browser (storage off or full: not remembered). */
+export function saveName(name: string): void {
+  try {
+    localStorage.setItem(NAME_KEY, name.slice(0, 100));
+  } catch {
+    /* not remembered */
+  }
+}
+
 export function Lobby() {
   const [rules, setRules] = useState<Rules | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -148,6 +169,8 @@ export function Lobby() {
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
   const [timeoutSeconds, setTimeoutSeconds] = useState(60);
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
+  // The player's name, remembered in this browser (issue 26: the PGN read `White "?"`).
+  const [name, setName] = useState(loadName);
   const [opponent, setOpponent] = useState<Opponent>({ kind: 'friend' });
   const [fen, setFen] = useState('');
   const [seed, setSeed] = useState('');
@@ -222,6 +245,11 @@ export function Lobby() {
     if (coinFlips === 'manual') req.coinFlips = 'manual';
     const clock = TIME_CONTROLS[tc]?.clock;
     if (clock) req.clock = clock;
+    const me = name.trim();
+    if (me) {
+      req[mine] = me;
+      saveName(me);
+    }
     req = withOpponent(req, opponent, mine);
     setCreating(true);
     try {
@@ -394,6 +422,10 @@ export function Lobby() {
                 <input name="choiceTimeoutSeconds" type="number" min={1} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
               </label>
             )}
+            <label>
+              Your name
+              <input name="playerName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            </label>
             <label>
               Your colour
               <select name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>

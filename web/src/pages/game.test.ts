@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { moveListRows, resultOf } from './Game';
+import { moveListRows, opponentCame, resultOf, whyNoMove } from './Game';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
 // session's status still reads "ongoing" (the game ended outside the rules),
@@ -36,5 +36,42 @@ describe('moveListRows', () => {
       { n: 1, w: '…', b: 'e5' },
       { n: 2, w: 'Nf3' },
     ]);
+  });
+});
+
+// Issue 26 item 9: a move typed out of turn read "not a legal move" (the legal moves listed are the
+// opponent's); typed while disconnected, "it is not your move"; while the opponent must choose,
+// "not a legal move". The move box now says why before it reads the text.
+describe('whyNoMove', () => {
+  const base = { live: true, connection: 'open', mySide: 'white' as const, sideToMove: 'white' as const, choiceFor: null };
+  it('is null when the seat may move', () => {
+    expect(whyNoMove(base)).toBeNull();
+  });
+  it('says "not your turn" out of turn', () => {
+    expect(whyNoMove({ ...base, sideToMove: 'black' })).toBe('not your turn');
+  });
+  it('says the page is not connected, before the turn', () => {
+    expect(whyNoMove({ ...base, connection: 'reconnecting', sideToMove: 'black' })).toMatch(/^not connected/);
+  });
+  it('names whose choice holds the game', () => {
+    expect(whyNoMove({ ...base, choiceFor: 'black' })).toBe('your opponent must answer a choice first');
+    expect(whyNoMove({ ...base, choiceFor: 'white' })).toBe('answer the pending choice first');
+    expect(whyNoMove({ ...base, choiceFor: 'both' })).toMatch(/choice is pending/);
+  });
+  it('says the game is over, and that spectators do not move', () => {
+    expect(whyNoMove({ ...base, live: false })).toBe('the game is over');
+    expect(whyNoMove({ ...base, mySide: null })).toBe('spectators do not move');
+  });
+});
+
+// Issue 26 item 9: "Claim victory" was offered before the opponent ever joined, which the server
+// refuses (`claim.opponent-never-joined`: a seat that connected or moved).
+describe('opponentCame', () => {
+  it('is false for an opponent never seen and without a move', () => {
+    expect(opponentCame(false, ['white'], 'black')).toBe(false);
+  });
+  it('is true once seen connected, or once they moved', () => {
+    expect(opponentCame(true, [], 'black')).toBe(true);
+    expect(opponentCame(false, ['white', 'black'], 'black')).toBe(true);
   });
 });
