@@ -400,7 +400,7 @@ async fn versions_side_by_side(b: Backend) {
 }
 
 /// Issue 26: check is the rules' in force, not standard chess's. After
-/// 1. c3 f6 2. a3 Kf7 3. a4 Kg6 the diagonal c2–g6 is empty; then 4. Qc2
+/// `1. c3 f6 2. a3 Kf7 3. a4 Kg6` the diagonal c2–g6 is empty; then `4. Qc2`
 /// gives check in standard chess (python-chess: `Qc2+`, `is_check()`
 /// true), but under `trans-rights` a queen steps like a king
 /// (docs/presets.md), so the queen on c2 attacks nothing on g6: no check,
@@ -440,8 +440,39 @@ async fn in_check_follows_the_rules_in_force(b: Backend) {
     }
 }
 
+/// Issue 26 item 9: the state and the updates say when a draw can be
+/// claimed. `1. Nf3 Nf6 2. Ng1 Ng8` twice brings the start position back
+/// for the third time with White to move (FIDE 9.2.2): `drawClaim` is
+/// null until the eighth ply, `threefold-repetition` after it.
+async fn draw_claim_in_the_state(b: Backend) {
+    let s = start(b).await;
+    let schema = server_schema();
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    assert!(w.welcome["state"]["drawClaim"].is_null(), "{}", w.welcome);
+    let line = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ];
+    for (ply, m) in line.iter().enumerate() {
+        let c = if ply % 2 == 0 { &mut w } else { &mut bl };
+        c.mv(m, ply as u32).await;
+        let u = expect_valid(&mut w, "update", &schema).await;
+        let _ = bl.expect("update").await;
+        let want = if ply == 7 {
+            json!("threefold-repetition")
+        } else {
+            Value::Null
+        };
+        assert_eq!(u["drawClaim"], want, "ply {ply}: {u}");
+    }
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(st["drawClaim"], "threefold-repetition");
+}
+
 on_both!(
     updates_after_a_move_and_events,
+    draw_claim_in_the_state,
     in_check_follows_the_rules_in_force,
     updates_after_choices,
     update_size_does_not_grow,
