@@ -14,7 +14,9 @@
 //! version for all receivers ([`events`]).
 
 pub mod events;
+pub mod rematch;
 pub mod rules;
+pub mod takeback;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -169,6 +171,40 @@ pub enum Event {
         /// Who.
         player: String,
     },
+    /// `player` asked for a rematch of the finished game: the new game
+    /// `game` was created ([`rematch`]).
+    RematchOffer {
+        /// Who.
+        player: String,
+        /// The new game's id.
+        game: String,
+    },
+    /// `player` (or the engine's seat) accepted the rematch offer.
+    RematchAccept {
+        /// Who.
+        player: String,
+    },
+    /// `player` declined the rematch offer.
+    RematchDecline {
+        /// Who.
+        player: String,
+    },
+    /// `player` asked to take back their last move ([`takeback`]).
+    TakebackOffer {
+        /// Who.
+        player: String,
+    },
+    /// `player` accepted the opponent's takeback: the last move is gone
+    /// from the game (replay drops the last move input before it).
+    TakebackAccept {
+        /// Who.
+        player: String,
+    },
+    /// `player` (or the engine's seat) declined the takeback.
+    TakebackDecline {
+        /// Who.
+        player: String,
+    },
 }
 
 fn color_of(name: &str) -> Color {
@@ -296,6 +332,14 @@ pub enum Cmd {
     },
     /// Take a free seat (`POST /api/games/{id}/join`).
     Join(oneshot::Sender<Result<(Seat, String), String>>),
+    /// Offer or accept a rematch (`POST /api/games/{id}/rematch`,
+    /// [`rematch`]).
+    Rematch {
+        /// The seat token the request was sent with.
+        token: String,
+        /// The new game's seat for this player, or why not.
+        reply: oneshot::Sender<Result<rematch::RematchSeat, rematch::RematchError>>,
+    },
     /// Let the game go now, between inputs (the commands queued before
     /// this one are handled first): the task ends and its connections are
     /// closed with code 1012, so that their clients reconnect. A cluster
@@ -401,6 +445,10 @@ pub struct Game {
     fide_dead: bool,
     /// When the task leaves memory ([`lifecycle`]).
     life: lifecycle::Life,
+    /// The rematch offered after the end, if any ([`rematch`]).
+    rematch: Option<rematch::RematchState>,
+    /// The side whose takeback request stands ([`takeback`]).
+    takeback_offer: Option<Color>,
 }
 
 /// The engine's part of a game (see [`crate::engine`]).
@@ -528,6 +576,8 @@ impl Game {
             metrics,
             timing,
             life: lifecycle::Life::new(registry),
+            rematch: None,
+            takeback_offer: None,
         };
         game.replay(init.entries, init.stopped_ms).await?;
         // A seat that has moved was at the board before a restart.
@@ -547,14 +597,21 @@ impl Game {
     /// Applies stored entries (no store write, no broadcast).
     async fn replay(&mut self, entries: Vec<Entry>, stopped_ms: Option<i64>) -> Result<(), String> {
         let bodies: Vec<(i64, String)> = entries.iter().map(|e| (e.seq, e.body.clone())).collect();
+        let request = self.request.clone();
         // The session inputs in one blocking call; events are handled here.
         let results = blocking(&self.session, move |s| {
             let mut out = Vec::new();
+            // The inputs in force, for a takeback's rebuild.
+            let mut inputs: Vec<Input> = Vec::new();
             for (seq, body) in bodies {
                 let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
                 if v.get("event").is_some() {
-                    out.push((seq, Some(v), None, s.game().turn(), s.state().ply_count));
+                    let refused = takeback::replay_event(s, &request, &mut inputs, &v).err();
+                    out.push((seq, Some(v), refused, s.game().turn(), s.state().ply_count));
                     continue;
+                }
+                if let Ok(i) = serde_json::from_value::<Input>(v.clone()) {
+                    inputs.push(i);
                 }
                 let turn = s.game().turn();
                 let ply = s.state().ply_count;
@@ -589,6 +646,7 @@ impl Game {
             {
                 self.last_move = Some((turn, ply));
                 self.draw_offer = None;
+                self.takeback_offer = None;
             }
         }
         if let (Some(clock), Some(last)) = (
@@ -683,6 +741,27 @@ impl Game {
                 "disconnect-during-choice",
             )),
             Event::ClaimVictory { player } => Some(Outcome::win(color_of(player), "abandonment")),
+            Event::RematchOffer { .. }
+            | Event::RematchAccept { .. }
+            | Event::RematchDecline { .. } => {
+                self.rematch = rematch::apply(self.rematch.take(), ev);
+                None
+            }
+            Event::TakebackOffer { player } => {
+                self.takeback_offer = Some(color_of(player));
+                None
+            }
+            Event::TakebackAccept { .. } | Event::TakebackDecline { .. } => {
+                // A takeback's state change is the session's rebuild
+                // (`takeback`); the move it took back no longer counts as
+                // a resend.
+                if matches!(ev, Event::TakebackAccept { .. }) {
+                    self.last_move = None;
+                    self.draw_offer = None;
+                }
+                self.takeback_offer = None;
+                None
+            }
         }
     }
 
@@ -805,6 +884,11 @@ impl Game {
             m.insert(
                 "claimVictoryAfterMs".into(),
                 json!(self.timing.claim_victory_after.as_millis() as u64),
+            );
+            m.insert("rematch".into(), json!(self.rematch_view()));
+            m.insert(
+                "takebackOffer".into(),
+                json!(self.takeback_offer.map(|c| c.name())),
             );
         }
         v
@@ -1188,6 +1272,9 @@ impl Game {
             Cmd::Join(reply) => {
                 let _ = reply.send(self.join().await);
             }
+            Cmd::Rematch { token, reply } => {
+                let _ = reply.send(self.rematch(&token).await);
+            }
             Cmd::Stop => {} // handled by `run`
         }
     }
@@ -1298,6 +1385,12 @@ impl Game {
                 }
             }
         }
+        if let ClientMessage::DeclineRematch = msg {
+            if let Err((code, message)) = self.decline_rematch(me).await {
+                self.send(conn, &ServerMessage::error(code, message, Some(kind)));
+            }
+            return;
+        }
         if let Some(o) = &self.outcome {
             let m = format!("the game is over ({} by {})", o.result, o.reason);
             self.send(conn, &refuse("game.over", &m));
@@ -1397,9 +1490,13 @@ impl Game {
                     )),
                 }
             }
-            ClientMessage::Ping | ClientMessage::Hello { .. } | ClientMessage::Resync { .. } => {
-                Ok(())
-            }
+            ClientMessage::OfferTakeback => self.offer_takeback(me).await,
+            ClientMessage::AcceptTakeback => self.accept_takeback(me).await,
+            ClientMessage::DeclineTakeback => self.decline_takeback(me).await,
+            ClientMessage::Ping
+            | ClientMessage::Hello { .. }
+            | ClientMessage::Resync { .. }
+            | ClientMessage::DeclineRematch => Ok(()),
         };
         if let Err((code, message)) = result {
             self.send(conn, &ServerMessage::error(code, message, Some(kind)));
@@ -1691,12 +1788,7 @@ impl Game {
             self.in_check = old_check;
             self.draw_claim = old_claim;
             let request = self.request.clone();
-            let inputs: Vec<Input> = self
-                .entries
-                .iter()
-                .filter(|e| !e.body.contains("\"event\""))
-                .filter_map(|e| serde_json::from_str::<Input>(&e.body).ok())
-                .collect();
+            let inputs = takeback::effective_inputs(&self.entries);
             let _ = blocking(&self.session, move |s| {
                 if let Ok(again) = Session::replay(request, &inputs) {
                     *s = again;
@@ -1708,6 +1800,7 @@ impl Game {
         if is_move {
             self.last_move = Some((before, ply));
             self.draw_offer = None;
+            self.takeback_offer = None;
             self.metrics.moves.inc();
         }
         let uci = changes.mv.as_ref().map(|m| m.uci.clone());
@@ -1825,6 +1918,8 @@ impl Game {
                 level: e.seat.level,
                 thinking: self.engine_due(),
             }),
+            rematch: self.rematch_view(),
+            takeback_offer: self.takeback_offer.map(Into::into),
         }
     }
 
@@ -1836,6 +1931,13 @@ impl Game {
     /// game event (which changes no rules state); `events`, the log
     /// entries the input added.
     fn broadcast_input(&mut self, input: Value, changes: Changes, events: Vec<LogEntry>) {
+        self.broadcast_update(input, changes, events);
+        self.send_game_over();
+    }
+
+    /// [`Game::broadcast_input`] without `game-over` (an event after the
+    /// end, such as a rematch offer, does not end the game again).
+    fn broadcast_update(&mut self, input: Value, changes: Changes, events: Vec<LogEntry>) {
         let out = Arc::clone(&self.out);
         let Changes {
             mv,
@@ -1867,7 +1969,6 @@ impl Game {
         self.history.push(self.seq(), Arc::clone(&text));
         self.send_text(|c| c.version >= 3, &text);
         self.send_full_state(|c| c.version < 3);
-        self.send_game_over();
     }
 
     /// Sends the full `state` to the connections `to` selects, building it
@@ -1991,6 +2092,10 @@ fn kind_name(m: &ClientMessage) -> &'static str {
         ClientMessage::ClaimVictory => "claim-victory",
         ClientMessage::Ping => "ping",
         ClientMessage::Resync { .. } => "resync",
+        ClientMessage::OfferTakeback => "offer-takeback",
+        ClientMessage::AcceptTakeback => "accept-takeback",
+        ClientMessage::DeclineTakeback => "decline-takeback",
+        ClientMessage::DeclineRematch => "decline-rematch",
     }
 }
 

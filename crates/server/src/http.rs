@@ -81,6 +81,18 @@ pub struct Joined {
     pub link: SeatLink,
 }
 
+/// `201`/`200` of a rematch: the new game and this player's seat in it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Rematched {
+    /// The new game's id.
+    pub id: String,
+    /// `white` or `black` (the other colour than in the finished game).
+    pub seat: String,
+    /// Its token and links.
+    #[serde(flatten)]
+    pub link: SeatLink,
+}
+
 /// The server-only fields of `POST /api/games` (with the session's
 /// creation request: `game`, `fen`/`state`/`layout`, `presets`,
 /// `modifiers`, `seed`, `draft`, `choiceTimeout`, `coinFlips`).
@@ -223,6 +235,7 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         get_record,
         list_games,
         join_game,
+        rematch_game,
         rules,
         save_modifier,
         validate,
@@ -237,6 +250,7 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         SeatLink,
         Created,
         Joined,
+        Rematched,
         CreateGameExtras,
         ClockSpec,
         LobbyGame,
@@ -267,6 +281,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/pgn", get(get_pgn))
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/rematch", post(rematch_game))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/rules", get(rules))
         .route("/api/modifiers", post(save_modifier))
@@ -771,6 +786,87 @@ async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Resp
             .into_response()
         }
         Ok(Err(m)) => error(StatusCode::CONFLICT, "game.no-free-seat", m),
+        Err(r) => r,
+    }
+}
+
+/// The seat token of `Authorization: Bearer TOKEN`, if the header is there
+/// and reads so.
+fn bearer(headers: &axum::http::HeaderMap) -> Option<String> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// Asks for a rematch of a finished game, or accepts the opponent's
+/// (issue 26; `crate::game::rematch`): the first player's request creates
+/// the new game (same rules and clock, colours swapped, the same opponent:
+/// an engine accepts at once) and answers `201` with this player's seat in
+/// it; the opponent, offered it on the page (the state's `rematch`),
+/// accepts with the same route and its own token (`200`, its seat) or
+/// declines with the WebSocket message `decline-rematch`. Asked again
+/// after the agreement, it answers the seat again (`200`).
+#[utoipa::path(post, path = "/api/games/{id}/rematch",
+    params(("id" = String, Path), ("Authorization" = String, Header, description = "`Bearer TOKEN`, the seat token of a player of the finished game")),
+    responses((status = 201, body = Rematched, description = "The new game was made: this player's seat in it"), (status = 200, body = Rematched, description = "The opponent's offer is accepted (or was): this player's seat in the new game"), (status = 401, body = ApiError, description = "No `Authorization: Bearer TOKEN` header (`request.no-token`)"), (status = 403, body = ApiError, description = "The token opens no seat of this game (`seat.bad-token`)"), (status = 409, body = ApiError, description = "The game is not over (`game.not-finished`), your offer stands (`rematch.already-offered`), the offer was declined (`rematch.declined`)"), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
+async fn rematch_game(
+    State(app): State<Arc<AppState>>,
+    GameId(id): GameId,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let Some(token) = bearer(&headers) else {
+        let mut r = error(
+            StatusCode::UNAUTHORIZED,
+            "request.no-token",
+            "a rematch is asked for with a seat's token: `Authorization: Bearer TOKEN`",
+        );
+        r.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Bearer"),
+        );
+        return r;
+    };
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    match ask(&h, |reply| Cmd::Rematch { token, reply }).await {
+        Ok(Ok(seat)) => {
+            // Its task now, so that an engine's first move and the clocks
+            // run without waiting for a page.
+            if let Err(e) = app.game(&seat.game).await {
+                return error(StatusCode::INTERNAL_SERVER_ERROR, "server.rebuild", e);
+            }
+            let (url, ws) = links(&seat.game, Some(&seat.token));
+            let status = if seat.created {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            let body = Rematched {
+                id: seat.game,
+                seat: if seat.seat == Seat::White {
+                    "white"
+                } else {
+                    "black"
+                }
+                .into(),
+                link: SeatLink {
+                    token: seat.token,
+                    url,
+                    ws,
+                },
+            };
+            (status, Json(body)).into_response()
+        }
+        Ok(Err(e)) => error(
+            StatusCode::from_u16(e.status).unwrap_or(StatusCode::CONFLICT),
+            &e.code,
+            e.message,
+        ),
         Err(r) => r,
     }
 }

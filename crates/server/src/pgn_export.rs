@@ -37,13 +37,8 @@ pub struct PgnSource<'a> {
 /// and are left out (the record has them).
 pub fn write_pgn(src: &PgnSource<'_>) -> String {
     let request = src.request;
-    let inputs: Vec<Input> = src
-        .entries
-        .iter()
-        .filter_map(|e| serde_json::from_str::<Value>(&e.body).ok())
-        .filter(|v| v.get("event").is_none())
-        .filter_map(|v| serde_json::from_value::<Input>(v).ok())
-        .collect();
+    // A move taken back is not in the game (issue 26).
+    let inputs: Vec<Input> = crate::game::takeback::effective_inputs(src.entries);
     let result = src.outcome.map_or("*".to_string(), |o| o.result.clone());
     let written = (|| {
         let presets = match &request.state {

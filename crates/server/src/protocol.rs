@@ -99,6 +99,19 @@ pub enum ClientMessage {
         /// The last `seq` the client has applied.
         last_seq: u64,
     },
+    /// Asks the opponent to take back one's own last move (refused with
+    /// `takeback.*` when it drew randomness or a choice, when it was the
+    /// opponent's, or when there is none). An engine opponent declines.
+    OfferTakeback,
+    /// Accepts the opponent's takeback request: the move is taken back and
+    /// every connection gets the full `state` (v3 too).
+    AcceptTakeback,
+    /// Declines the opponent's takeback request.
+    DeclineTakeback,
+    /// Declines the opponent's rematch offer (accepting is
+    /// `POST /api/games/{id}/rematch` with one's seat token, which answers
+    /// with the new game's seat).
+    DeclineRematch,
 }
 
 /// A seat: a colour or a spectator.
@@ -274,6 +287,24 @@ pub struct GameInfo {
     /// The engine's seat, or null in a game of two persons.
     #[schemars(required, schema_with = "nullable::<EngineView>")]
     pub engine: Option<EngineView>,
+    /// The rematch offered after the end, or null.
+    #[schemars(required, schema_with = "nullable::<RematchView>")]
+    pub rematch: Option<RematchView>,
+    /// The side whose takeback request stands, or null.
+    #[schemars(required, schema_with = "nullable::<ColorName>")]
+    pub takeback_offer: Option<ColorName>,
+}
+
+/// A rematch of a finished game (`POST /api/games/{id}/rematch`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RematchView {
+    /// The new game's id (colours swapped, same rules and clock).
+    pub game: String,
+    /// The side of the finished game that asked.
+    pub offered_by: ColorName,
+    /// `offered`, `accepted` or `declined`.
+    pub status: String,
 }
 
 /// (v3) A move played: the move in UCI (as recorded) and in SAN (among the
@@ -432,7 +463,11 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
             kind: None,
         });
     };
-    const KINDS: [&str; 11] = [
+    const KINDS: [&str; 15] = [
+        "offer-takeback",
+        "accept-takeback",
+        "decline-takeback",
+        "decline-rematch",
         "hello",
         "move",
         "submit-choice",
@@ -446,7 +481,11 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, ReadError> {
         "resync",
     ];
     /// The kinds that carry nothing but `kind`.
-    const FIELDLESS: [&str; 6] = [
+    const FIELDLESS: [&str; 10] = [
+        "offer-takeback",
+        "accept-takeback",
+        "decline-takeback",
+        "decline-rematch",
         "resign",
         "offer-draw",
         "accept-draw",

@@ -62,6 +62,8 @@ pub(crate) enum Req {
     SeatOf { token: String },
     /// Take the free seat.
     Join,
+    /// Offer or accept a rematch with a seat's token (issue 26).
+    Rematch { token: String },
 }
 
 /// The owner's answer.
@@ -173,6 +175,14 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
             Ok((seat, token)) => json!({"seat": seat, "token": token}),
             Err(m) => json!({"error": m}),
         })),
+        Req::Rematch { token } => {
+            ok(ask(tx, |reply| Cmd::Rematch { token, reply })
+                .await
+                .map(|r| match r {
+                    Ok(seat) => json!({"ok": seat}),
+                    Err(e) => json!({"err": e}),
+                }))
+        }
     }
 }
 
@@ -562,6 +572,9 @@ async fn one_shot(c: &Arc<Cluster>, id: &str, cmd: Cmd) {
             token: token.clone(),
         },
         Cmd::Join(_) => Req::Join,
+        Cmd::Rematch { token, .. } => Req::Rematch {
+            token: token.clone(),
+        },
         Cmd::Hello { .. } | Cmd::Message { .. } | Cmd::Gone { .. } | Cmd::Stop => return,
     };
     let deadline = Instant::now() + FIND_OWNER;
@@ -612,6 +625,19 @@ fn reply_with(cmd: Cmd, v: Value) {
                     .map_err(|e| e.to_string()),
             };
             let _ = r.send(answer);
+        }
+        Cmd::Rematch { reply, .. } => {
+            let answer = match serde_json::from_value(v["ok"].clone()) {
+                Ok(seat) => Ok(seat),
+                Err(_) => Err(serde_json::from_value(v["err"].clone()).unwrap_or(
+                    crate::game::rematch::RematchError {
+                        status: 503,
+                        code: "game.unavailable".into(),
+                        message: "the game's owner gave no answer".into(),
+                    },
+                )),
+            };
+            let _ = reply.send(answer);
         }
         Cmd::Hello { .. } | Cmd::Message { .. } | Cmd::Gone { .. } | Cmd::Stop => {}
     }

@@ -1,0 +1,322 @@
+//! Rematch and takeback (issue 26): `POST /api/games/{id}/rematch`, the
+//! takeback messages, their errors, and replays after a restart.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::{create, fast, fresh_db, get_json, start, start_on, Backend, Client};
+use serde_json::{json, Value};
+
+/// `POST /api/games/{id}/rematch` with `Authorization: Bearer token` (none
+/// when `token` is `None`): (status, JSON body).
+async fn rematch(addr: SocketAddr, id: &str, token: Option<&str>) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "POST /api/games/{id}/rematch HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// Plays fool's mate (1. f3 e5 2. g4 Qh4#): Black wins.
+async fn fools_mate(w: &mut Client, b: &mut Client) {
+    for (i, m) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
+        let c = if i % 2 == 0 { &mut *w } else { &mut *b };
+        c.mv(m, i as u32).await;
+        w.expect("update").await;
+        b.expect("update").await;
+    }
+}
+
+/// The rematch of a finished game between two persons: the first request
+/// makes the new game (colours swapped, same rules and clock) and offers
+/// it; the opponent sees the offer and accepts with its own token; both
+/// tokens open the new game's swapped seats. Asking twice, a wrong token,
+/// an unknown game and an unfinished game are refused with their codes.
+async fn rematch_between_two_persons(b: Backend) {
+    let s = start(b).await;
+    let request = json!({"white": "Ann", "black": "Bob", "modifiers": [],
+        "clock": {"initialSeconds": 120, "incrementSeconds": 1}});
+    let g = create(s.addr, request).await;
+    // Not over yet: refused.
+    let (st, e) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("game.not-finished")),
+        "{e}"
+    );
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    fools_mate(&mut w, &mut bl).await;
+    // No token, a wrong token, an unknown game.
+    let (st, e) = rematch(s.addr, &g.id, None).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (401, Some("request.no-token")),
+        "{e}"
+    );
+    let (st, e) = rematch(s.addr, &g.id, Some("not-a-token")).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (403, Some("seat.bad-token")),
+        "{e}"
+    );
+    let (st, e) = rematch(s.addr, "ffffffffffff", Some(&g.white)).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (404, Some("game.not-found")),
+        "{e}"
+    );
+    // White (Ann) asks: the new game is made, Ann is Black in it.
+    let (st, offer) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!(st, 201, "{offer}");
+    assert_eq!(offer["seat"], "black");
+    let new_id = offer["id"].as_str().unwrap().to_string();
+    // The page of each side is told (an update with the event and the
+    // state's `rematch`), with no second game-over.
+    for c in [&mut w, &mut bl] {
+        let u = c.expect("update").await;
+        assert_eq!(u["input"]["event"], "rematch-offer");
+        assert_eq!(
+            u["rematch"],
+            json!({"game": new_id, "offeredBy": "white", "status": "offered"})
+        );
+    }
+    // Twice: refused.
+    let (st, e) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("rematch.already-offered")),
+        "{e}"
+    );
+    // Bob accepts: he is White in the new game.
+    let (st, acc) = rematch(s.addr, &g.id, Some(&g.black)).await;
+    assert_eq!(st, 200, "{acc}");
+    assert_eq!(
+        (acc["id"].as_str(), acc["seat"].as_str()),
+        (Some(new_id.as_str()), Some("white"))
+    );
+    let u = w.expect("update").await;
+    assert_eq!(u["rematch"]["status"], "accepted");
+    // The new game: same rules and clock, names swapped, both seats open
+    // with the tokens given.
+    let st = get_json(s.addr, &format!("/api/games/{new_id}")).await;
+    assert_eq!(st["players"], json!({"white": "Bob", "black": "Ann"}));
+    assert_eq!(st["clock"]["white"]["remainingMs"], 120_000);
+    assert_eq!(st["plyCount"], 0);
+    let nw = Client::connect(s.addr, &new_id, acc["token"].as_str().unwrap(), 3).await;
+    assert_eq!(nw.welcome["seat"], "white");
+    let nb = Client::connect(s.addr, &new_id, offer["token"].as_str().unwrap(), 3).await;
+    assert_eq!(nb.welcome["seat"], "black");
+    // Asked again after the agreement: the same seat again (a reloaded page).
+    let (st, again) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!((st, again["token"].clone()), (200, offer["token"].clone()));
+    // The finished game's state and PGN are as before but for `rematch`.
+    let old = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(old["result"]["result"], "0-1");
+    assert_eq!(old["rematch"]["status"], "accepted");
+}
+
+/// A declined offer: the decline reaches both pages, and a second request
+/// is refused with `rematch.declined`; the offer survives a restart (it is
+/// in the log, not in memory).
+async fn rematch_declined_and_kept_over_a_restart(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    fools_mate(&mut w, &mut bl).await;
+    let (st, offer) = rematch(s.addr, &g.id, Some(&g.black)).await;
+    assert_eq!(
+        (st, offer["seat"].as_str()),
+        (201, Some("white")),
+        "{offer}"
+    );
+    w.expect("update").await;
+    // The one who offered cannot decline for the other.
+    bl.send(json!({"kind": "decline-rematch"})).await;
+    let e = bl.expect("error").await;
+    assert_eq!(e["code"], "rematch.no-offer");
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(v["rematch"]["status"], "offered", "{}", v["rematch"]);
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.send(json!({"kind": "decline-rematch"})).await;
+    let u = w.expect("update").await;
+    assert_eq!(
+        u["input"],
+        json!({"event": "rematch-decline", "player": "white"})
+    );
+    assert_eq!(u["rematch"]["status"], "declined");
+    let (st, e) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("rematch.declined")),
+        "{e}"
+    );
+}
+
+/// Against the engine: the engine's seat moves to the other colour with
+/// its level, and the rematch is agreed at once.
+async fn rematch_against_the_engine(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"black": "engine:1"})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.send(json!({"kind": "resign"})).await;
+    w.expect("game-over").await;
+    let (st, r) = rematch(s.addr, &g.id, Some(&g.white)).await;
+    assert_eq!((st, r["seat"].as_str()), (201, Some("black")), "{r}");
+    let id = r["id"].as_str().unwrap();
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(v["rematch"]["status"], "accepted");
+    // The engine is White now and opens the game by itself.
+    let mut nb = Client::connect(s.addr, id, r["token"].as_str().unwrap(), 3).await;
+    assert_eq!(nb.welcome["state"]["engine"]["color"], "white");
+    assert_eq!(nb.welcome["state"]["engine"]["level"], 1);
+    let v = if nb.welcome["state"]["plyCount"] == 0 {
+        nb.expect("update").await
+    } else {
+        nb.welcome["state"].clone()
+    };
+    assert_eq!(v["plyCount"], 1);
+}
+
+/// Takeback between two persons: asked by the player who made the last
+/// move, declined once, then accepted: the move is gone (the FEN of the
+/// position before it, python-chess's `Board()` after 1. e4 for
+/// `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1`), White
+/// plays another move, and after a restart the state is byte for byte the
+/// same.
+async fn takeback_accepted_declined_and_replayed(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let g = create(s.addr, json!({})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    for (i, m) in ["e2e4", "e7e5"].iter().enumerate() {
+        let c = if i % 2 == 0 { &mut w } else { &mut bl };
+        c.mv(m, i as u32).await;
+        w.expect("update").await;
+        bl.expect("update").await;
+    }
+    // White may not take back Black's move; there is no request to answer.
+    w.send(json!({"kind": "offer-takeback"})).await;
+    assert_eq!(w.expect("error").await["code"], "takeback.not-yours");
+    w.send(json!({"kind": "accept-takeback"})).await;
+    assert_eq!(w.expect("error").await["code"], "takeback.no-offer");
+    // Black asks; White declines.
+    bl.send(json!({"kind": "offer-takeback"})).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["takebackOffer"], "black");
+    bl.expect("update").await;
+    bl.send(json!({"kind": "offer-takeback"})).await;
+    assert_eq!(bl.expect("error").await["code"], "takeback.already-offered");
+    w.send(json!({"kind": "decline-takeback"})).await;
+    assert_eq!(w.expect("update").await["takebackOffer"], Value::Null);
+    bl.expect("update").await;
+    // Black asks again; White accepts: everyone gets the full state.
+    bl.send(json!({"kind": "offer-takeback"})).await;
+    w.expect("update").await;
+    bl.expect("update").await;
+    w.send(json!({"kind": "accept-takeback"})).await;
+    let st = bl.expect("state").await;
+    w.expect("state").await;
+    assert_eq!(
+        st["state"]["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(st["state"]["plyCount"], 1);
+    assert_eq!(st["state"]["sideToMove"], "black");
+    // Black plays another move for the same ply.
+    bl.mv("c7c5", 1).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["move"]["san"], "c5");
+    let before = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    let pgn = common::http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None)
+        .await
+        .1;
+    assert!(pgn.contains("1. e4 c5"), "{pgn}");
+    w.close().await;
+    bl.close().await;
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let after = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    let strip = |mut v: Value| {
+        // The moment of the read and who is connected differ.
+        v["clock"] = Value::Null;
+        v["presence"] = Value::Null;
+        v
+    };
+    assert_eq!(strip(before), strip(after));
+}
+
+/// An engine opponent declines every takeback request at once (the
+/// decision documented in docs/protocol.md).
+async fn takeback_against_the_engine_is_declined(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"black": "engine:1"})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.mv("e2e4", 0).await;
+    // Asked before the engine answers, or after (then it is not one's own
+    // last move): either way no takeback happens.
+    w.send(json!({"kind": "offer-takeback"})).await;
+    let got = w.drain(Duration::from_millis(1500)).await;
+    let declined = got
+        .iter()
+        .any(|m| m["input"]["event"] == "takeback-decline" && m["input"]["player"] == "black");
+    let not_yours = got
+        .iter()
+        .any(|m| m["kind"] == "error" && m["code"] == "takeback.not-yours");
+    assert!(declined || not_yours, "{got:?}");
+    assert!(!got.iter().any(|m| m["input"]["event"] == "takeback-accept"));
+}
+
+/// A move that drew randomness is not taken back: under `second_chance` a
+/// capture rolls its 50 % chance (the library descriptor's
+/// `with-probability` on `on-captured`), a quiet move draws nothing. So
+/// after 1. e4 d5 Black may ask to take back d5, but after 2. exd5 White
+/// may not take back the capture.
+async fn takeback_refused_after_a_random_draw(b: Backend) {
+    let s = start(b).await;
+    let g = create(s.addr, json!({"modifiers": ["second_chance"]})).await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    for (i, m) in ["e2e4", "d7d5"].iter().enumerate() {
+        let c = if i % 2 == 0 { &mut w } else { &mut bl };
+        c.mv(m, i as u32).await;
+        w.expect("update").await;
+        bl.expect("update").await;
+    }
+    bl.send(json!({"kind": "offer-takeback"})).await;
+    assert_eq!(bl.expect("update").await["takebackOffer"], "black");
+    w.expect("update").await;
+    // Playing on cancels the request.
+    w.mv("e4d5", 2).await;
+    let u = bl.expect("update").await;
+    assert_eq!(u["takebackOffer"], Value::Null);
+    assert!(u["rngStream"].as_u64().unwrap() > 0, "{u}");
+    w.expect("update").await;
+    w.send(json!({"kind": "offer-takeback"})).await;
+    let e = w.expect("error").await;
+    assert_eq!(e["code"], "takeback.random", "{e}");
+}
+
+on_both!(
+    takeback_refused_after_a_random_draw,
+    rematch_between_two_persons,
+    rematch_declined_and_kept_over_a_restart,
+    rematch_against_the_engine,
+    takeback_accepted_declined_and_replayed,
+    takeback_against_the_engine_is_declined,
+);
