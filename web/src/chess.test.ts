@@ -110,3 +110,20 @@ describe('castling by clicking the rook', () => {
     expect(castlingByRook('e1', 'e8', back, ['e1g1'])).toBeNull();
   });
 });
+
+describe('pockets and drops', () => {
+  it('reads the pockets of a crazyhouse FEN (counts by side, upper case White)', async () => {
+    const { pocketsOf } = await import('./chess');
+    // After 1. e4 d5 2. exd5 Qxd5 in crazyhouse each side holds one pawn: `[Pp]` as Fairy-Stockfish writes it.
+    expect(pocketsOf('rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3')).toEqual({ white: { P: 1 }, black: { P: 1 } });
+    expect(pocketsOf('8/8/8/8/8/8/8/K6k[NNqp] w - - 0 1')).toEqual({ white: { N: 2 }, black: { Q: 1, P: 1 } });
+    expect(pocketsOf('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1')).toEqual({ white: {}, black: {} });
+    expect(pocketsOf('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).toBeNull();
+  });
+  it('reads a drop in UCI', async () => {
+    const { splitDrop } = await import('./chess');
+    expect(splitDrop('N@f3')).toEqual({ piece: 'N', to: 'f3' });
+    expect(splitDrop('p@e10')).toEqual({ piece: 'P', to: 'e10' });
+    expect(splitDrop('e2e4')).toBeNull();
+  });
+});

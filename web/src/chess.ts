@@ -294,3 +294,30 @@ export function pgnSanMoves(pgn: string): string[] {
     .map((tok) => tok.replace(/^\d+\.(\.\.)?/, ''))
     .filter((tok) => tok && !/^\$\d+$/.test(tok) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(tok) && !/^\d+\.+$/.test(tok));
 }
+
+/** The piece letters a pocket shows, in this order (crazyhouse's droppable pieces first). */
+export const POCKET_ORDER = ['Q', 'R', 'B', 'N', 'P'];
+
+/**
+ * The pockets (pieces in hand) of a FEN with a `[...]` part after the board, as crazyhouse writes
+ * them (`.../RNBQKBNR[QNnp] w …`): White's letters are upper case, Black's lower case; each side's
+ * counts by upper-case letter. `null` when the FEN has no pocket part (a game without drops).
+ */
+export function pocketsOf(fen: string): { white: Record<string, number>; black: Record<string, number> } | null {
+  const board = fen.trim().split(/\s+/)[0] ?? '';
+  const m = /\[([A-Za-z]*)\]$/.exec(board);
+  if (!m) return null;
+  const out = { white: {} as Record<string, number>, black: {} as Record<string, number> };
+  for (const ch of m[1]) {
+    const side = ch === ch.toUpperCase() ? out.white : out.black;
+    const k = ch.toUpperCase();
+    side[k] = (side[k] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** A drop in UCI (`N@f3`): the piece letter (upper case) and the square, or null. */
+export function splitDrop(uci: string): { piece: string; to: string } | null {
+  const m = /^([A-Za-z])@([a-p](?:1[0-6]|[1-9]))$/.exec(uci);
+  return m ? { piece: m[1].toUpperCase(), to: m[2] } : null;
+}

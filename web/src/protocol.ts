@@ -150,6 +150,25 @@ export interface GameView {
   seats?: { white: boolean; black: boolean };
   /** How long the opponent must be away before victory can be claimed (ms), when the server says. */
   claimVictoryAfterMs?: number;
+  /** The rematch asked for after the end (docs/protocol.md § Rematch), or null. */
+  rematch?: RematchView | null;
+  /** The side whose takeback request stands (§ Takeback), or null. */
+  takebackOffer?: Color | null;
+}
+
+/** A rematch: the new game, who asked, where it stands. */
+export interface RematchView {
+  game: string;
+  offeredBy: Color;
+  status: 'offered' | 'accepted' | 'declined';
+}
+
+function readRematch(v: unknown): RematchView | null {
+  if (!isObj(v) || typeof v.game !== 'string') return null;
+  const by = color(v.offeredBy);
+  const st = v.status;
+  if (!by || (st !== 'offered' && st !== 'accepted' && st !== 'declined')) return null;
+  return { game: v.game, offeredBy: by, status: st };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -235,6 +254,8 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
     paused: raw.paused === true,
     seats: isObj(raw.seats) ? { white: raw.seats.white !== false, black: raw.seats.black !== false } : undefined,
     claimVictoryAfterMs: num(raw.claimVictoryAfterMs),
+    rematch: readRematch(raw.rematch),
+    takebackOffer: color(raw.takebackOffer),
   };
 }
 
@@ -252,7 +273,11 @@ export type ClientMessage =
   | { kind: 'claim-draw' }
   | { kind: 'claim-victory' }
   | { kind: 'ping' }
-  | { kind: 'resync'; lastSeq: number };
+  | { kind: 'resync'; lastSeq: number }
+  | { kind: 'offer-takeback' }
+  | { kind: 'accept-takeback' }
+  | { kind: 'decline-takeback' }
+  | { kind: 'decline-rematch' };
 
 /** (v3) The game-level fields sent in every `update` and alone as `patch` (docs/protocol.md § Version 3). */
 export interface GameInfo {
@@ -264,6 +289,8 @@ export interface GameInfo {
   paused: boolean;
   seats: { white: boolean; black: boolean };
   engine: { color: Color; level: number; thinking: boolean } | null;
+  rematch?: RematchView | null;
+  takebackOffer?: Color | null;
 }
 
 /** (v3) What one accepted input changed: apply it to the state of `seq - 1`. */
@@ -550,6 +577,19 @@ export const api = {
       const mods = Array.isArray(req.modifiers) ? req.modifiers.map((m) => (typeof m === 'string' ? m : isObj(m) ? String(m.name ?? m.id ?? 'custom') : '?')) : undefined;
       return { ...req, modifiers: mods, ...r } as unknown as GameSummary;
     });
+  },
+  /** POST /api/games/{id}/rematch with a seat token: offers a rematch, or accepts the opponent's; this seat in the new game. */
+  rematch: async (id: string, token: string) => {
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}/rematch`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* reported below */
+    }
+    if (!res.ok) throw new ApiError(res.status, refusalText(res.status, parsed, text, res.statusText), findingsOf(parsed));
+    return { ...(parsed as { id: string; seat: Color; token: string; url: string }), created: res.status === 201 };
   },
   joinGame: (id: string) => call<{ seat: Color; token: string; url: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
   rules: async (): Promise<Rules> => {

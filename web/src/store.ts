@@ -183,6 +183,8 @@ function withInfo(g: GameView, m: GameInfo, session: SessionOutput): Record<stri
     paused: m.paused,
     seats: m.seats,
     engine: m.engine,
+    rematch: m.rematch ?? null,
+    takebackOffer: m.takebackOffer ?? null,
     players: g.players,
     claimVictoryAfterMs: g.claimVictoryAfterMs,
   };

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
-import { boardShape, castlingByRook, FILES, parseSquare, pieceLetter, splitUci, squareName } from '../chess';
+import { boardShape, castlingByRook, FILES, parseSquare, pieceLetter, splitDrop, splitUci, squareName } from '../chess';
 import type { Color, MarkerOut, PieceOut } from '../protocol';
 import { MarkerIcon, MARKER_STYLE } from './markers';
 import { PieceGlyph } from './pieces';
@@ -32,7 +32,12 @@ export interface BoardProps {
   label?: string;
   /** Opens the promotion picker for a move typed without its piece (`at` tells two asks apart). */
   askPromotion?: { from: string; to: string; options: string[]; at: number } | null;
+  /** A pocket piece picked for a drop (`N`; `at` tells two picks apart): its legal squares are shown, a click there drops it. */
+  dropPick?: { piece: string; at: number } | null;
 }
+
+/** The pseudo-square a drop of `piece` starts from in the board's move map (`N@`). */
+export const dropFrom = (piece: string) => `${piece.toUpperCase()}@`;
 
 const S = 100; // one square in SVG units
 const PROMO_TYPES: Record<string, string> = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', k: 'king', p: 'pawn' };
@@ -119,6 +124,10 @@ export function Board(props: BoardProps) {
   useEffect(() => {
     if (ask) setPromo({ from: ask.from, to: ask.to, options: ask.options });
   }, [ask?.at]);
+  const pick = props.dropPick;
+  useEffect(() => {
+    if (pick) setSelected(dropFrom(pick.piece));
+  }, [pick?.at]);
 
   const flip = orientation === 'black';
   const xOf = (f: number) => (flip ? files - 1 - f : f) * S;
@@ -128,7 +137,8 @@ export function Board(props: BoardProps) {
   const dests = useMemo(() => {
     const m = new Map<string, Map<string, string[]>>();
     for (const u of legalMoves) {
-      const mv = splitUci(u);
+      const drop = splitDrop(u);
+      const mv = drop ? { from: dropFrom(drop.piece), to: drop.to } : splitUci(u);
       if (!mv) continue;
       const to = m.get(mv.from) ?? new Map<string, string[]>();
       to.set(mv.to, [...(to.get(mv.to) ?? []), u]);
@@ -142,7 +152,8 @@ export function Board(props: BoardProps) {
   // The option under the pointer: a column or row choice lights its whole line.
   const [hoverOpt, setHoverOpt] = useState<string | null>(null);
 
-  const last = props.lastMove ? splitUci(props.lastMove) : null;
+  const lastDrop = props.lastMove ? splitDrop(props.lastMove) : null;
+  const last = props.lastMove ? (lastDrop ? { from: lastDrop.to, to: lastDrop.to } : splitUci(props.lastMove)) : null;
   const selDests = selected && movable ? dests.get(selected) : undefined;
 
   const toSvg = (ev: { clientX: number; clientY: number }) => {
@@ -397,6 +408,17 @@ export function Board(props: BoardProps) {
       onPointerDown={onDown}
       onPointerMove={onMoveEv}
       onPointerUp={onUp}
+      onDragOver={(ev) => {
+        if (movable) ev.preventDefault();
+      }}
+      onDrop={(ev) => {
+        // A pocket piece dragged here (the pocket's drag data is its letter).
+        ev.preventDefault();
+        const piece = ev.dataTransfer?.getData('text/x-houserules-drop');
+        const pt = toSvg(ev);
+        const sq = pt ? squareAt(pt.x, pt.y) : null;
+        if (piece && sq && movable) tryMove(dropFrom(piece), sq);
+      }}
       onPointerLeave={() => {
         props.onInspect?.(null);
         setHoverOpt(null);

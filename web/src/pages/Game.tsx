@@ -3,9 +3,10 @@
  * `#white=T1&black=T2` opens both seats, and each action goes through the seat it belongs to.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { PieceGlyph } from '../board/pieces';
 import { Board } from '../board/Board';
 import { MarkerLegend } from '../board/markers';
-import { boardShape, checkedKing, enPassantOf, pgnSanMoves, readTypedMove, toSan } from '../chess';
+import { boardShape, checkedKing, enPassantOf, pgnSanMoves, pocketsOf, POCKET_ORDER, readTypedMove, splitDrop, toSan } from '../chess';
 import { cancelledMoves, choiceTitle, cut, eventRows, modifierName, pieceLabel, reasonText, waitingText } from '../words';
 import {
   api,
@@ -42,6 +43,7 @@ import {
 import { describePiece } from '../board/Board';
 import { rulesSummary } from '../rules';
 import { RulesPanel } from './RulesPanel';
+import { play, setSoundOn, soundFor, soundOn } from '../sounds';
 
 export interface GamePageProps {
   id: string;
@@ -285,6 +287,29 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const seenOpponent = useRef<Partial<Record<Color, boolean>>>({});
   if (g?.presence.white) seenOpponent.current.white = true;
   if (g?.presence.black) seenOpponent.current.black = true;
+  // The rematch this page asked for was accepted: to the new game, with this seat's token.
+  const [dropPick, setDropPick] = useState<{ piece: string; at: number } | null>(null);
+  // Sounds (issue 26): one per new move (capture, check) and at the end; none for the state a page opens with.
+  const [sound, setSound] = useState(soundOn());
+  const heard = useRef<{ n: number; ended: boolean } | null>(null);
+  const endedNow = !!(g && resultOf(client));
+  useEffect(() => {
+    if (!g) return;
+    const n = moveUcis.length;
+    const prev = heard.current;
+    heard.current = { n, ended: endedNow };
+    if (!prev) return;
+    const lastSan = String(g.session.moves?.[n - 1]?.san ?? client.san[n - 1] ?? '');
+    const kind = soundFor({ moved: n > prev.n, capture: lastSan.includes('x'), check: inCheckOf(g) || lastSan.includes('+'), ended: endedNow && !prev.ended });
+    if (kind) play(kind);
+  }, [moveUcis.length, endedNow]);
+  const rematchAsked = useRef(false);
+  const [rematchError, setRematchError] = useState('');
+  const rematchStatus = g?.rematch?.status;
+  useEffect(() => {
+    if (rematchStatus !== 'accepted' || !rematchAsked.current || !token) return;
+    api.rematch(id, token).then((r) => location.assign(r.url)).catch((e: Error) => setRematchError(e.message));
+  }, [rematchStatus]);
 
   if (!g || !s) {
     return (
@@ -330,6 +355,23 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   })();
   const result = resultOf(client);
   const drawOffer = drawOfferText(g.drawOffer, hot ? null : mySide);
+  const rematch = g.rematch ?? null;
+  const takebackOffer = g.takebackOffer ?? null;
+  // This seat's place in the rematch: the same route offers, accepts, or (agreed) answers the seat again.
+  const goRematch = () => {
+    if (!token) return;
+    rematchAsked.current = true;
+    api
+      .rematch(id, token)
+      .then((r) => {
+        setRematchError('');
+        // An accept (200), or an engine, which agrees at once: to the new game now. A person's
+        // acceptance is waited for (the effect above goes when the state says accepted).
+        const engine = [g.players.white, g.players.black].some((n) => n?.startsWith('engine:'));
+        if (!r.created || engine) location.assign(r.url);
+      })
+      .catch((e: Error) => setRematchError(e.message));
+  };
 
   const sendAs = (side: Color | null, m: ClientMessage): boolean => {
     const e = (hot && side ? conns.current.find((x) => x.seat === side) : conns.current[0]) ?? conns.current[0];
@@ -361,6 +403,13 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   );
   const top: Color = orientation === 'white' ? 'black' : 'white';
   const bottom: Color = orientation;
+  // Crazyhouse: the pockets from the FEN, and the pieces that have a legal drop now.
+  const pockets = pocketsOf(s.fen);
+  const dropsNow = new Set(s.legalMoves.map((u) => splitDrop(u)?.piece).filter((x): x is string => !!x));
+  const pocket = (side: Color) =>
+    pockets ? (
+      <Pocket side={side} counts={pockets[side]} drops={dropsNow} onPick={movable && side === mySide ? (k) => setDropPick({ piece: k, at: Date.now() }) : null} />
+    ) : null;
   const opponent: Color | null = mySide ? (mySide === 'white' ? 'black' : 'white') : null;
   const moveColors = s.log.filter((e) => e.event === 'move').map((e) => String((e.detail as { color?: unknown } | null)?.color ?? ''));
   const choiceFor = s.pendingChoice ? String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer) : null;
@@ -399,6 +448,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </p>
         )}
         {player(top)}
+        {pocket(top)}
         <div class="board-wrap">
           <Board
             fen={s.fen}
@@ -414,8 +464,10 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             onChoose={answer}
             onInspect={setInspect}
             askPromotion={askPromotion}
+            dropPick={dropPick}
           />
         </div>
+        {pocket(bottom)}
         {/* Under the board, not over it: the final position stays in view (issue 26 item 10). */}
         {result && (
           <div class="banner" role="alert" data-result={result.result}>
@@ -490,11 +542,44 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           <button type="submit">Play</button>
           <span id="typed-error" class="err" role="alert">{typedError}</span>
         </form>}
+        {live && takebackOffer && !hot && (
+          <p class="notice info" role="status" data-takeback-offer={takebackOffer}>
+            {takebackOffer === mySide ? 'Takeback asked: waiting for your opponent.' : `${takebackOffer === 'white' ? 'White' : 'Black'} asks to take back their last move.`}
+          </p>
+        )}
+        {result && mySide && !hot && token && (
+          <div class="rematch" data-rematch={rematch?.status ?? 'none'}>
+            {!rematch && <button type="button" data-rematch-action="offer" onClick={goRematch}>Rematch</button>}
+            {rematch?.status === 'offered' && rematch.offeredBy === mySide && <p class="notice info" role="status">Rematch offered: waiting for your opponent.</p>}
+            {rematch?.status === 'offered' && rematch.offeredBy !== mySide && (
+              <>
+                <p class="notice info" role="status">Your opponent offers a rematch (colours swapped).</p>
+                <button type="button" data-rematch-action="accept" onClick={goRematch}>Accept rematch</button>
+                <button type="button" data-rematch-action="decline" onClick={() => sendAs(mySide, { kind: 'decline-rematch' })}>Decline</button>
+              </>
+            )}
+            {rematch?.status === 'accepted' && <button type="button" data-rematch-action="go" onClick={goRematch}>Go to the rematch</button>}
+            {rematch?.status === 'declined' && <p class="notice info" role="status">The rematch was declined.</p>}
+            {rematchError && <p class="err" role="alert">{rematchError}</p>}
+          </div>
+        )}
         {live && drawOffer && (
           <p class="draw-offer notice info" role="status" data-draw-offer={g.drawOffer ?? ''}>{drawOffer}</p>
         )}
         <div class="actions">
           <button type="button" onClick={() => setFlip(!flip)}>Flip</button>
+          <button
+            type="button"
+            data-sound={sound ? 'on' : 'off'}
+            aria-pressed={sound}
+            title="Sounds for moves, captures, checks and the end (remembered in this browser)"
+            onClick={() => {
+              setSoundOn(!sound);
+              setSound(!sound);
+            }}
+          >
+            {sound ? 'Sound on' : 'Sound off'}
+          </button>
           {mySide && live && !hot && (
             <>
               <button type="button" onClick={() => confirm('Resign this game?') && sendAs(mySide, { kind: 'resign' })}>Resign</button>
@@ -507,6 +592,18 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
                 <button type="button" disabled={g.drawOffer === mySide} onClick={() => sendAs(mySide, { kind: 'offer-draw' })}>
                   {g.drawOffer === mySide ? 'Draw offered' : 'Offer draw'}
                 </button>
+              )}
+              {takebackOffer && takebackOffer !== mySide ? (
+                <>
+                  <button type="button" data-takeback="accept" onClick={() => sendAs(mySide, { kind: 'accept-takeback' })}>Accept takeback</button>
+                  <button type="button" data-takeback="decline" onClick={() => sendAs(mySide, { kind: 'decline-takeback' })}>Decline takeback</button>
+                </>
+              ) : (
+                moveUcis.length > 0 && (
+                  <button type="button" data-takeback="offer" disabled={takebackOffer === mySide} title="Ask your opponent to take back your last move (not a move that drew randomness or raised a choice)." onClick={() => sendAs(mySide, { kind: 'offer-takeback' })}>
+                    {takebackOffer === mySide ? 'Takeback asked' : 'Takeback'}
+                  </button>
+                )
               )}
               {/* Only when the server says a draw can be claimed now (its `drawClaim`; issue 26 item 9). */}
               {s.sideToMove === mySide && !!s.drawClaim && (
@@ -608,6 +705,46 @@ function ChoiceCountdown({ seconds, since }: { seconds: number; since: number })
   const now = useTicker(true);
   const left = Math.max(0, Math.ceil(seconds - (now - since) / 1000));
   return <p class="timeout">{left} s left, then the first option is taken</p>;
+}
+
+const POCKET_NAMES: Record<string, string> = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
+
+/**
+ * One side's pocket (pieces in hand, crazyhouse): each piece type with its count. On one's own
+ * turn a piece with a legal drop can be clicked (then a square of the board) or dragged to the board.
+ */
+function Pocket({ side, counts, drops, onPick }: { side: Color; counts: Record<string, number>; drops: Set<string>; onPick: ((piece: string) => void) | null }) {
+  const letters = [...POCKET_ORDER, ...Object.keys(counts).filter((k) => !POCKET_ORDER.includes(k))];
+  return (
+    <div class="pocket" data-pocket={side} role="group" aria-label={`${side}'s pocket`}>
+      {letters.map((k) => {
+        const n = counts[k] ?? 0;
+        const can = !!onPick && n > 0 && drops.has(k);
+        const type = POCKET_NAMES[k] ?? k.toLowerCase();
+        return (
+          <button
+            type="button"
+            class={`pocket-piece${n ? '' : ' empty'}`}
+            data-pocket-piece={k}
+            data-count={n}
+            disabled={!can}
+            draggable={can}
+            aria-label={`${side} ${type} in hand: ${n}`}
+            onClick={() => can && onPick?.(k)}
+            onDragStart={(e) => {
+              e.dataTransfer?.setData('text/x-houserules-drop', k);
+              onPick?.(k);
+            }}
+          >
+            <svg viewBox="0 0 100 100" aria-hidden="true">
+              <PieceGlyph type={type} color={side} letter={side === 'white' ? k : k.toLowerCase()} />
+            </svg>
+            {n > 0 && <span class="count">{n}</span>}
+          </button>
+        );
+      })}
+    </div>
+  );
 }
 
 function defaultOptions(kind: string): string[] {

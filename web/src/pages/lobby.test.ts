@@ -55,9 +55,9 @@ describe('the Game select', () => {
     const games = [{ id: 'chess', name: 'Chess' }, { id: 'grand', name: 'Grand chess' }];
     expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
   });
-  it('leaves out the games with drops, which the board cannot play yet', () => {
+  it('offers crazyhouse: the game page has pockets and drops (issue 26)', () => {
     const games = [{ id: 'crazyhouse', name: 'Crazyhouse' }, { id: 'grand', name: 'Grand chess' }];
-    expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['grand']);
+    expect(gameChoices({ games, layouts: [], presets: [], modifiers: [] }).map((g) => g.id)).toEqual(['crazyhouse', 'grand']);
   });
 });
 
