@@ -804,6 +804,73 @@ try {
     for (const x of [l, ph, lobby]) await x.context().close();
   });
 
+  if (!mock) await step('crazyhouse drops, takeback, rematch', async () => {
+    // Issue 26: pockets and drops (click and drag), a takeback asked and accepted, then a rematch
+    // offered and accepted: both pages land on the new game with their swapped seats.
+    const g = await api('/api/games', { game: 'crazyhouse' });
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(DESKTOP, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    const count = (p, side, k) => p.locator(`[data-pocket="${side}"] [data-pocket-piece="${k}"]`).getAttribute('data-count');
+    check((await count(w, 'white', 'P')) === '0', 'crazyhouse shows the pockets, empty at the start');
+    await clickSquare(w, 'e2'); await clickSquare(w, 'e4');
+    await b.waitForSelector('[data-on="e4"][data-piece="white-pawn"]');
+    await clickSquare(b, 'd7'); await clickSquare(b, 'd5');
+    await w.waitForSelector('[data-on="d5"][data-piece="black-pawn"]');
+    await clickSquare(w, 'e4'); await clickSquare(w, 'd5');
+    await b.waitForSelector('[data-on="d5"][data-piece="white-pawn"]');
+    await w.waitForFunction(() => document.querySelector('[data-pocket="white"] [data-pocket-piece="P"]')?.getAttribute('data-count') === '1');
+    check(true, 'a capture puts the pawn in the capturer\'s pocket (1. e4 d5 2. exd5: White holds P)');
+    await clickSquare(b, 'd8'); await clickSquare(b, 'd5');
+    await w.waitForSelector('[data-on="d5"][data-piece="black-queen"]');
+    // White drops by click: the pocket pawn, then d4 (a legal drop, N@-style UCI `P@d4`).
+    await w.click('[data-pocket="white"] [data-pocket-piece="P"]');
+    await w.waitForSelector('[data-dest="d4"]');
+    await clickSquare(w, 'd4');
+    await b.waitForSelector('[data-on="d4"][data-piece="white-pawn"]');
+    check((await count(w, 'white', 'P')) === '0', 'a click drop empties the pocket and puts the pawn on d4');
+    await shot(w, 'crazyhouse-desktop');
+    const ph = await page(PHONE, g.seats.black.url);
+    await ph.waitForSelector('[data-on="d4"][data-piece="white-pawn"]');
+    await shot(ph, 'crazyhouse-phone');
+    await ph.context().close();
+    // Black drops by dragging the pocket pawn to h5.
+    await b.locator('[data-pocket="black"] [data-pocket-piece="P"]').dragTo(b.locator('[data-square="h5"]'));
+    await w.waitForSelector('[data-on="h5"][data-piece="black-pawn"]');
+    check(true, 'a drag from the pocket drops the pawn on h5');
+    // Black asks to take the drop back; White accepts: the pawn is back in Black's pocket.
+    await b.click('[data-takeback="offer"]');
+    await w.waitForSelector('[data-takeback="accept"]');
+    await shot(w, 'takeback-offer-desktop');
+    await w.click('[data-takeback="accept"]');
+    await b.waitForFunction(() => !document.querySelector('[data-on="h5"][data-piece]'));
+    await b.waitForFunction(() => document.querySelector('[data-pocket="black"] [data-pocket-piece="P"]')?.getAttribute('data-count') === '1');
+    check(true, 'an accepted takeback removes the drop and gives the pawn back');
+    // White resigns; Black offers a rematch; White accepts; both land on the new game.
+    w.on('dialog', (d) => d.accept());
+    await w.click('button:has-text("Resign")');
+    await b.waitForSelector('[data-rematch-action="offer"]');
+    await b.click('[data-rematch-action="offer"]');
+    await w.waitForSelector('[data-rematch-action="accept"]');
+    await shot(w, 'rematch-offer-desktop');
+    const wp = await page(PHONE, g.seats.white.url);
+    await wp.waitForSelector('[data-rematch-action="accept"]');
+    await shot(wp, 'rematch-offer-phone');
+    await wp.context().close();
+    await w.click('[data-rematch-action="accept"]');
+    await w.waitForURL((u) => !u.pathname.endsWith(g.id), { timeout: 10_000 });
+    await b.waitForURL((u) => !u.pathname.endsWith(g.id), { timeout: 10_000 });
+    const idOf = (p) => new URL(p.url()).pathname.split('/').pop();
+    check(idOf(w) === idOf(b) && idOf(w) !== g.id, `both players land on the rematch (${idOf(w)})`);
+    await w.waitForSelector('[data-connection="open"]');
+    await b.waitForSelector('[data-connection="open"]');
+    const wc = await w.locator('.conn').textContent();
+    const bc = await b.locator('.conn').textContent();
+    check(/playing black/.test(wc) && /playing white/.test(bc), `colours swapped in the rematch (${wc.trim()} / ${bc.trim()})`);
+    check((await w.locator('[data-pocket]').count()) === 2, 'the rematch is crazyhouse again (pockets shown)');
+    for (const x of [w, b]) await x.context().close();
+  });
+
   if (!mock) await step('grand from the lobby', async () => {
     const l = await page(DESKTOP, '/');
     await l.waitForSelector('select[name="game"] option[value="grand"]', { state: 'attached' });
