@@ -436,6 +436,8 @@ fn parse_inner<B: BitSet>(
             pos.set_ep(B::bit(s), victim);
         }
     }
+    // Rules without those setup tests judge the position in `check_setup`.
+    let full_checks = full_checks && t.hooks.as_ref().is_none_or(|h| h.setup_needs_royals());
     for c in Color::ALL {
         if full_checks && t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
             let k = t.royal_kinds.trailing_zeros() as usize;

@@ -852,6 +852,9 @@ impl Game {
     /// shakmaty and python-chess): both sides lack mating material.
     pub fn is_insufficient_material(&self) -> bool {
         with!(self, |p, t| {
+            if let Some(dead) = t.hooks.as_ref().and_then(|h| h.insufficient_material(t, p)) {
+                return dead;
+            }
             if t.drops.is_some() {
                 return drop_game_insufficient(t, p);
             }

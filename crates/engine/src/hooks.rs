@@ -215,6 +215,47 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
     fn self_check_filter(&self) -> bool {
         true
     }
+    /// The self-check filter's test on the general path: whether `after`,
+    /// the position once `mover`'s move and its effects were played
+    /// ([`Position::play_with_hooks`] when the profile has
+    /// `board_effects`), leaves `mover` exposed, so that the move is
+    /// illegal. Default: a royal piece of `mover`
+    /// ([`RuleHooks::royal_squares`]) is attacked
+    /// ([`RuleHooks::is_attacked`]). Rules whose effects may remove royal
+    /// pieces decide here what that means (atomic: the mover's own king
+    /// exploded is illegal, the enemy's exploded wins even from check).
+    fn leaves_mover_exposed(&self, t: &Tables<B>, after: &Position<B>, mover: Color) -> bool {
+        let occ = after.occupied();
+        self.royal_squares(t, after, mover)
+            .iter()
+            .any(|s| self.is_attacked(t, after, s, occ, mover.flip()))
+    }
+    /// Whether castling is generated with the engine's attack tests (the
+    /// king's square and path, with the king and rook lifted, by
+    /// [`RuleHooks::is_attacked`]) when the self-check filter is on.
+    /// Rules whose attack tests depend on where the rook stands (atomic:
+    /// python-chess tests the path with the rook in place and the
+    /// destination with the rook moved, and squares next to the enemy
+    /// king never count) answer `false` and judge castling in
+    /// [`RuleHooks::filter_move`]. Default: yes.
+    fn castling_attack_tests(&self) -> bool {
+        true
+    }
+    /// Whether a position read from FEN must have a royal piece on each
+    /// side and the side not to move out of check (the engine's setup
+    /// tests). Rules where a side may have no royal piece (horde) or a
+    /// royal may stand attacked by a piece that cannot take it (atomic's
+    /// connected kings) answer `false` and judge the position in
+    /// [`RuleHooks::check_setup`]. Default: yes.
+    fn setup_needs_royals(&self) -> bool {
+        true
+    }
+    /// Dead position by insufficient material under these rules
+    /// (`Some`), or `None` for the engine's own test (FIDE 9.6, as
+    /// python-chess). Default: `None`.
+    fn insufficient_material(&self, _t: &Tables<B>, _pos: &Position<B>) -> Option<bool> {
+        None
+    }
     /// Replaces the pseudo-legal moves of the piece on `from`: return
     /// `true` after pushing its moves to `out`, or `false` to keep its
     /// shapes.
@@ -330,7 +371,8 @@ impl<B: BitSet> Position<B> {
             choices: self.promotion_choices(t),
         };
         let them = self.turn.flip();
-        self.gen_pseudo_with(t, &mut sink, hooks.self_check_filter(), |s: u8, o: B| {
+        let safe = hooks.self_check_filter() && hooks.castling_attack_tests();
+        self.gen_pseudo_with(t, &mut sink, safe, |s: u8, o: B| {
             hooks.is_attacked(t, self, s, o, them)
         });
     }
@@ -417,12 +459,7 @@ impl<B: BitSet> Position<B> {
                 } else {
                     after.play_unchecked(t, m);
                 }
-                let occ = after.occupied();
-                let royals = hooks.royal_squares(t, &after, us);
-                if royals
-                    .iter()
-                    .any(|s| hooks.is_attacked(t, &after, s, occ, us.flip()))
-                {
+                if hooks.leaves_mover_exposed(t, &after, us) {
                     continue;
                 }
             }

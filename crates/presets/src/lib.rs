@@ -21,6 +21,7 @@ pub mod descriptions;
 pub mod error;
 pub mod layout;
 pub mod lichess;
+mod lichess_atomic;
 pub mod needs;
 pub mod registry;
 pub mod rules;

@@ -13,6 +13,8 @@ use houserules_engine::{Color, Move, Position, Tables, Variant};
 
 use crate::{build_from_str, PresetError};
 
+pub use crate::lichess_atomic::Atomic;
+
 /// A lichess variant shipped as a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LichessGame {
@@ -37,6 +39,8 @@ enum Source {
     KingOfTheHill,
     /// FIDE pieces racing their kings ([`RacingKings`]).
     RacingKings,
+    /// FIDE chess whose captures explode ([`Atomic`]).
+    Atomic,
 }
 
 /// The shipped lichess games, in lichess's order.
@@ -70,6 +74,12 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         aliases: &["racing-kings", "racing", "race"],
         pgn: "Racing Kings",
         source: Source::RacingKings,
+    },
+    LichessGame {
+        id: "atomic",
+        aliases: &["atom", "atomic chess"],
+        pgn: "Atomic",
+        source: Source::Atomic,
     },
 ];
 
@@ -129,6 +139,15 @@ impl LichessGame {
                 def.start_fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1".into();
                 let fen = def.start_fen.clone();
                 let v = Variant::with_hooks(def, RacingKings)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
+            Source::Atomic => {
+                let mut def = GameDefinition::fide();
+                def.id = "atomic".into();
+                def.name = "Atomic".into();
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, Atomic)
                     .map_err(|e| PresetError::Definition(e.to_string()))?;
                 Ok((v, fen))
             }

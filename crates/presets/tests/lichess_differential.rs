@@ -201,3 +201,8 @@ fn three_check_matches_python_chess() {
 fn racing_kings_matches_python_chess() {
     check("racingkings", 3000);
 }
+
+#[test]
+fn atomic_matches_python_chess() {
+    check("atomic", 3000);
+}

@@ -22,8 +22,11 @@ fn run(id: &str, file: &str, positions: usize) {
     let (variant, _) = lichess::find(id).expect("shipped").build().expect("builds");
     let mut failures = Vec::new();
     for e in &entries {
-        let game = Game::from_fen(variant.clone(), &e.fen)
+        let mut game = Game::from_fen(variant.clone(), &e.fen)
             .unwrap_or_else(|err| panic!("{file}:{} {}: {err}", e.line, e.fen));
+        // Castling rights on rooks off the corners are Chess960's (the
+        // atomic960 positions), read as `perft` on the command line does.
+        game.detect_chess960();
         for &(depth, want) in &e.counts {
             let got = game.perft(depth, true);
             if got != want {
@@ -96,4 +99,9 @@ fn three_check_counters_in_fen_and_repetition() {
     }
     assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 4 3");
     assert_eq!(g.repetitions(), 1);
+}
+
+#[test]
+fn atomic() {
+    run("atomic", "atomic.perft", 7);
 }
