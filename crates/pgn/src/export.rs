@@ -161,6 +161,7 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
         "kingofthehill",
         &["King of the Hill", "king-of-the-hill", "koth"],
     ),
+    ("atomic", &["Atomic", "atom", "atomic chess"]),
 ];
 
 /// The `Variant` tag value of the game with id `id` (a shipped game id

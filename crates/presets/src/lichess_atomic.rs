@@ -220,7 +220,12 @@ impl<B: BitSet> RuleHooks<B> for Atomic {
 
     /// A side whose king exploded has lost (python-chess's
     /// `is_variant_loss` before `is_variant_win`).
-    fn game_result(&self, _t: &Tables<B>, pos: &Position<B>, _legal: &[Move]) -> Option<HookResult> {
+    fn game_result(
+        &self,
+        _t: &Tables<B>,
+        pos: &Position<B>,
+        _legal: &[Move],
+    ) -> Option<HookResult> {
         let us = pos.turn();
         let (mine, theirs) = (kings(pos, us).any(), kings(pos, us.flip()).any());
         let winner = match (mine, theirs) {
@@ -251,9 +256,7 @@ impl<B: BitSet> RuleHooks<B> for Atomic {
             return Err("neither side has a king".into());
         }
         let (us, them) = (pos.turn(), pos.turn().flip());
-        if kings(pos, us).any()
-            && RuleHooks::<B>::in_check(self, t, pos, them)
-        {
+        if kings(pos, us).any() && RuleHooks::<B>::in_check(self, t, pos, them) {
             return Err(format!("the side not to move ({them}) is in check"));
         }
         Ok(())

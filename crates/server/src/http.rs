@@ -945,9 +945,24 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
 /// session runs them on every board the engine holds (issue 12; the field
 /// stays for clients that read it).
 fn shipped_games() -> Vec<Value> {
+    // The YAML games, then lichess's variants built on FIDE chess
+    // (`houserules_presets::lichess`; its YAML ones are listed already).
+    let lichess = houserules_presets::lichess::LICHESS_GAMES
+        .iter()
+        .filter(|g| !g.is_yaml())
+        .filter_map(|g| {
+            let (v, _) = g.build().ok()?;
+            // Named as lichess names them (antichess is built from the
+            // `suicide-chess` preset on FIDE chess's definition).
+            let mut d = v.definition().clone();
+            d.id = g.id.into();
+            d.name = g.pgn.into();
+            Some(d)
+        });
     houserules_definitions::builtin_ids()
         .into_iter()
         .filter_map(houserules_definitions::builtin)
+        .chain(lichess)
         .map(|d| {
             let description = format!("{}×{} board", d.width, d.height);
             json!({

@@ -232,9 +232,24 @@ pub(crate) fn load_game(game: &str) -> Result<houserules_engine::Variant, String
             )
         });
     }
+    // lichess's variants built on FIDE chess (antichess, King of the
+    // Hill, Racing Kings, atomic); the YAML ones were found above.
+    if let Some(info) = houserules_presets::lichess::find(id).filter(|g| !g.is_yaml()) {
+        return info
+            .build()
+            .map(|(variant, _)| variant)
+            .map_err(|e| format!("$.game: the shipped game `{}` does not build: {e}", info.id));
+    }
     // One word without YAML structure is meant as an id.
     if !game.contains(':') && !game.contains('\n') {
-        let ids = houserules_definitions::builtin_ids().join(", ");
+        let mut ids = houserules_definitions::builtin_ids();
+        ids.extend(
+            houserules_presets::lichess::LICHESS_GAMES
+                .iter()
+                .filter(|g| !g.is_yaml())
+                .map(|g| g.id),
+        );
+        let ids = ids.join(", ");
         return Err(format!(
             "$.game: `{}` is not a shipped game id ({ids}) nor the text of a YAML game definition",
             echo_input(game)
