@@ -142,6 +142,29 @@ fn cpu_seconds(pid: u32) -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
+/// The context switches of all the server's threads so far (voluntary and
+/// not), summed over `/proc/PID/task/*/status`: issue 21 found thread
+/// switches to be half the CPU of a move. Threads that ended are not
+/// counted (the server's threads live as long as it does, bar the
+/// blocking pool's idle ones).
+fn context_switches(pid: u32) -> Option<u64> {
+    let mut n = 0;
+    for t in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+        let Ok(s) = std::fs::read_to_string(t.path().join("status")) else {
+            continue;
+        };
+        for line in s.lines() {
+            if let Some(v) = line
+                .strip_prefix("voluntary_ctxt_switches:")
+                .or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:"))
+            {
+                n += v.trim().parse::<u64>().unwrap_or(0);
+            }
+        }
+    }
+    Some(n)
+}
+
 /// The load average (1, 5, 15 min) as `/proc/loadavg` gives it.
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
@@ -413,6 +436,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         let start = Instant::now();
         let until = start + Duration::from_secs(args.seconds);
         let cpu_start = args.server_pid.and_then(cpu_seconds);
+        let switches_start = args.server_pid.and_then(context_switches);
         let load_start = load_average();
         stats.measuring.store(true, Ordering::Relaxed);
         // The connections held once everyone is in, and the memory then.
@@ -424,6 +448,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         let moves = stats.moves.load(Ordering::Relaxed);
         let plies = stats.plies.load(Ordering::Relaxed);
         let cpu_end = args.server_pid.and_then(cpu_seconds);
+        let switches_end = args.server_pid.and_then(context_switches);
         let load_end = load_average();
         let elapsed = start.elapsed().as_secs_f64();
         stats.stop.store(true, Ordering::Relaxed);
@@ -457,6 +482,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             ),
             _ => format!("unknown (give --server-pid; load average {load_start} → {load_end})"),
         };
+        let switches = match (switches_start, switches_end) {
+            (Some(a), Some(b)) if moves > 0 => format!(
+                "{:.1} per accepted move (all the server's threads)",
+                b.saturating_sub(a) as f64 / moves as f64
+            ),
+            _ => "unknown (give --server-pid)".into(),
+        };
         let mean_ply = if moves > 0 { plies as f64 / moves as f64 } else { 0.0 };
         let whose = match args.server_pid {
             Some(p) => format!("the server, process {p}"),
@@ -473,7 +505,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            "protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
             args.protocol,
             args.games,
             stats.games_done.load(Ordering::Relaxed),

@@ -3,19 +3,20 @@
 //!
 //! Why an actor per game: every change to a game is serialised by its own
 //! task, so there is no lock around a session, and games never wait on
-//! each other. The rules work itself (a submit, the legal moves, the state
-//! output) runs in `spawn_blocking`, never on a runtime worker: a move
-//! under heavy modifiers can take milliseconds, and the async threads must
-//! stay free for sockets. Store calls are async (sqlx).
-//!
-//! An input takes one hop to the blocking pool ([`rules::step`]: the move
-//! read, its SAN, a draw claim, the submit and the typed output), and its
+//! each other. The tasks run on the game shards ([`shard`]: a few OS
+//! threads of their own, a game pinned to one by its id), never on the
+//! main runtime's workers, which stay free for sockets. An input's rules
+//! work ([`rules::step`]: the move read, its SAN, a draw claim, the submit
+//! and the typed output; microseconds) runs in place there; replays, PGN
+//! and engine searches go to the blocking pool. Store calls are async
+//! (sqlx, one writer task with group commit). An input's
 //! messages are built from typed values and serialised once per protocol
 //! version for all receivers ([`events`]).
 
 pub mod events;
 pub mod rematch;
 pub mod rules;
+pub mod shard;
 pub mod takeback;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -590,7 +591,10 @@ impl Game {
             game.metrics.games_live.inc();
         }
         let span = tracing::info_span!("game", id = %game.id);
-        tokio::spawn(tracing::Instrument::instrument(game.run(rx), span));
+        shard::spawn(
+            &game.id.clone(),
+            tracing::Instrument::instrument(game.run(rx), span),
+        );
         Ok(GameHandle { tx })
     }
 

@@ -4,7 +4,8 @@
 //! log entries this input added, diffed against the output before it.
 //! Before, a move took three hops to the blocking pool (resolve, claim,
 //! submit) and rebuilt the whole state with its log as a
-//! `serde_json::Value`.
+//! `serde_json::Value`. On a game shard the call runs in place, with no
+//! hop at all (issue 21, session 12).
 
 use std::sync::{Arc, Mutex};
 
@@ -67,8 +68,10 @@ pub struct Changes {
     pub vars: bool,
 }
 
-/// Runs `act` on the session in one call on the blocking pool. `prev` is
-/// the output before it (for the diff).
+/// Runs `act` on the session in one call: in place on a game shard
+/// ([`super::shard`]: a move's rules take microseconds, and a shard runs
+/// only games), else on the blocking pool. `prev` is the output before it
+/// (for the diff).
 ///
 /// # Errors
 /// `(code, message)`: `move.illegal` for a move text that names no legal
@@ -79,6 +82,10 @@ pub async fn step(
     prev: Arc<SessionOutput>,
     act: Act,
 ) -> Result<Stepped, (&'static str, String)> {
+    if super::shard::on_shard() {
+        let mut guard = session.lock().unwrap_or_else(|p| p.into_inner());
+        return run(&mut guard, &prev, act);
+    }
     let s = Arc::clone(session);
     tokio::task::spawn_blocking(move || {
         let mut guard = s.lock().unwrap_or_else(|p| p.into_inner());
@@ -150,5 +157,67 @@ pub fn claim_name(c: houserules_engine::Claim) -> &'static str {
     match c {
         houserules_engine::Claim::ThreefoldRepetition => "threefold-repetition",
         houserules_engine::Claim::FiftyMoveRule => "fifty-move-rule",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_session::CreateRequest;
+    use std::time::{Duration, Instant};
+
+    /// The cost of one input's rules work ([`run`], what a game's task does
+    /// per move) by ply, over random FIDE games (a fixed xorshift seed):
+    /// issue 21 asks that a move at ply 300 cost what one at ply 10 does.
+    /// Prints the mean per ply bucket; run it with `cargo test --release
+    /// -p houserules-server --lib rules_cost_by_ply -- --ignored
+    /// --nocapture`. Ignored: a measurement, not a check (timings on a
+    /// shared machine).
+    #[test]
+    #[ignore]
+    fn rules_cost_by_ply() {
+        const MAX: usize = 320;
+        let mut total = vec![Duration::ZERO; MAX / 20];
+        let mut count = vec![0u32; MAX / 20];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut games = 0;
+        while count[MAX / 20 - 1] < 2000 && games < 5000 {
+            games += 1;
+            let mut s = Session::create(CreateRequest::parse("{}").unwrap()).unwrap();
+            let mut prev = Arc::new(s.output_since(0));
+            for ply in 0..MAX {
+                if prev.legal_moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = prev.legal_moves[(seed % prev.legal_moves.len() as u64) as usize].clone();
+                let t = Instant::now();
+                let st = run(
+                    &mut s,
+                    &prev,
+                    Act::Move {
+                        text: mv,
+                        claim: false,
+                    },
+                )
+                .map_err(|e| e.1)
+                .unwrap();
+                total[ply / 20] += t.elapsed();
+                count[ply / 20] += 1;
+                prev = Arc::new(st.out);
+            }
+        }
+        for (i, (t, n)) in total.iter().zip(&count).enumerate() {
+            if *n > 0 {
+                println!(
+                    "plies {:3}-{:3}: {:6.1} µs a move ({n} moves)",
+                    i * 20,
+                    i * 20 + 19,
+                    t.as_secs_f64() * 1e6 / f64::from(*n)
+                );
+            }
+        }
     }
 }

@@ -338,11 +338,24 @@ impl SqlStore {
             op: "migrate".into(),
             message: e.to_string(),
         })?;
-        let pool = if memory {
+        let (pool, target) = if memory {
             // An in-memory SQLite database is one connection's own: reads
             // share the writer's.
-            write_pool.clone()
+            (write_pool.clone(), writer::Target::Pool(write_pool))
         } else {
+            // The writer keeps a connection of its own (no pool around it,
+            // [`writer::Target::Own`]); the migrations' pool goes.
+            write_pool.close().await;
+            let conn = writer::open(&options, sqlite, schema.clone())
+                .await
+                .map_err(err("connect"))?;
+            let target = writer::Target::Own {
+                conn: Some(conn),
+                options: options.clone(),
+                sqlite,
+                schema: schema.clone(),
+            };
+            let pool = 
             AnyPoolOptions::new()
                 // Reads run beside the writer (SQLite's WAL: readers do
                 // not wait on it).
@@ -351,9 +364,10 @@ impl SqlStore {
                 .after_connect(move |conn, _| setup(conn, sqlite, schema.clone()))
                 .connect_with(options)
                 .await
-                .map_err(err("connect"))?
+                .map_err(err("connect"))?;
+            (pool, target)
         };
-        let writes = writer::spawn(write_pool);
+        let writes = writer::spawn(target);
         Ok(SqlStore { pool, writes })
     }
 

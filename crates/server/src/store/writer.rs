@@ -21,7 +21,9 @@
 //! rolled back and its writes run again one transaction each, so that one
 //! bad write fails alone and the others are committed.
 
-use sqlx::AnyPool;
+use sqlx::any::AnyConnectOptions;
+use sqlx::AnyConnection;
+use sqlx::{AnyPool, ConnectOptions, Connection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{err, Entry, Fence, GameRow, StoreError, FENCED};
@@ -119,46 +121,136 @@ impl Job {
     }
 }
 
-/// Starts the writer task on `pool` (a pool of one connection); writes are
-/// sent to the returned queue. The task ends when every sender is gone.
-pub(super) fn spawn(pool: AnyPool) -> mpsc::UnboundedSender<Job> {
+/// Where the writer writes.
+pub(super) enum Target {
+    /// A pool it shares with the reads (an in-memory SQLite database is one
+    /// connection's own): a connection is taken per batch.
+    Pool(AnyPool),
+    /// Its own connection, kept for good and opened again after it broke.
+    /// Why not a pool of one: sqlx pings a pooled connection when it is
+    /// taken and again (in a task of its own) when it is given back, two
+    /// more trips to SQLite's worker thread per batch (issue 21: thread
+    /// switches were half the server's CPU per move).
+    Own {
+        /// The connection, `None` after it broke.
+        conn: Option<AnyConnection>,
+        /// How to open it again.
+        options: AnyConnectOptions,
+        /// What to run on a new connection ([`super::setup`]).
+        sqlite: bool,
+        /// The Postgres schema, if any.
+        schema: Option<String>,
+    },
+}
+
+/// Starts the writer task on `target`; writes are sent to the returned
+/// queue. The task ends when every sender is gone.
+pub(super) fn spawn(target: Target) -> mpsc::UnboundedSender<Job> {
     let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(pool, rx));
+    tokio::spawn(run(target, rx));
     tx
 }
 
-async fn run(pool: AnyPool, mut rx: mpsc::UnboundedReceiver<Job>) {
+async fn run(mut target: Target, mut rx: mpsc::UnboundedReceiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        match write(&pool, &batch).await {
+        let mut pooled;
+        let conn: &mut AnyConnection = match &mut target {
+            Target::Pool(pool) => match pool.acquire().await {
+                Ok(c) => {
+                    pooled = c;
+                    &mut pooled
+                }
+                Err(e) => {
+                    fail_all(&mut batch, &e.to_string());
+                    continue;
+                }
+            },
+            Target::Own {
+                conn,
+                options,
+                sqlite,
+                schema,
+            } => {
+                if conn.is_none() {
+                    match open(options, *sqlite, schema.clone()).await {
+                        Ok(c) => *conn = Some(c),
+                        Err(e) => {
+                            fail_all(&mut batch, &e.to_string());
+                            continue;
+                        }
+                    }
+                }
+                conn.as_mut().expect("opened above")
+            }
+        };
+        let failed = match write(conn, &batch).await {
             Ok(done) => {
                 for (job, d) in batch.drain(..).zip(done) {
                     job.answer(Ok(d));
                 }
+                false
             }
             Err(_) if batch.len() > 1 => {
                 // One write failed the batch: each again on its own.
                 for job in batch.drain(..) {
-                    let r = write(&pool, std::slice::from_ref(&job)).await;
+                    let r = write(conn, std::slice::from_ref(&job)).await;
                     job.answer(r.map(|d| d.first().copied().unwrap_or(true)));
                 }
+                true
             }
             Err(e) => {
-                for job in batch.drain(..) {
-                    let op = job.op();
-                    job.answer(Err(StoreError {
-                        op,
-                        message: e.message.clone(),
-                    }));
-                }
+                fail_all(&mut batch, &e.message);
+                true
+            }
+        };
+        // A failure may be a broken connection (the server restarted, the
+        // file went away): a connection of its own that no longer answers
+        // is opened again for the next batch.
+        if failed && conn.ping().await.is_err() {
+            if let Target::Own { conn, .. } = &mut target {
+                *conn = None;
             }
         }
     }
-    pool.close().await;
+    match target {
+        Target::Pool(pool) => pool.close().await,
+        Target::Own { conn, .. } => {
+            if let Some(c) = conn {
+                let _ = c.close().await;
+            }
+        }
+    }
 }
 
-/// Runs `jobs` in one transaction; what each gave, in order.
-async fn write(pool: &AnyPool, jobs: &[Job]) -> Result<Vec<Done>, StoreError> {
+/// Answers every job of `batch` with `message`.
+fn fail_all(batch: &mut Vec<Job>, message: &str) {
+    for job in batch.drain(..) {
+        let op = job.op();
+        job.answer(Err(StoreError {
+            op,
+            message: message.to_string(),
+        }));
+    }
+}
+
+/// A new connection of the writer's own, set up.
+pub(super) async fn open(
+    options: &AnyConnectOptions,
+    sqlite: bool,
+    schema: Option<String>,
+) -> Result<AnyConnection, sqlx::Error> {
+    let mut conn = options.connect().await?;
+    super::setup(&mut conn, sqlite, schema).await?;
+    Ok(conn)
+}
+
+/// Runs `jobs` in one transaction; what each gave, in order. A batch of
+/// plain appends (no fence, no game finished) that fits one `INSERT` is
+/// that one statement with no `BEGIN` and `COMMIT` around it: a statement
+/// is a transaction of its own on both databases, and this saves two trips
+/// to the database per batch.
+async fn write(conn: &mut AnyConnection, jobs: &[Job]) -> Result<Vec<Done>, StoreError> {
     let op = || {
         if jobs.len() == 1 {
             jobs[0].op()
@@ -166,7 +258,22 @@ async fn write(pool: &AnyPool, jobs: &[Job]) -> Result<Vec<Done>, StoreError> {
             format!("commit {} writes", jobs.len())
         }
     };
-    let mut tx = pool.begin().await.map_err(err(op()))?;
+    let plain = jobs.len() <= ROWS_PER_INSERT
+        && jobs.iter().all(|j| {
+            matches!(
+                j,
+                Job::Append {
+                    fence: None,
+                    finished: None,
+                    ..
+                }
+            )
+        });
+    if plain {
+        append_rows(conn, jobs).await.map_err(err(op()))?;
+        return Ok(vec![true; jobs.len()]);
+    }
+    let mut tx = conn.begin().await.map_err(err(op()))?;
     let mut done = Vec::with_capacity(jobs.len());
     let mut i = 0;
     while i < jobs.len() {
@@ -193,10 +300,7 @@ async fn write(pool: &AnyPool, jobs: &[Job]) -> Result<Vec<Done>, StoreError> {
 
 /// The inputs of `appends` (all [`Job::Append`]) in one `INSERT`, then the
 /// games they finish marked finished.
-async fn append_rows(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    appends: &[Job],
-) -> Result<(), sqlx::Error> {
+async fn append_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result<(), sqlx::Error> {
     // The fencing checks first, in this transaction: each fenced append's
     // owner row must still name its node and epoch. `FOR SHARE` holds the
     // row until the commit, so a take-over (an UPDATE of the row) waits for
@@ -214,7 +318,7 @@ async fn append_rows(
             )
             .bind(game_id.as_str())
             .bind(f.node.as_str())
-            .fetch_optional(&mut **tx)
+            .fetch_optional(&mut *conn)
             .await?;
             if epoch != Some(f.epoch) {
                 return Err(sqlx::Error::Protocol(format!(
@@ -254,7 +358,7 @@ async fn append_rows(
                 .bind(entry.black_ms);
         }
     }
-    q.execute(&mut **tx).await?;
+    q.execute(&mut *conn).await?;
     for j in appends {
         if let Job::Append {
             game_id,
@@ -265,7 +369,7 @@ async fn append_rows(
             sqlx::query("UPDATE games SET status = 'finished', result = $1 WHERE id = $2")
                 .bind(result.as_str())
                 .bind(game_id.as_str())
-                .execute(&mut **tx)
+                .execute(&mut *conn)
                 .await?;
         }
     }
@@ -273,8 +377,7 @@ async fn append_rows(
 }
 
 /// One write other than an append.
-async fn one(tx: &mut sqlx::Transaction<'_, sqlx::Any>, job: &Job) -> Result<Done, sqlx::Error> {
-    let conn = &mut **tx;
+async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
     match job {
         Job::Append { .. } => unreachable!("appends are written by append_rows"),
         Job::Create { row: g, .. } => {
