@@ -2,7 +2,10 @@
 //! legal moves against a server on this machine, for a bounded time, and
 //! prints connections held, moves per second, ack latency p50/p99,
 //! resident memory per game and, with `--server-pid`, the server's CPU
-//! time per accepted move beside the load average.
+//! time per accepted move beside the load average. Against a cluster
+//! (several `--server`s) the games are spread over the nodes, the two
+//! seats of each game on different nodes, and the figures are printed per
+//! node and in total.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -25,6 +28,8 @@ Examples:
   houserules loadtest --games 200 --seconds 10 --server 127.0.0.1:8080
   houserules loadtest --games 10000 --moves-per-second 2000 --seconds 60 \\
       --server 127.0.0.1:8080 --server-pid $(pgrep -n -f 'houserules serve')
+  houserules loadtest --games 3000 --moves-per-second 600 --seconds 30 \\
+      --server 127.0.0.1:8081 --server 127.0.0.1:8082 --server 127.0.0.1:8083
 
 Without --server, a server is started in this process on a loopback port
 with a fresh SQLite file in the temporary directory (removed after), so
@@ -41,7 +46,17 @@ the figures cover only what follows, so the cost per move can be compared
 at early and late plies. The server's CPU time per accepted move (user +
 system, /proc/PID/stat, needs --server-pid) is taken over the measured
 window only, and printed with the load average at its start and end: on a
-shared machine it is the figure that depends least on the other jobs.";
+shared machine it is the figure that depends least on the other jobs.
+
+With several --server (the nodes of a cluster, docs/cluster.md), game i is
+created on node i mod N, its white seat connects to that node and its black
+seat to the next one, so every game has a seat relayed between two nodes.
+Each move's ack latency is counted for the node its mover is connected to;
+the report has a line per node (games created, moves sent, moves per
+second, ack p50/p99, and its CPU per move with its --server-pid, given in
+the same order as the --server) and the totals. Start the nodes with
+--max-connections-per-ip 0 --creations-per-minute 0 (one address makes
+every game) and a --messages-per-second above the bots' rate.";
 
 /// Options of `houserules loadtest`.
 #[derive(Debug, Args)]
@@ -53,9 +68,11 @@ pub struct LoadtestArgs {
     /// How long to play, in seconds (the run stops by itself)
     #[arg(long, default_value_t = 10)]
     seconds: u64,
-    /// A running server on a loopback address (else one is started here)
+    /// A running server on a loopback address (else one is started here);
+    /// repeated, the nodes of a cluster: games spread over them, the two
+    /// seats of a game on different nodes, a report per node
     #[arg(long, value_name = "HOST:PORT")]
-    server: Option<SocketAddr>,
+    server: Vec<SocketAddr>,
     /// The seed of the bots' random moves
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -66,10 +83,11 @@ pub struct LoadtestArgs {
     /// its rate limit stops the bots)
     #[arg(long, value_name = "RATE", default_value_t = 0)]
     moves_per_second: u64,
-    /// The process id of the --server, whose resident memory is then
-    /// measured (else only this process's is)
+    /// The process id of the --server, whose resident memory and CPU time
+    /// are then measured (else only this process's memory is); with
+    /// several --server, one per server in the same order
     #[arg(long, value_name = "PID", requires = "server")]
-    server_pid: Option<u32>,
+    server_pid: Vec<u32>,
     /// The protocol version the bots speak (3: an update per move; 1: the
     /// full state per move)
     #[arg(long, value_name = "VERSION", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
@@ -84,8 +102,21 @@ pub struct LoadtestArgs {
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// One node's share of the measured window.
+#[derive(Default)]
+struct NodeStats {
+    /// Games created on it.
+    games: AtomicU64,
+    /// Moves sent by sockets connected to it.
+    moves: AtomicU64,
+    /// Their ack latencies.
+    latencies_us: Mutex<Vec<u64>>,
+}
+
 #[derive(Default)]
 struct Stats {
+    /// Per `--server`, in order.
+    nodes: Vec<NodeStats>,
     /// Moves in the measured window.
     moves: AtomicU64,
     /// Games that finished the warm-up.
@@ -214,7 +245,10 @@ const WARMUP_PLY_GAP: Duration = Duration::from_millis(30);
 
 #[derive(Clone)]
 struct Plan {
-    addr: SocketAddr,
+    /// The servers; this pair creates its games on `home` and connects
+    /// white there and black to the next one.
+    servers: Arc<Vec<SocketAddr>>,
+    home: usize,
     until: Instant,
     pace: Option<Duration>,
     version: u8,
@@ -225,7 +259,8 @@ struct Plan {
 /// Plays games one after another until `until`.
 async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), String> {
     let Plan {
-        addr,
+        servers,
+        home,
         until,
         pace,
         version,
@@ -242,14 +277,18 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
     let mut next_move =
         Instant::now() + pace.map_or(Duration::ZERO, |p| p.mul_f64((rng % 1000) as f64 / 1000.0));
     let going = |stats: &Stats| Instant::now() < until && !stats.stop.load(Ordering::Relaxed);
+    // The node of each seat (white at home, black on the next node).
+    let seat_node = [home, (home + 1) % servers.len()];
+    let addr = servers[home];
     while going(&stats) {
         let g = http_post(addr, "/api/games", &request).await?;
+        stats.nodes[home].games.fetch_add(1, Ordering::Relaxed);
         let id = g["id"].as_str().ok_or("no id")?;
         let tw = g["seats"]["white"]["token"].as_str().ok_or("no token")?;
         let tb = g["seats"]["black"]["token"].as_str().ok_or("no token")?;
         let mut socks = [
-            connect(addr, id, tw, version).await?,
-            connect(addr, id, tb, version).await?,
+            connect(servers[seat_node[0]], id, tw, version).await?,
+            connect(servers[seat_node[1]], id, tb, version).await?,
         ];
         stats.connections.fetch_add(2, Ordering::Relaxed);
         let mut state = next_state(&mut socks[0]).await?["state"].clone();
@@ -323,6 +362,11 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
                 if let Ok(mut l) = stats.latencies_us.lock() {
                     l.push(us);
                 }
+                let node = &stats.nodes[seat_node[side]];
+                node.moves.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut l) = node.latencies_us.lock() {
+                    l.push(us);
+                }
             }
             // v3: the update has the fields the bot reads (legalMoves,
             // sideToMove, plyCount, result) at its top level.
@@ -350,12 +394,19 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 
 /// Runs the load test.
 pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    if let Some(a) = args.server {
+    for a in &args.server {
         if !a.ip().is_loopback() {
             return Err(CliError::input(format!(
                 "--server {a}: only loopback addresses (127.0.0.0/8, ::1) are load-tested"
             )));
         }
+    }
+    if !args.server_pid.is_empty() && args.server_pid.len() != args.server.len() {
+        return Err(CliError::input(format!(
+            "--server-pid: give one per --server, in the same order ({} --server, {} --server-pid)",
+            args.server.len(),
+            args.server_pid.len()
+        )));
     }
     if args.games == 0 || args.seconds == 0 || args.seconds > 3600 {
         return Err(CliError::input(
@@ -367,11 +418,24 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         .build()
         .map_err(|e| CliError::input(format!("cannot start the async runtime: {e}")))?;
     let report = runtime.block_on(async {
-        let rss_before = rss_kib(args.server_pid);
+        let pids: Vec<Option<u32>> = if args.server_pid.is_empty() {
+            vec![None]
+        } else {
+            args.server_pid.iter().copied().map(Some).collect()
+        };
+        let rss_all = |pids: &[Option<u32>]| -> Option<u64> {
+            pids.iter().map(|p| rss_kib(*p)).sum()
+        };
+        let cpu_all = |pids: &[Option<u32>]| -> Option<f64> {
+            pids.iter().map(|p| p.and_then(cpu_seconds)).sum()
+        };
+        let switches_all = |pids: &[Option<u32>]| -> Option<u64> {
+            pids.iter().map(|p| p.and_then(context_switches)).sum()
+        };
+        let rss_before = rss_all(&pids);
         let mut db_file = None;
-        let addr = match args.server {
-            Some(a) => a,
-            None => {
+        let servers: Vec<SocketAddr> = match args.server.as_slice() {
+            [] => vec![{
                 let path = std::env::temp_dir().join(format!("houserules-loadtest-{}.db", std::process::id()));
                 let db = format!("sqlite:{}", path.display());
                 db_file = Some(path);
@@ -404,9 +468,14 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
                     }
                 });
                 rx.await.map_err(|_| "the server did not start".to_string())?
-            }
+            }],
+            given => given.to_vec(),
         };
-        let stats = Arc::new(Stats::default());
+        let stats = Arc::new(Stats {
+            nodes: servers.iter().map(|_| NodeStats::default()).collect(),
+            ..Stats::default()
+        });
+        let servers = Arc::new(servers);
         // The warm-up is bounded too: at most 10 minutes.
         let warmup_bound = if args.warmup_plies > 0 { Duration::from_secs(600) } else { Duration::ZERO };
         let hard_end = Instant::now() + warmup_bound + Duration::from_secs(args.seconds);
@@ -414,7 +483,8 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         let pace = (args.moves_per_second > 0)
             .then(|| Duration::from_secs_f64(args.games as f64 / args.moves_per_second as f64));
         let plan = Plan {
-            addr,
+            servers: Arc::clone(&servers),
+            home: 0,
             until: hard_end,
             pace,
             version: args.protocol,
@@ -423,7 +493,11 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         };
         for i in 0..args.games {
             let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
-            tasks.push(tokio::spawn(bot_pair(plan.clone(), seed, Arc::clone(&stats))));
+            let plan = Plan {
+                home: i % servers.len(),
+                ..plan.clone()
+            };
+            tasks.push(tokio::spawn(bot_pair(plan, seed, Arc::clone(&stats))));
         }
         // The warm-up: until every game has played its plies.
         let mut peak = 0;
@@ -435,20 +509,24 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         // The measured window.
         let start = Instant::now();
         let until = start + Duration::from_secs(args.seconds);
-        let cpu_start = args.server_pid.and_then(cpu_seconds);
-        let switches_start = args.server_pid.and_then(context_switches);
+        let cpu_start = cpu_all(&pids);
+        let cpu_node_start: Vec<Option<f64>> = pids.iter().map(|p| p.and_then(cpu_seconds)).collect();
+        let moves_node_start: Vec<u64> = stats.nodes.iter().map(|n| n.moves.load(Ordering::Relaxed)).collect();
+        let switches_start = switches_all(&pids);
         let load_start = load_average();
         stats.measuring.store(true, Ordering::Relaxed);
         // The connections held once everyone is in, and the memory then.
         while Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(250)).await;
             peak = peak.max(stats.connections.load(Ordering::Relaxed));
-            rss_peak = rss_peak.max(rss_kib(args.server_pid).unwrap_or(0));
+            rss_peak = rss_peak.max(rss_all(&pids).unwrap_or(0));
         }
         let moves = stats.moves.load(Ordering::Relaxed);
         let plies = stats.plies.load(Ordering::Relaxed);
-        let cpu_end = args.server_pid.and_then(cpu_seconds);
-        let switches_end = args.server_pid.and_then(context_switches);
+        let cpu_end = cpu_all(&pids);
+        let cpu_node_end: Vec<Option<f64>> = pids.iter().map(|p| p.and_then(cpu_seconds)).collect();
+        let moves_node_end: Vec<u64> = stats.nodes.iter().map(|n| n.moves.load(Ordering::Relaxed)).collect();
+        let switches_end = switches_all(&pids);
         let load_end = load_average();
         let elapsed = start.elapsed().as_secs_f64();
         stats.stop.store(true, Ordering::Relaxed);
@@ -484,17 +562,40 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         };
         let switches = match (switches_start, switches_end) {
             (Some(a), Some(b)) if moves > 0 => format!(
-                "{:.1} per accepted move (all the server's threads)",
+                "{:.1} per accepted move (all the threads of every server given)",
                 b.saturating_sub(a) as f64 / moves as f64
             ),
             _ => "unknown (give --server-pid)".into(),
         };
         let mean_ply = if moves > 0 { plies as f64 / moves as f64 } else { 0.0 };
-        let whose = match args.server_pid {
-            Some(p) => format!("the server, process {p}"),
-            None if args.server.is_none() => "server and clients in one process".into(),
-            None => "this client process only: give --server-pid".into(),
+        let whose = match (args.server_pid.as_slice(), args.server.len()) {
+            ([p], _) => format!("the server, process {p}"),
+            ([], 0) => "server and clients in one process".into(),
+            ([], _) => "this client process only: give --server-pid".into(),
+            (ps, _) => format!("the {} servers together", ps.len()),
         };
+        // Per node (only with several servers): the moves of its sockets,
+        // their latencies, its CPU per move of all the moves (every node
+        // works on every move of a game with a seat on it).
+        let mut per_node = String::new();
+        if servers.len() > 1 {
+            for (i, (a, n)) in servers.iter().zip(&stats.nodes).enumerate() {
+                let mut l = n.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+                l.sort_unstable();
+                let m = moves_node_end[i] - moves_node_start[i];
+                let cpu = match (cpu_node_start.get(i).copied().flatten(), cpu_node_end.get(i).copied().flatten()) {
+                    (Some(a), Some(b)) => format!(", CPU {:.2} s = {:.0}% of a core", b - a, (b - a) * 100.0 / elapsed),
+                    _ => String::new(),
+                };
+                per_node.push_str(&format!(
+                    "node {a}: games created {}, moves sent {m} = {:.0} moves/s, ack p50 {:.2} ms, p99 {:.2} ms{cpu}\n",
+                    n.games.load(Ordering::Relaxed),
+                    m as f64 / elapsed,
+                    percentile(&l, 0.50),
+                    percentile(&l, 0.99),
+                ));
+            }
+        }
         let per_game = match rss_before {
             Some(b) => format!(
                 "{:.1} KiB ({whose}: {:.1} MiB at the start, {:.1} MiB at the peak)",
@@ -505,7 +606,12 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            "{per_node}{}protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            if servers.len() > 1 {
+                format!("total over {} nodes (load average {load_start} at the start, {load_end} at the end):\n", servers.len())
+            } else {
+                String::new()
+            },
             args.protocol,
             args.games,
             stats.games_done.load(Ordering::Relaxed),

@@ -154,6 +154,17 @@ pub struct ServeArgs {
     /// half the cores, at least 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), env = "HOUSERULES_ENGINE_SEARCHES")]
     engine_searches: Option<u32>,
+    /// Reverse proxies whose X-Forwarded-For is believed (CIDR blocks or
+    /// addresses, comma-separated: 127.0.0.1,10.0.0.0/8): the
+    /// per-address limits then apply to the client's address; the header
+    /// of anyone else is ignored
+    #[arg(
+        long,
+        value_name = "CIDR,…",
+        value_delimiter = ',',
+        env = "HOUSERULES_TRUSTED_PROXIES"
+    )]
+    trusted_proxies: Vec<houserules_server::limits::Cidr>,
     /// Run as one node of a cluster: the NATS server the nodes share
     /// (nats://HOST:PORT); needs a Postgres --db shared by every node
     /// (docs/cluster.md)
@@ -444,6 +455,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         max_connections: args.max_connections as usize,
         max_connections_per_ip: args.max_connections_per_ip as usize,
         creations_per_minute: args.creations_per_minute,
+        trusted_proxies: args.trusted_proxies.clone(),
         ..Default::default()
     };
     if let Some(n) = args.engine_searches {

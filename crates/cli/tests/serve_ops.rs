@@ -1100,11 +1100,49 @@ fn exported(metrics: &str, name: &str) -> bool {
     })
 }
 
+/// The `/metrics` of a cluster node (`--cluster` on the NATS server of
+/// `HOUSERULES_TEST_NATS`, default 127.0.0.1:4222, with a Postgres
+/// database of its own) after a game is created on it; `None`, with a
+/// message, when NATS or Postgres is not there.
+async fn cluster_node_metrics() -> Option<String> {
+    let nats = std::env::var("HOUSERULES_TEST_NATS")
+        .unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    let hostport = nats.trim_start_matches("nats://").to_string();
+    if tokio::net::TcpStream::connect(&hostport).await.is_err() {
+        eprintln!("skipped the cluster metrics: no NATS at {nats}");
+        return None;
+    }
+    let pg = Postgres::create("grafana_cluster").await?;
+    let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
+    let mut s = start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            &url,
+            "--cluster",
+            &nats,
+            "--node-id",
+            "grafana",
+        ],
+        &[],
+    )
+    .await;
+    let _ = create(&s.addr, "{}").await;
+    let metrics = get_text(&s.addr, "/metrics").await;
+    s.terminate(Duration::from_secs(10)).await;
+    drop(pg);
+    Some(metrics)
+}
+
 /// Every metric name the Grafana dashboard's queries use is a series a
 /// live `houserules serve` exports (after a game, a refused creation and
 /// some requests, so that every labelled family has samples); the
 /// metric names its descriptions mention are families the server
-/// declares.
+/// declares. The cluster's series (`houserules_cluster_…`) are a cluster
+/// node's only: they are checked against one (Postgres and NATS on
+/// loopback; skipped with a message without them), and a single server
+/// must not declare them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_grafana_dashboard_reads_only_exported_metrics() {
     let dash: Value = serde_json::from_str(&repo_file("docs/grafana-dashboard.json")).unwrap();
@@ -1127,8 +1165,14 @@ async fn the_grafana_dashboard_reads_only_exported_metrics() {
     let _ = create(&s.addr, "{}").await;
     let (status, _) = http(&s.addr, "POST", "/api/games", "{}").await;
     assert_eq!(status, 429, "the third creation is over the rate");
-    let metrics = get_text(&s.addr, "/metrics").await;
+    let single = get_text(&s.addr, "/metrics").await;
     s.terminate(Duration::from_secs(10)).await;
+    assert!(
+        !single.contains("houserules_cluster_"),
+        "a single server declares no cluster metric:\n{single}"
+    );
+    let cluster = cluster_node_metrics().await;
+    let metrics = single;
 
     // The check refuses what is not there.
     assert!(exported(&metrics, "houserules_moves_total"));
@@ -1152,6 +1196,7 @@ async fn the_grafana_dashboard_reads_only_exported_metrics() {
     }
     assert!(queries.len() >= 15, "{queries:?}");
     let mut seen = std::collections::BTreeSet::new();
+    let mut cluster_names = 0;
     for q in &queries {
         let names = metric_names(q);
         assert!(
@@ -1159,15 +1204,28 @@ async fn the_grafana_dashboard_reads_only_exported_metrics() {
             "a query without a houserules metric: {q}"
         );
         for n in names {
-            assert!(
-                exported(&metrics, &n),
-                "`{n}` (in `{q}`) is not exported:\n{metrics}"
-            );
+            if n.starts_with("houserules_cluster_") {
+                cluster_names += 1;
+                if let Some(c) = &cluster {
+                    assert!(
+                        exported(c, &n),
+                        "`{n}` (in `{q}`) is not exported by a cluster node:\n{c}"
+                    );
+                }
+            } else {
+                assert!(
+                    exported(&metrics, &n),
+                    "`{n}` (in `{q}`) is not exported:\n{metrics}"
+                );
+            }
             seen.insert(n);
         }
     }
-    // Every family the server declares is drawn somewhere.
-    for l in metrics.lines().filter(|l| l.starts_with("# TYPE ")) {
+    assert!(cluster_names >= 9, "the cluster panels are drawn");
+    // Every family the server (and a cluster node) declares is drawn
+    // somewhere.
+    let all = format!("{metrics}\n{}", cluster.as_deref().unwrap_or(""));
+    for l in all.lines().filter(|l| l.starts_with("# TYPE ")) {
         let family = l.split(' ').nth(2).unwrap();
         assert!(
             seen.iter().any(|n| n.starts_with(family)),
@@ -1177,7 +1235,10 @@ async fn the_grafana_dashboard_reads_only_exported_metrics() {
     // Descriptions name only declared families (or their series).
     let text = dash.to_string();
     for n in metric_names(&text) {
-        let declared = metrics
+        if n.starts_with("houserules_cluster_") && cluster.is_none() {
+            continue;
+        }
+        let declared = all
             .lines()
             .filter_map(|l| l.strip_prefix("# TYPE "))
             .any(|l| n.starts_with(l.split(' ').next().unwrap()));
@@ -1257,4 +1318,130 @@ async fn pg_dump_and_pg_restore_keep_every_move() {
         Next::Closed(c) => panic!("closed {c:?}"),
     }
     s2.terminate(Duration::from_secs(10)).await;
+}
+
+/// `houserules loadtest` against two cluster nodes (issue 24): games
+/// created on both, each game's seats on different nodes (so every move
+/// crosses NATS once), a report line per node and the totals, no bot
+/// failed; `--server-pid` must match the `--server`s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_drives_a_cluster_with_a_report_per_node() {
+    let nats = std::env::var("HOUSERULES_TEST_NATS")
+        .unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    if TcpStream::connect(nats.trim_start_matches("nats://"))
+        .await
+        .is_err()
+    {
+        eprintln!("skipped: no NATS at {nats}");
+        return;
+    }
+    let Some(pg) = Postgres::create("loadtest_cluster").await else {
+        return;
+    };
+    let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
+    let mut nodes = Vec::new();
+    for name in ["lt-a", "lt-b"] {
+        nodes.push(
+            start(
+                &[
+                    "--addr",
+                    "127.0.0.1:0",
+                    "--db",
+                    &url,
+                    "--cluster",
+                    &nats,
+                    "--node-id",
+                    name,
+                    "--max-connections-per-ip",
+                    "0",
+                    "--creations-per-minute",
+                    "0",
+                    "--messages-per-second",
+                    "1000",
+                ],
+                &[],
+            )
+            .await,
+        );
+    }
+    let pids: Vec<String> = nodes
+        .iter()
+        .map(|n| n.child.id().unwrap().to_string())
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args([
+            "loadtest",
+            "--games",
+            "6",
+            "--seconds",
+            "3",
+            "--moves-per-second",
+            "60",
+            "--server",
+            &nodes[0].addr,
+            "--server",
+            &nodes[1].addr,
+            "--server-pid",
+            &pids[0],
+            "--server-pid",
+            &pids[1],
+        ])
+        .output()
+        .await
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A line per node: 3 games created on each (games 0, 2, 4 and 1, 3,
+    // 5), and moves sent from each (white's sockets on one, black's on
+    // the other).
+    for n in &nodes {
+        let line = report
+            .lines()
+            .find(|l| l.starts_with(&format!("node {}:", n.addr)))
+            .unwrap_or_else(|| panic!("no line for {} in\n{report}", n.addr));
+        let created: u64 = line
+            .split("games created ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        assert!(created >= 3, "{line}");
+        let sent: u64 = line
+            .split("moves sent ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        assert!(sent > 10, "{line}");
+        assert!(line.contains("% of a core"), "{line}");
+    }
+    assert!(report.contains("total over 2 nodes"), "{report}");
+    assert!(report.contains("bots failed: 0"), "{report}");
+    let mismatched = Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args([
+            "loadtest",
+            "--server",
+            &nodes[0].addr,
+            "--server",
+            &nodes[1].addr,
+            "--server-pid",
+            &pids[0],
+        ])
+        .output()
+        .await
+        .unwrap();
+    assert!(!mismatched.status.success());
+    assert!(
+        String::from_utf8_lossy(&mismatched.stderr).contains("one per --server"),
+        "{}",
+        String::from_utf8_lossy(&mismatched.stderr)
+    );
+    for n in &mut nodes {
+        n.terminate(Duration::from_secs(10)).await;
+    }
+    drop(pg);
 }

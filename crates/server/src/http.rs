@@ -1109,10 +1109,11 @@ async fn healthz() -> &'static str {
 }
 
 /// Readiness: `200 ready` when the store answers (reachable and
-/// migrated) and the server is not stopping; else `503` with the JSON
+/// migrated), the server is not stopping and, on a cluster node, NATS is
+/// connected; else `503` with the JSON
 /// error `server.not-ready` saying what. A load balancer sends traffic
 /// only to a ready server (docs/operations.md).
-#[utoipa::path(get, path = "/readyz", responses((status = 200, content_type = "text/plain", body = String, description = "`ready`"), (status = 503, body = ApiError, description = "The store does not answer or the server is stopping (`server.not-ready`)")))]
+#[utoipa::path(get, path = "/readyz", responses((status = 200, content_type = "text/plain", body = String, description = "`ready`"), (status = 503, body = ApiError, description = "The store does not answer, the server is stopping, or a cluster node has lost NATS (`server.not-ready`)")))]
 async fn readyz(State(app): State<Arc<AppState>>) -> Response {
     match app.ready().await {
         Ok(()) => "ready\n".into_response(),
@@ -1129,6 +1130,9 @@ async fn metrics(State(app): State<Arc<AppState>>) -> Response {
     app.metrics
         .tcp_connections
         .set(app.connections.count() as i64);
+    if let Some(c) = app.cluster() {
+        c.observe(&app.metrics.cluster).await;
+    }
     (
         [(
             header::CONTENT_TYPE,

@@ -136,7 +136,11 @@ impl AppState {
         Arc::new(AppState {
             store,
             games: Arc::new(Games::default()),
-            metrics: Arc::new(Metrics::new(config.limits.engine_searches)),
+            metrics: Arc::new(if config.cluster.is_some() {
+                Metrics::clustered(config.limits.engine_searches)
+            } else {
+                Metrics::new(config.limits.engine_searches)
+            }),
             config,
             connections: Arc::new(limits::Connections::default()),
             creations: limits::CreationLimiter::default(),
@@ -249,14 +253,24 @@ impl AppState {
 
     /// Whether the server can serve games (`GET /readyz`): the store
     /// answers a read of its games table (so it is reachable and
-    /// migrated), and the server is not stopping. `Err` says what is not
-    /// ready.
+    /// migrated), the server is not stopping, and on a cluster node its
+    /// NATS connection is up (without it, games owned elsewhere cannot be
+    /// reached and its own games' relayed sockets hear nothing). `Err`
+    /// says what is not ready.
     ///
     /// # Errors
     /// What is not ready.
     pub async fn ready(&self) -> Result<(), String> {
         if *self.shutdown.borrow() {
             return Err("the server is stopping".into());
+        }
+        if let Some(c) = self.cluster.get() {
+            if c.draining() {
+                return Err("the node is draining".into());
+            }
+            if !c.nats_connected() {
+                return Err(format!("NATS is not connected ({})", c.nats_url()));
+            }
         }
         match tokio::time::timeout(std::time::Duration::from_secs(2), self.store.list(None, 1))
             .await

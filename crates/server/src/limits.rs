@@ -67,6 +67,96 @@ pub struct Limits {
     /// first served) so that players' moves keep the other cores: half
     /// the cores, at least 1.
     pub engine_searches: usize,
+    /// The reverse proxies whose `X-Forwarded-For` is believed
+    /// ([`client_ip`]): from them the per-address limits apply to the
+    /// client's address (and the proxy's own connections are not capped
+    /// per address); from anyone else the header is ignored. None by
+    /// default.
+    pub trusted_proxies: Vec<Cidr>,
+}
+
+/// A network of trusted proxies (`--trusted-proxies`): a CIDR block
+/// (`10.0.0.0/8`, `fd00::/8`) or one address (`127.0.0.1`, `::1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr(pub ipnet::IpNet);
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let t = s.trim();
+        if let Ok(ip) = t.parse::<IpAddr>() {
+            return Ok(Cidr(ipnet::IpNet::from(ip.to_canonical())));
+        }
+        t.parse::<ipnet::IpNet>().map(|n| Cidr(n.trunc())).map_err(|_| {
+            format!("`{s}` is neither an IP address nor a CIDR block (10.0.0.0/8, fd00::/8)")
+        })
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Whether `ip` is in one of `nets`.
+fn trusted(nets: &[Cidr], ip: IpAddr) -> bool {
+    let ip = ip.to_canonical();
+    nets.iter().any(|n| n.0.contains(&ip))
+}
+
+/// Whether a connection from `peer` comes through a trusted proxy.
+pub fn is_trusted_proxy(nets: &[Cidr], peer: IpAddr) -> bool {
+    trusted(nets, peer)
+}
+
+/// One `X-Forwarded-For` entry: an address, bracketed or not, with or
+/// without a port (`203.0.113.7`, `203.0.113.7:5000`, `2001:db8::1`,
+/// `[2001:db8::1]:5000`).
+fn forwarded_entry(e: &str) -> Option<IpAddr> {
+    let e = e.trim();
+    if let Ok(ip) = e.parse::<IpAddr>() {
+        return Some(ip.to_canonical());
+    }
+    if let Ok(sa) = e.parse::<SocketAddr>() {
+        return Some(sa.ip().to_canonical());
+    }
+    e.strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .and_then(|r| r.parse::<IpAddr>().ok())
+        .map(|ip| ip.to_canonical())
+}
+
+/// The client's address of a request that came from `peer`: `peer`
+/// itself unless `peer` is a trusted proxy; then the `X-Forwarded-For`
+/// entries (every such header, in order) are read from the right, each
+/// proxy appending the address it got the request from, and the first
+/// one that is not a trusted proxy is the client (the entries left of it
+/// were written by the client or by proxies nobody vouches for, so a
+/// client cannot choose its address by sending the header itself). When
+/// every entry is a trusted proxy the leftmost is taken; an entry that is
+/// not an address stops the walk at the last trusted hop, and a header
+/// that is not text, or none at all, leaves `peer`.
+pub fn client_ip(nets: &[Cidr], peer: IpAddr, headers: &axum::http::HeaderMap) -> IpAddr {
+    let peer = peer.to_canonical();
+    if !trusted(nets, peer) {
+        return peer;
+    }
+    let mut entries = Vec::new();
+    for v in headers.get_all("x-forwarded-for") {
+        let Ok(v) = v.to_str() else { return peer };
+        entries.extend(v.split(','));
+    }
+    let mut client = peer;
+    for e in entries.iter().rev() {
+        let Some(ip) = forwarded_entry(e) else { break };
+        client = ip;
+        if !trusted(nets, ip) {
+            break;
+        }
+    }
+    client
 }
 
 impl Default for Limits {
@@ -81,6 +171,7 @@ impl Default for Limits {
             max_connections_per_ip: 256,
             creations_per_minute: 30,
             engine_searches: default_engine_searches(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -125,6 +216,9 @@ pub struct Connections {
 pub struct ConnectionSlot {
     owner: Arc<Connections>,
     ip: IpAddr,
+    /// Whether it counts in the total (a TCP connection) or only for its
+    /// address (a client behind a trusted proxy: [`Connections::admit_client`]).
+    total: bool,
 }
 
 impl Connections {
@@ -152,6 +246,36 @@ impl Connections {
         Ok(ConnectionSlot {
             owner: Arc::clone(self),
             ip,
+            total: true,
+        })
+    }
+
+    /// Admits a client at `ip` whose connection came through a trusted
+    /// proxy (the TCP connection, the proxy's, is counted in the total
+    /// already): held while its request runs, or for a WebSocket's life.
+    /// Counted with the direct connections of the same address.
+    ///
+    /// # Errors
+    /// [`Refusal::ConnectionsPerIp`]: the address holds `per_ip` already
+    /// (0: no cap).
+    pub fn admit_client(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        per_ip: usize,
+    ) -> Result<ConnectionSlot, Refusal> {
+        let mut map = self.per_ip.lock().unwrap_or_else(|p| p.into_inner());
+        let n = map.entry(ip).or_insert(0);
+        if per_ip > 0 && *n >= per_ip {
+            if *n == 0 {
+                map.remove(&ip);
+            }
+            return Err(Refusal::ConnectionsPerIp);
+        }
+        *n += 1;
+        Ok(ConnectionSlot {
+            owner: Arc::clone(self),
+            ip,
+            total: false,
         })
     }
 
@@ -170,7 +294,9 @@ impl Drop for ConnectionSlot {
                 map.remove(&self.ip);
             }
         }
-        self.owner.total.fetch_sub(1, Ordering::Relaxed);
+        if self.total {
+            self.owner.total.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -200,6 +326,29 @@ pub fn refused_connection(why: Refusal, limits: &Limits) -> Vec<u8> {
         body.len()
     )
     .into_bytes()
+}
+
+/// [`refused_connection`] as an answer to a request (a client behind a
+/// trusted proxy over its address's cap).
+pub fn refused_request(why: Refusal, limits: &Limits) -> Response {
+    let text = refused_connection(why, limits);
+    let body = String::from_utf8_lossy(&text)
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    let status = match why {
+        Refusal::Connections => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::TOO_MANY_REQUESTS,
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::RETRY_AFTER, "5"),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// Token buckets per address for game creation: `per_minute` tokens a
@@ -358,6 +507,86 @@ mod tests {
         let c = Arc::new(Connections::default());
         let held: Vec<_> = (0..5).map(|_| c.admit(a, 10, 0).unwrap()).collect();
         assert_eq!(held.len(), 5);
+    }
+
+    /// A client behind a trusted proxy counts for its own address, with
+    /// the direct connections of that address, and not in the total.
+    #[test]
+    fn clients_behind_a_proxy_have_their_own_cap() {
+        let c = Arc::new(Connections::default());
+        let a: IpAddr = "203.0.113.7".parse().unwrap();
+        let direct = c.admit(a, 10, 2).unwrap();
+        let through = c.admit_client(a, 2).unwrap();
+        assert_eq!(c.admit_client(a, 2).unwrap_err(), Refusal::ConnectionsPerIp);
+        assert_eq!(c.count(), 1, "only the TCP connection is in the total");
+        drop(direct);
+        let again = c.admit_client(a, 2).unwrap();
+        drop((through, again));
+        assert_eq!(c.count(), 0);
+        assert!(c.per_ip.lock().unwrap().is_empty());
+    }
+
+    fn xff(values: &[&str]) -> axum::http::HeaderMap {
+        let mut h = axum::http::HeaderMap::new();
+        for v in values {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    }
+
+    /// The client's address: the header is read only from a trusted
+    /// proxy, from the right, up to the first address that is not a
+    /// trusted proxy (RFC 7239 § 5.2's X-Forwarded-For counterpart, as
+    /// nginx's `real_ip_recursive on` reads it).
+    #[test]
+    fn the_client_address_comes_only_through_trusted_proxies() {
+        let nets: Vec<Cidr> = ["127.0.0.1", "10.0.0.0/8", "fd00::/8"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let proxy = ip("10.1.2.3");
+        // An untrusted peer: its header is ignored, whatever it says.
+        let spoof = xff(&["198.51.100.1"]);
+        assert_eq!(client_ip(&nets, ip("203.0.113.9"), &spoof), ip("203.0.113.9"));
+        // A trusted proxy: the address it appended.
+        assert_eq!(client_ip(&nets, proxy, &xff(&["203.0.113.7"])), ip("203.0.113.7"));
+        // A client that sent its own header through the proxy: the proxy
+        // appended the real address, which is the rightmost untrusted.
+        let forged = xff(&["198.51.100.1, 203.0.113.7"]);
+        assert_eq!(client_ip(&nets, proxy, &forged), ip("203.0.113.7"));
+        // Two proxies (10.9.9.9 in front of this one), headers split.
+        let chain = xff(&["198.51.100.1", "203.0.113.7, 10.9.9.9"]);
+        assert_eq!(client_ip(&nets, proxy, &chain), ip("203.0.113.7"));
+        // Ports, brackets, IPv6, IPv4-mapped addresses.
+        assert_eq!(client_ip(&nets, proxy, &xff(&["203.0.113.7:5123"])), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(&nets, ip("fd00::1"), &xff(&["[2001:db8::7]:443"])),
+            ip("2001:db8::7")
+        );
+        assert_eq!(
+            client_ip(&nets, ip("::ffff:127.0.0.1"), &xff(&["::ffff:203.0.113.7"])),
+            ip("203.0.113.7")
+        );
+        // No header, or one that is not an address: the proxy itself;
+        // garbage left of a good entry stops the walk there.
+        assert_eq!(client_ip(&nets, proxy, &xff(&[])), proxy);
+        assert_eq!(client_ip(&nets, proxy, &xff(&["unknown"])), proxy);
+        assert_eq!(client_ip(&nets, proxy, &xff(&["junk, 10.9.9.9"])), ip("10.9.9.9"));
+        // Only trusted hops: the leftmost.
+        assert_eq!(client_ip(&nets, proxy, &xff(&["10.7.7.7, 10.9.9.9"])), ip("10.7.7.7"));
+        // No trusted proxies at all: never read.
+        assert_eq!(client_ip(&[], ip("127.0.0.1"), &xff(&["203.0.113.7"])), ip("127.0.0.1"));
+    }
+
+    #[test]
+    fn trusted_proxy_networks_are_read() {
+        let c: Cidr = "10.1.2.3/8".parse().unwrap();
+        assert_eq!(c.to_string(), "10.0.0.0/8");
+        assert_eq!("::1".parse::<Cidr>().unwrap().to_string(), "::1/128");
+        let e = "10.0.0.0/33".parse::<Cidr>().unwrap_err();
+        assert!(e.contains("`10.0.0.0/33`"), "{e}");
+        assert!("proxy.local".parse::<Cidr>().is_err());
     }
 
     #[test]

@@ -10,6 +10,14 @@
 //! WebSocket's included. The peer address reaches the handlers as axum's
 //! `ConnectInfo<SocketAddr>`.
 //!
+//! Behind a trusted proxy (`--trusted-proxies`), the proxy's own
+//! connections are not capped per address; each request instead takes a
+//! place for its client's address ([`crate::limits::client_ip`], from
+//! `X-Forwarded-For`) while it runs, and a WebSocket for its whole life,
+//! and `ConnectInfo` carries the client's address (port 0), so that the
+//! creation rate applies to the client too. From any other peer the
+//! header is ignored.
+//!
 //! Shutdown ([`serve`]'s `shutdown` future): stop accepting; every
 //! WebSocket is closed with code 1012 (service restart: the web app
 //! reconnects) and every HTTP connection finishes its request; then the
@@ -17,6 +25,7 @@
 //! its commits included), all within a deadline.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -38,10 +47,12 @@ pub const DRAIN: Duration = Duration::from_secs(5);
 pub const GAMES_DRAIN: Duration = Duration::from_secs(3);
 
 /// A socket that holds its place among the connections while it lives
-/// (through an upgrade to a WebSocket too).
+/// (through an upgrade to a WebSocket too), and the place of the client
+/// behind a trusted proxy whose WebSocket it became.
 struct Counted {
     io: TcpStream,
     _slot: ConnectionSlot,
+    _client: Arc<std::sync::Mutex<Option<ConnectionSlot>>>,
 }
 
 impl AsyncRead for Counted {
@@ -111,10 +122,17 @@ pub async fn serve(
                 }
             },
         };
+        let proxied = crate::limits::is_trusted_proxy(&limits.trusted_proxies, peer.ip());
         let slot = match state.connections.admit(
             peer.ip(),
             limits.max_connections,
-            limits.max_connections_per_ip,
+            // A proxy's connections carry many clients: they are capped
+            // per client, request by request (below).
+            if proxied {
+                0
+            } else {
+                limits.max_connections_per_ip
+            },
         ) {
             Ok(s) => s,
             Err(why) => {
@@ -140,16 +158,68 @@ pub async fn serve(
         let router = router.clone();
         let mut stop = stopping.clone();
         let header_timeout = limits.header_read_timeout;
+        let upgraded = Arc::new(std::sync::Mutex::new(None));
+        let state = Arc::clone(&state);
         tokio::spawn(
             async move {
                 let io = TokioIo::new(Counted {
                     io: tcp,
                     _slot: slot,
+                    _client: Arc::clone(&upgraded),
                 });
                 let service =
                     hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-                        request.extensions_mut().insert(ConnectInfo(peer));
-                        tower::ServiceExt::oneshot(router.clone(), request)
+                        let router = router.clone();
+                        let state = Arc::clone(&state);
+                        let upgraded = Arc::clone(&upgraded);
+                        async move {
+                            if !proxied {
+                                request.extensions_mut().insert(ConnectInfo(peer));
+                                return tower::ServiceExt::oneshot(router, request).await;
+                            }
+                            let limits = &state.config.limits;
+                            let client = crate::limits::client_ip(
+                                &limits.trusted_proxies,
+                                peer.ip(),
+                                request.headers(),
+                            );
+                            if client == peer.ip().to_canonical() {
+                                // No client named: the proxy's own request.
+                                request.extensions_mut().insert(ConnectInfo(peer));
+                                return tower::ServiceExt::oneshot(router, request).await;
+                            }
+                            let place = match state
+                                .connections
+                                .admit_client(client, limits.max_connections_per_ip)
+                            {
+                                Ok(p) => p,
+                                Err(why) => {
+                                    state.metrics.refused(why);
+                                    tracing::warn!(
+                                        %peer,
+                                        %client,
+                                        reason = why.as_str(),
+                                        limit = limits.max_connections_per_ip,
+                                        "request refused: the client's address holds its most connections"
+                                    );
+                                    return Ok(crate::limits::refused_request(why, limits));
+                                }
+                            };
+                            request
+                                .extensions_mut()
+                                .insert(ConnectInfo(SocketAddr::new(client, 0)));
+                            let answer = tower::ServiceExt::oneshot(router, request).await;
+                            // A WebSocket keeps its client's place while it
+                            // lives (the upgraded socket holds it); a plain
+                            // request gives it back now.
+                            if answer
+                                .as_ref()
+                                .is_ok_and(|r| r.status() == hyper::StatusCode::SWITCHING_PROTOCOLS)
+                            {
+                                *upgraded.lock().unwrap_or_else(|p| p.into_inner()) = Some(place);
+                            }
+                            answer
+                        }
                     });
                 let conn = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())

@@ -89,6 +89,9 @@ pub struct Metrics {
     pub store_append: Histogram,
     /// `houserules_store_errors_total`: store operations that failed.
     pub store_errors: Counter,
+    /// The cluster's series (`houserules_cluster_…`), declared only on a
+    /// cluster node ([`Metrics::clustered`]).
+    pub cluster: ClusterMetrics,
     /// The engine search limiter; its gauges are
     /// `houserules_engine_searches_running` and `…_queued`. Kept here
     /// because every game task holds the metrics.
@@ -96,7 +99,158 @@ pub struct Metrics {
     registry: Registry,
 }
 
+/// Why a node's ownership of a game changed
+/// (`houserules_cluster_leases_total{reason}`).
+pub const LEASE_REASONS: [&str; 5] = ["taken", "swept", "lost", "released", "drained"];
+
+/// Labels of a relayed connection's side: `relay` (a socket of this node
+/// whose game runs on another) or `owner` (another node's socket held by a
+/// game of this node).
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RoleLabels {
+    /// `relay` or `owner`.
+    pub role: String,
+}
+
+/// A cluster node's metrics (issue 24; issue 22 asks for them). Declared
+/// only on a cluster node, so a single server's exposition has none of
+/// them; every labelled family has its labels from the start (at 0), so
+/// that `rate()` finds them before the first event.
+pub struct ClusterMetrics {
+    /// `houserules_cluster_forward_seconds`: a command forwarded to the
+    /// game's owner on another node, from the request over NATS to its
+    /// answer (the owner answers once the game's task took it).
+    pub forward: Histogram,
+    /// `houserules_cluster_relay_seconds`: a message of the owner for a
+    /// socket on another node, from its publish on the owner to its
+    /// arrival at the relay (by the two nodes' wall clocks: on different
+    /// machines their offset is part of it).
+    pub relay: Histogram,
+    /// `houserules_cluster_leases_total{reason}`: ownership changes of
+    /// this node: `taken` (a request or the start loaded a game),
+    /// `swept` (an orphaned game taken by the sweep), `lost` (taken over
+    /// by another node: a fenced append or a renewal that did not return
+    /// it), `released` (its task ended: idle or finished), `drained`
+    /// (handed over by a drain).
+    pub leases: Family<ReasonLabels, Counter>,
+    /// `houserules_cluster_games_owned`: games this node owns (set when
+    /// scraped).
+    pub games_owned: Gauge,
+    /// `houserules_cluster_relayed_connections{role}`: connections relayed
+    /// over NATS ([`RoleLabels`]).
+    pub relayed: Family<RoleLabels, Gauge>,
+    /// `houserules_cluster_heartbeats_missed_total`: heartbeats of other
+    /// nodes that did not come (counted when the next one arrives, from the
+    /// gap; a node that never comes back shows in `…_peers` instead).
+    pub heartbeats_missed: Counter,
+    /// `houserules_cluster_peers`: other nodes heard within the silence
+    /// limit (3 s; set when scraped).
+    pub peers: Gauge,
+    /// `houserules_cluster_nats_connected`: 1 while the NATS connection is
+    /// up (set when scraped; `/readyz` fails while it is 0).
+    pub nats_connected: Gauge,
+    /// `houserules_cluster_fenced_appends_total`: appends refused by the
+    /// fence (this node's lease of the game had passed).
+    pub fenced_appends: Counter,
+}
+
+impl ClusterMetrics {
+    fn new() -> ClusterMetrics {
+        let m = ClusterMetrics {
+            forward: latency(),
+            relay: latency(),
+            leases: Family::default(),
+            games_owned: Gauge::default(),
+            relayed: Family::default(),
+            heartbeats_missed: Counter::default(),
+            peers: Gauge::default(),
+            nats_connected: Gauge::default(),
+            fenced_appends: Counter::default(),
+        };
+        for r in LEASE_REASONS {
+            let _ = m.leases.get_or_create(&ReasonLabels { reason: r.into() });
+        }
+        for role in ["relay", "owner"] {
+            let _ = m.relayed.get_or_create(&RoleLabels { role: role.into() });
+        }
+        m
+    }
+
+    /// Counts an ownership change; `reason` is one of [`LEASE_REASONS`].
+    pub fn lease(&self, reason: &str) {
+        self.leases
+            .get_or_create(&ReasonLabels {
+                reason: reason.into(),
+            })
+            .inc();
+    }
+
+    /// The gauge of one side of the relayed connections.
+    pub fn relayed(&self, role: &str) -> Gauge {
+        self.relayed
+            .get_or_create(&RoleLabels { role: role.into() })
+            .clone()
+    }
+
+    fn register(&self, r: &mut Registry) {
+        let r = r.sub_registry_with_prefix("cluster");
+        r.register(
+            "forward_seconds",
+            "A command forwarded to the game's owner on another node, until its answer",
+            self.forward.clone(),
+        );
+        r.register(
+            "relay_seconds",
+            "An owner's message for a socket on another node, from publish to arrival",
+            self.relay.clone(),
+        );
+        r.register(
+            "leases",
+            "Ownership changes of this node, by reason",
+            self.leases.clone(),
+        );
+        r.register(
+            "games_owned",
+            "Games this node owns",
+            self.games_owned.clone(),
+        );
+        r.register(
+            "relayed_connections",
+            "Connections relayed over NATS, by role",
+            self.relayed.clone(),
+        );
+        r.register(
+            "heartbeats_missed",
+            "Heartbeats of other nodes that did not come",
+            self.heartbeats_missed.clone(),
+        );
+        r.register(
+            "peers",
+            "Other nodes heard within the silence limit",
+            self.peers.clone(),
+        );
+        r.register(
+            "nats_connected",
+            "1 while the NATS connection is up",
+            self.nats_connected.clone(),
+        );
+        r.register(
+            "fenced_appends",
+            "Appends refused by the fence (the lease had passed)",
+            self.fenced_appends.clone(),
+        );
+    }
+}
+
 impl Metrics {
+    /// The metrics of a cluster node: [`Metrics::new`] and the cluster's
+    /// series.
+    pub fn clustered(searches: usize) -> Metrics {
+        let mut m = Metrics::new(searches);
+        m.cluster.register(&mut m.registry);
+        m
+    }
+
     /// New metrics, with an engine search limiter of `searches` at once.
     pub fn new(searches: usize) -> Metrics {
         let m = Metrics {
@@ -115,6 +269,7 @@ impl Metrics {
             ws_out: Family::default(),
             store_append: latency(),
             store_errors: Counter::default(),
+            cluster: ClusterMetrics::new(),
             engine_searches: EngineSearches::new(searches),
             registry: Registry::with_prefix("houserules"),
         };

@@ -58,14 +58,25 @@ async fn services() -> bool {
 struct Cluster {
     schema: String,
     prefix: String,
+    /// The Postgres server (the shared one, or a test's own).
+    url: String,
 }
 
 impl Cluster {
     fn new() -> Cluster {
+        Cluster::on(&common::pg_url())
+    }
+
+    /// A cluster on the Postgres server at `url`.
+    fn on(url: &str) -> Cluster {
         let db = common::fresh_db(common::Backend::Postgres);
         let schema = db.schema.unwrap();
         let prefix = format!("t{}", schema.trim_start_matches("hr_test_"));
-        Cluster { schema, prefix }
+        Cluster {
+            schema,
+            prefix,
+            url: url.to_string(),
+        }
     }
 
     fn config(&self, name: &str) -> Config {
@@ -95,7 +106,7 @@ impl Cluster {
         let (bound_tx, bound) = tokio::sync::oneshot::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let config = self.config_on(name, nats);
-        let (url, schema) = (common::pg_url(), self.schema.clone());
+        let (url, schema) = (self.url.clone(), self.schema.clone());
         let task = tokio::spawn(async move {
             houserules_server::serve_until(
                 "127.0.0.1:0".parse().unwrap(),
@@ -134,7 +145,7 @@ impl Cluster {
                     Ok(())
                 })
             })
-            .connect(&common::pg_url())
+            .connect(&self.url)
             .await
             .unwrap()
     }
@@ -165,7 +176,7 @@ impl Cluster {
     async fn drop_schema(&self) {
         let pool = sqlx::postgres::PgPoolOptions::new()
             .max_connections(1)
-            .connect(&common::pg_url())
+            .connect(&self.url)
             .await
             .unwrap();
         let _ = sqlx::query(&format!(
@@ -338,6 +349,18 @@ impl Ws {
     }
 }
 
+/// The value of the series `series` (a name with its labels, as written
+/// in the exposition: `houserules_cluster_leases_total{reason="taken"}`)
+/// in `addr`'s `/metrics`; `None` when it is not there.
+async fn metric(addr: SocketAddr, series: &str) -> Option<f64> {
+    let (status, text) = common::http(addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200);
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .map(|v| v.split(' ').next().unwrap().parse().unwrap())
+}
+
 /// Plays `MOVES[from..to]`, each sent by its side and acknowledged to both.
 async fn play(white: &mut Ws, black: &mut Ws, from: usize, to: usize) {
     for (ply, m) in MOVES.iter().enumerate().take(to).skip(from) {
@@ -405,6 +428,35 @@ async fn seats_on_different_nodes_play_one_game() {
     let (owner, epoch) = cluster.owner(&pool, &g.id).await;
     assert!(owner.starts_with("a-"));
     assert_eq!(epoch, 1);
+    // The cluster metrics (docs/operations.md): a owns the game, took it
+    // once, holds the two relayed seats; b and c each relay one socket,
+    // forwarded their commands (a hello, three moves or two, the illegal
+    // move, the HTTP reads) and relayed the owner's messages (a welcome
+    // and six updates at least) on loopback, well under a second each.
+    let taken = r#"houserules_cluster_leases_total{reason="taken"}"#;
+    let owner_side = r#"houserules_cluster_relayed_connections{role="owner"}"#;
+    let relay_side = r#"houserules_cluster_relayed_connections{role="relay"}"#;
+    assert_eq!(metric(a.addr, taken).await, Some(1.0));
+    assert_eq!(metric(a.addr, "houserules_cluster_games_owned").await, Some(1.0));
+    assert_eq!(metric(a.addr, owner_side).await, Some(2.0));
+    assert_eq!(metric(a.addr, relay_side).await, Some(0.0));
+    assert_eq!(metric(a.addr, "houserules_cluster_forward_seconds_count").await, Some(0.0));
+    for n in [&a, &b, &c] {
+        assert_eq!(metric(n.addr, "houserules_cluster_peers").await, Some(2.0));
+        assert_eq!(metric(n.addr, "houserules_cluster_nats_connected").await, Some(1.0));
+        assert_eq!(metric(n.addr, "houserules_cluster_fenced_appends_total").await, Some(0.0));
+    }
+    for n in [&b, &c] {
+        assert_eq!(metric(n.addr, taken).await, Some(0.0));
+        assert_eq!(metric(n.addr, "houserules_cluster_games_owned").await, Some(0.0));
+        assert_eq!(metric(n.addr, relay_side).await, Some(1.0));
+        let forwarded = metric(n.addr, "houserules_cluster_forward_seconds_count").await.unwrap();
+        assert!(forwarded >= 6.0, "{forwarded} commands forwarded");
+        let relayed = metric(n.addr, "houserules_cluster_relay_seconds_count").await.unwrap();
+        assert!(relayed >= 7.0, "{relayed} messages relayed");
+        let sum = metric(n.addr, "houserules_cluster_relay_seconds_sum").await.unwrap();
+        assert!(sum / relayed < 1.0, "mean relay latency {} s", sum / relayed);
+    }
     // A seat left on node c: its presence reaches the others.
     drop(black);
     loop {
@@ -463,6 +515,11 @@ async fn a_stale_owner_cannot_write() {
     let (code, _) = black.closed(Duration::from_secs(10)).await;
     assert_eq!(code, Some(1012));
     assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..2]));
+    // Counted: one fenced append, one game lost.
+    let lost = r#"houserules_cluster_leases_total{reason="lost"}"#;
+    assert_eq!(metric(a.addr, "houserules_cluster_fenced_appends_total").await, Some(1.0));
+    assert_eq!(metric(a.addr, lost).await, Some(1.0));
+    assert_eq!(metric(a.addr, "houserules_cluster_games_owned").await, Some(0.0));
     // The players come back through b, which takes the game (epoch + 2).
     let mut white = Ws::connect(b.addr, &g.id, &g.white).await;
     let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
@@ -513,6 +570,10 @@ async fn drain_hands_the_games_over() {
         assert!(t.elapsed() < Duration::from_secs(5), "owner {owner}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // Counted as swept by the survivor that took it.
+    let swept = r#"houserules_cluster_leases_total{reason="swept"}"#;
+    let n = metric(b.addr, swept).await.unwrap() + metric(c.addr, swept).await.unwrap();
+    assert_eq!(n, 1.0, "one sweep took the game");
     let mut white = Ws::connect(b.addr, &g.id, &g.white).await;
     let mut black = Ws::connect(c.addr, &g.id, &g.black).await;
     assert_eq!(white.welcome["seq"], 3);
@@ -618,6 +679,7 @@ fn cluster_child_node() {
     let cluster = Cluster {
         schema: std::env::var("HR_CLUSTER_SCHEMA").unwrap(),
         prefix: std::env::var("HR_CLUSTER_PREFIX").unwrap(),
+        url: common::pg_url(),
     };
     let config = cluster.config(&name);
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -803,6 +865,11 @@ async fn a_paused_owner_writes_nothing_after_its_lease() {
     cluster.drop_schema().await;
 }
 
+/// `GET /readyz`: its status and body.
+async fn ready(addr: SocketAddr) -> (u16, String) {
+    common::http(addr, "GET", "/readyz", None).await
+}
+
 /// A NATS server of the test's own (`nats-server` on a free loopback
 /// port), so that it can be stopped and started again.
 struct OwnNats {
@@ -873,6 +940,9 @@ async fn a_nats_restart_loses_nothing() {
     let mut white = Ws::connect(a.addr, &g.id, &g.white).await;
     let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
     play(&mut white, &mut black, 0, 2).await;
+    for n in [&a, &b] {
+        assert_eq!(ready(n.addr).await, (200, "ready\n".to_string()));
+    }
     nats.kill().await;
     // The relayed socket is told to reconnect (its owner went silent); the
     // owner's own socket plays on, committed in Postgres as always.
@@ -882,7 +952,25 @@ async fn a_nats_restart_loses_nothing() {
         .send(json!({"kind": "move", "move": MOVES[2], "ply": 2}))
         .await;
     white.update(3).await;
+    // Neither node is ready while NATS is away (a load balancer sends
+    // new players elsewhere), saying why.
+    for n in [&a, &b] {
+        let (status, body) = ready(n.addr).await;
+        assert_eq!(status, 503, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["code"], "server.not-ready", "{v}");
+        assert!(v["message"].as_str().unwrap().contains("NATS is not connected"), "{v}");
+        assert_eq!(metric(n.addr, "houserules_cluster_nats_connected").await, Some(0.0));
+    }
     assert!(nats.up().await, "NATS starts again");
+    // Ready again once the client has reconnected (its back-off is short).
+    for n in [&a, &b] {
+        let t = Instant::now();
+        while ready(n.addr).await.0 != 200 {
+            assert!(t.elapsed() < Duration::from_secs(30), "not ready 30 s after NATS came back");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
     // Black comes back through b once NATS is back.
     let mut black = Ws::connect_within(b.addr, &g.id, &g.black, Duration::from_secs(40)).await;
     assert_eq!(black.welcome["seq"], 3);
@@ -891,6 +979,12 @@ async fn a_nats_restart_loses_nothing() {
     assert!(owner.starts_with("a-"), "owner {owner}");
     assert_eq!(epoch, 1, "never taken over");
     assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..6]));
+    // The heartbeats lost while NATS was away are counted when they
+    // resume (the outage lasted more than a second: two beats at least).
+    for n in [&a, &b] {
+        let missed = metric(n.addr, "houserules_cluster_heartbeats_missed_total").await.unwrap();
+        assert!(missed >= 2.0, "{missed} heartbeats missed");
+    }
     drop((white, black, pool));
     drop((a, b));
     nats.kill().await;
@@ -1076,4 +1170,293 @@ async fn appends_under_a_stale_fence_are_refused() {
     store.close().await;
     drop(pool);
     cluster.drop_schema().await;
+}
+
+/// A PostgreSQL server of the test's own (the shared one must never be
+/// restarted): `initdb` into a temporary folder, `postgres` on a free
+/// loopback port, stopped by its process id (SIGINT, PostgreSQL's fast
+/// shutdown) and started again on the same folder and port. As root (the
+/// CI containers) it runs as the `postgres` user through `setpriv`, which
+/// execs (the process id is the server's), since PostgreSQL refuses to
+/// run as root.
+struct OwnPostgres {
+    bin: std::path::PathBuf,
+    dir: std::path::PathBuf,
+    port: u16,
+    as_postgres: bool,
+    child: Option<tokio::process::Child>,
+}
+
+impl OwnPostgres {
+    /// The newest `/usr/lib/postgresql/*/bin` with `postgres` and `initdb`.
+    fn bin() -> Option<std::path::PathBuf> {
+        let mut dirs: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(|e| {
+                let e = e.ok()?;
+                let v: u32 = e.file_name().to_str()?.parse().ok()?;
+                let bin = e.path().join("bin");
+                (bin.join("postgres").exists() && bin.join("initdb").exists()).then_some((v, bin))
+            })
+            .collect();
+        dirs.sort();
+        dirs.pop().map(|(_, b)| b)
+    }
+
+    fn command(&self, program: &str) -> tokio::process::Command {
+        let path = self.bin.join(program);
+        if self.as_postgres {
+            let mut c = tokio::process::Command::new("setpriv");
+            c.args(["--reuid=postgres", "--regid=postgres", "--init-groups"])
+                .arg(path);
+            c
+        } else {
+            tokio::process::Command::new(path)
+        }
+    }
+
+    /// Makes and starts one; `None` (with the reason printed) when the
+    /// binaries are absent or it does not start.
+    async fn start() -> Option<OwnPostgres> {
+        let Some(bin) = OwnPostgres::bin() else {
+            eprintln!("skipped: no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)");
+            return None;
+        };
+        // Whether this runs as root (the effective user id, from /proc).
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let root = status
+            .lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(2))
+            == Some("0");
+        let dir = std::env::temp_dir().join(format!(
+            "houserules-pg-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .subsec_nanos()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut pg = OwnPostgres {
+            bin,
+            dir,
+            port,
+            as_postgres: root,
+            child: None,
+        };
+        if root {
+            let ok = std::process::Command::new("chown")
+                .args(["postgres:postgres"])
+                .arg(&pg.dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                eprintln!("skipped: cannot give {} to the postgres user", pg.dir.display());
+                return None;
+            }
+        }
+        let init = pg
+            .command("initdb")
+            .arg("-D")
+            .arg(pg.dir.join("data"))
+            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+            .output()
+            .await;
+        match init {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                eprintln!(
+                    "skipped: initdb failed: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                return None;
+            }
+            Err(e) => {
+                eprintln!("skipped: initdb cannot run: {e}");
+                return None;
+            }
+        }
+        if !pg.up().await {
+            eprintln!("skipped: the test's own postgres did not start");
+            return None;
+        }
+        Some(pg)
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Starts the server on its folder and port; whether it takes
+    /// connections within 20 s.
+    async fn up(&mut self) -> bool {
+        let child = self
+            .command("postgres")
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-p", &self.port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+            .arg("-c")
+            .arg(format!("unix_socket_directories={}", self.dir.display()))
+            .args(["-c", "fsync=off"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn();
+        let Ok(child) = child else { return false };
+        self.child = Some(child);
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(20) {
+            let ok = sqlx::postgres::PgPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(1))
+                .connect(&self.url())
+                .await
+                .is_ok();
+            if ok {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+
+    /// Fast shutdown (SIGINT to its process id), and waits for the exit.
+    async fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            if let Some(pid) = c.id() {
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &pid.to_string()])
+                    .status();
+            }
+            if tokio::time::timeout(Duration::from_secs(20), c.wait())
+                .await
+                .is_err()
+            {
+                let _ = c.kill().await;
+            }
+        }
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        if let Some(c) = &self.child {
+            if let Some(pid) = c.id() {
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &pid.to_string()])
+                    .status();
+                // Give it a moment to leave before its folder goes.
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A Postgres restart under a running cluster (its own PostgreSQL, so the
+/// shared one is never restarted): while the database is down a move is
+/// refused with `server.store` (as on one node) and nothing is
+/// acknowledged, both nodes answer `/readyz` 503 naming the store; once it
+/// is back they are ready again, play resumes (on the same sockets, or
+/// after one reconnect when the game changed hands: its lease ran out
+/// during the outage and a sweep may take it before the owner renews),
+/// and the log holds every acknowledged move once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_postgres_restart_loses_nothing() {
+    if !services().await {
+        return;
+    }
+    let Some(mut pg) = OwnPostgres::start().await else {
+        return;
+    };
+    let cluster = Cluster::on(&pg.url());
+    let a = cluster.node("a").await;
+    let b = cluster.node("b").await;
+    let g = common::create(a.addr, json!({})).await;
+    // White on the owner a, black relayed through b.
+    let mut white = Ws::connect(a.addr, &g.id, &g.white).await;
+    let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
+    play(&mut white, &mut black, 0, 2).await;
+    for n in [&a, &b] {
+        assert_eq!(ready(n.addr).await.0, 200);
+    }
+    pg.stop().await;
+    let down = Instant::now();
+    for n in [&a, &b] {
+        let (status, body) = ready(n.addr).await;
+        assert_eq!(status, 503, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["code"], "server.not-ready", "{v}");
+        assert!(v["message"].as_str().unwrap().contains("store"), "{v}");
+    }
+    white
+        .send(json!({"kind": "move", "move": MOVES[2], "ply": 2}))
+        .await;
+    loop {
+        match white.get(Duration::from_secs(15)).await {
+            Got::Msg(v) if v["kind"] == "error" => {
+                assert_eq!(v["code"], "server.store", "{v}");
+                break;
+            }
+            Got::Msg(v) if v["kind"] == "update" => panic!("acknowledged with the store down: {v}"),
+            Got::Msg(_) => {}
+            Got::Closed(c) => panic!("closed ({c:?}) instead of refusing the move"),
+        }
+    }
+    // Down past the lease (3 s), so that the leases have run out.
+    let left = Duration::from_secs(4).saturating_sub(down.elapsed());
+    tokio::time::sleep(left).await;
+    assert!(pg.up().await, "the test's postgres starts again");
+    for n in [&a, &b] {
+        let t = Instant::now();
+        while ready(n.addr).await.0 != 200 {
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "not ready 30 s after Postgres came back"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    // A renewal or a sweep settles the owner within a tick or two.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    white
+        .send(json!({"kind": "move", "move": MOVES[2], "ply": 2}))
+        .await;
+    let same_sockets = loop {
+        match white.get(Duration::from_secs(15)).await {
+            Got::Msg(v) if v["kind"] == "update" && v["seq"] == 3 => break true,
+            Got::Msg(v) if v["kind"] == "error" => panic!("an error after the restart: {v}"),
+            Got::Msg(_) => {}
+            Got::Closed(c) => {
+                assert_eq!(c, Some(1012), "told to reconnect");
+                break false;
+            }
+        }
+    };
+    if same_sockets {
+        black.update(3).await;
+    } else {
+        let _ = black.closed(Duration::from_secs(10)).await;
+        white = Ws::connect_within(a.addr, &g.id, &g.white, Duration::from_secs(20)).await;
+        black = Ws::connect_within(b.addr, &g.id, &g.black, Duration::from_secs(20)).await;
+        assert_eq!(white.welcome["seq"], 2, "nothing stored during the outage");
+        play(&mut white, &mut black, 2, 3).await;
+    }
+    eprintln!(
+        "postgres restart: play resumed on the {} sockets",
+        if same_sockets { "same" } else { "reconnected" }
+    );
+    play(&mut white, &mut black, 3, 6).await;
+    let pool = cluster.pool().await;
+    assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..6]));
+    drop((white, black, pool));
+    drop((a, b));
+    cluster.drop_schema().await;
+    pg.stop().await;
 }

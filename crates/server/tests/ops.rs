@@ -727,3 +727,135 @@ async fn export_writes_every_game_as_pgn() {
     assert!(two.contains("[Result \"*\"]"), "{two}");
     assert!(two.contains("1. d4 *"), "{two}");
 }
+
+/// `POST /api/games {}` with the header `X-Forwarded-For: xff`: the
+/// status and body.
+async fn create_as(addr: SocketAddr, xff: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nX-Forwarded-For: {xff}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// A WebSocket to `id`'s spectator seat with `X-Forwarded-For: xff`: the
+/// socket, or the refusal's status.
+async fn ws_as(
+    addr: SocketAddr,
+    id: &str,
+    xff: &str,
+) -> Result<tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>, u16>
+{
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/games/{id}/ws")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("x-forwarded-for", xff.parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// X-Forwarded-For from a peer that is not a trusted proxy (here loopback,
+/// while only 10.0.0.0/8 is trusted) changes nothing: a client cannot
+/// escape the creation rate or the connection cap of its own address by
+/// naming another one in the header.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_from_an_untrusted_peer_is_ignored() {
+    let s = serve(Limits {
+        creations_per_minute: 2,
+        max_connections_per_ip: 2,
+        trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()],
+        ..Limits::default()
+    })
+    .await;
+    assert_eq!(create_as(s.addr, "203.0.113.1").await.0, 201);
+    assert_eq!(create_as(s.addr, "203.0.113.2").await.0, 201);
+    let (status, body) = create_as(s.addr, "203.0.113.3").await;
+    assert_eq!(status, 429, "the third creation of 127.0.0.1: {body}");
+    assert!(body.contains("request.rate-limited"), "{body}");
+    // Two sockets held from loopback: a third is refused at once, whatever
+    // the header of its request would say.
+    let _a = TcpStream::connect(s.addr).await.unwrap();
+    let _b = TcpStream::connect(s.addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, body) = http(s.addr, "GET", "/api/games", None).await;
+    assert_eq!(status, 429, "the cap holds: {body}");
+    assert!(body.contains("server.address-connection-limit"), "{body}");
+}
+
+/// Behind a trusted proxy (loopback here) the per-address limits apply to
+/// the address the proxy appended: each client has its own creation rate
+/// and its own connection cap, a client that writes somebody else's
+/// address into the header is still counted as itself (the rightmost
+/// untrusted entry), and the proxy's own connections are not capped per
+/// address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_limits_apply_to_the_client() {
+    let s = serve(Limits {
+        creations_per_minute: 2,
+        max_connections_per_ip: 2,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    })
+    .await;
+    let (a, b) = ("203.0.113.1", "203.0.113.2");
+    assert_eq!(create_as(s.addr, a).await.0, 201);
+    let (_, body) = create_as(s.addr, a).await;
+    let game: Value = serde_json::from_str(&body).unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(create_as(s.addr, a).await.0, 429, "a's rate is spent");
+    // b has its own bucket; b naming a as the origin is still b.
+    assert_eq!(create_as(s.addr, b).await.0, 201);
+    assert_eq!(create_as(s.addr, &format!("{a}, {b}")).await.0, 201);
+    let (status, body) = create_as(s.addr, &format!("{a}, {b}")).await;
+    assert_eq!(status, 429, "b's rate is spent: {body}");
+    // Three WebSockets of c through the proxy: the third is over c's cap
+    // (2); d is not; more than 2 connections from the proxy itself.
+    let (c, d) = ("198.51.100.3", "198.51.100.4");
+    let c1 = ws_as(s.addr, &id, c).await.unwrap();
+    let c2 = ws_as(s.addr, &id, c).await.unwrap();
+    assert_eq!(ws_as(s.addr, &id, c).await.err(), Some(429));
+    let _d1 = ws_as(s.addr, &id, d).await.unwrap();
+    let text = metrics(s.addr).await;
+    assert_eq!(
+        metric(
+            &text,
+            "houserules_refused_total{reason=\"address-connection-limit\"}"
+        ),
+        Some(1.0)
+    );
+    // A socket closed gives c's place back.
+    drop(c1);
+    let t = Instant::now();
+    loop {
+        match ws_as(s.addr, &id, c).await {
+            Ok(_) => break,
+            Err(status) => {
+                assert_eq!(status, 429);
+                assert!(t.elapsed() < Duration::from_secs(5), "c's place never came back");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+    drop(c2);
+}
+
+/// A single server declares none of the cluster's metrics (they are a
+/// cluster node's; `tests/cluster.rs` reads them there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_server_has_no_cluster_metrics() {
+    let s = serve(Limits::default()).await;
+    let text = metrics(s.addr).await;
+    assert!(text.contains("houserules_moves_total"), "{text}");
+    assert!(!text.contains("houserules_cluster_"), "{text}");
+}

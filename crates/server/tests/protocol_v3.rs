@@ -389,6 +389,14 @@ async fn versions_side_by_side(b: Backend) {
     let st = bl.expect("state").await;
     assert_eq!(st["state"]["plyCount"], 1);
     bl.mv("e7e5", 1).await;
+    // Black's own answer first: `until_pong` orders only w's messages, and
+    // black's move comes through another socket. Sent at once, w's ping
+    // could reach the game before black's move did, and the pong came
+    // before the second update (the update count was 1 once in a full
+    // run of session 11).
+    // Once black has its state, the game has queued w's update too (one
+    // step sends to every connection), so it comes before the pong.
+    bl.state_where(|st| st["plyCount"] == 2).await;
     let got = w.until_pong().await;
     let kinds: Vec<&str> = got.iter().filter_map(|m| m["kind"].as_str()).collect();
     assert!(!kinds.contains(&"state"), "{kinds:?}");

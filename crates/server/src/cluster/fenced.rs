@@ -51,6 +51,9 @@ impl Store for FencedStore {
         };
         if let (Err(e), Some(c)) = (&r, &cluster) {
             if e.is_fenced() {
+                c.count(|m| {
+                    m.fenced_appends.inc();
+                });
                 c.fenced(game_id);
             }
         }

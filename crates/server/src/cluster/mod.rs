@@ -212,6 +212,38 @@ impl Cluster {
         self.app.get().and_then(Weak::upgrade)
     }
 
+    /// Counts on this node's cluster metrics (nothing once the server
+    /// is gone).
+    pub(crate) fn count(&self, f: impl FnOnce(&crate::metrics::ClusterMetrics)) {
+        if let Some(app) = self.app() {
+            f(&app.metrics().cluster);
+        }
+    }
+
+    /// The NATS server's address, as configured, a password in it
+    /// hidden.
+    pub fn nats_url(&self) -> String {
+        crate::listen::redact_db_url(&self.config.nats)
+    }
+
+    /// Whether the NATS connection is up (`/readyz` on a cluster node).
+    pub fn nats_connected(&self) -> bool {
+        self.nats.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// Sets the gauges read when scraped: games owned, other nodes'
+    /// connections held, peers heard, NATS up.
+    pub async fn observe(&self, m: &crate::metrics::ClusterMetrics) {
+        m.games_owned.set(self.serving.lock().await.len() as i64);
+        m.relayed("owner").set(lock(&self.remote).len() as i64);
+        let peers = lock(&self.seen)
+            .iter()
+            .filter(|(n, t)| **n != self.node && t.elapsed() < SILENT)
+            .count();
+        m.peers.set(peers as i64);
+        m.nats_connected.set(i64::from(self.nats_connected()));
+    }
+
     /// Whether this node is stopping (it takes no game then).
     pub fn draining(&self) -> bool {
         self.draining.load(Ordering::Relaxed)
@@ -264,11 +296,24 @@ impl Cluster {
             .await
             .map_err(|e| format!("NATS: {e}"))?;
         let me = Arc::downgrade(self);
+        let every = self.config.tick / 2;
         tokio::spawn(async move {
             while let Some(m) = beats.next().await {
                 let Some(c) = me.upgrade() else { break };
                 if let Some(node) = m.subject.rsplit('.').next() {
-                    lock(&c.seen).insert(node.to_string(), Instant::now());
+                    let now = Instant::now();
+                    let last = lock(&c.seen).insert(node.to_string(), now);
+                    // Beats come every `every`: a gap of k of them means
+                    // k - 1 did not come (rounded, for the jitter).
+                    let missed = last
+                        .filter(|_| node != c.node)
+                        .map(|t| missed_beats(now - t, every))
+                        .unwrap_or(0);
+                    if missed > 0 {
+                        c.count(|m| {
+                            m.heartbeats_missed.inc_by(missed);
+                        });
+                    }
                 }
             }
         });
@@ -318,7 +363,7 @@ impl Cluster {
             .map_err(|e| e.to_string())?;
         let mut taken = 0;
         for g in games.iter().filter(|g| crate::archive::needs_task(g)) {
-            if self.take(app, &g.id).await? {
+            if self.take(app, &g.id, "taken").await? {
                 taken += 1;
             }
         }
@@ -373,6 +418,7 @@ impl Cluster {
         for (id, epoch) in ended {
             self.forget_epoch(&id, epoch);
             self.release(&id, epoch, true).await;
+            self.count(|m| m.lease("released"));
         }
         // Connections of silent nodes.
         let dead: Vec<RemoteConn> = {
@@ -411,7 +457,7 @@ impl Cluster {
             }
         };
         for id in orphans {
-            match self.take(&app, &id).await {
+            match self.take(&app, &id, "swept").await {
                 Ok(true) => tracing::info!(game = %id, "took over an orphaned game"),
                 Ok(false) => {}
                 Err(e) => tracing::warn!(game = %id, error = %e, "taking over failed"),
@@ -428,14 +474,19 @@ impl Cluster {
 
     /// Takes `id` if its lease is free or expired, and loads it; whether
     /// this node now owns it.
-    async fn take(self: &Arc<Self>, app: &AppState, id: &str) -> Result<bool, String> {
+    async fn take(
+        self: &Arc<Self>,
+        app: &AppState,
+        id: &str,
+        reason: &str,
+    ) -> Result<bool, String> {
         if app.registry().loaded(id).await.is_some() {
             return Ok(false);
         }
         let Some(epoch) = self.acquire(id).await? else {
             return Ok(false);
         };
-        Ok(self.own(app, id, epoch).await?.is_some())
+        Ok(self.own(app, id, epoch, reason).await?.is_some())
     }
 
     /// The lease of `id` for this node, raising its epoch, when the lease
@@ -488,12 +539,14 @@ impl Cluster {
     }
 
     /// Loads `id` on this node under `epoch` and serves its command
-    /// subject.
+    /// subject; `reason` is the ownership change counted
+    /// (`taken` or `swept`).
     async fn own(
         self: &Arc<Self>,
         app: &AppState,
         id: &str,
         epoch: i64,
+        reason: &str,
     ) -> Result<Option<GameHandle>, String> {
         lock(&self.epochs).insert(id.to_string(), epoch);
         let h = match app.local_game(id).await {
@@ -537,6 +590,7 @@ impl Cluster {
             }
         }
         drop(serving);
+        app.metrics().cluster.lease(reason);
         self.publish_moved(id, epoch).await;
         Ok(Some(h))
     }
@@ -555,8 +609,12 @@ impl Cluster {
     /// fenced). Its task ends between inputs and its sockets reconnect.
     async fn evict(&self, id: &str) {
         tracing::warn!(game = %id, node = %self.node, "the game was taken over by another node: letting it go");
-        lock(&self.epochs).remove(id);
-        if let Some(s) = self.serving.lock().await.remove(id) {
+        let held = lock(&self.epochs).remove(id).is_some();
+        let served = self.serving.lock().await.remove(id);
+        if held || served.is_some() {
+            self.count(|m| m.lease("lost"));
+        }
+        if let Some(s) = served {
             s.task.abort();
         }
         if let Some(app) = self.app() {
@@ -580,7 +638,10 @@ impl Cluster {
         }
         if !self.draining() {
             if let Some(epoch) = self.acquire(id).await? {
-                return Ok(self.own(&app, id, epoch).await?.map(Route::Local));
+                return Ok(self
+                    .own(&app, id, epoch, "taken")
+                    .await?
+                    .map(Route::Local));
             }
         }
         let owner: Option<String> =
@@ -618,7 +679,7 @@ impl Cluster {
         }
         if !self.draining() {
             if let Some(epoch) = self.acquire(id).await? {
-                return self.own(app, id, epoch).await;
+                return self.own(app, id, epoch, "taken").await;
             }
         }
         Ok(Some(route::proxy(Arc::clone(self), id.to_string())))
@@ -632,6 +693,7 @@ impl Cluster {
         for (id, s) in &all {
             s.task.abort();
             self.release(id, s.epoch, false).await;
+            self.count(|m| m.lease("drained"));
             self.publish_moved(id, s.epoch).await;
         }
         lock(&self.epochs).clear();
@@ -650,7 +712,35 @@ impl Cluster {
     }
 }
 
+/// How many heartbeats sent every `every` did not come in a `gap` between
+/// two that did (rounded: a beat a little late is not a missed one).
+fn missed_beats(gap: Duration, every: Duration) -> u64 {
+    let beats = (gap.as_secs_f64() / every.as_secs_f64().max(1e-3)).round();
+    (beats as u64).saturating_sub(1)
+}
+
 /// Locks a std mutex, through poisoning (the maps stay usable).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::missed_beats;
+    use std::time::Duration;
+
+    /// Beats every 500 ms: on time (or a little late or early) none
+    /// missed; 1 s between two beats is one missed, 3.1 s is five (the
+    /// beats at 0.5, 1.0, …, 2.5 s; 3.0 s was late, not missed).
+    #[test]
+    fn missed_heartbeats_are_counted_from_the_gap() {
+        let every = Duration::from_millis(500);
+        let ms = Duration::from_millis;
+        assert_eq!(missed_beats(ms(500), every), 0);
+        assert_eq!(missed_beats(ms(700), every), 0);
+        assert_eq!(missed_beats(ms(300), every), 0);
+        assert_eq!(missed_beats(ms(10), every), 0);
+        assert_eq!(missed_beats(ms(1000), every), 1);
+        assert_eq!(missed_beats(ms(3100), every), 5);
+    }
 }

@@ -186,8 +186,17 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
     }
 }
 
-/// Publishes a relayed connection's messages, numbered from 1, then an
-/// empty one when the game let the connection go.
+/// Microseconds since the Unix epoch by this machine's clock (the relay
+/// latency's stamp; 0 if the clock is before 1970).
+fn now_us() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
+}
+
+/// Publishes a relayed connection's messages, numbered from 1 and stamped
+/// with the time of their publish (`<n> <µs>\n<text>`), then an empty one
+/// when the game let the connection go.
 async fn pump(
     cluster: Weak<Cluster>,
     subject: String,
@@ -200,7 +209,7 @@ async fn pump(
         n += 1;
         let _ = c
             .nats
-            .publish(subject.clone(), format!("{n}\n{text}").into())
+            .publish(subject.clone(), format!("{n} {}\n{text}", now_us()).into())
             .await;
     }
     if let Some(c) = cluster.upgrade() {
@@ -212,11 +221,15 @@ async fn pump(
 /// Sends `req` to `id`'s owner.
 async fn request(c: &Cluster, id: &str, req: &Req) -> Result<Value, Fail> {
     let body = serde_json::to_vec(req).map_err(|e| Fail::Error(e.to_string()))?;
-    match c
+    let asked = Instant::now();
+    let answer = c
         .nats
         .request(c.subject(&format!("g.{id}.cmd")), body.into())
-        .await
-    {
+        .await;
+    if answer.is_ok() {
+        c.count(|m| m.forward.observe(asked.elapsed().as_secs_f64()));
+    }
+    match answer {
         Ok(m) => match serde_json::from_slice::<Rep>(&m.payload) {
             Ok(Rep::Ok(v)) => Ok(v),
             Ok(Rep::Moved) => Err(Fail::Gone),
@@ -282,6 +295,11 @@ async fn run_proxy(c: Arc<Cluster>, id: String, mut rx: mpsc::Receiver<Cmd>) {
                 } => match hello(&c, &id, seat, version, tx).await {
                     Some((l, conn)) => {
                         let _ = reply.send(conn);
+                        if matches!(l, Link::Remote { .. }) {
+                            c.count(|m| {
+                                m.relayed("relay").inc();
+                            });
+                        }
                         link = Some(l);
                     }
                     None => break,
@@ -298,6 +316,9 @@ async fn run_proxy(c: Arc<Cluster>, id: String, mut rx: mpsc::Receiver<Cmd>) {
     // sees the game gone (close 1012: reconnect).
     rx.close();
     if let Some(Link::Remote { conn, key, .. }) = &link {
+        c.count(|m| {
+            m.relayed("relay").dec();
+        });
         let _ = request(
             &c,
             &id,
@@ -373,6 +394,10 @@ async fn step(
                 let Some(m) = m else { return false };
                 *heard = Instant::now();
                 let text = String::from_utf8_lossy(&m.payload);
+                if let Some(sent) = stamp_of(&text) {
+                    let us = now_us().saturating_sub(sent);
+                    c.count(|m| m.relay.observe(us as f64 / 1e6));
+                }
                 match relayed(&text, next, last_seq) {
                     Relayed::Skip => true,
                     Relayed::Closed => false, // the owner let the connection go
@@ -410,13 +435,21 @@ enum Relayed<'a> {
     Closed,
 }
 
-/// Reads a relayed message (`<n>\n<text>`, an empty text once the owner
-/// let the connection go), given the number expected next and the last
-/// game `seq` relayed, both updated.
+/// The publish stamp (µs since the Unix epoch) of a relayed message
+/// (`<n> <µs>\n<text>`), if it has one.
+fn stamp_of(payload: &str) -> Option<u64> {
+    let (head, _) = payload.split_once('\n')?;
+    head.split_once(' ')?.1.parse().ok()
+}
+
+/// Reads a relayed message (`<n>[ <µs>]\n<text>`, an empty text once the
+/// owner let the connection go), given the number expected next and the
+/// last game `seq` relayed, both updated.
 fn relayed<'a>(payload: &'a str, next: &mut u64, last_seq: &mut u64) -> Relayed<'a> {
-    let Some((n, body)) = payload.split_once('\n') else {
+    let Some((head, body)) = payload.split_once('\n') else {
         return Relayed::Skip;
     };
+    let n = head.split_once(' ').map_or(head, |(n, _)| n);
     let Ok(n) = n.parse::<u64>() else {
         return Relayed::Skip;
     };
@@ -645,7 +678,7 @@ fn reply_with(cmd: Cmd, v: Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::{relayed, seq_of, Relayed};
+    use super::{relayed, seq_of, stamp_of, Relayed};
 
     /// Messages 1 and 2 relayed, 3 lost, 4 arrives: 4 is written and the
     /// owner asked for what came after the last seq relayed (the update
@@ -686,6 +719,26 @@ mod tests {
         assert_eq!((next, last), (5, 3));
         assert_eq!(relayed("garbage", &mut next, &mut last), Relayed::Skip);
         assert_eq!(relayed("5\n", &mut next, &mut last), Relayed::Closed);
+    }
+
+    /// The pump's form `<n> <µs>\n<text>`: the number is read as without
+    /// a stamp, and the stamp is the relay latency's start.
+    #[test]
+    fn a_stamped_message_is_numbered_as_before() {
+        let (mut next, mut last) = (1, 0);
+        let u1 = r#"{"kind":"update","seq":1}"#;
+        let stamped = format!("1 1733400000123456\n{u1}");
+        assert_eq!(stamp_of(&stamped), Some(1_733_400_000_123_456));
+        assert_eq!(stamp_of(&format!("1\n{u1}")), None);
+        assert_eq!(
+            relayed(&stamped, &mut next, &mut last),
+            Relayed::Write {
+                body: u1,
+                resync: None
+            }
+        );
+        assert_eq!((next, last), (2, 1));
+        assert_eq!(relayed("2 5\n", &mut next, &mut last), Relayed::Closed);
     }
 
     #[test]
