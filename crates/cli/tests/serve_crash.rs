@@ -6,15 +6,15 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use houserules_session::{CreateRequest, Input, Session};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+mod common;
+use common::Ws;
 
 /// Starts `houserules serve` on a free loopback port; returns the child
 /// and the address it printed.
@@ -32,59 +32,21 @@ async fn serve(db: &str) -> (Child, String) {
         .expect("the server starts")
         .unwrap()
         .expect("a line");
-    // "houserules server on http://127.0.0.1:PORT/ (…)"
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (child, addr)
+    (child, common::address_of(&line))
 }
 
 async fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.unwrap();
-    let text = String::from_utf8_lossy(&out).to_string();
-    let body = text.split_once("\r\n\r\n").unwrap().1;
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"))
+    let (status, text) = common::http_text(addr, method, path, body).await;
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {status} {text}"))
 }
 
 async fn ws(addr: &str, id: &str, token: &str) -> Ws {
-    let (mut w, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}"))
-            .await
-            .unwrap();
-    w.send(Message::Text(
-        json!({"kind": "hello", "protocolVersion": 1})
-            .to_string()
-            .into(),
-    ))
-    .await
-    .unwrap();
-    w
+    common::ws(addr, id, token, 1).await
 }
 
 /// The next welcome/state, or None when the socket dies.
 async fn next_state(w: &mut Ws) -> Option<Value> {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), w.next())
-            .await
-            .ok()??
-            .ok()?;
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(t.as_str()).ok()?;
-            if v["kind"] == "welcome" || v["kind"] == "state" {
-                return Some(v);
-            }
-        }
-    }
+    common::next_state(w).await.state()
 }
 
 /// One game's bots: plays random legal moves until the server dies;

@@ -23,13 +23,13 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+mod common;
+use common::{http, next_state, Next, Ws};
 
 /// A temporary folder of this test process, removed on drop.
 struct TempDir(PathBuf);
@@ -114,13 +114,7 @@ async fn start(args: &[&str], env: &[(&str, &str)]) -> Server {
             stderr.lock().unwrap()
         );
     };
-    // "houserules server on http://127.0.0.1:PORT/ (…)"
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let addr = common::address_of(&line);
     Server {
         child,
         addr,
@@ -176,79 +170,14 @@ async fn refused(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     )
 }
 
-/// One HTTP/1.1 request; the status and the body as JSON (`Null` when it
-/// is not JSON).
-async fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.unwrap();
-    let text = String::from_utf8_lossy(&out).to_string();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
 /// The raw body of a GET.
 async fn get_text(addr: &str, path: &str) -> String {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.unwrap();
-    let text = String::from_utf8_lossy(&out).to_string();
-    text.split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string())
+    common::http_text(addr, "GET", path, "").await.1
 }
 
 /// A seat's WebSocket, after `hello` (protocol 2).
 async fn ws(addr: &str, id: &str, token: &str) -> Ws {
-    let (mut w, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}"))
-            .await
-            .unwrap();
-    w.send(Message::Text(
-        json!({"kind": "hello", "protocolVersion": 2})
-            .to_string()
-            .into(),
-    ))
-    .await
-    .unwrap();
-    w
-}
-
-/// What a socket gave next: a welcome/state message, its close code, or
-/// nothing (it died without a close frame, or 10 s of silence).
-enum Next {
-    State(Value),
-    Closed(Option<CloseCode>),
-}
-
-async fn next_state(w: &mut Ws) -> Next {
-    loop {
-        let m = match tokio::time::timeout(Duration::from_secs(10), w.next()).await {
-            Ok(Some(Ok(m))) => m,
-            _ => return Next::Closed(None),
-        };
-        match m {
-            Message::Text(t) => {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                if v["kind"] == "welcome" || v["kind"] == "state" {
-                    return Next::State(v);
-                }
-            }
-            Message::Close(f) => return Next::Closed(f.map(|f| f.code)),
-            _ => {}
-        }
-    }
+    common::ws(addr, id, token, 2).await
 }
 
 /// Both seats' tokens of a new live game.
@@ -1328,7 +1257,7 @@ async fn pg_dump_and_pg_restore_keep_every_move() {
 async fn loadtest_drives_a_cluster_with_a_report_per_node() {
     let nats = std::env::var("HOUSERULES_TEST_NATS")
         .unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
-    if TcpStream::connect(nats.trim_start_matches("nats://"))
+    if tokio::net::TcpStream::connect(nats.trim_start_matches("nats://"))
         .await
         .is_err()
     {

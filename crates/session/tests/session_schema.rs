@@ -8,9 +8,7 @@
 //!
 //! Real requests, inputs and outputs (the docs' examples, a scripted game
 //! with markers, a pending choice and attributes) must validate against the
-//! committed schemas; a small checker of the JSON Schema keywords the
-//! generated files use stands in for a full validator (no JSON Schema crate
-//! is available offline).
+//! committed schemas, checked by the `jsonschema` crate.
 
 use std::path::PathBuf;
 
@@ -45,141 +43,21 @@ fn committed_session_schemas_are_up_to_date() {
     check_committed("session-output.schema.json", &output_schema_json());
 }
 
-// ------------------------------------------------- a small schema checker
-
-/// Errors of `v` against `schema` (the keywords the generated schemas use:
-/// `$ref` to `#/$defs/…`, `type`, `properties`, `required`,
-/// `additionalProperties`, `items`, `minItems`, `maxItems`, `enum`,
-/// `const`, `pattern`, `minimum`, `maximum`, `anyOf`, `oneOf`).
-fn errors(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
-    let Some(s) = schema.as_object() else {
-        if schema == &Value::Bool(false) {
-            out.push(format!("{path}: not allowed"));
-        }
-        return;
-    };
-    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-        let name = r.strip_prefix("#/$defs/").expect("local $ref");
-        errors(root, &root["$defs"][name], v, path, out);
-    }
-    if let Some(t) = s.get("type") {
-        let types: Vec<&str> = match t {
-            Value::String(x) => vec![x.as_str()],
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        let ok = types.iter().any(|t| match *t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "boolean" => v.is_boolean(),
-            "null" => v.is_null(),
-            "integer" => v.is_i64() || v.is_u64(),
-            "number" => v.is_number(),
-            _ => false,
-        });
-        if !ok {
-            out.push(format!("{path}: {v} is not of type {t}"));
-            return;
-        }
-    }
-    if let Some(c) = s.get("const") {
-        if c != v {
-            out.push(format!("{path}: {v} is not {c}"));
-        }
-    }
-    if let Some(Value::Array(e)) = s.get("enum") {
-        if !e.contains(v) {
-            out.push(format!("{path}: {v} is not one of {e:?}"));
-        }
-    }
-    if let (Some(p), Some(x)) = (s.get("pattern").and_then(Value::as_str), v.as_str()) {
-        if !regex::Regex::new(p).expect("pattern").is_match(x) {
-            out.push(format!("{path}: {x:?} does not match {p}"));
-        }
-    }
-    if let Some(n) = v.as_f64() {
-        if s.get("minimum")
-            .and_then(Value::as_f64)
-            .is_some_and(|m| n < m)
-        {
-            out.push(format!("{path}: {n} is below the minimum"));
-        }
-        if s.get("maximum")
-            .and_then(Value::as_f64)
-            .is_some_and(|m| n > m)
-        {
-            out.push(format!("{path}: {n} is above the maximum"));
-        }
-    }
-    if let Some(o) = v.as_object() {
-        let props = s.get("properties").and_then(Value::as_object);
-        if let Some(Value::Array(req)) = s.get("required") {
-            for r in req.iter().filter_map(Value::as_str) {
-                if !o.contains_key(r) {
-                    out.push(format!("{path}: missing `{r}`"));
-                }
-            }
-        }
-        for (k, x) in o {
-            match props.and_then(|p| p.get(k)) {
-                Some(ps) => errors(root, ps, x, &format!("{path}.{k}"), out),
-                None => match s.get("additionalProperties") {
-                    Some(Value::Bool(false)) => out.push(format!("{path}: unknown key `{k}`")),
-                    Some(ap @ Value::Object(_)) => {
-                        errors(root, ap, x, &format!("{path}.{k}"), out);
-                    }
-                    _ => {}
-                },
-            }
-        }
-    }
-    if let Some(a) = v.as_array() {
-        if let Some(items) = s.get("items") {
-            for (i, x) in a.iter().enumerate() {
-                errors(root, items, x, &format!("{path}[{i}]"), out);
-            }
-        }
-        let n = a.len() as u64;
-        if s.get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n < m)
-        {
-            out.push(format!("{path}: fewer than minItems"));
-        }
-        if s.get("maxItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n > m)
-        {
-            out.push(format!("{path}: more than maxItems"));
-        }
-    }
-    for (key, exactly_one) in [("anyOf", false), ("oneOf", true)] {
-        if let Some(Value::Array(alts)) = s.get(key) {
-            let passing = alts
-                .iter()
-                .filter(|alt| {
-                    let mut e = Vec::new();
-                    errors(root, alt, v, path, &mut e);
-                    e.is_empty()
-                })
-                .count();
-            if passing == 0 || (exactly_one && passing > 1) {
-                out.push(format!("{path}: {passing} alternatives of {key} match {v}"));
-            }
-        }
-    }
-}
+// ------------------------------------------------------------ the checker
 
 fn schema(name: &str) -> Value {
     let text = std::fs::read_to_string(docs(name)).expect("committed schema");
     serde_json::from_str(&text).expect("schema is JSON")
 }
 
+/// The errors of `v` against `schema` (the `jsonschema` crate, as the
+/// server's protocol tests use), each with its instance path.
 fn validate(schema: &Value, v: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    errors(schema, schema, v, "$", &mut out);
-    out
+    let validator = jsonschema::validator_for(schema).expect("the schema compiles");
+    validator
+        .iter_errors(v)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
 }
 
 fn assert_valid(schema: &Value, v: &Value) {
