@@ -180,7 +180,10 @@ fn cpu_seconds(pid: u32) -> Option<f64> {
 /// blocking pool's idle ones).
 fn context_switches(pid: u32) -> Option<u64> {
     let mut n = 0;
-    for t in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+    for t in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .ok()?
+        .flatten()
+    {
         let Ok(s) = std::fs::read_to_string(t.path().join("status")) else {
             continue;
         };

@@ -1034,8 +1034,8 @@ fn exported(metrics: &str, name: &str) -> bool {
 /// database of its own) after a game is created on it; `None`, with a
 /// message, when NATS or Postgres is not there.
 async fn cluster_node_metrics() -> Option<String> {
-    let nats = std::env::var("HOUSERULES_TEST_NATS")
-        .unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    let nats =
+        std::env::var("HOUSERULES_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
     let hostport = nats.trim_start_matches("nats://").to_string();
     if tokio::net::TcpStream::connect(&hostport).await.is_err() {
         eprintln!("skipped the cluster metrics: no NATS at {nats}");
@@ -1255,8 +1255,8 @@ async fn pg_dump_and_pg_restore_keep_every_move() {
 /// failed; `--server-pid` must match the `--server`s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loadtest_drives_a_cluster_with_a_report_per_node() {
-    let nats = std::env::var("HOUSERULES_TEST_NATS")
-        .unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    let nats =
+        std::env::var("HOUSERULES_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
     if tokio::net::TcpStream::connect(nats.trim_start_matches("nats://"))
         .await
         .is_err()

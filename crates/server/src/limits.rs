@@ -88,9 +88,11 @@ impl std::str::FromStr for Cidr {
         if let Ok(ip) = t.parse::<IpAddr>() {
             return Ok(Cidr(ipnet::IpNet::from(ip.to_canonical())));
         }
-        t.parse::<ipnet::IpNet>().map(|n| Cidr(n.trunc())).map_err(|_| {
-            format!("`{s}` is neither an IP address nor a CIDR block (10.0.0.0/8, fd00::/8)")
-        })
+        t.parse::<ipnet::IpNet>()
+            .map(|n| Cidr(n.trunc()))
+            .map_err(|_| {
+                format!("`{s}` is neither an IP address nor a CIDR block (10.0.0.0/8, fd00::/8)")
+            })
     }
 }
 
@@ -548,9 +550,15 @@ mod tests {
         let proxy = ip("10.1.2.3");
         // An untrusted peer: its header is ignored, whatever it says.
         let spoof = xff(&["198.51.100.1"]);
-        assert_eq!(client_ip(&nets, ip("203.0.113.9"), &spoof), ip("203.0.113.9"));
+        assert_eq!(
+            client_ip(&nets, ip("203.0.113.9"), &spoof),
+            ip("203.0.113.9")
+        );
         // A trusted proxy: the address it appended.
-        assert_eq!(client_ip(&nets, proxy, &xff(&["203.0.113.7"])), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(&nets, proxy, &xff(&["203.0.113.7"])),
+            ip("203.0.113.7")
+        );
         // A client that sent its own header through the proxy: the proxy
         // appended the real address, which is the rightmost untrusted.
         let forged = xff(&["198.51.100.1, 203.0.113.7"]);
@@ -559,7 +567,10 @@ mod tests {
         let chain = xff(&["198.51.100.1", "203.0.113.7, 10.9.9.9"]);
         assert_eq!(client_ip(&nets, proxy, &chain), ip("203.0.113.7"));
         // Ports, brackets, IPv6, IPv4-mapped addresses.
-        assert_eq!(client_ip(&nets, proxy, &xff(&["203.0.113.7:5123"])), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(&nets, proxy, &xff(&["203.0.113.7:5123"])),
+            ip("203.0.113.7")
+        );
         assert_eq!(
             client_ip(&nets, ip("fd00::1"), &xff(&["[2001:db8::7]:443"])),
             ip("2001:db8::7")
@@ -572,11 +583,20 @@ mod tests {
         // garbage left of a good entry stops the walk there.
         assert_eq!(client_ip(&nets, proxy, &xff(&[])), proxy);
         assert_eq!(client_ip(&nets, proxy, &xff(&["unknown"])), proxy);
-        assert_eq!(client_ip(&nets, proxy, &xff(&["junk, 10.9.9.9"])), ip("10.9.9.9"));
+        assert_eq!(
+            client_ip(&nets, proxy, &xff(&["junk, 10.9.9.9"])),
+            ip("10.9.9.9")
+        );
         // Only trusted hops: the leftmost.
-        assert_eq!(client_ip(&nets, proxy, &xff(&["10.7.7.7, 10.9.9.9"])), ip("10.7.7.7"));
+        assert_eq!(
+            client_ip(&nets, proxy, &xff(&["10.7.7.7, 10.9.9.9"])),
+            ip("10.7.7.7")
+        );
         // No trusted proxies at all: never read.
-        assert_eq!(client_ip(&[], ip("127.0.0.1"), &xff(&["203.0.113.7"])), ip("127.0.0.1"));
+        assert_eq!(
+            client_ip(&[], ip("127.0.0.1"), &xff(&["203.0.113.7"])),
+            ip("127.0.0.1")
+        );
     }
 
     #[test]

@@ -437,25 +437,50 @@ async fn seats_on_different_nodes_play_one_game() {
     let owner_side = r#"houserules_cluster_relayed_connections{role="owner"}"#;
     let relay_side = r#"houserules_cluster_relayed_connections{role="relay"}"#;
     assert_eq!(metric(a.addr, taken).await, Some(1.0));
-    assert_eq!(metric(a.addr, "houserules_cluster_games_owned").await, Some(1.0));
+    assert_eq!(
+        metric(a.addr, "houserules_cluster_games_owned").await,
+        Some(1.0)
+    );
     assert_eq!(metric(a.addr, owner_side).await, Some(2.0));
     assert_eq!(metric(a.addr, relay_side).await, Some(0.0));
-    assert_eq!(metric(a.addr, "houserules_cluster_forward_seconds_count").await, Some(0.0));
+    assert_eq!(
+        metric(a.addr, "houserules_cluster_forward_seconds_count").await,
+        Some(0.0)
+    );
     for n in [&a, &b, &c] {
         assert_eq!(metric(n.addr, "houserules_cluster_peers").await, Some(2.0));
-        assert_eq!(metric(n.addr, "houserules_cluster_nats_connected").await, Some(1.0));
-        assert_eq!(metric(n.addr, "houserules_cluster_fenced_appends_total").await, Some(0.0));
+        assert_eq!(
+            metric(n.addr, "houserules_cluster_nats_connected").await,
+            Some(1.0)
+        );
+        assert_eq!(
+            metric(n.addr, "houserules_cluster_fenced_appends_total").await,
+            Some(0.0)
+        );
     }
     for n in [&b, &c] {
         assert_eq!(metric(n.addr, taken).await, Some(0.0));
-        assert_eq!(metric(n.addr, "houserules_cluster_games_owned").await, Some(0.0));
+        assert_eq!(
+            metric(n.addr, "houserules_cluster_games_owned").await,
+            Some(0.0)
+        );
         assert_eq!(metric(n.addr, relay_side).await, Some(1.0));
-        let forwarded = metric(n.addr, "houserules_cluster_forward_seconds_count").await.unwrap();
+        let forwarded = metric(n.addr, "houserules_cluster_forward_seconds_count")
+            .await
+            .unwrap();
         assert!(forwarded >= 6.0, "{forwarded} commands forwarded");
-        let relayed = metric(n.addr, "houserules_cluster_relay_seconds_count").await.unwrap();
+        let relayed = metric(n.addr, "houserules_cluster_relay_seconds_count")
+            .await
+            .unwrap();
         assert!(relayed >= 7.0, "{relayed} messages relayed");
-        let sum = metric(n.addr, "houserules_cluster_relay_seconds_sum").await.unwrap();
-        assert!(sum / relayed < 1.0, "mean relay latency {} s", sum / relayed);
+        let sum = metric(n.addr, "houserules_cluster_relay_seconds_sum")
+            .await
+            .unwrap();
+        assert!(
+            sum / relayed < 1.0,
+            "mean relay latency {} s",
+            sum / relayed
+        );
     }
     // A seat left on node c: its presence reaches the others.
     drop(black);
@@ -517,9 +542,15 @@ async fn a_stale_owner_cannot_write() {
     assert_eq!(cluster.log(&pool, &g.id).await, moves_log(&MOVES[..2]));
     // Counted: one fenced append, one game lost.
     let lost = r#"houserules_cluster_leases_total{reason="lost"}"#;
-    assert_eq!(metric(a.addr, "houserules_cluster_fenced_appends_total").await, Some(1.0));
+    assert_eq!(
+        metric(a.addr, "houserules_cluster_fenced_appends_total").await,
+        Some(1.0)
+    );
     assert_eq!(metric(a.addr, lost).await, Some(1.0));
-    assert_eq!(metric(a.addr, "houserules_cluster_games_owned").await, Some(0.0));
+    assert_eq!(
+        metric(a.addr, "houserules_cluster_games_owned").await,
+        Some(0.0)
+    );
     // The players come back through b, which takes the game (epoch + 2).
     let mut white = Ws::connect(b.addr, &g.id, &g.white).await;
     let mut black = Ws::connect(b.addr, &g.id, &g.black).await;
@@ -959,15 +990,27 @@ async fn a_nats_restart_loses_nothing() {
         assert_eq!(status, 503, "{body}");
         let v: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(v["code"], "server.not-ready", "{v}");
-        assert!(v["message"].as_str().unwrap().contains("NATS is not connected"), "{v}");
-        assert_eq!(metric(n.addr, "houserules_cluster_nats_connected").await, Some(0.0));
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .contains("NATS is not connected"),
+            "{v}"
+        );
+        assert_eq!(
+            metric(n.addr, "houserules_cluster_nats_connected").await,
+            Some(0.0)
+        );
     }
     assert!(nats.up().await, "NATS starts again");
     // Ready again once the client has reconnected (its back-off is short).
     for n in [&a, &b] {
         let t = Instant::now();
         while ready(n.addr).await.0 != 200 {
-            assert!(t.elapsed() < Duration::from_secs(30), "not ready 30 s after NATS came back");
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "not ready 30 s after NATS came back"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -982,7 +1025,9 @@ async fn a_nats_restart_loses_nothing() {
     // The heartbeats lost while NATS was away are counted when they
     // resume (the outage lasted more than a second: two beats at least).
     for n in [&a, &b] {
-        let missed = metric(n.addr, "houserules_cluster_heartbeats_missed_total").await.unwrap();
+        let missed = metric(n.addr, "houserules_cluster_heartbeats_missed_total")
+            .await
+            .unwrap();
         assert!(missed >= 2.0, "{missed} heartbeats missed");
     }
     drop((white, black, pool));
@@ -1257,7 +1302,10 @@ impl OwnPostgres {
                 .status()
                 .is_ok_and(|s| s.success());
             if !ok {
-                eprintln!("skipped: cannot give {} to the postgres user", pg.dir.display());
+                eprintln!(
+                    "skipped: cannot give {} to the postgres user",
+                    pg.dir.display()
+                );
                 return None;
             }
         }
@@ -1300,7 +1348,12 @@ impl OwnPostgres {
             .command("postgres")
             .arg("-D")
             .arg(self.dir.join("data"))
-            .args(["-p", &self.port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-c",
+                "listen_addresses=127.0.0.1",
+            ])
             .arg("-c")
             .arg(format!("unix_socket_directories={}", self.dir.display()))
             .args(["-c", "fsync=off"])

@@ -740,7 +740,10 @@ async fn create_as(addr: SocketAddr, xff: &str) -> (u16, String) {
     let _ = s.read_to_end(&mut out).await;
     let text = String::from_utf8_lossy(&out).to_string();
     let status = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
     (status, body)
 }
 
@@ -750,8 +753,7 @@ async fn ws_as(
     addr: SocketAddr,
     id: &str,
     xff: &str,
-) -> Result<tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>, u16>
-{
+) -> Result<tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>, u16> {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut req = format!("ws://{addr}/api/games/{id}/ws")
         .into_client_request()
@@ -842,7 +844,10 @@ async fn behind_a_trusted_proxy_limits_apply_to_the_client() {
             Ok(_) => break,
             Err(status) => {
                 assert_eq!(status, 429);
-                assert!(t.elapsed() < Duration::from_secs(5), "c's place never came back");
+                assert!(
+                    t.elapsed() < Duration::from_secs(5),
+                    "c's place never came back"
+                );
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }

@@ -638,10 +638,7 @@ impl Cluster {
         }
         if !self.draining() {
             if let Some(epoch) = self.acquire(id).await? {
-                return Ok(self
-                    .own(&app, id, epoch, "taken")
-                    .await?
-                    .map(Route::Local));
+                return Ok(self.own(&app, id, epoch, "taken").await?.map(Route::Local));
             }
         }
         let owner: Option<String> =

@@ -355,8 +355,7 @@ impl SqlStore {
                 sqlite,
                 schema: schema.clone(),
             };
-            let pool = 
-            AnyPoolOptions::new()
+            let pool = AnyPoolOptions::new()
                 // Reads run beside the writer (SQLite's WAL: readers do
                 // not wait on it).
                 .max_connections(if sqlite { 4 } else { 8 })
