@@ -28,7 +28,21 @@ import {
   type Node,
   type Path,
 } from '../editor/model';
-import { saveCustomModifier } from './customModifiers';
+import { loadCustomModifiers, saveCustomModifier } from './customModifiers';
+import { loadDraft, openKey, saveDraft, savedRules, type SavedRule } from '../editor/draft';
+import { applyFix, describeRule, markerWarnings } from '../editor/explain';
+import {
+  jsonOnlyKeys,
+  readFlag,
+  readPieceFilter,
+  readSquareFilter,
+  withKey,
+  writeFlag,
+  writePieceFilter,
+  writeSquareFilter,
+  type SquareForm,
+  type SquareMode,
+} from '../editor/moveFilter';
 import { SANDBOX_PLAYER, sandboxUrl } from './liveGames';
 
 const FILES8 = 'abcdefgh';
@@ -143,10 +157,146 @@ function JsonField({ value, onChange, label }: { value: unknown; onChange: (v: J
   );
 }
 
+/** One side of a move (`from` or `to`) as a form: any square, listed squares, files, ranks, or squares with a marker. */
+function SquareFilterForm({ label, value, onChange }: { label: string; value: Json | undefined; onChange: (v: Json | undefined) => void }) {
+  const f = readSquareFilter(value);
+  const [text, setText] = useState(f.text);
+  useEffect(() => setText(f.text), [f.text]);
+  const write = (next: SquareForm) => onChange(writeSquareFilter(next));
+  return (
+    <span class="sqf" data-square-filter={label}>
+      <select
+        aria-label={`${label}: which squares`}
+        value={f.mode}
+        disabled={f.mode === 'custom'}
+        onChange={(e) => {
+          const mode = (e.target as HTMLSelectElement).value as SquareMode;
+          const t = mode === 'marker' ? 'frozen-square' : mode === 'squares' ? 'e4' : mode === 'file' ? 'a' : mode === 'rank' ? '1' : '';
+          setText(t);
+          write({ mode, text: t });
+        }}
+      >
+        <option value="any">any square</option>
+        <option value="squares">these squares</option>
+        <option value="file">these files</option>
+        <option value="rank">these ranks</option>
+        <option value="marker">squares with a marker</option>
+        {f.mode === 'custom' && <option value="custom">as in the JSON</option>}
+      </select>
+      {f.mode === 'marker' ? (
+        <MarkerKindSelect value={f.text} onChange={(k) => write({ mode: 'marker', text: k })} />
+      ) : f.mode === 'squares' || f.mode === 'file' || f.mode === 'rank' ? (
+        <input
+          aria-label={`${label}: ${f.mode === 'squares' ? 'squares' : f.mode === 'file' ? 'files' : 'ranks'} (separated by spaces)`}
+          value={text}
+          placeholder={f.mode === 'squares' ? 'e4 d5' : f.mode === 'file' ? 'a h' : '1 8'}
+          onInput={(e) => {
+            const t = (e.target as HTMLInputElement).value;
+            setText(t);
+            if (t.trim()) write({ mode: f.mode, text: t });
+          }}
+        />
+      ) : null}
+    </span>
+  );
+}
+
+const PLAYER_OPTIONS = [
+  ['', 'either'],
+  ['white', 'White'],
+  ['black', 'Black'],
+] as const;
+
+/**
+ * The move filter of `forbid-move` / `must-move-if-able` as a form (issue 26 problem 5: it was a raw
+ * JSON field): the mover's side, the piece kinds and colour, from and to squares, captures and
+ * castling. The JSON stays below (editable): keys the form does not offer are named and kept.
+ */
+function MoveFilterForm({ kind, value, path, onChange }: { kind: string; value: { [k: string]: Json }; path: Path; onChange: (v: { [k: string]: Json }) => void }) {
+  const piece = readPieceFilter(value.piece);
+  const set = (k: string, v: Json | undefined) => onChange(withKey(value, k, v));
+  const setPiece = (types: string[], color: string) => set('piece', writePieceFilter(value.piece, types, color));
+  const jsonOnly = jsonOnlyKeys(value);
+  return (
+    <div class="move-filter" data-move-filter={path}>
+      <p class="help">{kind === 'forbid-move' ? 'Forbid the moves that match all of these:' : 'Make these moves compulsory when one is possible:'}</p>
+      <div class="mf-row">
+        <label class="key">side</label>
+        <select aria-label="side" value={typeof value.side === 'string' ? value.side : ''} disabled={value.side !== undefined && typeof value.side !== 'string'} onChange={(e) => set('side', (e.target as HTMLSelectElement).value || undefined)}>
+          {PLAYER_OPTIONS.map(([v, l]) => (
+            <option value={v}>{v ? `${l} moves only` : 'either side'}</option>
+          ))}
+          {typeof value.side === 'string' && !['', 'white', 'black'].includes(value.side) && <option value={value.side}>{value.side}</option>}
+        </select>
+      </div>
+      <div class="mf-row">
+        <label class="key">pieces</label>
+        <span class="mf-types" role="group" aria-label="piece kinds (none ticked: any)">
+          {STANDARD_TYPES.map((t) => (
+            <label class="check">
+              <input
+                type="checkbox"
+                data-mf-type={t}
+                checked={piece.types.includes(t)}
+                onChange={() => setPiece(piece.types.includes(t) ? piece.types.filter((x) => x !== t) : [...piece.types, t], piece.color)}
+              />
+              {t}
+            </label>
+          ))}
+        </span>
+        <select aria-label="piece colour" value={piece.color} onChange={(e) => setPiece(piece.types, (e.target as HTMLSelectElement).value)}>
+          {PLAYER_OPTIONS.map(([v, l]) => (
+            <option value={v}>{v ? `${l} pieces` : 'either colour'}</option>
+          ))}
+          {piece.color && !['white', 'black'].includes(piece.color) && <option value={piece.color}>{piece.color}</option>}
+        </select>
+      </div>
+      <div class="mf-row">
+        <label class="key">from</label>
+        <SquareFilterForm label="from" value={value.from} onChange={(v) => set('from', v)} />
+      </div>
+      <div class="mf-row">
+        <label class="key">to</label>
+        <SquareFilterForm label="to" value={value.to} onChange={(v) => set('to', v)} />
+      </div>
+      <div class="mf-row">
+        <label class="key">captures</label>
+        <select aria-label="captures" value={readFlag(value.capture)} onChange={(e) => set('capture', writeFlag((e.target as HTMLSelectElement).value))}>
+          <option value="">captures and quiet moves</option>
+          <option value="true">captures only</option>
+          <option value="false">quiet moves only</option>
+        </select>
+        <label class="key">castling</label>
+        <select aria-label="castling" value={readFlag(value.castling)} onChange={(e) => set('castling', writeFlag((e.target as HTMLSelectElement).value))}>
+          <option value="">castling or not</option>
+          <option value="true">castling only</option>
+          <option value="false">not castling</option>
+        </select>
+      </div>
+      {jsonOnly.length > 0 && (
+        <p class="help" data-json-only>
+          Set in the JSON only: {jsonOnly.join(', ')}.
+        </p>
+      )}
+      <details class="mf-json">
+        <summary>JSON</summary>
+        <JsonField value={value} label={`${kind} JSON`} onChange={(v) => onChange(v && typeof v === 'object' && !Array.isArray(v) ? v : {})} />
+      </details>
+    </div>
+  );
+}
+
+/** The draft kept in this browser (Try it → Back, a reload), else the first template. */
+function initialDraft() {
+  const d = loadDraft();
+  return d ?? { descriptor: structuredClone(TEMPLATES[0]), view: 'visual' as const };
+}
+
 export function Editor() {
-  const [desc, setDesc] = useState<Descriptor>(() => structuredClone(TEMPLATES[0]));
-  const [view, setView] = useState<'visual' | 'json'>('visual');
-  const [jsonText, setJsonText] = useState('');
+  const [first] = useState(initialDraft);
+  const [desc, setDesc] = useState<Descriptor>(first.descriptor);
+  const [view, setView] = useState<'visual' | 'json'>(first.view);
+  const [jsonText, setJsonText] = useState(first.jsonText ?? (first.view === 'json' ? JSON.stringify(first.descriptor, null, 2) : ''));
   const [jsonError, setJsonError] = useState('');
   const [findings, setFindings] = useState<Finding[]>([]);
   const [validateError, setValidateError] = useState('');
@@ -154,6 +304,33 @@ export function Editor() {
   const [status, setStatus] = useState('');
   // At phone width the palette starts folded, so the descriptor is in view.
   const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 761px)').matches);
+  // The saved rules to reopen: the server's (`saved: true`) and this browser's.
+  const [saved, setSaved] = useState<SavedRule[]>(() => savedRules([], loadCustomModifiers()));
+  const refreshSaved = () =>
+    api.rules().then(
+      (r) => {
+        const list = savedRules(r.modifiers, loadCustomModifiers());
+        setSaved(list);
+        return list;
+      },
+      () => savedRules([], loadCustomModifiers()),
+    );
+  useEffect(() => {
+    // `/editor?open=saved:ID` (the lobby's edit link) opens that rule; the address then becomes
+    // plain `/editor`, so a reload keeps the edits rather than reopening the saved version.
+    const want = openKey(location.search);
+    refreshSaved().then((list) => {
+      if (!want) return;
+      const r = list.find((x) => x.key === want);
+      if (r) {
+        load(r.descriptor);
+        setStatus(`Editing the saved rule “${r.name}”: Save writes it again under the id ${r.id}.`);
+      } else setStatus(`No saved rule ${want.replace(/^\w+:/, '')} to open.`);
+      history.replaceState(null, '', '/editor');
+    });
+  }, []);
+  // Kept at each change, so Try it → Back and a reload find the rule as it was left (issue 26 problem 4).
+  useEffect(() => saveDraft({ descriptor: desc, view, ...(view === 'json' ? { jsonText } : {}) }), [desc, view, jsonText]);
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -169,6 +346,8 @@ export function Editor() {
   }, [desc]);
 
   const rendered = useMemo(() => fieldPaths(desc), [desc]);
+  const warnings = useMemo(() => markerWarnings(desc), [desc]);
+  const words = useMemo(() => describeRule(desc), [desc]);
   const owned = useMemo(() => {
     const m = new Map<Path, Finding[]>();
     for (const f of findings) {
@@ -267,6 +446,7 @@ export function Editor() {
       await api.saveModifier(d);
       saveCustomModifier({ id: d.id, name: d.name, descriptor: d });
       setStatus(`Saved “${d.name}” to the library.`);
+      void refreshSaved();
     } catch (e) {
       setStatus(`Not saved: the server refused it: ${(e as Error).message}`);
     }
@@ -311,7 +491,21 @@ export function Editor() {
       </div>
       {findingsAt(path)}
       {findingsAt(`${path}.kind`)}
-      {Object.entries(node.params ?? {}).map(([k, v]) => param(node, path, k, v))}
+      {warnings
+        .filter((w) => w.paths.includes(path))
+        .map((w) => (
+          <p class="findings warn" data-marker-warning-at={path}>
+            Nothing in this rule reads {w.kind} markers: see the warning beside the validator.
+          </p>
+        ))}
+      {node.kind === 'forbid-move' || node.kind === 'must-move-if-able' ? (
+        <>
+          <MoveFilterForm kind={node.kind} path={path} value={node.params ?? {}} onChange={(v) => set(`${path}.params`, v)} />
+          {Object.keys(node.params ?? {}).map((k) => findingsAt(`${path}.params.${k}`))}
+        </>
+      ) : (
+        Object.entries(node.params ?? {}).map(([k, v]) => param(node, path, k, v))
+      )}
       {node.effects && (
         <div class="param" data-path={`${path}.effects`}>
           <label class="key">effects</label>
@@ -342,6 +536,29 @@ export function Editor() {
           <button type="button" data-template={t.id} onClick={() => load(t)} title={t.description}>{t.name}</button>
         ))}
         <button type="button" onClick={() => load(blankDescriptor())}>New</button>
+        {saved.length > 0 && (
+          <label class="saved-rules">
+            Saved rules:{' '}
+            <select
+              aria-label="Open a saved rule"
+              data-saved-rules
+              value=""
+              onChange={(e) => {
+                const r = saved.find((x) => x.key === (e.target as HTMLSelectElement).value);
+                if (!r) return;
+                load(r.descriptor);
+                setStatus(`Editing the saved rule “${r.name}”: Save writes it again under the id ${r.id}.`);
+              }}
+            >
+              <option value="">open…</option>
+              {saved.map((r) => (
+                <option value={r.key}>
+                  {r.name} ({r.id}{r.where === 'browser' ? ', this browser only' : ''})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span class="spacer" />
         {view === 'visual' ? (
           <button type="button" onClick={toJson}>JSON view</button>
@@ -424,7 +641,7 @@ export function Editor() {
           ) : validateError ? (
             <p class="notice error">{validateError}</p>
           ) : findings.length === 0 ? (
-            <p class="ok" data-valid="true">No findings: the descriptor is valid.</p>
+            <p class="ok" data-valid="true">No findings: the descriptor is valid.{warnings.length ? ' But see the warning below.' : ''}</p>
           ) : (
             <ul>
               {findings.map((f) => (
@@ -434,6 +651,18 @@ export function Editor() {
               ))}
             </ul>
           )}
+          {warnings.map((w) => (
+            <div class="notice warning" data-marker-warning={w.kind} role="alert">
+              <p>{w.message}</p>
+              <button type="button" class="small" data-fix-marker={w.kind} onClick={() => setDesc((d) => applyFix(d, w.fix))}>
+                {w.fix.label}
+              </button>
+            </div>
+          ))}
+          <h3>What it does</h3>
+          <ul class="rule-words" data-rule-words>
+            {words.length ? words.map((l) => <li>{l}</li>) : <li>Nothing yet: add a trigger or a passive rule from the palette.</li>}
+          </ul>
         </aside>
       </div>
     </main>

@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
+import { editUrl } from '../editor/draft';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 import { randomSeed } from '../words';
 import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
@@ -381,6 +382,14 @@ export function Lobby() {
                   <b>{m.name ?? m.id}</b>{' '}
                   {sameNameHint('modifier', m.id, rules) && <em class="which">({sameNameHint('modifier', m.id, rules)})</em>}{' '}
                   <small>{m.saved ? `saved in the library${m.description ? `: ${m.description}` : ''}` : m.description}</small>
+                  {m.saved && (
+                    <>
+                      {' '}
+                      <a href={editUrl(`saved:${m.id}`)} data-edit-saved={m.id} title="Open this rule in the modifier editor to change it">
+                        edit
+                      </a>
+                    </>
+                  )}
                 </span>
               </label>
             ))}
@@ -389,7 +398,10 @@ export function Lobby() {
               <label class="check">
                 <input type="checkbox" checked={custom.includes(m.id)} onChange={() => toggle(custom, setCustom, m.id)} />
                 <span>
-                  <b>{m.name}</b> <small>custom, from the editor</small>
+                  <b>{m.name}</b> <small>custom, from the editor</small>{' '}
+                  <a href={editUrl(`local:${m.id}`)} data-edit-local={m.id}>
+                    edit
+                  </a>
                 </span>
               </label>
             ))}
