@@ -11,6 +11,7 @@ import { boardShape, castlingByRook, FILES, parseSquare, pieceLetter, splitDrop,
 import type { Color, MarkerOut, PieceOut } from '../protocol';
 import { MarkerIcon, MARKER_STYLE } from './markers';
 import { PieceGlyph } from './pieces';
+import type { Premove } from '../premove';
 
 export type BoardChoice = { kind: 'piece' | 'square' | 'column' | 'row'; options: string[] };
 
@@ -34,6 +35,15 @@ export interface BoardProps {
   askPromotion?: { from: string; to: string; options: string[]; at: number } | null;
   /** A pocket piece picked for a drop (`N`; `at` tells two picks apart): its legal squares are shown, a click there drops it. */
   dropPick?: { piece: string; at: number } | null;
+  /**
+   * Premoves (src/premove.ts): the colour whose pieces may be premoved now (the opponent is to
+   * move), or null. A piece of that colour is picked and put on any other square by click-click or
+   * drag; a click elsewhere or a right click cancels.
+   */
+  premoveSide?: Color | null;
+  /** The premove entered, highlighted on its two squares until it is sent or dropped. */
+  premove?: Premove | null;
+  onPremove?: (p: Premove | null) => void;
 }
 
 /** The pseudo-square a drop of `piece` starts from in the board's move map (`N@`). */
@@ -155,6 +165,13 @@ export function Board(props: BoardProps) {
   const lastDrop = props.lastMove ? splitDrop(props.lastMove) : null;
   const last = props.lastMove ? (lastDrop ? { from: lastDrop.to, to: lastDrop.to } : splitUci(props.lastMove)) : null;
   const selDests = selected && movable ? dests.get(selected) : undefined;
+  const premoving = !!props.premoveSide;
+  const pre = props.premove ?? null;
+  // A selection made for a premove is dropped when premoving ends without one (the turn came: the
+  // piece stays picked for a real move then, as lichess keeps it).
+  useEffect(() => {
+    if (!premoving && !movable) setSelected(null);
+  }, [premoving, movable]);
 
   const toSvg = (ev: { clientX: number; clientY: number }) => {
     const svg = svgRef.current;
@@ -195,6 +212,26 @@ export function Board(props: BoardProps) {
     }
     const piece = bySquare.get(sq);
     props.onInspect?.(piece ?? null);
+    if (!movable && premoving) {
+      if (ev.button === 2) return; // a right click: the context-menu handler cancels
+      // Any click cancels an entered premove (a click on an own piece then picks it for a new one).
+      if (props.premove) props.onPremove?.(null);
+      if (selected && selected !== sq && !(piece && piece.color === props.premoveSide)) {
+        setSelected(null);
+        props.onPremove?.({ from: selected, to: sq });
+        return;
+      }
+      if (piece && piece.color === props.premoveSide && selected !== sq) {
+        setSelected(sq);
+        setDrag({ from: sq, x: pt.x, y: pt.y, moved: false });
+        try {
+          (ev.currentTarget as Element).setPointerCapture?.(ev.pointerId);
+        } catch {
+          /* synthetic events have no active pointer */
+        }
+      } else setSelected(null);
+      return;
+    }
     if (!movable) return;
     if (selected && selected !== sq && tryMove(selected, sq)) return;
     // King, then its own rook: castle towards it (standard chess writes castling as `e1g1`).
@@ -235,6 +272,13 @@ export function Board(props: BoardProps) {
     if (!d.moved) return; // a click: the piece stays selected for click-click
     const pt = toSvg(ev);
     const sq = pt ? squareAt(pt.x, pt.y) : null;
+    if (!movable && premoving) {
+      // A piece dragged in the opponent's time: a premove to wherever it is let go (own pieces too:
+      // they may be gone by then), or nothing when let go where it started or off the board.
+      setSelected(null);
+      if (sq && sq !== d.from) props.onPremove?.({ from: d.from, to: sq });
+      return;
+    }
     if (sq && sq !== d.from && !tryMove(d.from, sq)) {
       const castle = castlingByRook(d.from, sq, pieces, legalMoves);
       if (castle) {
@@ -254,7 +298,8 @@ export function Board(props: BoardProps) {
       const label = `${name}${p ? `, ${p.color} ${p.type}` : ''}${marks.length ? `, marker ${marks.join(' and ')}` : ''}`;
       const classes = ['sq', light ? 'light' : 'dark'];
       if (last && (last.from === name || last.to === name)) classes.push('last');
-      if (selected === name && movable) classes.push('selected');
+      if (selected === name && (movable || premoving)) classes.push(movable ? 'selected' : 'premove-from');
+      if (pre && (pre.from === name || pre.to === name)) classes.push('premove');
       if (props.checkSquare === name) classes.push('check');
       if (choiceMap.has(name)) classes.push('choosable');
       if (props.choice && hoverOpt !== null && choiceMap.get(name) === hoverOpt) classes.push('choose-hover');
@@ -405,6 +450,7 @@ export function Board(props: BoardProps) {
       aria-label={props.label ?? `Board, ${files} by ${ranks}, ${orientation} at the bottom`}
       data-files={files}
       data-ranks={ranks}
+      data-premove={pre ? `${pre.from}${pre.to}` : undefined}
       onPointerDown={onDown}
       onPointerMove={onMoveEv}
       onPointerUp={onUp}
@@ -418,6 +464,14 @@ export function Board(props: BoardProps) {
         const pt = toSvg(ev);
         const sq = pt ? squareAt(pt.x, pt.y) : null;
         if (piece && sq && movable) tryMove(dropFrom(piece), sq);
+      }}
+      onContextMenu={(ev) => {
+        // A right click cancels a premove and a premove's picked piece (lichess).
+        if (!premoving && !pre) return;
+        ev.preventDefault();
+        setSelected(null);
+        setDrag(null);
+        if (pre) props.onPremove?.(null);
       }}
       onPointerLeave={() => {
         props.onInspect?.(null);

@@ -44,6 +44,7 @@ import { describePiece } from '../board/Board';
 import { rulesSummary } from '../rules';
 import { RulesPanel } from './RulesPanel';
 import { play, setSoundOn, soundFor, soundOn } from '../sounds';
+import { canPremove, premoveStep, type Premove } from '../premove';
 
 export interface GamePageProps {
   id: string;
@@ -311,6 +312,23 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     api.rematch(id, token).then((r) => location.assign(r.url)).catch((e: Error) => setRematchError(e.message));
   }, [rematchStatus]);
 
+  // The premove (src/premove.ts): sent when the turn comes if legal then, dropped otherwise, when a
+  // choice comes up or the game ends. The sandbox (hot seat) has no opponent's time.
+  const [premove, setPremove] = useState<Premove | null>(null);
+  const premoveMySide: Color | null = hotSeat || !client.seat || client.seat === 'spectator' ? null : client.seat;
+  useEffect(() => {
+    if (!premove || !g || !s) return;
+    const liveNow = isLive(s.status) && !resultOf(client);
+    const myTurn = !!premoveMySide && s.sideToMove === premoveMySide && client.connection === 'open';
+    const step = premoveStep(premove, { live: liveNow, myTurn, choicePending: !!s.pendingChoice, legalMoves: s.legalMoves, pieces: s.pieces });
+    if (step.action === 'keep' || step.action === 'none') return;
+    setPremove(null);
+    if (step.action === 'send') {
+      const ok = conns.current[0]?.conn.send({ kind: 'move', move: step.uci, ply: s.plyCount }) ?? false;
+      if (!ok) update((c) => pushNotice(c, 'error', NOT_SENT, Date.now(), 'unsent'));
+    }
+  }, [premove, s?.plyCount, s?.sideToMove, !!s?.pendingChoice, s?.status, client.connection, !!client.gameOver, !!g?.result]);
+
   if (!g || !s) {
     return (
       <main class="game loading">
@@ -465,8 +483,20 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
             onInspect={setInspect}
             askPromotion={askPromotion}
             dropPick={dropPick}
+            premoveSide={
+              canPremove({ live, connection: client.connection, mySide: hot ? null : mySide, hot, sideToMove: s.sideToMove, choicePending: !!s.pendingChoice })
+                ? mySide
+                : null
+            }
+            premove={premove}
+            onPremove={setPremove}
           />
         </div>
+        {premove && (
+          <p class="premove-note" data-premove-note role="status">
+            Premove {premove.from}–{premove.to}: played when your turn comes, if legal then. Click elsewhere on the board or right-click to cancel.
+          </p>
+        )}
         {pocket(bottom)}
         {/* Under the board, not over it: the final position stays in view (issue 26 item 10). */}
         {result && (
