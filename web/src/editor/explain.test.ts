@@ -66,7 +66,7 @@ describe('the rule in words', () => {
   it('says what the marker-only rule does, and what the fixed one does', () => {
     expect(describeRule(onlyMarker)).toEqual(['When the rule starts: place a frozen-square marker on e4, for good.']);
     const fixed = applyFix(onlyMarker, markerWarnings(onlyMarker)[0].fix);
-    expect(describeRule(fixed)[0]).toBe('Moves by any piece from squares with a frozen-square marker are forbidden.');
+    expect(describeRule(fixed)[0]).toBe('Forbidden: moves by any piece from squares with a frozen-square marker.');
   });
   it('reads Simple Mine', () => {
     expect(describeRule(TEMPLATES[0])).toEqual([

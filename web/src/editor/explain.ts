@@ -195,8 +195,8 @@ export function moveFilterText(d: Descriptor, f: unknown): string {
   if (f.castling === false) parts.push('(not castling)');
   if (f.target !== undefined) parts.push(`capturing ${piecesText(d, f.target)}`);
   if (f.added === true) parts.push('(moves added by a modifier only)');
-  if (f.when !== undefined) parts.push('when its condition holds');
-  return parts.join(' ');
+  if (f.when !== undefined) parts.push(', when its condition holds');
+  return parts.join(' ').replace(' ,', ',');
 }
 
 const TRIGGERS: Record<string, (d: Descriptor, p: Obj) => string> = {
@@ -243,9 +243,9 @@ export function nodeText(d: Descriptor, n: Node): string {
     case 'spawn-piece':
       return `put a ${value(d, p.color)} ${value(d, p.type)} on ${value(d, p.at)}`;
     case 'forbid-move':
-      return `Moves ${moveFilterText(d, p)} are forbidden`;
+      return `Forbidden: moves ${moveFilterText(d, p)}`;
     case 'must-move-if-able':
-      return `Moves ${moveFilterText(d, p)} must be played when possible`;
+      return `Compulsory when possible: moves ${moveFilterText(d, p)}`;
     case 'protect':
       return `${piecesText(d, p.pieces)} cannot be ${(Array.isArray(p.against) ? p.against : [p.against]).map((a) => (a === 'capture' ? 'captured' : a === 'kill' ? 'killed' : String(a))).join(' or ')}`;
     case 'for-each': {

@@ -495,7 +495,7 @@ export function Editor() {
         .filter((w) => w.paths.includes(path))
         .map((w) => (
           <p class="findings warn" data-marker-warning-at={path}>
-            Nothing in this rule reads {w.kind} markers: see the warning beside the validator.
+            Nothing in this rule reads {w.kind} markers: see the warning under Validator.
           </p>
         ))}
       {node.kind === 'forbid-move' || node.kind === 'must-move-if-able' ? (
@@ -536,6 +536,14 @@ export function Editor() {
           <button type="button" data-template={t.id} onClick={() => load(t)} title={t.description}>{t.name}</button>
         ))}
         <button type="button" onClick={() => load(blankDescriptor())}>New</button>
+        <span class="spacer" />
+        {view === 'visual' ? (
+          <button type="button" onClick={toJson}>JSON view</button>
+        ) : (
+          <button type="button" onClick={fromJson}>Visual view</button>
+        )}
+        <button type="button" onClick={save}>Save</button>
+        <button type="button" class="primary" onClick={tryIt}>Try it</button>
         {saved.length > 0 && (
           <label class="saved-rules">
             Saved rules:{' '}
@@ -559,14 +567,6 @@ export function Editor() {
             </select>
           </label>
         )}
-        <span class="spacer" />
-        {view === 'visual' ? (
-          <button type="button" onClick={toJson}>JSON view</button>
-        ) : (
-          <button type="button" onClick={fromJson}>Visual view</button>
-        )}
-        <button type="button" onClick={save}>Save</button>
-        <button type="button" class="primary" onClick={tryIt}>Try it</button>
       </div>
       {status && <p class="notice info" role="status">{status}</p>}
       <div class="editor-body">
