@@ -463,7 +463,7 @@ try {
     child.unref();
     writeFileSync(pidFile, `${child.pid}\n`);
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+      if (await fetch(`${process.env.E2E_SERVER_BASE ?? base}/healthz`).then((r) => r.ok, () => false)) break;
       await new Promise((ok) => setTimeout(ok, 100));
     }
     for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
@@ -1231,6 +1231,184 @@ try {
     check(true, 'try it opens a sandbox game where one person plays both sides');
     await shot(p, 'sandbox-desktop');
     await p.context().close();
+  });
+
+  // Issue 26 problem 4: the editor lost the rule after Try it → Back, and a saved rule could not be
+  // reopened. Problem 5: a rule that only places a frozen-square marker was "valid" and did nothing;
+  // the forbid-move selector was a raw JSON field.
+  if (!mock) await step('editor draft, saved rules, markers nothing reads, move-filter form', async () => {
+    const p = await page(DESKTOP, '/editor');
+    await p.click('[data-template="simple-mine"]');
+    await p.fill('#f-id', 'draft_mine');
+    await p.fill('#f-name', 'Draft mine');
+    await p.waitForSelector('[data-valid="true"]');
+    await p.click('text=Try it');
+    await p.waitForSelector('text=sandbox');
+    await p.goBack();
+    await p.waitForSelector('#f-id');
+    check((await p.inputValue('#f-id')) === 'draft_mine' && (await p.inputValue('#f-name')) === 'Draft mine', 'Try it → Back: the editor still holds the rule being edited');
+    // Chromium's back/forward cache may restore the page as it was; the header's link loads it
+    // afresh, as a browser without that cache does (this check failed before the draft was kept).
+    await p.goForward();
+    await p.waitForSelector('text=sandbox');
+    await p.click('nav[aria-label="Main"] >> text=Modifier editor');
+    await p.waitForSelector('#f-id');
+    check((await p.inputValue('#f-id')) === 'draft_mine', 'Try it, then the editor loaded afresh: the draft is kept');
+    await p.reload();
+    await p.waitForSelector('#f-id');
+    check((await p.inputValue('#f-id')) === 'draft_mine', 'a reload keeps the draft');
+    await p.click('text=Save');
+    await p.waitForSelector('text=Saved “Draft mine”');
+    // Reopened from the lobby's list of saved rules, changed, saved again.
+    const l = await page(DESKTOP, '/');
+    await l.click('[data-edit-saved="draft_mine"]');
+    await l.waitForURL((u) => u.pathname === '/editor');
+    await l.waitForSelector('text=Editing the saved rule “Draft mine”');
+    check((await l.inputValue('#f-id')) === 'draft_mine', 'the lobby opens a saved rule in the editor');
+    await l.fill('#f-name', 'Draft mine, changed');
+    await l.waitForSelector('[data-valid="true"]');
+    await l.click('text=Save');
+    await l.waitForSelector('text=Saved “Draft mine, changed”');
+    const again = (await api('/api/rules')).modifiers.filter((m) => m.saved && m.id === 'draft_mine');
+    check(again.length === 1 && again[0].name === 'Draft mine, changed', 'the reopened rule is saved again under its id (one entry, the new name)');
+    await l.context().close();
+    // And from the editor's own list, in a browser that never edited it.
+    const e2 = await page(DESKTOP, '/editor');
+    await e2.waitForSelector('[data-saved-rules]');
+    await e2.selectOption('[data-saved-rules]', 'saved:draft_mine');
+    await e2.waitForSelector('text=Editing the saved rule');
+    check((await e2.inputValue('#f-name')) === 'Draft mine, changed', 'the editor’s list of saved rules opens one');
+    await e2.context().close();
+
+    // A rule that only places a frozen-square marker on e2: valid, and the editor says it does nothing.
+    const onlyMarker = {
+      version: 1, id: 'freeze_e2', name: 'Freeze e2', description: 'The pawn on e2 is frozen.',
+      triggers: [{ kind: 'on-rule-activated', effects: [{ kind: 'spawn-marker', params: { kind: 'frozen-square', at: 'e2', lifetime: { kind: 'permanent' } } }] }],
+    };
+    await p.click('text=JSON view');
+    await p.fill('textarea', JSON.stringify(onlyMarker, null, 2));
+    await p.click('text=Visual view');
+    await p.waitForSelector('[data-valid="true"]');
+    await p.waitForSelector('[data-marker-warning="frozen-square"]');
+    const words = (await p.locator('[data-rule-words]').textContent()) ?? '';
+    check(/place a frozen-square marker on e2/.test(words), `the editor says what the rule does (${words.slice(0, 80)})`);
+    check((await p.locator('[data-marker-warning-at="$.triggers[0].effects[0]"]').count()) === 1, 'a marker nothing reads: warned beside the validator and at the spawn-marker');
+    await shot(p, 'editor-marker-warning-desktop');
+    const ph = await page(PHONE, '/editor');
+    await ph.click('text=JSON view');
+    await ph.fill('textarea', JSON.stringify(onlyMarker, null, 2));
+    await ph.click('text=Visual view');
+    await ph.waitForSelector('[data-marker-warning="frozen-square"]');
+    await shot(ph, 'editor-marker-warning-phone');
+    await p.click('[data-fix-marker="frozen-square"]');
+    await p.waitForSelector('[data-marker-warning]', { state: 'detached' });
+    await p.waitForSelector('[data-valid="true"]');
+    check((await p.locator('[data-square-filter="from"] select').first().inputValue()) === 'marker', 'the fix adds a forbid-move from squares with the marker, shown in the form');
+    // The rule now does what was meant: in the sandbox the e2 pawn has no move, d2's has.
+    await p.click('text=Try it');
+    await p.waitForSelector('[data-marker="frozen-square"][data-on="e2"]');
+    await clickSquare(p, 'e2');
+    const frozenDests = await p.locator('[data-dest]').count();
+    await clickSquare(p, 'd2');
+    const freeDests = await p.locator('[data-dest]').count();
+    check(frozenDests === 0 && freeDests === 2, `with the fix the frozen pawn cannot move (e2: ${frozenDests} moves, d2: ${freeDests})`);
+    await p.goBack();
+    await p.waitForSelector('[data-marker-warning-at]', { state: 'detached' });
+    check((await p.inputValue('#f-id')) === 'freeze_e2', 'Back from the sandbox: the fixed rule is still there');
+
+    // forbid-move as a form: white kings and queens may not capture on e4 or d5.
+    await p.click('text=New');
+    await p.click('[data-category="Restriction"] summary');
+    await p.click('[data-palette="Restriction:forbid-move"]');
+    await p.waitForSelector('[data-move-filter="$.passive[0]"]');
+    await p.check('[data-mf-type="queen"]');
+    await p.selectOption('[aria-label="piece colour"]', 'white');
+    await p.selectOption('[aria-label="to: which squares"]', 'squares');
+    await p.fill('[aria-label^="to: squares"]', 'e4 d5');
+    await p.selectOption('[aria-label="captures"]', 'true');
+    await p.waitForSelector('[data-valid="true"]');
+    await shot(p, 'editor-forbid-move-form-desktop');
+    await p.click('text=JSON view');
+    const params = JSON.parse(await p.inputValue('textarea')).passive[0].params;
+    check(
+      JSON.stringify(params) === JSON.stringify({ piece: { type: ['king', 'queen'], color: 'white' }, to: { squares: ['e4', 'd5'] }, capture: true }),
+      `the forbid-move form writes the filter (${JSON.stringify(params)})`,
+    );
+    await p.click('text=Visual view');
+    await p.click('.mf-json summary');
+    check((await p.locator('.mf-json input').inputValue()).includes('"capture":true'), 'the filter’s JSON stays viewable beside the form');
+    await ph.click('text=New');
+    await ph.click('[data-category="Restriction"] summary');
+    await ph.click('[data-palette="Restriction:forbid-move"]');
+    await ph.waitForSelector('[data-move-filter="$.passive[0]"]');
+    await ph.selectOption('[aria-label="from: which squares"]', 'marker');
+    await ph.waitForSelector('[data-valid="true"]');
+    await shot(ph, 'editor-forbid-move-form-phone');
+    await ph.context().close();
+    await p.context().close();
+  });
+
+  // Premoves (issue 26, as lichess): entered in the opponent's time, shown, cancelled by a right
+  // click or a click elsewhere, sent at once when the turn comes if legal then, else dropped.
+  if (!mock) await step('premoves', async () => {
+    const g = await api('/api/games', {});
+    const w = await page(DESKTOP, g.seats.white.url);
+    const b = await page(PHONE, g.seats.black.url);
+    for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
+    // Black premoves e7e5 while White thinks.
+    await clickSquare(b, 'e7');
+    await clickSquare(b, 'e5');
+    await b.waitForSelector('[data-premove="e7e5"]');
+    check((await b.locator('.sq.premove').count()) === 2 && (await b.locator('[data-premove-note]').count()) === 1, 'a premove is shown: its two squares and a note');
+    await shot(b, 'premove-phone');
+    await clickSquare(w, 'e2');
+    await clickSquare(w, 'e4');
+    await w.waitForSelector('[data-on="e5"][data-piece="black-pawn"]');
+    await b.waitForSelector('[data-premove]', { state: 'detached' });
+    check(true, 'the premove is sent at once when the turn comes (1. e4 e5)');
+    await clickSquare(w, 'g1');
+    await clickSquare(w, 'f3');
+    await b.waitForSelector('[data-on="f3"][data-piece="white-knight"]');
+    // White's premoves in Black's time: shown, then cancelled by a right click, then by a click elsewhere.
+    await clickSquare(w, 'd2');
+    await clickSquare(w, 'd4');
+    await w.waitForSelector('[data-premove="d2d4"]');
+    await shot(w, 'premove-desktop');
+    const box = await w.locator('[data-square="h5"]').boundingBox();
+    await w.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+    await w.waitForSelector('[data-premove]', { state: 'detached' });
+    check(true, 'a right click cancels the premove');
+    await clickSquare(w, 'd2');
+    await clickSquare(w, 'd4');
+    await w.waitForSelector('[data-premove="d2d4"]');
+    await clickSquare(w, 'a5');
+    await w.waitForSelector('[data-premove]', { state: 'detached' });
+    check(true, 'a click elsewhere cancels the premove');
+    // An illegal premove (the rook on a1 is behind its pawn) is dropped silently when the turn comes.
+    await clickSquare(w, 'a1');
+    await clickSquare(w, 'a3');
+    await w.waitForSelector('[data-premove="a1a3"]');
+    await clickSquare(b, 'b8');
+    await clickSquare(b, 'c6');
+    await w.waitForSelector('[data-on="c6"][data-piece="black-knight"]');
+    await w.waitForSelector('[data-premove]', { state: 'detached' });
+    await w.waitForTimeout(300);
+    check(
+      (await pieceOn(w, 'a1')) === 'white-rook' && (await w.locator('.notice.error').count()) === 0,
+      'an illegal premove is dropped silently (the rook stays, no error shown)',
+    );
+    await clickSquare(w, 'd2');
+    await clickSquare(w, 'd3');
+    await b.waitForSelector('[data-on="d3"][data-piece="white-pawn"]');
+    // Dragged in the opponent's time: Bc1–g5 once Black has moved.
+    await dragMove(w, 'c1', 'g5');
+    await w.waitForSelector('[data-premove="c1g5"]');
+    await clickSquare(b, 'a7');
+    await clickSquare(b, 'a6');
+    await b.waitForSelector('[data-on="g5"][data-piece="white-bishop"]');
+    check(true, 'a dragged premove is played when its turn comes (4. Bg5)');
+    await w.context().close();
+    await b.context().close();
   });
 
   await step('yaml editor', async () => {

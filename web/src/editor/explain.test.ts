@@ -46,9 +46,18 @@ describe('markers nothing reads', () => {
     expect(markerUse(d).placed.has('blocked')).toBe(true);
     expect(markerWarnings(d)).toEqual([]);
   });
+  it('warns about a marker read as the rule’s own but never placed (own defaults to true)', () => {
+    const d: Descriptor = { version: 1, id: 'x', name: 'x', passive: [{ kind: 'forbid-move', params: { from: { hasMarker: { kind: 'frozen-square' } } } }] };
+    const w = markerWarnings(d);
+    expect(w.map((x) => [x.kind, x.fix])).toEqual([['frozen-square', undefined]]);
+    expect(w[0].message).toMatch(/never places one/);
+    // `own: false` reads other rules' markers: nothing to warn about
+    d.passive![0].params!.from = { hasMarker: { kind: 'frozen-square', own: false } };
+    expect(markerWarnings(d)).toEqual([]);
+  });
   it('the fix makes frozen squares freeze: forbid-move from a square with the marker', () => {
     const [w] = markerWarnings(onlyMarker);
-    const fixed = applyFix(onlyMarker, w.fix);
+    const fixed = applyFix(onlyMarker, w.fix!);
     // the Frozen Column template's own filter (crates/modifiers/library/frozen-column.json)
     expect(fixed.passive).toEqual([{ kind: 'forbid-move', params: { from: { hasMarker: { kind: 'frozen-square' } } } }]);
     expect(markerWarnings(fixed)).toEqual([]);
@@ -57,7 +66,7 @@ describe('markers nothing reads', () => {
   it('the fix for a mine kills the piece that lands on it, as Simple Mine', () => {
     const d = structuredClone(onlyMarker);
     d.triggers![0].effects![0].params!.kind = 'mine';
-    const fixed = applyFix(d, markerWarnings(d)[0].fix);
+    const fixed = applyFix(d, markerWarnings(d)[0].fix!);
     expect(fixed.triggers![1]).toEqual(TEMPLATES[0].triggers![1]);
   });
 });
@@ -65,7 +74,7 @@ describe('markers nothing reads', () => {
 describe('the rule in words', () => {
   it('says what the marker-only rule does, and what the fixed one does', () => {
     expect(describeRule(onlyMarker)).toEqual(['When the rule starts: place a frozen-square marker on e4, for good.']);
-    const fixed = applyFix(onlyMarker, markerWarnings(onlyMarker)[0].fix);
+    const fixed = applyFix(onlyMarker, markerWarnings(onlyMarker)[0].fix!);
     expect(describeRule(fixed)[0]).toBe('Forbidden: moves by any piece from squares with a frozen-square marker.');
   });
   it('reads Simple Mine', () => {

@@ -23,12 +23,16 @@ function resolve(d: Descriptor, v: unknown): unknown {
 }
 
 /** Where each marker kind is placed (`spawn-marker` paths) and which kinds something reads (`*`: every kind). */
-export function markerUse(d: Descriptor): { placed: Map<string, string[]>; read: Set<string> } {
+export function markerUse(d: Descriptor): { placed: Map<string, string[]>; read: Set<string>; readOwn: Set<string> } {
   const placed = new Map<string, string[]>();
   const read = new Set<string>(['blocked']); // the runtime's own hard block
-  const readKind = (v: unknown) => {
+  // Kinds read as this rule's own markers only (`own` absent or true: the runtime's default,
+  // crates/modifiers/src/runtime/eval.rs), which another rule's markers never match.
+  const readOwn = new Set<string>();
+  const readKind = (v: unknown, own: unknown = true) => {
     const k = resolve(d, v);
     read.add(typeof k === 'string' ? k : '*'); // a kind known only at run time may be any kind
+    if (typeof k === 'string' && own !== false) readOwn.add(k);
   };
   const walk = (v: unknown, path: string, inNodeKind: string | null) => {
     if (Array.isArray(v)) {
@@ -43,20 +47,20 @@ export function markerUse(d: Descriptor): { placed: Map<string, string[]>; read:
         const k = resolve(d, params.kind);
         if (typeof k === 'string') placed.set(k, [...(placed.get(k) ?? []), path]);
       }
-      if (kind === 'on-piece-entered-marker' || kind === 'on-marker-expire') readKind(params.kind);
+      if (kind === 'on-piece-entered-marker' || kind === 'on-marker-expire') readKind(params.kind, params.own);
     }
     for (const [k, x] of Object.entries(v)) {
-      if ((k === 'onMarker' || k === 'hasMarker') && isObj(x)) readKind(x.kind);
+      if ((k === 'onMarker' || k === 'hasMarker') && isObj(x)) readKind(x.kind, x.own);
       // A marker source (`for-each` over markers, a `count`): it reads the markers, unless it only
       // names the markers that `remove-marker` or `move-marker` act on (moving a mark gives it no effect).
-      else if (k === 'markers' && isObj(x) && inNodeKind !== 'remove-marker' && inNodeKind !== 'move-marker') readKind(x.kind ?? '*');
+      else if (k === 'markers' && isObj(x) && inNodeKind !== 'remove-marker' && inNodeKind !== 'move-marker') readKind(x.kind ?? '*', x.own);
       const child = k === 'params' && kind ? kind : k === 'effects' || k === 'then' || k === 'else' || k === 'do' ? null : inNodeKind;
       walk(x, `${path}.${k}`, child);
     }
   };
   walk(d.passive, '$.passive', null);
   walk(d.triggers, '$.triggers', null);
-  return { placed, read };
+  return { placed, read, readOwn };
 }
 
 /** What a marker kind is usually meant to do, as nodes that make it do so (null: no usual meaning). */
@@ -94,12 +98,24 @@ export interface MarkerWarning {
   kind: string;
   paths: string[];
   message: string;
-  fix: MarkerFix;
+  /** The usual meaning as nodes to add; none for a marker read but never placed. */
+  fix?: MarkerFix;
 }
 export function markerWarnings(d: Descriptor): MarkerWarning[] {
-  const { placed, read } = markerUse(d);
-  if (read.has('*')) return [];
+  const { placed, read, readOwn } = markerUse(d);
   const out: MarkerWarning[] = [];
+  // Read as the rule's own but never placed by it: the filter or trigger never matches.
+  for (const kind of readOwn) {
+    if (kind === 'blocked' || placed.has(kind)) continue;
+    out.push({
+      kind,
+      paths: [],
+      message:
+        `The rule reads ${kind} markers but never places one, and a rule sees only its own markers unless the filter says "own": false: ` +
+        `as it stands that part never applies. Place ${kind} markers with spawn-marker, or set "own": false to read other rules' markers.`,
+    });
+  }
+  if (read.has('*')) return out;
   for (const [kind, paths] of placed) {
     if (read.has(kind)) continue;
     out.push({

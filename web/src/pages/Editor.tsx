@@ -654,9 +654,11 @@ export function Editor() {
           {warnings.map((w) => (
             <div class="notice warning" data-marker-warning={w.kind} role="alert">
               <p>{w.message}</p>
-              <button type="button" class="small" data-fix-marker={w.kind} onClick={() => setDesc((d) => applyFix(d, w.fix))}>
-                {w.fix.label}
-              </button>
+              {w.fix && (
+                <button type="button" class="small" data-fix-marker={w.kind} onClick={() => setDesc((d) => applyFix(d, w.fix!))}>
+                  {w.fix.label}
+                </button>
+              )}
             </div>
           ))}
           <h3>What it does</h3>
