@@ -51,6 +51,9 @@ describe('a premove when the state changes', () => {
     expect(premoveStep({ from: 'e2', to: 'e4' }, { ...now, choicePending: true })).toEqual({ action: 'drop' });
     expect(premoveStep({ from: 'e2', to: 'e4' }, { ...now, myTurn: false, live: false })).toEqual({ action: 'drop' });
   });
+  it('is dropped after a takeback', () => {
+    expect(premoveStep({ from: 'e2', to: 'e4' }, { ...now, myTurn: false, undone: true })).toEqual({ action: 'drop' });
+  });
   it('does nothing without one', () => {
     expect(premoveStep(null, now)).toEqual({ action: 'none' });
   });

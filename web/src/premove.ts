@@ -36,15 +36,17 @@ export function resolvePremove(p: Premove, legalMoves: string[], pieces: PieceOu
 
 /**
  * What to do with a premove after the state changed: `send` the move (the turn came and it is
- * legal), `drop` it (the turn came and it is not, a choice is pending, the game ended), or `keep`
+ * legal), `drop` it (the turn came and it is not, a choice is pending, the game ended, a move was
+ * taken back), or `keep`
  * waiting (still the opponent's turn).
  */
 export function premoveStep(
   p: Premove | null,
-  o: { live: boolean; myTurn: boolean; choicePending: boolean; legalMoves: string[]; pieces: PieceOut[] },
+  o: { live: boolean; myTurn: boolean; choicePending: boolean; legalMoves: string[]; pieces: PieceOut[]; undone?: boolean },
 ): { action: 'none' | 'keep' | 'drop' } | { action: 'send'; uci: string } {
   if (!p) return { action: 'none' };
-  if (!o.live || o.choicePending) return { action: 'drop' };
+  // A takeback (the ply count went down) changes the position the premove was meant for (lichess drops it too).
+  if (!o.live || o.choicePending || o.undone) return { action: 'drop' };
   if (!o.myTurn) return { action: 'keep' };
   const uci = resolvePremove(p, o.legalMoves, o.pieces);
   return uci ? { action: 'send', uci } : { action: 'drop' };

@@ -316,11 +316,15 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   // choice comes up or the game ends. The sandbox (hot seat) has no opponent's time.
   const [premove, setPremove] = useState<Premove | null>(null);
   const premoveMySide: Color | null = hotSeat || !client.seat || client.seat === 'spectator' ? null : client.seat;
+  const premovePly = useRef<number | null>(null);
   useEffect(() => {
+    const before = premovePly.current;
+    premovePly.current = s?.plyCount ?? null;
     if (!premove || !g || !s) return;
+    const undone = before !== null && s.plyCount < before;
     const liveNow = isLive(s.status) && !resultOf(client);
     const myTurn = !!premoveMySide && s.sideToMove === premoveMySide && client.connection === 'open';
-    const step = premoveStep(premove, { live: liveNow, myTurn, choicePending: !!s.pendingChoice, legalMoves: s.legalMoves, pieces: s.pieces });
+    const step = premoveStep(premove, { live: liveNow, myTurn, choicePending: !!s.pendingChoice, legalMoves: s.legalMoves, pieces: s.pieces, undone });
     if (step.action === 'keep' || step.action === 'none') return;
     setPremove(null);
     if (step.action === 'send') {
