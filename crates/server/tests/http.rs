@@ -175,7 +175,13 @@ async fn service_endpoints(b: Backend) {
         (&json!(5), &json!(5))
     );
     assert_eq!(gardner["modifiers"], json!(true));
-    assert_eq!(games.len(), houserules_definitions::builtin_ids().len());
+    // The YAML games, then lichess's four games built from presets on
+    // FIDE chess (antichess, King of the Hill, Racing Kings, atomic; lichess
+    // lists them beside crazyhouse and three-check, which are YAML games).
+    for id in ["antichess", "kingofthehill", "racingkings", "atomic"] {
+        game(id);
+    }
+    assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 4);
     let (status, body) = http(
         s.addr,
         "POST",
@@ -554,6 +560,60 @@ async fn pgn_writes_the_rule_set(b: Backend) {
     let (status, text) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
     assert_eq!(status, 200);
     assert!(text.contains("[Modifiers \"parry\"]"), "{text}");
+
+    // Issue 26 item 8: a capture parry cancels is the null move `--` with
+    // the move tried and the answers as `[%hr …]` commands. 1. e4 d5 2. exd5
+    // is contested: White throws rock, Black (defending) paper, which beats
+    // rock, so the capture is cancelled and Black moves on the same board
+    // (parry.json). python-chess reads `--` as a null move: its board is the
+    // server's.
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+    w.mv("e2e4", 0).await;
+    bl.expect("state").await;
+    bl.mv("d7d5", 1).await;
+    w.expect("state").await;
+    w.mv("e4d5", 2).await;
+    for (c, throw) in [(&mut w, "rock"), (&mut bl, "paper")] {
+        let ask = c.expect("request-choice").await;
+        c.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": throw}))
+            .await;
+    }
+    bl.state_where(|s| s["sideToMove"] == "black" && s["pendingChoice"].is_null())
+        .await;
+    bl.mv("g8f6", 3).await;
+    w.state_where(|s| s["sideToMove"] == "white").await;
+    let state = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    let (_, text) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "1. e4 d5 2. -- {[%hr move exd5] [%hr choice rock player=white] \
+             [%hr choice paper player=black] the board did not change: capture-cancelled} \
+             2... Nf6 *"
+        ),
+        "{text}"
+    );
+    let py = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import chess.pgn, io, sys; g = chess.pgn.read_game(io.StringIO(sys.argv[1])); \
+             print(g.end().board().board_fen(), len(g.errors))",
+            &text,
+        ])
+        .output()
+        .expect("python3 runs (this test needs python-chess: pip install chess==1.11.2)");
+    assert!(
+        py.status.success(),
+        "python-chess failed (pip install chess==1.11.2): {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout).trim(),
+        format!("{board} 0"),
+        "{text}"
+    );
 }
 
 /// The creation request's `game` (issue 12's field): Berolina chess (a
