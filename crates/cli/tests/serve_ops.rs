@@ -1029,34 +1029,48 @@ fn exported(metrics: &str, name: &str) -> bool {
     })
 }
 
+/// The NATS server of `HOUSERULES_TEST_NATS` (default
+/// nats://127.0.0.1:4222) when it answers; `None`, with a message saying
+/// the cluster part is skipped, when it does not.
+async fn test_nats() -> Option<String> {
+    let nats =
+        std::env::var("HOUSERULES_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    if tokio::net::TcpStream::connect(nats.trim_start_matches("nats://"))
+        .await
+        .is_err()
+    {
+        eprintln!("skipped the cluster part: no NATS at {nats}");
+        return None;
+    }
+    Some(nats)
+}
+
+/// A `houserules serve` cluster node on loopback: the Postgres database
+/// `url`, NATS at `nats`, named `node_id`, with `extra` flags.
+async fn start_cluster_node(url: &str, nats: &str, node_id: &str, extra: &[&str]) -> Server {
+    let mut args = vec![
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        url,
+        "--cluster",
+        nats,
+        "--node-id",
+        node_id,
+    ];
+    args.extend_from_slice(extra);
+    start(&args, &[]).await
+}
+
 /// The `/metrics` of a cluster node (`--cluster` on the NATS server of
 /// `HOUSERULES_TEST_NATS`, default 127.0.0.1:4222, with a Postgres
 /// database of its own) after a game is created on it; `None`, with a
 /// message, when NATS or Postgres is not there.
 async fn cluster_node_metrics() -> Option<String> {
-    let nats =
-        std::env::var("HOUSERULES_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
-    let hostport = nats.trim_start_matches("nats://").to_string();
-    if tokio::net::TcpStream::connect(&hostport).await.is_err() {
-        eprintln!("skipped the cluster metrics: no NATS at {nats}");
-        return None;
-    }
+    let nats = test_nats().await?;
     let pg = Postgres::create("grafana_cluster").await?;
     let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
-    let mut s = start(
-        &[
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            &url,
-            "--cluster",
-            &nats,
-            "--node-id",
-            "grafana",
-        ],
-        &[],
-    )
-    .await;
+    let mut s = start_cluster_node(&url, &nats, "grafana", &[]).await;
     let _ = create(&s.addr, "{}").await;
     let metrics = get_text(&s.addr, "/metrics").await;
     s.terminate(Duration::from_secs(10)).await;
@@ -1255,15 +1269,9 @@ async fn pg_dump_and_pg_restore_keep_every_move() {
 /// failed; `--server-pid` must match the `--server`s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loadtest_drives_a_cluster_with_a_report_per_node() {
-    let nats =
-        std::env::var("HOUSERULES_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
-    if tokio::net::TcpStream::connect(nats.trim_start_matches("nats://"))
-        .await
-        .is_err()
-    {
-        eprintln!("skipped: no NATS at {nats}");
+    let Some(nats) = test_nats().await else {
         return;
-    }
+    };
     let Some(pg) = Postgres::create("loadtest_cluster").await else {
         return;
     };
@@ -1271,16 +1279,11 @@ async fn loadtest_drives_a_cluster_with_a_report_per_node() {
     let mut nodes = Vec::new();
     for name in ["lt-a", "lt-b"] {
         nodes.push(
-            start(
+            start_cluster_node(
+                &url,
+                &nats,
+                name,
                 &[
-                    "--addr",
-                    "127.0.0.1:0",
-                    "--db",
-                    &url,
-                    "--cluster",
-                    &nats,
-                    "--node-id",
-                    name,
                     "--max-connections-per-ip",
                     "0",
                     "--creations-per-minute",
@@ -1288,7 +1291,6 @@ async fn loadtest_drives_a_cluster_with_a_report_per_node() {
                     "--messages-per-second",
                     "1000",
                 ],
-                &[],
             )
             .await,
         );

@@ -156,17 +156,25 @@ impl Game {
         Ok(())
     }
 
+    /// `takeback.no-offer` unless `me`'s opponent has a takeback request
+    /// standing (what both answers to a request need).
+    fn opponent_offer_stands(&self, me: Color) -> Result<(), (&'static str, String)> {
+        if self.takeback_offer == Some(me.flip()) {
+            Ok(())
+        } else {
+            Err((
+                "takeback.no-offer",
+                "the opponent has no takeback request standing".into(),
+            ))
+        }
+    }
+
     /// `decline-takeback` from `me`.
     pub(super) async fn decline_takeback(
         &mut self,
         me: Color,
     ) -> Result<(), (&'static str, String)> {
-        if self.takeback_offer != Some(me.flip()) {
-            return Err((
-                "takeback.no-offer",
-                "the opponent has no takeback request standing".into(),
-            ));
-        }
+        self.opponent_offer_stands(me)?;
         self.commit_event(Event::TakebackDecline {
             player: me.name().into(),
         })
@@ -179,12 +187,7 @@ impl Game {
         &mut self,
         me: Color,
     ) -> Result<(), (&'static str, String)> {
-        if self.takeback_offer != Some(me.flip()) {
-            return Err((
-                "takeback.no-offer",
-                "the opponent has no takeback request standing".into(),
-            ));
-        }
+        self.opponent_offer_stands(me)?;
         // Checked again: nothing may have changed since the request (a
         // move clears it), but the check is cheap against a wrong undo.
         last_input_check(&self.entries)?;
