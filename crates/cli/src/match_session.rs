@@ -28,6 +28,7 @@ use serde_json::Value;
 use crate::error::{CliError, Outcome};
 use crate::match_cmd::{level_of, limits, Control, MatchArgs, Rng, Scoreboard};
 use crate::pgn_out::{self, RuleTags};
+use houserules_session::pgn_record::{Movetext, Recorder};
 
 /// Runs the match of `args` with the modifiers `list`.
 ///
@@ -106,14 +107,21 @@ pub fn run(
         }
         let played = play(session, &openings[pair], &mut engines, control, args);
         let start_fen = first.game().fen();
-        let mut pgn = pgn_out::build(&tags, &start_fen, true, &played.sans, played.result);
+        let sans = played.movetext.sans();
+        let mut pgn = pgn_out::build(&tags, &start_fen, true, &sans, played.result);
+        // Choices and unchanged boards as `[%hr …]` comments (issue 26).
+        houserules_pgn::export::set_comments(
+            &mut pgn,
+            played.movetext.before,
+            played.movetext.plies.into_iter().map(|p| p.comments),
+        );
         // The game's session seed, as `play --pgn` writes it, so that
         // `pgn check` replays its random outcomes (absent means 0).
         let session_seed = seed as u32;
         if session_seed != 0 {
             pgn.set_tag(houserules_pgn::export::SEED_TAG, session_seed.to_string());
         }
-        let detail = format!("{} plies, {} choices", played.sans.len(), played.choices);
+        let detail = format!("{} plies, {} choices", sans.len(), played.choices);
         board.record(
             out,
             args,
@@ -157,7 +165,7 @@ fn session_engine_of(spec: &str, which: &str) -> Result<(String, Option<SessionE
 struct Played {
     result: &'static str,
     termination: String,
-    sans: Vec<String>,
+    movetext: Movetext,
     choices: u32,
 }
 
@@ -209,13 +217,16 @@ fn play(
     control: &Control,
     args: &MatchArgs,
 ) -> Played {
-    let mut sans = Vec::new();
+    let mut recorder = Recorder::new();
+    let mut plies = 0;
     let mut choices = 0;
     for mv in opening {
-        if let Ok((m, _)) = s.resolve_move(mv) {
-            sans.push(s.san(m));
+        if recorder
+            .submit(&mut s, houserules_session::Input::Move { mv: mv.clone() })
+            .is_ok()
+        {
+            plies += 1;
         }
-        let _ = s.submit(houserules_session::Input::Move { mv: mv.clone() });
     }
     let (mut clocks, inc) = match control {
         Control::Clock { base, inc } => ([*base; 2], *inc),
@@ -237,7 +248,7 @@ fn play(
         if s.pending_choice().is_none() && !s.game().claimable_draws().is_empty() {
             break ("1/2-1/2", "adjudication: a claimable draw".to_string());
         }
-        if sans.len() >= args.max_plies {
+        if plies >= args.max_plies {
             break ("1/2-1/2", format!("adjudication: {} plies", args.max_plies));
         }
         let seat = actor(&s);
@@ -258,25 +269,21 @@ fn play(
         let Some(action) = r.action else {
             break (loses(seat), "rules infraction: no action".to_string());
         };
-        let san = match &action {
-            houserules_search::Action::Move(uci) => s.resolve_move(uci).ok().map(|(m, _)| s.san(m)),
-            houserules_search::Action::Choice { .. } => None,
-        };
-        if let Err(e) = s.submit(action.input()) {
+        if let Err(e) = recorder.submit(&mut s, action.input()) {
             break (
                 loses(seat),
                 format!("rules infraction: {action:?} refused: {}", e.message),
             );
         }
-        match san {
-            Some(san) => sans.push(san),
-            None => choices += 1,
+        match action {
+            houserules_search::Action::Move(_) => plies += 1,
+            houserules_search::Action::Choice { .. } => choices += 1,
         }
     };
     Played {
         result,
         termination,
-        sans,
+        movetext: recorder.finish(&s),
         choices,
     }
 }

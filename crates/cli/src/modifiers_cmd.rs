@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use houserules_modifiers::library::{self, EntryKind};
+use houserules_session::pgn_record::Recorder;
 use houserules_session::{CreateRequest, Input, InputReport, Session};
 use serde_json::{json, Value};
 
@@ -292,7 +293,9 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let tags = args.pgn.as_ref().map(|_| pgn_rule_tags(&req));
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
     let start = s.game().clone();
-    let mut sans = Vec::new();
+    // The PGN's movetext, written as the inputs are played (choices and
+    // unchanged boards as `[%hr …]` comments and `--`, issue 26).
+    let mut recorder = Recorder::new();
     let mut report = Vec::new();
     let mut refused = false;
     if let Some(p) = &args.inputs {
@@ -307,16 +310,13 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
                 let at = column.map(|c| format!(":{c}")).unwrap_or_default();
                 CliError::input(format!("{shown}:{}{at}: not an input: {e}", i + 1))
             })?;
-            // The SAN of a move, written in the position before it.
-            let san = match &input {
-                Input::Move { mv } if tags.is_some() => {
-                    s.resolve_move(mv).ok().map(|(m, _)| s.san(m))
-                }
-                _ => None,
+            let submitted = if tags.is_some() {
+                recorder.submit(&mut s, input)
+            } else {
+                s.submit(input)
             };
-            match s.submit(input) {
+            match submitted {
                 Ok(()) => {
-                    sans.extend(san);
                     report.push(json!({"line": i + 1, "ok": true}));
                 }
                 Err(r) => {
@@ -360,10 +360,14 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             (true, Some("black")) => "0-1",
             (true, _) => "1/2-1/2",
         };
-        pgn_out::write(
-            path,
-            &pgn_out::build(&tags, &start.fen(), own_start, &sans, result),
-        )?;
+        let movetext = std::mem::take(&mut recorder).finish(&s);
+        let mut pgn = pgn_out::build(&tags, &start.fen(), own_start, &movetext.sans(), result);
+        houserules_pgn::export::set_comments(
+            &mut pgn,
+            movetext.before,
+            movetext.plies.into_iter().map(|p| p.comments),
+        );
+        pgn_out::write(path, &pgn)?;
     }
     // The printed shape is docs/session-output.schema.json.
     let mut output = s.output();

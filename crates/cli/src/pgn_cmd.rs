@@ -12,7 +12,7 @@ use houserules_engine::{Game, Variant};
 use houserules_pgn::replay::rules_for_variant;
 use houserules_pgn::{
     claim_name, export_moves, export_tags, write_game, PgnError, PgnGame, Reader, ReplayError,
-    Replayer, Tag,
+    Replayer, Streamed, Tag,
 };
 use serde::Serialize;
 
@@ -115,6 +115,14 @@ impl Replaying {
                 r.0.push(san, Some(pos));
             }
             Replaying::Session(s) => s.push(san, Some(pos)),
+        }
+    }
+
+    /// A mainline comment: the modifier session reads its `[%hr …]`
+    /// commands; the engine's replay has none to read.
+    fn comment(&mut self, text: &str, pos: houserules_pgn::TextPos) {
+        if let Replaying::Session(s) = self {
+            s.comment(text, Some(pos));
         }
     }
 }
@@ -656,7 +664,9 @@ fn game_report<'a>(
     let (replayer, setup) = match replaying {
         Some(Replaying::Engine(r)) => *r,
         Some(Replaying::Session(sr)) => {
-            return session_report(name, number, *sr, syntax, &tags, resolver)
+            let mut sr = *sr;
+            sr.end();
+            return session_report(name, number, sr, syntax, &tags, resolver);
         }
         None => {
             // A syntax error before any move: no position was set up.
@@ -800,10 +810,18 @@ fn check_file(
     let mut reader = Reader::new(file);
     loop {
         let mut replayer: Option<Replaying> = None;
-        let Some(item) = reader.read_game_streaming(&mut |tags, san, pos| {
-            replayer
-                .get_or_insert_with(|| resolver.replaying(tags, opts.strict))
-                .push(san, pos);
+        let Some(item) = reader.read_game_streaming_with_comments(&mut |tags, item, pos| {
+            match item {
+                Streamed::Move(san) => replayer
+                    .get_or_insert_with(|| resolver.replaying(tags, opts.strict))
+                    .push(san, pos),
+                // A comment before the first move may answer a choice of
+                // the start; other comments need no replay of their own.
+                Streamed::Comment(text) if text.contains("[%hr") => replayer
+                    .get_or_insert_with(|| resolver.replaying(tags, opts.strict))
+                    .comment(text, pos),
+                Streamed::Comment(_) => {}
+            }
         }) else {
             break;
         };

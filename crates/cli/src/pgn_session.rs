@@ -9,11 +9,16 @@
 //! modifiers from the `Modifiers` tag or `--modifiers`, and the seed from
 //! the `Seed` tag (else 0, the seed `play` uses unless its request names
 //! one). A tag wins over the
-//! command line, with a warning. A move after which a player must choose
-//! (a square, a piece, a coin) cannot be replayed: PGN records moves, not
-//! answers, so the next move is an error naming the pending choice.
+//! command line, with a warning. The answers to choices, the moves of
+//! turns that left the board unchanged (written `--`) and skipped turns
+//! come from the comments' `[%hr …]` commands
+//! ([`houserules_session::pgn_record`], as the server and `play --pgn`
+//! write them); a choice left unanswered when the next move comes is an
+//! error naming it, and so is a random outcome the file records that the
+//! replay did not draw (a wrong `Seed`).
 
 use houserules_pgn::{Tag, TextPos};
+use houserules_session::pgn_record::{random_commands, read_commands, Command};
 use houserules_session::{Input, Session};
 
 use crate::position::VariantArgs;
@@ -33,6 +38,12 @@ pub struct SessionReplay {
     pub error: Option<(usize, String, String, Option<TextPos>)>,
     /// Where the tags and the command line disagree.
     pub warnings: Vec<String>,
+    /// A `--` read whose `[%hr move …]` or `[%hr skip]` has not come yet:
+    /// its ply and place.
+    null: Option<(usize, Option<TextPos>)>,
+    /// Where the current turn's log entries start, and how many of its
+    /// random outcomes the file's `[%hr random …]` commands have matched.
+    turn_log: (usize, usize),
 }
 
 /// The value of tag `name`, trimmed, when present and not empty.
@@ -62,11 +73,14 @@ impl SessionReplay {
             }
         }
         let session = Self::session(tags, args, list);
+        let log = session.as_ref().map_or(0, |s| s.state().log.len());
         Some(SessionReplay {
             session,
             plies: 0,
             error: None,
             warnings,
+            null: None,
+            turn_log: (log, 0),
         })
     }
 
@@ -118,17 +132,9 @@ impl SessionReplay {
             })?;
             request.seed = Some(n.into());
         }
-        let s = Session::create(request).map_err(|e| format!("--modifiers {list}: {e}"))?;
-        // `play` starts a game from the request alone; the modifiers'
-        // activation may leave a choice pending before the first move,
-        // which PGN cannot answer either.
-        if let Some(c) = s.pending_choice() {
-            return Err(format!(
-                "a {} choice of `{}` is pending before the first move; PGN does not record answers",
-                c.kind, c.descriptor_id
-            ));
-        }
-        Ok(s)
+        // The modifiers' activation may leave a choice pending before the
+        // first move: a `[%hr choice …]` comment before it answers it.
+        Session::create(request).map_err(|e| format!("--modifiers {list}: {e}"))
     }
 
     /// Plays the next mainline move (`san`, at `pos` in the text). After
@@ -142,22 +148,149 @@ impl SessionReplay {
         };
         let ply = self.plies + 1;
         let fail = |m: String| Some((ply, san.to_string(), m, pos));
+        if let Some((n, at)) = self.null {
+            self.error = Some((n, "--".into(), unexplained_null(n), at));
+            return;
+        }
         if let Some(c) = s.pending_choice() {
             self.error = fail(format!(
-                "ply {ply} `{san}`: a {} choice of `{}` is pending after the previous move; \
-                 PGN records moves, not answers, so the game cannot be replayed from here",
+                "ply {ply} `{san}`: a {} choice of `{}` is pending after the previous move, \
+                 and no `[%hr choice …]` comment answers it",
                 c.kind, c.descriptor_id
             ));
             return;
         }
-        match s.submit(Input::Move { mv: san.into() }) {
-            Ok(()) => self.plies = ply,
+        if san == "--" {
+            // Its move (or skip) comes in the comment after it.
+            self.null = Some((ply, pos));
+            return;
+        }
+        self.play(san, ply, pos);
+    }
+
+    /// Submits the move of ply `ply` (written `written` at `pos`).
+    fn play(&mut self, written: &str, ply: usize, pos: Option<TextPos>) {
+        let Ok(s) = &mut self.session else {
+            return;
+        };
+        let log = s.state().log.len();
+        match s.submit(Input::Move {
+            mv: written.into(),
+        }) {
+            Ok(()) => {
+                self.plies = ply;
+                self.turn_log = (log, 0);
+            }
             Err(r) => {
-                self.error = fail(format!(
-                    "ply {ply} `{san}` is refused under the modifiers ({}): {}",
-                    r.code, r.message
+                self.error = Some((
+                    ply,
+                    written.to_string(),
+                    format!(
+                        "ply {ply} `{written}` is refused under the modifiers ({}): {}",
+                        r.code, r.message
+                    ),
+                    pos,
                 ));
             }
         }
     }
+
+    /// Reads the `[%hr …]` commands of a mainline comment (at `pos`) and
+    /// plays them: a `--`'s move or skip, answers, random outcomes to
+    /// compare. Other comment text is ignored.
+    pub fn comment(&mut self, text: &str, pos: Option<TextPos>) {
+        if self.error.is_some() || self.session.is_err() || !text.contains("[%hr") {
+            return;
+        }
+        let ply = self.plies + 1;
+        let commands = match read_commands(text) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error = Some((ply, String::new(), format!("comment: {e}"), pos));
+                return;
+            }
+        };
+        for c in commands {
+            if self.error.is_some() {
+                return;
+            }
+            self.command(c, pos);
+        }
+    }
+
+    fn command(&mut self, c: Command, pos: Option<TextPos>) {
+        let ply = self.plies + 1;
+        let fail = |m: String| Some((ply, String::new(), m, pos));
+        match (c, self.null) {
+            (Command::Move(san), Some((n, at))) => {
+                self.null = None;
+                self.play(&san, n, at);
+            }
+            (Command::Skip, Some((n, _))) => {
+                // The rules skipped this turn when the move before it was
+                // played; a wrong skip shows at the next move, whose side
+                // would not be to move.
+                self.null = None;
+                self.plies = n;
+            }
+            (Command::Move(_) | Command::Skip, None) => {
+                self.error = fail(
+                    "a `[%hr move …]` or `[%hr skip]` comment follows a `--` null move only".into(),
+                );
+            }
+            (_, Some((n, at))) => {
+                self.error = Some((n, "--".into(), unexplained_null(n), at));
+            }
+            (Command::Choice(input), None) => {
+                let Ok(s) = &mut self.session else { return };
+                let shown = match &input {
+                    Input::Choice { choice, .. } => choice.as_str().unwrap_or_default().to_string(),
+                    Input::Move { .. } => String::new(),
+                };
+                if let Err(r) = s.submit(input) {
+                    self.error = fail(format!(
+                        "the answer `{}` is refused ({}): {}",
+                        houserules_engine::echo::echo(&shown),
+                        r.code,
+                        r.message
+                    ));
+                }
+            }
+            (Command::Random(r), None) => {
+                let Ok(s) = &self.session else { return };
+                let (from, seen) = self.turn_log;
+                let drawn = random_commands(&s.state().log[from.min(s.state().log.len())..]);
+                match drawn.get(seen) {
+                    Some(Command::Random(d)) if *d == r => self.turn_log.1 += 1,
+                    other => {
+                        let got = match other {
+                            Some(Command::Random(d)) => format!("`{d}`"),
+                            _ => "nothing".into(),
+                        };
+                        self.error = fail(format!(
+                            "the file records the random outcome `{}` but the replay drew {got} \
+                             (is the Seed tag the game's?)",
+                            houserules_engine::echo::echo(&r)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The error of a game whose text ended: a `--` left without its
+    /// command.
+    pub fn end(&mut self) {
+        if let (None, Some((n, at))) = (&self.error, self.null) {
+            self.error = Some((n, "--".into(), unexplained_null(n), at));
+        }
+    }
+}
+
+/// Why a `--` cannot be replayed under modifiers.
+fn unexplained_null(ply: usize) -> String {
+    format!(
+        "ply {ply} `--`: a null move needs a `[%hr move SAN]` or `[%hr skip]` comment after it \
+         (under modifiers a turn passes only by a move or a skip)"
+    )
 }

@@ -341,3 +341,105 @@ fn play_writes_the_result_as_moves_does() {
         "{text}"
     );
 }
+
+/// Issue 26 item 8: the PGN of a `parry` game. 1. e4 d5 2. exd5 is
+/// contested; White throws rock, Black (the defender) paper: paper beats
+/// rock, so the capture is cancelled and the turn passes with the board as
+/// it was (parry.json: the defender winning cancels the capture). 2... Nf6
+/// 3. exd5 is contested again; White's paper beats Black's rock and the
+/// capture stands. So the board is that of 1. e4 d5 2. -- Nf6 3. exd5:
+/// `rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3` (the
+/// pass and Nf6 raise the half-move clock, the capture resets it; Black's
+/// Nf6 ends move 2). The cancelled capture is a null move `--` that
+/// carries the tried move and the answers as `[%hr …]` commands; python-
+/// chess reads the file to that board and `pgn check` replays it exactly.
+#[test]
+fn play_pgn_of_a_parry_game_replays_in_python_chess_and_pgn_check() {
+    let d = dir("parry-pgn");
+    let pgn = d.join("parry.pgn");
+    let o = play_output(
+        "parry-pgn-play",
+        r#"{"modifiers": ["parry"]}"#,
+        &[
+            r#"{"move": "e2e4"}"#,
+            r#"{"move": "d7d5"}"#,
+            r#"{"move": "e4d5"}"#,
+            r#"{"choice": "rock", "player": "white"}"#,
+            r#"{"choice": "paper", "player": "black"}"#,
+            r#"{"move": "g8f6"}"#,
+            r#"{"move": "e4d5"}"#,
+            r#"{"choice": "paper", "player": "white"}"#,
+            r#"{"choice": "rock", "player": "black"}"#,
+        ],
+        &["--json", "--pgn", pgn.to_str().unwrap()],
+    );
+    let expected = "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3";
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(o.status.code(), Some(0), "{v}");
+    assert_eq!(v["fen"], expected);
+    let text = std::fs::read_to_string(&pgn).expect("the PGN is written");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "1. e4 d5 2. -- {[%hr move exd5] [%hr choice rock player=white] \
+             [%hr choice paper player=black] the board did not change: capture-cancelled} \
+             2... Nf6 3. exd5 {[%hr choice paper player=white] [%hr choice rock player=black]}"
+        ),
+        "{text}"
+    );
+    // `pgn check` replays the answers from the comments.
+    let o = houserules(&["pgn", "check", "--json", pgn.to_str().unwrap()]);
+    let r: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(o.status.code(), Some(0), "{r}");
+    assert_eq!((&r["plies"], &r["final_fen"]), (&5.into(), &expected.into()), "{r}");
+    // python-chess reads `--` as a null move: the same board.
+    let py = Command::new("python3")
+        .args([
+            "-c",
+            "import chess.pgn, sys; g = chess.pgn.read_game(open(sys.argv[1])); \
+             b = g.end().board(); print(b.fen()); print(len(g.errors))",
+            pgn.to_str().unwrap(),
+        ])
+        .output()
+        .expect("python3 runs (this test needs python-chess 1.11.2: pip install chess==1.11.2)");
+    assert!(
+        py.status.success(),
+        "python-chess failed (pip install chess==1.11.2): {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout),
+        format!("{expected}\n0\n")
+    );
+    // Without the answers to exd5's choice, Nf6 comes while it is pending:
+    // the replay stops there, naming it; a `--` without its command is
+    // named too.
+    let (tags, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
+    let movetext = movetext.split_whitespace().collect::<Vec<_>>().join(" ");
+    let bare = d.join("bare.pgn");
+    std::fs::write(
+        &bare,
+        format!(
+            "{tags}\n\n{}\n",
+            movetext.replace("[%hr choice rock player=white] [%hr choice paper player=black] ", "")
+        ),
+    )
+    .unwrap();
+    let o = houserules(&["pgn", "check", bare.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("no `[%hr choice …]` comment answers it"), "{out}");
+    let null = d.join("null.pgn");
+    std::fs::write(
+        &null,
+        "[Modifiers \"parry\"]\n\n1. e4 d5 2. -- Nf6 *\n",
+    )
+    .unwrap();
+    let o = houserules(&["pgn", "check", null.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("ply 3 `--`: a null move needs"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -258,6 +258,19 @@ pub fn rule_set_game(
     pgn
 }
 
+/// Sets the comments of `game`'s mainline: `before` the first move, and
+/// `after`'s n-th list after the n-th move (extra lists are ignored).
+pub fn set_comments(
+    game: &mut PgnGame,
+    before: Vec<String>,
+    after: impl IntoIterator<Item = Vec<String>>,
+) {
+    game.mainline.comments = before;
+    for (m, c) in game.mainline.moves.iter_mut().zip(after) {
+        m.comments = c;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

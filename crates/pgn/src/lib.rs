@@ -35,7 +35,7 @@ pub use error::PgnError;
 pub use export::{export_moves, export_tags, ExportProblems};
 pub use model::{Line, MoveNode, PgnGame, Tag, TextPos};
 pub use reader::{
-    glyph_nag, MoveSink, Reader, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES,
+    glyph_nag, EventSink, MoveSink, Reader, Streamed, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES,
     DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_TAG_BYTES, MAX_VARIATION_DEPTH, NOT_TEXT, RESULTS,
     TAG_OVERHEAD,
 };

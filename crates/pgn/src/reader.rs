@@ -88,6 +88,22 @@ struct Limits {
 /// them: tags come before the movetext), the move as written and its place.
 pub type MoveSink<'a> = &'a mut dyn FnMut(&[Tag], &str, TextPos);
 
+/// What [`Reader::read_game_streaming_with_comments`] passes on of a
+/// game's mainline, in text order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streamed<'a> {
+    /// A move as written.
+    Move(&'a str),
+    /// A comment (`{…}` or `;…`), with whitespace runs collapsed to one
+    /// space, as [`crate::MoveNode::comments`] keeps it.
+    Comment(&'a str),
+}
+
+/// Where the mainline of a streamed game goes
+/// ([`Reader::read_game_streaming_with_comments`]): called with the
+/// game's tags, the move or comment and its place.
+pub type EventSink<'a> = &'a mut dyn FnMut(&[Tag], Streamed<'_>, TextPos);
+
 impl<R: BufRead> Reader<R> {
     /// A reader over `inner` with the default limits.
     pub fn new(inner: R) -> Reader<R> {
@@ -171,10 +187,24 @@ impl<R: BufRead> Reader<R> {
     /// On a syntax error, the moves before it have gone to `sink` (so a
     /// caller replaying them knows the position where the error is).
     pub fn read_game_streaming(&mut self, sink: MoveSink<'_>) -> Option<Result<PgnGame, PgnError>> {
+        self.read(Some(&mut |tags, item, pos| {
+            if let Streamed::Move(m) = item {
+                sink(tags, m, pos);
+            }
+        }))
+    }
+
+    /// [`Reader::read_game_streaming`] that also passes on the mainline's
+    /// comments (houserules' `[%hr …]` commands are read from them, issue
+    /// 26), each when its closing `}` (or the end of its `;` line) is read.
+    pub fn read_game_streaming_with_comments(
+        &mut self,
+        sink: EventSink<'_>,
+    ) -> Option<Result<PgnGame, PgnError>> {
         self.read(Some(sink))
     }
 
-    fn read(&mut self, mut sink: Option<MoveSink<'_>>) -> Option<Result<PgnGame, PgnError>> {
+    fn read(&mut self, mut sink: Option<EventSink<'_>>) -> Option<Result<PgnGame, PgnError>> {
         if self.done {
             return None;
         }
@@ -678,6 +708,12 @@ impl Builder {
         }
     }
 
+    /// Whether the text of an open comment is kept: when the movetext is
+    /// kept, or when streaming the mainline (its comments go to the sink).
+    fn collecting_comment(&self) -> bool {
+        self.keeping() || (self.streaming && self.storing() && self.stack.len() <= 1)
+    }
+
     fn storing(&self) -> bool {
         self.error.is_none()
     }
@@ -749,7 +785,7 @@ impl Builder {
         })
     }
 
-    fn feed(&mut self, line: &RawLine, sink: &mut Option<MoveSink<'_>>) -> Feed {
+    fn feed(&mut self, line: &RawLine, sink: &mut Option<EventSink<'_>>) -> Feed {
         self.bytes = self.bytes.saturating_add(line.text.len() + 1);
         if self.bytes > self.limits.game_bytes {
             self.fail(
@@ -791,7 +827,7 @@ impl Builder {
             }
             match text.find('}') {
                 None => {
-                    if self.keeping() {
+                    if self.collecting_comment() {
                         body.push('\n');
                         body.push_str(text);
                     }
@@ -799,11 +835,11 @@ impl Builder {
                     return Feed::More;
                 }
                 Some(i) => {
-                    if self.keeping() {
+                    if self.collecting_comment() {
                         body.push('\n');
                         body.push_str(&text[..i]);
                     }
-                    self.add_comment(pos, &body);
+                    self.add_comment(pos, &body, sink);
                     start = i + 1;
                 }
             }
@@ -880,7 +916,7 @@ impl Builder {
         Feed::More
     }
 
-    fn movetext(&mut self, no: u64, text: &str, start: usize, sink: &mut Option<MoveSink<'_>>) {
+    fn movetext(&mut self, no: u64, text: &str, start: usize, sink: &mut Option<EventSink<'_>>) {
         let mut sc = Scan::at(text, start);
         loop {
             sc.skip_while(|c| c.is_whitespace() || c == ',');
@@ -895,11 +931,11 @@ impl Builder {
                     let rest = sc.rest();
                     match rest.find('}') {
                         Some(j) => {
-                            self.add_comment(pos, &rest[..j]);
+                            self.add_comment(pos, &rest[..j], sink);
                             sc.advance_bytes(j + 1);
                         }
                         None => {
-                            let body = if self.keeping() {
+                            let body = if self.collecting_comment() {
                                 rest.to_string()
                             } else {
                                 String::new()
@@ -915,7 +951,7 @@ impl Builder {
                 }
                 ';' => {
                     sc.bump();
-                    self.add_comment(pos, sc.rest());
+                    self.add_comment(pos, sc.rest(), sink);
                     return;
                 }
                 '(' => {
@@ -963,7 +999,7 @@ impl Builder {
     }
 
     /// A token that is a move number, a move, a glyph or a result.
-    fn symbol(&mut self, pos: TextPos, tok: &str, sink: &mut Option<MoveSink<'_>>) {
+    fn symbol(&mut self, pos: TextPos, tok: &str, sink: &mut Option<EventSink<'_>>) {
         if RESULTS.contains(&tok) {
             self.add_result(pos, tok);
             return;
@@ -1040,7 +1076,7 @@ impl Builder {
         pos: TextPos,
         san: &str,
         nag: Option<u8>,
-        sink: &mut Option<MoveSink<'_>>,
+        sink: &mut Option<EventSink<'_>>,
     ) {
         if !self.storing() {
             return;
@@ -1056,7 +1092,7 @@ impl Builder {
         if self.streaming {
             if self.stack.len() == 1 {
                 if let Some(f) = sink.as_mut() {
-                    f(&self.tags, san, pos);
+                    f(&self.tags, Streamed::Move(san), pos);
                 }
             }
             return;
@@ -1084,7 +1120,15 @@ impl Builder {
         }
     }
 
-    fn add_comment(&mut self, pos: TextPos, body: &str) {
+    fn add_comment(&mut self, pos: TextPos, body: &str, sink: &mut Option<EventSink<'_>>) {
+        if self.streaming {
+            if self.storing() && self.stack.len() <= 1 {
+                if let Some(f) = sink.as_mut() {
+                    f(&self.tags, Streamed::Comment(&normalise_comment(body)), pos);
+                }
+            }
+            return;
+        }
         if !self.keeping() {
             return;
         }

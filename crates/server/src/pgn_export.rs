@@ -2,6 +2,7 @@
 //! `GET /api/games/{id}/pgn` ([`crate::game`]) and `houserules export`
 //! both write through [`write_pgn`].
 
+use houserules_session::pgn_record::Recorder;
 use houserules_session::{CreateRequest, Input, Session};
 use serde_json::Value;
 
@@ -33,8 +34,11 @@ pub struct PgnSource<'a> {
 /// chess), `HouseRules` (the presets in `--rules` syntax), `Modifiers`
 /// (the library modifiers; an inline descriptor has no id to name and is
 /// left out), `SetUp`/`FEN` when the game did not start at its rules' own
-/// start position (always for Chess960). Choices and events are not moves
-/// and are left out (the record has them).
+/// start position (always for Chess960). Answers to choices, random
+/// outcomes, turns that left the board unchanged (`--`) and skipped turns
+/// are written as `[%hr …]` comments
+/// ([`houserules_session::pgn_record`]), which `houserules pgn check`
+/// replays.
 pub fn write_pgn(src: &PgnSource<'_>) -> String {
     let request = src.request;
     // A move taken back is not in the game (issue 26).
@@ -65,20 +69,26 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
             .and_then(Value::as_u64)
             .and_then(|s| u32::try_from(s).ok())
             .filter(|_| tags.modifiers.is_some());
-        let mut sans = Vec::new();
+        // Choices, cancelled moves and skipped turns as `[%hr …]`
+        // comments and `--` (issue 26 item 8).
+        let mut recorder = Recorder::new();
         for i in inputs {
-            if let Input::Move { mv } = &i {
-                let legal = s.legal_moves();
-                let uci = s.legal_moves_uci();
-                if let Some(k) = uci.iter().position(|u| u == mv) {
-                    sans.push(s.san_among(legal[k], &legal));
-                }
-            }
-            let _ = s.submit(i);
+            let _ = recorder.submit(&mut s, i);
         }
-        Some(houserules_pgn::export::rule_set_game(
-            &tags, &fen, own_start, &sans, &result,
-        ))
+        let movetext = recorder.finish(&s);
+        let mut game = houserules_pgn::export::rule_set_game(
+            &tags,
+            &fen,
+            own_start,
+            &movetext.sans(),
+            &result,
+        );
+        houserules_pgn::export::set_comments(
+            &mut game,
+            movetext.before,
+            movetext.plies.into_iter().map(|p| p.comments),
+        );
+        Some(game)
     })();
     let mut game = written.unwrap_or_default();
     game.set_tag("Event", "houserules game");

@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 mod output;
+pub mod pgn_record;
 mod request;
 
 use std::collections::BTreeMap;

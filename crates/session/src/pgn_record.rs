@@ -1,0 +1,366 @@
+//! A session's inputs as PGN movetext that other readers replay, and the
+//! `[%hr …]` comment commands that let `houserules pgn check` replay it
+//! exactly (issue 26 item 8; docs/protocol.md § The PGN).
+//!
+//! PGN records board moves only. Under modifiers a turn can pass without
+//! changing the board (a cancelled capture, a skipped turn) and players
+//! answer choices between moves. So:
+//! - a turn whose move left the board as it was is written as the null
+//!   move `--` (python-chess and most readers accept it) followed by
+//!   `[%hr move SAN]`, the move that was tried, and why the board did not
+//!   change (the rule events, e.g. `capture-cancelled`);
+//! - a turn the rules skipped (or gave to the side that just moved) is
+//!   `--` with `[%hr skip]`, so that a reader's side to move stays the
+//!   game's;
+//! - an answer to a choice is `[%hr choice VALUE]`, with ` player=white`
+//!   or ` player=black` when both players answer (rock–paper–scissors) and
+//!   ` auto=timeout` when the server answered for a player whose time ran
+//!   out (rulings B7), in a comment after the move that raised it (before
+//!   the first move for a choice raised at the start);
+//! - a random outcome is `[%hr random KIND VALUE]` (`coin`, `pick`,
+//!   `chance`), for the reader to compare: the `Seed` tag replays the
+//!   draws, the comments say what they were.
+
+use houserules_engine::Color;
+use houserules_modifiers::runtime::{LogEntry, Refusal};
+use serde_json::Value;
+
+use crate::{Input, Session};
+
+/// One ply of the written movetext: SAN (or `--`) and its comments.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RecordedPly {
+    /// The move in SAN, or `--` for a turn that left the board unchanged.
+    pub san: String,
+    /// Comments after the move, in order (each one `{…}` in PGN).
+    pub comments: Vec<String>,
+}
+
+/// A game's movetext with its `[%hr …]` commands.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Movetext {
+    /// Comments before the first move (choices raised at the start).
+    pub before: Vec<String>,
+    /// The plies, in order.
+    pub plies: Vec<RecordedPly>,
+}
+
+impl Movetext {
+    /// The SAN of each ply (`--` for a null move).
+    pub fn sans(&self) -> Vec<String> {
+        self.plies.iter().map(|p| p.san.clone()).collect()
+    }
+}
+
+/// A command of a `[%hr …]` comment (see the module documentation).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `[%hr move SAN]`: the move of a `--` ply whose board did not change.
+    Move(String),
+    /// `[%hr skip]`: the rules skipped this turn.
+    Skip,
+    /// `[%hr choice VALUE player=… auto=…]`: an answer.
+    Choice(Input),
+    /// `[%hr random KIND VALUE]`: a random outcome, for comparison.
+    Random(String),
+}
+
+/// Writes the movetext of a game while its inputs are submitted: call
+/// [`Recorder::submit`] for each input in place of [`Session::submit`],
+/// then [`Recorder::finish`].
+#[derive(Debug, Default)]
+pub struct Recorder {
+    out: Movetext,
+    /// The move of the turn in progress: its SAN, the board before it and
+    /// where the turn's log entries start.
+    turn: Option<Turn>,
+    /// The side a PGN reader expects to move next (it alternates sides
+    /// with every ply written); `None` before the first move.
+    reader_side: Option<Color>,
+}
+
+#[derive(Debug)]
+struct Turn {
+    san: String,
+    board: String,
+    log_from: usize,
+    choices: Vec<String>,
+}
+
+/// What the end of a turn is judged on: the board (the placement part
+/// of the FEN, with pockets: what a PGN reader tracks), the side to move
+/// and the length of the log.
+struct Now {
+    board: String,
+    side: Color,
+    log_len: usize,
+}
+
+impl Now {
+    fn of(s: &Session) -> Now {
+        let fen = s.game().fen();
+        Now {
+            board: fen.split(' ').next().unwrap_or_default().to_string(),
+            side: s.game().turn(),
+            log_len: s.state().log.len(),
+        }
+    }
+}
+
+impl Recorder {
+    /// A recorder for a game that has had no input yet.
+    pub fn new() -> Recorder {
+        Recorder::default()
+    }
+
+    /// Submits `input` to `s` and records it when accepted.
+    ///
+    /// # Errors
+    /// The session's [`Refusal`]; nothing is recorded then.
+    pub fn submit(&mut self, s: &mut Session, input: Input) -> Result<(), Refusal> {
+        match &input {
+            Input::Move { mv } => {
+                let (m, _) = s.resolve_move(mv)?;
+                let san = s.san(m);
+                let before = Now::of(s);
+                s.submit(input)?;
+                // The turn before this move is complete: judge it on the
+                // position this move was played from.
+                self.close_turn(s, &before);
+                self.reader_side.get_or_insert(before.side);
+                self.turn = Some(Turn {
+                    san,
+                    board: before.board,
+                    log_from: before.log_len,
+                    choices: Vec::new(),
+                });
+            }
+            Input::Choice { .. } => {
+                let text = write_choice(&input);
+                s.submit(input)?;
+                match &mut self.turn {
+                    Some(t) => t.choices.push(text),
+                    None => self.out.before.push(text),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The movetext of everything recorded.
+    pub fn finish(mut self, s: &Session) -> Movetext {
+        let now = Now::of(s);
+        self.close_turn(s, &now);
+        self.out
+    }
+
+    /// Writes the turn in progress, now that its inputs are all in (`now`
+    /// is the position after them), then a `--` for each side the rules
+    /// skipped, so that a reader's side to move stays the game's.
+    fn close_turn(&mut self, s: &Session, now: &Now) {
+        let Some(t) = self.turn.take() else {
+            return;
+        };
+        // The log entries of the move and of the choices after it.
+        let log = &s.state().log;
+        let log = &log[t.log_from.min(now.log_len)..now.log_len.min(log.len())];
+        let unchanged = now.board == t.board;
+        let mut cmds: Vec<String> = Vec::new();
+        if unchanged {
+            cmds.push(format!("[%hr move {}]", t.san));
+        }
+        cmds.extend(t.choices);
+        cmds.extend(log.iter().filter_map(write_random));
+        let mut comments = Vec::new();
+        if !cmds.is_empty() {
+            let mut c = cmds.join(" ");
+            if unchanged {
+                let why: Vec<&str> = log
+                    .iter()
+                    .map(|e| e.event.as_str())
+                    .filter(|e| !matches!(*e, "move" | "choice" | "skip"))
+                    .collect();
+                c.push_str(" the board did not change");
+                if !why.is_empty() {
+                    c.push_str(": ");
+                    c.push_str(&why.join(", "));
+                }
+            }
+            comments.push(c);
+        }
+        self.push(if unchanged { "--".into() } else { t.san }, comments);
+        if self.reader_side != Some(now.side) && !s.is_over() {
+            let skipped = self.reader_side.map_or("", Color::name);
+            self.push(
+                "--".into(),
+                vec![format!("[%hr skip] the rules skipped {skipped}'s turn")],
+            );
+        }
+    }
+
+    /// Writes one ply; the reader's side to move passes to the other side.
+    fn push(&mut self, san: String, comments: Vec<String>) {
+        self.out.plies.push(RecordedPly { san, comments });
+        self.reader_side = self.reader_side.map(Color::flip);
+    }
+}
+
+/// `[%hr choice VALUE …]` of a choice input.
+fn write_choice(input: &Input) -> String {
+    let Input::Choice {
+        choice,
+        player,
+        auto,
+    } = input
+    else {
+        return String::new();
+    };
+    let mut c = format!("[%hr choice {}", plain(choice));
+    if let Some(p) = player {
+        c.push_str(&format!(" player={p}"));
+    }
+    if let Some(a) = auto {
+        c.push_str(&format!(" auto={a}"));
+    }
+    c.push(']');
+    c
+}
+
+/// A JSON value in a command: a string as it is, a list comma-joined, a
+/// number or boolean as JSON writes it.
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(plain).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+/// `[%hr random …]` of a log entry that records a random outcome.
+fn write_random(e: &LogEntry) -> Option<String> {
+    let v = match e.event.as_str() {
+        "coin" => format!("coin {}", plain(&e.detail["value"])),
+        "random-pick" => format!("pick {}", plain(&e.detail["value"])),
+        "chance" => format!(
+            "chance {}",
+            if e.detail["hit"] == Value::Bool(true) {
+                "hit"
+            } else {
+                "miss"
+            }
+        ),
+        _ => return None,
+    };
+    Some(format!("[%hr random {v}]"))
+}
+
+/// The `[%hr random …]` commands of `log` (what [`Recorder`] writes for
+/// those entries), for a reader to compare with a file's.
+pub fn random_commands(log: &[LogEntry]) -> Vec<Command> {
+    log.iter()
+        .filter_map(write_random)
+        .filter_map(|c| {
+            c.strip_prefix("[%hr random ")
+                .and_then(|r| r.strip_suffix(']'))
+                .map(|r| Command::Random(r.to_string()))
+        })
+        .collect()
+}
+
+/// The `[%hr …]` commands of a PGN comment, in order; other text is
+/// ignored.
+///
+/// # Errors
+/// A message naming the first command that is not one of `move`, `skip`,
+/// `choice` and `random`, or a `choice` with an unknown option.
+pub fn read_commands(comment: &str) -> Result<Vec<Command>, String> {
+    let mut out = Vec::new();
+    let mut rest = comment;
+    while let Some(i) = rest.find("[%hr") {
+        let body = &rest[i + 4..];
+        let Some(end) = body.find(']') else {
+            return Err(format!(
+                "`{}` is not closed (missing `]`)",
+                houserules_engine::echo::echo(&rest[i..])
+            ));
+        };
+        let words: Vec<&str> = body[..end].split_whitespace().collect();
+        let shown = || houserules_engine::echo::echo(&rest[i..i + 4 + end + 1]);
+        let cmd = match words.as_slice() {
+            ["move", san] => Command::Move((*san).to_string()),
+            ["skip"] => Command::Skip,
+            ["random", kind, value] => Command::Random(format!("{kind} {value}")),
+            ["choice", value, opts @ ..] => {
+                let (mut player, mut auto) = (None, None);
+                for o in opts {
+                    match o.split_once('=') {
+                        Some(("player", p @ ("white" | "black"))) => player = Some(p.to_string()),
+                        Some(("auto", a @ "timeout")) => auto = Some(a.to_string()),
+                        _ => {
+                            return Err(format!(
+                                "`{}`: `{}` is not `player=white`, `player=black` or \
+                                 `auto=timeout`",
+                                shown(),
+                                houserules_engine::echo::echo(o)
+                            ))
+                        }
+                    }
+                }
+                Command::Choice(Input::Choice {
+                    choice: Value::String((*value).to_string()),
+                    player,
+                    auto,
+                })
+            }
+            _ => {
+                return Err(format!(
+                    "`{}` is not a houserules command (`[%hr move SAN]`, `[%hr skip]`, \
+                     `[%hr choice VALUE]`, `[%hr random KIND VALUE]`)",
+                    shown()
+                ))
+            }
+        };
+        out.push(cmd);
+        rest = &body[end + 1..];
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_back_as_written() {
+        let choice = Input::Choice {
+            choice: Value::String("rock".into()),
+            player: Some("black".into()),
+            auto: Some("timeout".into()),
+        };
+        let text = format!(
+            "{} [%hr move exd5] text between [%hr skip] [%hr random coin heads]",
+            write_choice(&choice)
+        );
+        assert_eq!(
+            read_commands(&text).unwrap(),
+            vec![
+                Command::Choice(choice),
+                Command::Move("exd5".into()),
+                Command::Skip,
+                Command::Random("coin heads".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_commands_are_named() {
+        let e = read_commands("[%hr castle now]").unwrap_err();
+        assert!(e.contains("`[%hr castle now]` is not a houserules command"), "{e}");
+        let e = read_commands("[%hr choice rock player=red]").unwrap_err();
+        assert!(e.contains("`player=red`"), "{e}");
+        let e = read_commands("[%hr move e4").unwrap_err();
+        assert!(e.contains("not closed"), "{e}");
+        // Other comment text, and other programs' commands, are not ours.
+        assert_eq!(read_commands("good move [%clk 0:01:00]").unwrap(), vec![]);
+    }
+}
