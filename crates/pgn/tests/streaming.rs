@@ -3,7 +3,7 @@
 //! Expected values from issue 11 or python-chess 1.11.2 (noted per case).
 
 use houserules_engine::Claim;
-use houserules_pgn::{PgnError, Reader, Replay, ReplayWarning, Replayer};
+use houserules_pgn::{PgnError, Reader, Replay, ReplayWarning, Replayer, Streamed};
 
 /// Streams the first game of `text` through a replayer: the report and the
 /// reader's error, if any.
@@ -225,4 +225,46 @@ fn strict_names_uci_long_algebraic_and_pawn_letters() {
         whys("[FEN \"4k3/2P5/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. c7c8q+ *\n"),
         ["UCI or long algebraic move, not SAN"]
     );
+}
+
+/// Issue 26 item 8: `read_game_streaming_with_comments` passes on the
+/// mainline's moves and comments in text order — a `{…}` comment over two
+/// lines joined with one space, a `;` comment to the end of its line, a
+/// comment before the first move — and leaves out a variation's comment
+/// (PGN standard 8.2.5: `{…}` and `;` comments; 8.2.5.1 `;` runs to the end
+/// of the line). The same text read whole keeps the same comments.
+#[test]
+fn streaming_with_comments_passes_on_the_mainline_in_order() {
+    let text = "[Event \"x\"]\n\n{start} 1. e4 {two\nlines} e5 (1... c5 {not mainline}) 2. Nf3 ; to the end\nNc6 *\n";
+    let mut seen = Vec::new();
+    let item = Reader::new(text.as_bytes())
+        .read_game_streaming_with_comments(&mut |_, s, pos| {
+            seen.push((
+                match s {
+                    Streamed::Move(m) => format!("move {m}"),
+                    Streamed::Comment(c) => format!("comment {c}"),
+                },
+                pos.line,
+            ))
+        })
+        .expect("a game");
+    assert!(item.is_ok(), "{item:?}");
+    let want = [
+        ("comment start", 3),
+        ("move e4", 3),
+        ("comment two lines", 3),
+        ("move e5", 4),
+        ("move Nf3", 4),
+        ("comment to the end", 4),
+        ("move Nc6", 5),
+    ];
+    assert_eq!(
+        seen,
+        want.map(|(s, l)| (s.to_string(), l)).to_vec(),
+        "{text}"
+    );
+    let game = Reader::new(text.as_bytes()).next().unwrap().unwrap();
+    assert_eq!(game.mainline.comments, ["start"]);
+    assert_eq!(game.mainline.moves[0].comments, ["two lines"]);
+    assert_eq!(game.mainline.moves[2].comments, ["to the end"]);
 }

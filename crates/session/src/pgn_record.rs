@@ -352,6 +352,27 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Any comment text reads without a panic, and a choice written
+        /// reads back as the same input.
+        #[test]
+        fn any_comment_reads_and_choices_round_trip(
+            text in ".{0,80}",
+            value in "[a-h1-8]{1,3}|rock|paper|heads",
+            player in proptest::option::of("white|black"),
+        ) {
+            let _ = read_commands(&text);
+            let _ = read_commands(&format!("[%hr {text}"));
+            let input = Input::Choice {
+                choice: Value::String(value),
+                player,
+                auto: None,
+            };
+            let cmds = read_commands(&write_choice(&input)).unwrap();
+            proptest::prop_assert_eq!(cmds, vec![Command::Choice(input)]);
+        }
+    }
+
     #[test]
     fn bad_commands_are_named() {
         let e = read_commands("[%hr castle now]").unwrap_err();

@@ -1,15 +1,42 @@
 //! Fuzz target: any bytes through the PGN reader. Nothing may panic; every
-//! game read is replayed, written, and must read back as the same game.
+//! game read is replayed, written, and must read back as the same game;
+//! the streaming reader passes on the same mainline moves and comments as
+//! the stored game holds.
 //!
 //! Run: `cd crates/pgn/fuzz && cargo fuzz run pgn_reader seeds`
 //! (build only, on stable: `cargo fuzz build --sanitizer none`).
 
 #![no_main]
 
-use houserules_pgn::{replay, write_pgn, Reader};
+use houserules_pgn::{replay, write_pgn, Reader, Streamed};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    let stored: Vec<_> = Reader::new(data)
+        .max_line_bytes(4096)
+        .max_game_bytes(1 << 16)
+        .collect();
+    let mut streaming = Reader::new(data)
+        .max_line_bytes(4096)
+        .max_game_bytes(1 << 16);
+    for game in &stored {
+        let mut seen = Vec::new();
+        let item = streaming.read_game_streaming_with_comments(&mut |_, s, _| {
+            seen.push(match s {
+                Streamed::Move(m) => format!("move {m}"),
+                Streamed::Comment(c) => format!("comment {c}"),
+            })
+        });
+        if let (Ok(game), Some(Ok(_))) = (game, item) {
+            let mut want: Vec<String> =
+                game.mainline.comments.iter().map(|c| format!("comment {c}")).collect();
+            for m in &game.mainline.moves {
+                want.push(format!("move {}", m.san));
+                want.extend(m.comments.iter().map(|c| format!("comment {c}")));
+            }
+            assert_eq!(seen, want, "streamed and stored mainlines differ");
+        }
+    }
     for game in Reader::new(data)
         .max_line_bytes(4096)
         .max_game_bytes(1 << 16)
