@@ -196,11 +196,42 @@ fn add_links(doc: &mut Value) {
             }),
         );
     }
+    // Each seat's token asks for a rematch (refused with 409 until the
+    // game is over): the header is `Bearer TOKEN`, an expression embedded
+    // in a string (OpenAPI 3.0 § Runtime Expressions).
+    for (name, seat) in [("WhiteRematch", "white"), ("BlackRematch", "black")] {
+        links.insert(
+            name.into(),
+            json!({
+                "operationId": "rematch_game",
+                "description": format!("a rematch asked with {seat}'s token"),
+                "parameters": {
+                    "path.id": id,
+                    "header.Authorization": format!("Bearer {{$response.body#/seats/{seat}/token}}"),
+                },
+            }),
+        );
+    }
     if let Some(created) = doc["paths"]["/api/games"]
         .get_mut("post")
         .and_then(|op| op["responses"].get_mut("201"))
     {
         created["links"] = Value::Object(links);
+    }
+    // A rematch's answer names the new game and this player's seat in it.
+    for status in ["200", "201"] {
+        if let Some(r) = doc["paths"]["/api/games/{id}/rematch"]
+            .get_mut("post")
+            .and_then(|op| op["responses"].get_mut(status))
+        {
+            r["links"] = json!({
+                "NewGame": {"operationId": "get_game", "parameters": {"path.id": "$response.body#/id"}},
+                "NewGameSocket": {
+                    "operationId": "ws",
+                    "parameters": {"path.id": "$response.body#/id", "query.token": "$response.body#/token"},
+                },
+            });
+        }
     }
     // A join's token opens the joined seat's WebSocket.
     if let Some(joined) = doc["paths"]["/api/games/{id}/join"]

@@ -253,6 +253,38 @@ async fn the_document_states_what_the_server_does() {
         links["WhiteSocket"]["parameters"]["query.token"],
         "$response.body#/seats/white/token"
     );
+    // Issue 23: the rematch route joins the links — a seat's token asks
+    // for it (`Authorization: Bearer TOKEN`, docs/protocol.md), and its
+    // answer leads to the new game.
+    assert_eq!(
+        links["BlackRematch"]["parameters"]["header.Authorization"],
+        "Bearer {$response.body#/seats/black/token}"
+    );
+    let rematch = &api["paths"]["/api/games/{id}/rematch"]["post"]["responses"];
+    for status in ["200", "201"] {
+        assert_eq!(
+            rematch[status]["links"]["NewGame"]["parameters"]["path.id"],
+            "$response.body#/id"
+        );
+    }
+    // Every link of the document leads to an operation it has.
+    for op in api["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|p| p.as_object().unwrap().values())
+    {
+        for response in op["responses"].as_object().into_iter().flat_map(|r| r.values()) {
+            for (name, link) in response["links"].as_object().into_iter().flatten() {
+                let target = link["operationId"].as_str().unwrap_or_default();
+                assert!(
+                    operation_ids.iter().any(|o| o == target),
+                    "link {name} of {} leads to no operation: {link}",
+                    op["operationId"]
+                );
+            }
+        }
+    }
     // Every `$ref` of the document resolves (the session's and the
     // descriptor's definitions were moved under components).
     let text = api.to_string();
