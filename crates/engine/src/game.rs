@@ -540,7 +540,7 @@ impl Game {
                 }
             }
             Some(c)
-                if at % CHECKPOINT_EVERY != 0
+                if !at.is_multiple_of(CHECKPOINT_EVERY)
                     && same_tables(&c.variant.tables, &self.variant.tables) => {}
             _ => self.checkpoints.push(Checkpoint {
                 at,

@@ -45,9 +45,14 @@ fn play_random(g: &mut Game, plies: usize, rng: &mut Rng) -> Vec<Position<u64>> 
 /// the repetition keys against the positions seen.
 fn undo_all(g: &mut Game, seen: &[Position<u64>], what: &str) {
     for (i, before) in seen.iter().enumerate().rev() {
-        g.undo().unwrap_or_else(|e| panic!("{what}: undo to ply {i}: {e}"));
+        g.undo()
+            .unwrap_or_else(|e| panic!("{what}: undo to ply {i}: {e}"));
         assert_eq!(&pos(g), before, "{what}: position after undo to ply {i}");
-        assert_eq!(g.history_keys().last(), Some(&before.hash()), "{what}: key at ply {i}");
+        assert_eq!(
+            g.history_keys().last(),
+            Some(&before.hash()),
+            "{what}: key at ply {i}"
+        );
     }
 }
 
@@ -61,7 +66,11 @@ fn undo_replays_from_checkpoints_to_the_exact_position() {
         let seen = play_random(&mut g, 200, &mut rng);
         assert!(seen.len() > 40, "seed {seed}: the game is long enough");
         let keys: Vec<u64> = seen.iter().map(|p| p.hash()).collect();
-        assert_eq!(&g.history_keys()[..keys.len()], &keys[..], "seed {seed}: keys");
+        assert_eq!(
+            &g.history_keys()[..keys.len()],
+            &keys[..],
+            "seed {seed}: keys"
+        );
         let current = pos(&g);
         // A takeback in the middle, then on again: the history stays exact.
         let mut h = g.clone();
@@ -137,5 +146,9 @@ fn undo_stops_at_a_board_rewrite_and_replays_from_it() {
     assert_eq!(g.history_keys().len(), seen.len() + 1);
     undo_all(&mut g, &seen, "after a rewrite");
     assert!(matches!(g.undo(), Err(GameError::NothingToUndo)));
-    assert_eq!(g.moves().len(), moves_before, "the moves before the rewrite stay");
+    assert_eq!(
+        g.moves().len(),
+        moves_before,
+        "the moves before the rewrite stay"
+    );
 }

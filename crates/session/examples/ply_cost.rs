@@ -38,7 +38,7 @@ fn main() {
     // preempts some moves for milliseconds.
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); MAX / 20];
     let mut count = vec![0u32; MAX / 20];
-    let mut moves = vec![0u64; MAX / 20];
+    let mut moves = [0u64; MAX / 20];
     let (mut with_history, mut fresh, mut pairs) = (Duration::ZERO, Duration::ZERO, 0u32);
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut games = 0;
