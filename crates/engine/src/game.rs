@@ -152,14 +152,41 @@ macro_rules! with_mut {
     };
 }
 
+/// How many plies apart [`Game`] keeps a full position for undo: a ply
+/// costs its move and its repetition key, plus a position
+/// (`size_of::<AnyPos>()`, about a kilobyte) every `CHECKPOINT_EVERY`
+/// plies; an undo replays at most `CHECKPOINT_EVERY - 1` moves (issue 21:
+/// a full position per ply was 3.3 KB of a live game's memory a ply).
+const CHECKPOINT_EVERY: usize = 16;
+
+/// A full position kept for undo: the position before the undoable move
+/// number `at` (0 = the start of the history), and the variant whose rules
+/// play the moves from it (a [`Game::set_variant`] during the game starts
+/// a checkpoint, so that an undo replays each move under the rules it was
+/// played under).
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    at: usize,
+    /// Boxed, so that the list's spare capacity costs a pointer, not a
+    /// position.
+    pos: Box<AnyPos>,
+    variant: Variant,
+}
+
 /// A game in progress: the current position, the moves that led to it and
 /// the positions seen since the last irreversible move (for repetitions).
 #[derive(Clone, Debug)]
 pub struct Game {
     variant: Variant,
     pos: AnyPos,
-    /// Positions before each move (for undo).
-    undo: Vec<AnyPos>,
+    /// How many of the last `moves` can be undone (those since the start or
+    /// the last [`Game::edit`]).
+    undoable: usize,
+    /// Positions for undo, by increasing `at`; the first is the start of
+    /// the history (`at` 0). The position before any undoable move is its
+    /// checkpoint's position with the moves since replayed
+    /// ([`Game::undo`]).
+    checkpoints: Vec<Checkpoint>,
     /// Repetition keys of every position since the start, the current last.
     keys: Vec<u64>,
     moves: Vec<Move>,
@@ -210,7 +237,8 @@ impl Game {
             variant,
             setup: pos.clone(),
             pos,
-            undo: Vec::new(),
+            undoable: 0,
+            checkpoints: Vec::new(),
             keys: Vec::new(),
             moves: Vec::new(),
             chess960,
@@ -225,10 +253,22 @@ impl Game {
         let chess960 = self.chess960;
         with_mut!(self, |p, t| fen::clean_castling_rights(t, p, chess960));
         self.normalise_ep();
-        self.undo.clear();
         self.moves.clear();
         self.keys.clear();
         self.keys.push(self.hash());
+        self.reset_history();
+    }
+
+    /// Starts the undo history at the current position: nothing to undo,
+    /// one checkpoint.
+    fn reset_history(&mut self) {
+        self.undoable = 0;
+        self.checkpoints.clear();
+        self.checkpoints.push(Checkpoint {
+            at: 0,
+            pos: Box::new(self.pos.clone()),
+            variant: self.variant.clone(),
+        });
     }
 
     /// `variant` from a position built by the caller (setup formats that
@@ -279,7 +319,7 @@ impl Game {
             return;
         }
         self.chess960 = on;
-        if self.moves.is_empty() && self.undo.is_empty() {
+        if self.moves.is_empty() && self.undoable == 0 {
             self.restart();
         }
     }
@@ -292,7 +332,7 @@ impl Game {
     /// and clearing them without a word loses them (issue 25 § 5). Only
     /// before the first move; a game already in Chess960 mode is left as is.
     pub fn detect_chess960(&mut self) -> bool {
-        if self.chess960 || !self.moves.is_empty() || !self.undo.is_empty() {
+        if self.chess960 || !self.moves.is_empty() || self.undoable != 0 {
             return false;
         }
         let standard = self.shredder_fen();
@@ -313,18 +353,7 @@ impl Game {
     /// (G2), so that FEN and repetition keys agree with the FIDE notion of
     /// "the same position".
     fn normalise_ep(&mut self) {
-        let has = with!(self, |p, t| {
-            if p.ep.is_empty() {
-                true
-            } else {
-                let mut v = Vec::new();
-                p.legal_moves_into(t, &mut v);
-                v.iter().any(|m| m.kind == MoveKind::EnPassant)
-            }
-        });
-        if !has {
-            with_mut!(self, |p, _t| p.set_ep(BitSet::EMPTY, 0));
-        }
+        normalise_ep(&mut self.pos, &self.variant.tables);
     }
 
     /// Plays on under `variant` from the current position, keeping the
@@ -343,7 +372,7 @@ impl Game {
         if (d.width, d.height) != (variant.def.width, variant.def.height) {
             return Err(GameError::PositionWidth);
         }
-        let pristine = self.moves.is_empty() && self.undo.is_empty() && {
+        let pristine = self.moves.is_empty() && self.undoable == 0 && {
             let mut fresh = self.clone();
             fresh.restart();
             fresh.pos == self.pos
@@ -352,6 +381,8 @@ impl Game {
         if pristine {
             self.restart();
         }
+        // The moves played from here on get a checkpoint under `variant`
+        // (`Game::play`); the ones before replay under their own rules.
         Ok(())
     }
 
@@ -422,14 +453,7 @@ impl Game {
                 fen: self.fen(),
             });
         };
-        self.undo.push(self.pos.clone());
-        with_mut!(self, |p, t| match &t.hooks {
-            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
-            None => p.play_unchecked(t, m),
-        });
-        self.normalise_ep();
-        self.moves.push(m);
-        self.keys.push(self.hash());
+        self.play(m);
         Ok(())
     }
 
@@ -476,10 +500,10 @@ impl Game {
             p.downcast_mut::<Position<B>>()?,
             t.downcast_ref::<Tables<B>>()?,
         );
-        self.undo.clear();
         self.keys.clear();
         self.keys.push(self.hash());
         self.setup = self.pos.clone();
+        self.reset_history();
         Some(r)
     }
 
@@ -496,15 +520,38 @@ impl Game {
     /// Returns `true` (kept for the callers written when only boards of at
     /// most 64 squares took it).
     pub fn apply_unchecked(&mut self, m: Move) -> bool {
-        self.undo.push(self.pos.clone());
-        with_mut!(self, |p, t| match &t.hooks {
-            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
-            None => p.play_unchecked(t, m),
-        });
-        self.normalise_ep();
+        self.play(m);
+        true
+    }
+
+    /// Plays `m` and records it: the move, the new key, and a checkpoint
+    /// of the position before it every [`CHECKPOINT_EVERY`] undoable plies
+    /// and wherever the rules differ from the last checkpoint's (after a
+    /// [`Game::set_variant`]), so that undo replays each move under the
+    /// tables it was played under.
+    fn play(&mut self, m: Move) {
+        let at = self.undoable;
+        match self.checkpoints.last_mut() {
+            Some(c) if c.at == at => {
+                // The position before this move is already kept; it is
+                // played under the rules in force now.
+                if !same_tables(&c.variant.tables, &self.variant.tables) {
+                    c.variant = self.variant.clone();
+                }
+            }
+            Some(c)
+                if !at.is_multiple_of(CHECKPOINT_EVERY)
+                    && same_tables(&c.variant.tables, &self.variant.tables) => {}
+            _ => self.checkpoints.push(Checkpoint {
+                at,
+                pos: Box::new(self.pos.clone()),
+                variant: self.variant.clone(),
+            }),
+        }
+        play(&mut self.pos, &self.variant.tables, m);
+        self.undoable += 1;
         self.moves.push(m);
         self.keys.push(self.hash());
-        true
     }
 
     /// Plays a move given in SAN.
@@ -531,11 +578,43 @@ impl Game {
     ///
     /// # Errors
     /// [`GameError::NothingToUndo`].
+    ///
+    /// The position before the move is rebuilt from the last checkpoint
+    /// at or before it by replaying the moves since, each under the rules
+    /// it was played under: play is a pure function of the position, the
+    /// tables and the move (rule hooks hold no state), so the rebuilt
+    /// position is the one the move was played from, hash included.
     pub fn undo(&mut self) -> Result<Move, GameError> {
-        let pos = self.undo.pop().ok_or(GameError::NothingToUndo)?;
+        if self.undoable == 0 {
+            return Err(GameError::NothingToUndo);
+        }
+        let at = self.undoable - 1;
+        while self.checkpoints.last().is_some_and(|c| c.at > at) {
+            self.checkpoints.pop();
+        }
+        let c = self
+            .checkpoints
+            .last()
+            .expect("the history starts with a checkpoint at 0");
+        let first = self.moves.len() - self.undoable;
+        let mut pos = (*c.pos).clone();
+        for &m in &self.moves[first + c.at..first + at] {
+            play(&mut pos, &c.variant.tables, m);
+        }
+        // The variant stays the one in force (as when undo restored a
+        // stored position): only the replay uses the old rules.
         self.pos = pos;
+        self.undoable = at;
         self.keys.pop();
-        Ok(self.moves.pop().expect("one move per undo entry"))
+        Ok(self.moves.pop().expect("one move per undoable ply"))
+    }
+
+    /// The repetition keys (Zobrist hashes, [`Game::hash`]) of the
+    /// positions since the start of the history (the start, or the last
+    /// board rewrite by [`Game::edit`]), the current one last: what
+    /// [`Game::undo`] repeated would show, without rebuilding positions.
+    pub fn history_keys(&self) -> &[u64] {
+        &self.keys
     }
 
     /// The moves played so far.
@@ -877,6 +956,56 @@ impl Game {
             }
             insufficient(t, p, Color::White) && insufficient(t, p, Color::Black)
         })
+    }
+}
+
+/// Plays `m` on `pos` under `tables` as [`Game`] does (with the rule hooks,
+/// then the en passant square normalised): the one definition of a ply,
+/// shared by play and by undo's replay.
+fn play(pos: &mut AnyPos, tables: &VariantTables, m: Move) {
+    match (&mut *pos, tables) {
+        (AnyPos::Small(p), VariantTables::Small(t)) => match &t.hooks {
+            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
+            None => p.play_unchecked(t, m),
+        },
+        (AnyPos::Large(p), VariantTables::Large(t)) => match &t.hooks {
+            Some(h) => p.play_with_hooks(t, h.as_ref(), m),
+            None => p.play_unchecked(t, m),
+        },
+        _ => unreachable!("position and tables have the same width"),
+    }
+    normalise_ep(pos, tables);
+}
+
+/// Whether two variants play moves by the same tables (rule hooks
+/// included): compiled tables are shared, so the same rules are the same
+/// allocation.
+fn same_tables(a: &VariantTables, b: &VariantTables) -> bool {
+    match (a, b) {
+        (VariantTables::Small(a), VariantTables::Small(b)) => std::sync::Arc::ptr_eq(a, b),
+        (VariantTables::Large(a), VariantTables::Large(b)) => std::sync::Arc::ptr_eq(a, b),
+        _ => false,
+    }
+}
+
+/// Clears the en passant square when no legal en passant capture exists
+/// (G2), so that FEN and repetition keys agree with the FIDE notion of
+/// "the same position".
+fn normalise_ep(pos: &mut AnyPos, tables: &VariantTables) {
+    fn go<B: BitSet>(p: &mut Position<B>, t: &Tables<B>) {
+        if p.ep.is_empty() {
+            return;
+        }
+        let mut v = Vec::new();
+        p.legal_moves_into(t, &mut v);
+        if !v.iter().any(|m| m.kind == MoveKind::EnPassant) {
+            p.set_ep(BitSet::EMPTY, 0);
+        }
+    }
+    match (pos, tables) {
+        (AnyPos::Small(p), VariantTables::Small(t)) => go(p, t),
+        (AnyPos::Large(p), VariantTables::Large(t)) => go(p, t),
+        _ => unreachable!("position and tables have the same width"),
     }
 }
 

@@ -328,16 +328,14 @@ impl Searcher {
     ) -> SearchResult {
         // Hashes of the positions before this one since the last
         // irreversible move, for repetitions.
+        // (The game's own keys: undoing move by move would rebuild each
+        // position, issue 21.)
         let mut history = Vec::with_capacity(game.halfmove_clock() as usize + MAX_PLY + 2);
         {
-            let mut g = game.clone();
-            for _ in 0..game.halfmove_clock() {
-                if g.undo().is_err() {
-                    break;
-                }
-                history.push(g.hash());
-            }
-            history.reverse();
+            let keys = game.history_keys();
+            let before = &keys[..keys.len() - 1];
+            let n = (game.halfmove_clock() as usize).min(before.len());
+            history.extend_from_slice(&before[before.len() - n..]);
         }
         let def = game.variant().definition();
         let royal: Vec<bool> = def.pieces.iter().map(|p| p.royal).collect();

@@ -186,7 +186,9 @@ mod tests {
             let mut s = Session::create(CreateRequest::parse("{}").unwrap()).unwrap();
             let mut prev = Arc::new(s.output_since(0));
             for ply in 0..MAX {
-                if prev.legal_moves.is_empty() {
+                // A drawn game (insufficient material, the 75-move rule,
+                // fivefold repetition) still lists moves but takes none.
+                if prev.legal_moves.is_empty() || s.is_over() {
                     break;
                 }
                 seed ^= seed << 13;
