@@ -122,3 +122,39 @@ fn accessors_on_var_and_param_are_accepted() {
     .unwrap_or_else(|e| panic!("refused: {e}"));
     assert_eq!(s.state().vars.get("f"), Some(&json!("e")));
 }
+
+/// The SAN of the UCI move `uci` in `s`, as the session writes it.
+fn san_of(s: &Session, uci: &str) -> String {
+    let legal = s.legal_moves();
+    let k = s
+        .legal_moves_uci()
+        .iter()
+        .position(|u| u == uci)
+        .unwrap_or_else(|| panic!("{uci} is not legal in {}", s.game().fen()));
+    s.san_among(legal[k], &legal)
+}
+
+/// Regression (issue 25 item 4): the `+`/`#` of a move's SAN came from
+/// the engine's check test, blind to the modifiers, so under `god_kings`
+/// (kings are never in check) `Ra8` was written `Ra8+`.
+///
+/// Hand derivation. `4k3/8/8/8/8/8/8/R3K3 w`: Ra8 puts the rook on the
+/// black king's rank with b8, c8 and d8 empty. In FIDE chess that is
+/// check, and not mate (Kd7, Ke7 and Kf7 are free): `Ra8+`. Under
+/// `god_kings` no king is ever in check: `Ra8`. `k7/8/1K6/8/8/8/8/7R w`:
+/// Rh8 checks a8 along the rank; a7 and b7 are the white king's, b8 the
+/// rook's: mate in FIDE chess, `Rh8#`; under `god_kings` no check and no
+/// mate: `Rh8`.
+#[test]
+fn san_check_marks_follow_the_rules_in_force() {
+    for (fen, uci, fide, god) in [
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", "Ra8+", "Ra8"),
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8", "Rh8#", "Rh8"),
+    ] {
+        let plain = session(fen, vec![]);
+        assert_eq!(san_of(&plain, uci), fide, "{fen} without modifiers");
+        let gods = session(fen, vec![json!("god_kings")]);
+        assert!(!gods.is_over());
+        assert_eq!(san_of(&gods, uci), god, "{fen} under god_kings");
+    }
+}
