@@ -158,3 +158,35 @@ fn san_check_marks_follow_the_rules_in_force() {
         assert_eq!(san_of(&gods, uci), god, "{fen} under god_kings");
     }
 }
+
+/// Regression (session 14): the runtime's royal-loss rule ("a side
+/// without a royal loses") ended every horde game after White's first
+/// move, White having no king by the rules; the server then never
+/// answered the next move. A game whose hooks play on without royals
+/// (horde, atomic) is judged by its hooks alone. The game and the
+/// expected values are python-chess 1.11.2's `HordeBoard`:
+/// `1. g6 h5 2. e5 f6 3. exf6 a5 4. f7#`, checkmate, 1-0, final FEN below.
+#[test]
+fn horde_plays_on_without_a_white_king_in_a_session() {
+    let mut s = Session::create(CreateRequest {
+        game: Some("horde".into()),
+        ..CreateRequest::default()
+    })
+    .expect("horde is shipped");
+    let moves = ["g5g6", "h7h5", "e4e5", "f7f6", "e5f6", "a7a5", "f6f7"];
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(s.status()["status"], "ongoing", "before ply {i}");
+        if i == 6 {
+            assert_eq!(san_of(&s, m), "f7#");
+        }
+        mv(&mut s, m);
+    }
+    assert_eq!(
+        s.game().fen(),
+        "rnbqkbnr/1ppppPp1/6P1/pPP2P1p/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 4"
+    );
+    assert_eq!(
+        s.status(),
+        json!({"status": "checkmate", "winner": "white"})
+    );
+}
