@@ -175,7 +175,21 @@ async fn service_endpoints(b: Backend) {
         (&json!(5), &json!(5))
     );
     assert_eq!(gardner["modifiers"], json!(true));
-    assert_eq!(games.len(), houserules_definitions::builtin_ids().len());
+    // The YAML games and lichess's games built on FIDE chess (its YAML
+    // ones, crazyhouse and 3check, are among the YAML games).
+    let lichess_on_fide = houserules_presets::lichess::LICHESS_GAMES
+        .iter()
+        .filter(|g| !g.is_yaml())
+        .count();
+    assert_eq!(
+        lichess_on_fide, 5,
+        "antichess, kingofthehill, racingkings, atomic, horde"
+    );
+    assert_eq!(
+        games.len(),
+        houserules_definitions::builtin_ids().len() + lichess_on_fide
+    );
+    assert_eq!(game("horde")["name"], json!("Horde"));
     let (status, body) = http(
         s.addr,
         "POST",
