@@ -1050,12 +1050,12 @@ mod tests {
         // Fool's mate (python-chess: checkmate,
         // rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3),
         // then a game with an illegal third move, a syntax error, and an
-        // horde game (horde is not shipped).
+        // shogi game (shogi is not shipped).
         std::fs::write(
             &good,
             "[Event \"mate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
              [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
-             [Event \"broken\"]\n\n1. e4 {open\n\n[Event \"zh\"]\n[Variant \"Horde\"]\n\n1. e4 *\n",
+             [Event \"broken\"]\n\n1. e4 {open\n\n[Event \"zh\"]\n[Variant \"Shogi\"]\n\n1. e4 *\n",
         )
         .expect("write good.pgn");
         vec![dir.join("missing.pgn"), good]
@@ -1078,7 +1078,7 @@ mod tests {
         for tag in ["Los Alamos", "Capablanca", "Grand", "Gardner", "Knightmate"] {
             assert!(resolver.resolve(tag).is_some(), "{tag}");
         }
-        assert!(resolver.resolve("Horde").is_none());
+        assert!(resolver.resolve("Shogi").is_none());
     }
 
     /// Issue 11, wrong answer 6 (names from Fairy-Stockfish, pyffish
@@ -1149,7 +1149,7 @@ mod tests {
         ] {
             assert_eq!(named(tag), Named::Game(id), "{tag}");
         }
-        assert_eq!(named("Horde"), Named::Unknown);
+        assert_eq!(named("Shogi"), Named::Unknown);
     }
 
     /// Issue 11, wrong answer 6: `--game ID` applies to the games whose
@@ -1329,7 +1329,7 @@ mod tests {
         assert_eq!(rows[4]["game"], 4);
         assert_eq!(
             rows[4]["error"]["message"],
-            "variant not supported: Horde (line 14:1)"
+            "variant not supported: Shogi (line 14:1)"
         );
         assert_eq!(
             (
@@ -1369,7 +1369,7 @@ mod tests {
             lines[3]
         );
         assert!(
-            lines[4].ends_with("game 4: 0 plies: error: variant not supported: Horde (line 14:1)"),
+            lines[4].ends_with("game 4: 0 plies: error: variant not supported: Shogi (line 14:1)"),
             "{}",
             lines[4]
         );

@@ -1130,12 +1130,12 @@ quit
     }
     #[test]
     fn a_bad_rule_set_leaves_no_position_for_go() {
-        // Trial 15: after `position` failed (horde is no game here),
+        // Trial 15: after `position` failed (shogi is no game here),
         // `go` searched the previous position and answered `bestmove
         // e2e4`, a White move where the GUI had Black to move. Now the
         // position is missing and `go` answers UCI's null move.
         let lines = session(
-            "setoption name UCI_Variant value horde\n\
+            "setoption name UCI_Variant value shogi\n\
              position startpos moves e2e4\ngo depth 2\nquit\n",
         );
         let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();

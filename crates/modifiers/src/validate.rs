@@ -508,6 +508,7 @@ const MOVE_FILTER: Spec = &[
     ("crossesFile", P::File, false),
     ("when", P::Expr, false),
     ("added", P::Bool, false),
+    ("givesCheck", P::Bool, false),
 ];
 const PIECE_FILTER: Spec = &[
     ("color", P::Player, false),

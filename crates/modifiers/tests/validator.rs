@@ -963,3 +963,24 @@ fn count_and_plies_parameters_below_one_are_refused() {
         "$.triggers[0].effects[0].params.lifetime",
     );
 }
+
+/// `givesCheck` (issue 25 item 4) is a move filter key taking a boolean:
+/// accepted with `true`, refused with a string, and a misspelling is an
+/// unknown key.
+#[test]
+fn gives_check_is_a_boolean_move_filter_key() {
+    let forbid = |params: Value| {
+        with(
+            json!([{"kind": "forbid-move", "params": params}]),
+            json!([]),
+        )
+    };
+    assert!(check(forbid(json!({"givesCheck": true}))).is_empty());
+    let bad = check(forbid(json!({"givesCheck": "yes"})));
+    assert!(
+        bad.iter().any(|f| f.path.ends_with("givesCheck")),
+        "{bad:#?}"
+    );
+    let misspelt = check(forbid(json!({"givesCheckk": true})));
+    assert!(!misspelt.is_empty(), "an unknown key is refused");
+}

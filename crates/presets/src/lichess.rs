@@ -14,6 +14,7 @@ use houserules_engine::{Color, Move, Position, Tables, Variant};
 use crate::{build_from_str, PresetError};
 
 pub use crate::lichess_atomic::Atomic;
+pub use crate::lichess_horde::Horde;
 
 /// A lichess variant shipped as a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +42,8 @@ enum Source {
     RacingKings,
     /// FIDE chess whose captures explode ([`Atomic`]).
     Atomic,
+    /// FIDE chess against a kingless horde of pawns ([`Horde`]).
+    Horde,
 }
 
 /// The shipped lichess games, in lichess's order.
@@ -80,6 +83,12 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         aliases: &["atom", "atomic chess"],
         pgn: "Atomic",
         source: Source::Atomic,
+    },
+    LichessGame {
+        id: "horde",
+        aliases: &["horde chess"],
+        pgn: "Horde",
+        source: Source::Horde,
     },
 ];
 
@@ -131,12 +140,7 @@ impl LichessGame {
                 Ok((v, fen))
             }
             Source::RacingKings => {
-                let mut def = GameDefinition::fide();
-                def.id = "racingkings".into();
-                def.name = "Racing Kings".into();
-                def.castling = None;
-                def.end.insufficient_material = false;
-                def.start_fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1".into();
+                let def = racing_kings_definition();
                 let fen = def.start_fen.clone();
                 let v = Variant::with_hooks(def, RacingKings)
                     .map_err(|e| PresetError::Definition(e.to_string()))?;
@@ -151,6 +155,27 @@ impl LichessGame {
                     .map_err(|e| PresetError::Definition(e.to_string()))?;
                 Ok((v, fen))
             }
+            Source::Horde => {
+                let mut def = GameDefinition::fide();
+                def.id = "horde".into();
+                def.name = "Horde".into();
+                // A pawn on its first or second rank counts as unmoved
+                // (python-chess: both may double-step); `Horde::after_move`
+                // keeps it so for pawns that step onto the second rank.
+                let pawn = def
+                    .pieces
+                    .iter_mut()
+                    .find(|p| p.pawn_like)
+                    .ok_or_else(|| PresetError::Definition("FIDE chess has no pawn".into()))?;
+                pawn.initial_ranks = vec![0, 1];
+                def.start_fen =
+                    "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
+                        .into();
+                let fen = def.start_fen.clone();
+                let v = Variant::with_hooks(def, Horde)
+                    .map_err(|e| PresetError::Definition(e.to_string()))?;
+                Ok((v, fen))
+            }
         }
     }
 
@@ -160,6 +185,34 @@ impl LichessGame {
     pub fn is_yaml(&self) -> bool {
         matches!(self.source, Source::Yaml(_))
     }
+}
+
+/// FIDE pieces from Racing Kings' start, without castling or dead
+/// positions.
+fn racing_kings_definition() -> GameDefinition {
+    let mut def = GameDefinition::fide();
+    def.id = "racingkings".into();
+    def.name = "Racing Kings".into();
+    def.castling = None;
+    def.end.insufficient_material = false;
+    def.start_fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1".into();
+    def
+}
+
+/// Racing Kings without its "no move may give check" rule: the FIDE
+/// pieces from its start under [`RacingKingsGoal`] alone, and its start
+/// FEN. With the custom modifier `forbid-move {"givesCheck": true}`
+/// attached it plays Racing Kings (issue 25 item 4; tested against
+/// python-chess in the modifiers crate's `tests/racing_kings_modifier.rs`).
+///
+/// # Errors
+/// [`PresetError`] when the rules do not build (a bug: tested).
+pub fn racing_kings_goal_only() -> Result<(Variant, String), PresetError> {
+    let def = racing_kings_definition();
+    let fen = def.start_fen.clone();
+    let v = Variant::with_hooks(def, RacingKingsGoal)
+        .map_err(|e| PresetError::Definition(e.to_string()))?;
+    Ok((v, fen))
 }
 
 /// King of the Hill (lichess; python-chess's `KingOfTheHillBoard`): FIDE
@@ -318,6 +371,35 @@ impl<B: BitSet> RuleHooks<B> for RacingKings {
             winner,
             reason: "racing-kings".into(),
         })
+    }
+}
+
+/// Racing Kings' goal alone ([`RacingKings`] without its move filter): a
+/// king on the last rank wins, Black's last chance, no moves once
+/// decided. Moves that give check stay legal; the modifier language's
+/// `forbid-move {"givesCheck": true}` removes them
+/// ([`racing_kings_goal_only`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RacingKingsGoal;
+
+impl<B: BitSet> RuleHooks<B> for RacingKingsGoal {
+    fn profile(&self) -> HookProfile {
+        HookProfile {
+            filter_move: false,
+            ..RuleHooks::<B>::profile(&RacingKings)
+        }
+    }
+
+    fn game_over(&self, t: &Tables<B>, pos: &Position<B>) -> bool {
+        RacingKings::over(t, pos)
+    }
+
+    fn filter_moves(&self, t: &Tables<B>, pos: &Position<B>, moves: &mut Vec<Move>) {
+        RuleHooks::<B>::filter_moves(&RacingKings, t, pos, moves);
+    }
+
+    fn game_result(&self, t: &Tables<B>, pos: &Position<B>, legal: &[Move]) -> Option<HookResult> {
+        RuleHooks::<B>::game_result(&RacingKings, t, pos, legal)
     }
 }
 

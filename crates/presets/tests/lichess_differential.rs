@@ -206,3 +206,8 @@ fn racing_kings_matches_python_chess() {
 fn atomic_matches_python_chess() {
     check("atomic", 3000);
 }
+
+#[test]
+fn horde_matches_python_chess() {
+    check("horde", 3000);
+}

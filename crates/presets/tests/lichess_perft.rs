@@ -105,3 +105,8 @@ fn three_check_counters_in_fen_and_repetition() {
 fn atomic() {
     run("atomic", "atomic.perft", 7);
 }
+
+#[test]
+fn horde() {
+    run("horde", "horde.perft", 3);
+}

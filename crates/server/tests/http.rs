@@ -175,13 +175,15 @@ async fn service_endpoints(b: Backend) {
         (&json!(5), &json!(5))
     );
     assert_eq!(gardner["modifiers"], json!(true));
-    // The YAML games, then lichess's four games built from presets on
-    // FIDE chess (antichess, King of the Hill, Racing Kings, atomic; lichess
-    // lists them beside crazyhouse and three-check, which are YAML games).
-    for id in ["antichess", "kingofthehill", "racingkings", "atomic"] {
+    // The YAML games, then lichess's five games built from presets on
+    // FIDE chess (antichess, King of the Hill, Racing Kings, atomic,
+    // horde; lichess lists them beside crazyhouse and three-check, which
+    // are YAML games).
+    for id in ["antichess", "kingofthehill", "racingkings", "atomic", "horde"] {
         game(id);
     }
-    assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 4);
+    assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 5);
+    assert_eq!(game("horde")["name"], json!("Horde"));
     let (status, body) = http(
         s.addr,
         "POST",

@@ -10,7 +10,9 @@
 //! ```
 //!
 //! The antichess, racing kings and three-check games are the shortest
-//! finished ones among 300 seeded random playouts.
+//! finished ones among 300 seeded random playouts; the horde game the
+//! shortest finished one among random playouts where White prefers
+//! mates and checks.
 
 mod common;
 
@@ -59,6 +61,15 @@ const GAMES: &[(&str, &str, &str, &str)] = &[
          b2b3 f7g6 g1h3 d6d5 d1g4",
         "1-0",
         "r1b2bnr/p2Bp1pp/1p4k1/3pqp2/6Q1/1P5N/P1PP1PPP/RNB2K1R b - - 0+2 1 11",
+    ),
+    (
+        "horde",
+        // 1. g6 h5 2. e5 f6 3. exf6 a5 4. f7#: the f7 pawn checks e8,
+        // Black's own pieces fill d8, f8, d7 and e7, and the g6 pawn
+        // guards f7 (python-chess: checkmate).
+        "g5g6 h7h5 e4e5 f7f6 e5f6 a7a5 f6f7",
+        "1-0",
+        "rnbqkbnr/1ppppPp1/6P1/pPP2P1p/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 4",
     ),
 ];
 

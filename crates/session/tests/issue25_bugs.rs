@@ -122,3 +122,71 @@ fn accessors_on_var_and_param_are_accepted() {
     .unwrap_or_else(|e| panic!("refused: {e}"));
     assert_eq!(s.state().vars.get("f"), Some(&json!("e")));
 }
+
+/// The SAN of the UCI move `uci` in `s`, as the session writes it.
+fn san_of(s: &Session, uci: &str) -> String {
+    let legal = s.legal_moves();
+    let k = s
+        .legal_moves_uci()
+        .iter()
+        .position(|u| u == uci)
+        .unwrap_or_else(|| panic!("{uci} is not legal in {}", s.game().fen()));
+    s.san_among(legal[k], &legal)
+}
+
+/// Regression (issue 25 item 4): the `+`/`#` of a move's SAN came from
+/// the engine's check test, blind to the modifiers, so under `god_kings`
+/// (kings are never in check) `Ra8` was written `Ra8+`.
+///
+/// Hand derivation. `4k3/8/8/8/8/8/8/R3K3 w`: Ra8 puts the rook on the
+/// black king's rank with b8, c8 and d8 empty. In FIDE chess that is
+/// check, and not mate (Kd7, Ke7 and Kf7 are free): `Ra8+`. Under
+/// `god_kings` no king is ever in check: `Ra8`. `k7/8/1K6/8/8/8/8/7R w`:
+/// Rh8 checks a8 along the rank; a7 and b7 are the white king's, b8 the
+/// rook's: mate in FIDE chess, `Rh8#`; under `god_kings` no check and no
+/// mate: `Rh8`.
+#[test]
+fn san_check_marks_follow_the_rules_in_force() {
+    for (fen, uci, fide, god) in [
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", "Ra8+", "Ra8"),
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8", "Rh8#", "Rh8"),
+    ] {
+        let plain = session(fen, vec![]);
+        assert_eq!(san_of(&plain, uci), fide, "{fen} without modifiers");
+        let gods = session(fen, vec![json!("god_kings")]);
+        assert!(!gods.is_over());
+        assert_eq!(san_of(&gods, uci), god, "{fen} under god_kings");
+    }
+}
+
+/// Regression (session 14): the runtime's royal-loss rule ("a side
+/// without a royal loses") ended every horde game after White's first
+/// move, White having no king by the rules; the server then never
+/// answered the next move. A game whose hooks play on without royals
+/// (horde, atomic) is judged by its hooks alone. The game and the
+/// expected values are python-chess 1.11.2's `HordeBoard`:
+/// `1. g6 h5 2. e5 f6 3. exf6 a5 4. f7#`, checkmate, 1-0, final FEN below.
+#[test]
+fn horde_plays_on_without_a_white_king_in_a_session() {
+    let mut s = Session::create(CreateRequest {
+        game: Some("horde".into()),
+        ..CreateRequest::default()
+    })
+    .expect("horde is shipped");
+    let moves = ["g5g6", "h7h5", "e4e5", "f7f6", "e5f6", "a7a5", "f6f7"];
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(s.status()["status"], "ongoing", "before ply {i}");
+        if i == 6 {
+            assert_eq!(san_of(&s, m), "f7#");
+        }
+        mv(&mut s, m);
+    }
+    assert_eq!(
+        s.game().fen(),
+        "rnbqkbnr/1ppppPp1/6P1/pPP2P1p/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 4"
+    );
+    assert_eq!(
+        s.status(),
+        json!({"status": "checkmate", "winner": "white"})
+    );
+}

@@ -66,9 +66,11 @@ export function modifierEntry(key: string, entries: RuleEntry[]): string | objec
 }
 
 /**
- * The games the engine ships (crates/definitions/games/*.yaml: id and name), offered in the Game
- * select when GET /api/rules lists none (houserules serve answers `{presets, layouts, modifiers}`,
- * docs/protocol.md). Every board takes modifiers, Capablanca 10×8 and Grand 10×10 included.
+ * The games the engine ships (crates/definitions/games/*.yaml: id and name; then lichess's games
+ * built on FIDE chess, crates/presets/src/lichess.rs: id and PGN `Variant` name, as GET /api/rules
+ * lists them), offered in the Game select when GET /api/rules lists none (houserules serve answers
+ * `{presets, layouts, modifiers}`, docs/protocol.md). Every board takes modifiers, Capablanca 10×8
+ * and Grand 10×10 included.
  */
 export const SHIPPED_GAMES: RuleEntry[] = [
   { id: '3check', name: 'Three-check', description: 'FIDE chess; the third check given wins' },
@@ -81,6 +83,11 @@ export const SHIPPED_GAMES: RuleEntry[] = [
   { id: 'grand', name: 'Grand chess', description: '10×10 with cardinal and marshal' },
   { id: 'knightmate-classic', name: 'Knightmate', description: 'the royal piece moves as a knight, manns replace the knights' },
   { id: 'los-alamos', name: 'Los Alamos chess', description: '6×6 without bishops' },
+  { id: 'antichess', name: 'Antichess', description: 'captures are compulsory; a side without pieces or moves wins' },
+  { id: 'kingofthehill', name: 'King of the Hill', description: 'FIDE chess; a king on a centre square wins' },
+  { id: 'racingkings', name: 'Racing Kings', description: 'no checks; the first king on the eighth rank wins' },
+  { id: 'atomic', name: 'Atomic', description: 'captures explode the pieces around them, pawns apart' },
+  { id: 'horde', name: 'Horde', description: 'White has 36 pawns and no king, and loses when it has no pieces left' },
 ];
 
 /**

@@ -45,11 +45,19 @@ describe('the Game select', () => {
       const text = readFileSync(join(dir, f), 'utf8');
       return { id: /^id: (.+)$/m.exec(text)?.[1].trim(), name: /^name: (.+)$/m.exec(text)?.[1].trim() };
     })
+    // lichess's games built on FIDE chess (crates/presets/src/lichess.rs; the YAML ones are above),
+    // named by their PGN `Variant` tag as the server names them.
+    .concat(
+      [...readFileSync(join(dir, '../../presets/src/lichess.rs'), 'utf8').matchAll(/id: "([^"]+)",[^}]*?pgn: "([^"]+)",\s*source: Source::(\w+)/g)]
+        .filter((m) => m[3] !== 'Yaml')
+        .map((m) => ({ id: m[1], name: m[2] })),
+    )
     .filter((g) => g.id !== 'chess' && !NOT_PLAYABLE_HERE.has(String(g.id)));
   it('offers the shipped games when GET /api/rules lists none (houserules serve)', () => {
     const offered = gameChoices({ games: [], layouts: [], presets: [], modifiers: [] }).map((g) => ({ id: g.id, name: g.name }));
     expect(offered.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual(shipped.sort((a, b) => String(a.id).localeCompare(String(b.id))));
     expect(offered.some((g) => g.id === 'grand')).toBe(true);
+    expect(offered.some((g) => g.id === 'horde' && g.name === 'Horde')).toBe(true);
   });
   it("offers the server's list when it sends one, without a second standard chess", () => {
     const games = [{ id: 'chess', name: 'Chess' }, { id: 'grand', name: 'Grand chess' }];

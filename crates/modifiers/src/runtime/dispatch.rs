@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use houserules_engine::Color;
 use serde_json::{json, Value};
 
+use super::board::Board;
 use super::eval;
 use super::{
     marker_value, pieces_of, Arm, Lifetime, Marker, MarkerLifetime, PieceInfo, Ply, Session, Step,
@@ -175,11 +176,21 @@ impl Session {
 
     /// A side without a royal loses (both: a draw), in a game that has
     /// royals and no result yet: the royal-loss result of an input's end.
+    /// Not in a game whose rules play on without royals (the hooks'
+    /// `setup_needs_royals` is off: horde's White never has a king, and
+    /// atomic's exploded king is the hooks' own result).
     pub(crate) fn judge_royal_loss(&mut self) {
         if self.st.result.is_some() {
             return;
         }
         let p = self.position();
+        let needs_royals = match p {
+            Board::Small(_, t) => t.hooks().is_none_or(|h| h.setup_needs_royals()),
+            Board::Large(_, t) => t.hooks().is_none_or(|h| h.setup_needs_royals()),
+        };
+        if !needs_royals {
+            return;
+        }
         let has = |c: Color| p.royals(c) != 0;
         let (w, b) = (has(Color::White), has(Color::Black));
         if (!w || !b) && self.definition_has_royals() {

@@ -331,6 +331,7 @@ impl Session {
                 }
                 "when" => truthy(&self.eval(&cxp, x)),
                 "added" => x.as_bool() == Some(self.is_added_move(pos, m, cx.depth)),
+                "givesCheck" => x.as_bool() == Some(self.gives_check(pos, m, cx.depth)),
                 _ => true,
             };
             if !ok {
@@ -448,6 +449,19 @@ impl Session {
             }
         }
         out
+    }
+
+    /// Whether `m`, played on `pos` (the engine's move with the game's
+    /// hooks, without the modifiers' triggers), leaves a royal piece of
+    /// the side not moving attacked under rule-aware attacks: the
+    /// `givesCheck` move filter key (issue 25 item 4; racing kings' "no
+    /// move may give check").
+    pub(crate) fn gives_check(&self, pos: Board<'_>, m: Move, depth: u8) -> bool {
+        let them = pos.turn().flip();
+        let after = pos.played(m);
+        !self
+            .attacked_royals(after.board(pos), them, Some(them), depth)
+            .is_empty()
     }
 
     /// Rule-aware check of `color` in the current position.

@@ -517,8 +517,14 @@ impl Runtime {
     /// among those moves (not the engine's: a modifier may add a second
     /// rook move to a square, or forbid the other one), so that reading it
     /// back against them ([`Session::resolve_move`]) names `m`. The `+`/`#`
-    /// suffix is the engine's (the game's hooks, without the modifiers'
-    /// triggers, which only playing the move would run).
+    /// suffix is the active rules' own (issue 25 item 4: under `god_kings`
+    /// a rook on the king's rank gives no check, so `Ra8`, not `Ra8+`):
+    /// with nothing attached, the engine's (the game's hooks); otherwise
+    /// the move is played on a copy of the runtime, its triggers included
+    /// (the copy draws the same random outcomes the game will), and the
+    /// suffix is `#` when the game then ends with a winner (mate under the
+    /// rules' check, or a rule's win, as python-chess marks a variant win),
+    /// `+` when the side to move is in check under the rules' attacks.
     pub fn san(&self, m: Move) -> String {
         self.san_among(m, &self.rule_legal_moves())
     }
@@ -528,9 +534,33 @@ impl Runtime {
     /// writing many moves lists them once).
     pub fn san_among(&self, m: Move, legal: &[Move]) -> String {
         let def = self.game.variant().definition();
-        match self.position() {
-            Board::Small(pos, t) => houserules_engine::san::write(def, t, pos, legal, m),
-            Board::Large(pos, t) => houserules_engine::san::write(def, t, pos, legal, m),
+        let quiet = self.is_quiet();
+        let bare = match self.position() {
+            Board::Small(pos, t) if quiet => {
+                return houserules_engine::san::write(def, t, pos, legal, m)
+            }
+            Board::Large(pos, t) if quiet => {
+                return houserules_engine::san::write(def, t, pos, legal, m)
+            }
+            Board::Small(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
+            Board::Large(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
+        };
+        let uci = self.write_uci(m, legal, &self.game.legal_moves());
+        let mut after = self.clone();
+        if after.submit_move(&uci).is_err() {
+            // Not a move the rules allow now: no suffix can be judged.
+            return bare;
+        }
+        let status = after.status();
+        let won = status["status"] != "ongoing"
+            && status["status"] != "awaiting-choice"
+            && status["winner"].is_string();
+        if won {
+            bare + "#"
+        } else if after.is_check() {
+            bare + "+"
+        } else {
+            bare
         }
     }
 

@@ -300,6 +300,12 @@ impl Session {
                     {
                         return None
                     }
+                    // `givesCheck` plays each move: the interpreter's.
+                    PrimitiveKind::ForbidMove | PrimitiveKind::MustMoveIfAble
+                        if params.contains_key("givesCheck") =>
+                    {
+                        return None
+                    }
                     PrimitiveKind::ForbidMove => {
                         let (sm, dynamic) = self.move_mask(&cx, params, pos);
                         cacheable &= !dynamic;
