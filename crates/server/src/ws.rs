@@ -315,11 +315,17 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
             }
         }
     }
+    // The writer gets its close frame before the game hears `Gone`: the
+    // game then drops this connection's queue, and a writer that saw the
+    // queue close first would take it for a client that does not read
+    // (1008) where a stopping server means 1012 (a drained node's local
+    // sockets got 1008 now and then: tests/cluster.rs,
+    // drain_hands_the_games_over).
+    let closing = close.is_some();
+    let _ = close_tx.send(close);
     if let Some(id) = conn {
         let _ = game.tx.send(Cmd::Gone { conn: id }).await;
     }
-    let closing = close.is_some();
-    let _ = close_tx.send(close);
     drop(strong);
     let end = match writer_done {
         Some(end) => end,

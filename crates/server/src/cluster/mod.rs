@@ -301,6 +301,7 @@ impl Cluster {
             while let Some(m) = beats.next().await {
                 let Some(c) = me.upgrade() else { break };
                 if let Some(node) = m.subject.rsplit('.').next() {
+                    tracing::trace!(from = %node, node = %c.node, "heartbeat heard");
                     let now = Instant::now();
                     let last = lock(&c.seen).insert(node.to_string(), now);
                     // Beats come every `every`: a gap of k of them means
@@ -316,6 +317,7 @@ impl Cluster {
                     }
                 }
             }
+            tracing::debug!("no longer hearing heartbeats (the subscription ended)");
         });
         if let Some(mut rx) = lock(&self.evicted).take() {
             let me = Arc::downgrade(self);
@@ -326,30 +328,53 @@ impl Cluster {
                 }
             });
         }
+        // Heartbeats and lease ticks run apart: a tick waits on Postgres
+        // (up to the pool's 10 s while it is down), and a node whose store
+        // is away is still alive on NATS; its peers must not let go of its
+        // relayed sockets for that (tests/cluster.rs,
+        // a_postgres_restart_loses_nothing).
         let me = Arc::downgrade(self);
         let tick = self.config.tick;
         tokio::spawn(async move {
             let mut beat = tokio::time::interval(tick / 2);
             beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut n: u64 = 0;
             loop {
                 beat.tick().await;
                 let Some(c) = me.upgrade() else { break };
                 if c.stopped.load(Ordering::Relaxed) {
                     break;
                 }
-                // Bounded: while NATS is away its client's queue may fill,
-                // and the renewals below must go on regardless.
+                // None while NATS is away: its client would queue the beat
+                // and send it on reconnecting, late, where it would pass
+                // for a beat on time and hide the outage from the peers
+                // (`…_heartbeats_missed_total`, `…_peers`).
+                if !c.nats_connected() {
+                    tracing::trace!(node = %c.node, "no heartbeat: NATS is not connected");
+                    continue;
+                }
+                // Bounded: the client's queue may be full.
                 let _ = tokio::time::timeout(
                     Duration::from_millis(100),
                     c.nats
                         .publish(c.subject(&format!("node.{}", c.node)), "".into()),
                 )
                 .await;
-                n += 1;
-                if n.is_multiple_of(2) {
-                    c.tick().await;
+            }
+        });
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(tick);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            // The first tick one period after the start (which takes the
+            // games itself).
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let Some(c) = me.upgrade() else { break };
+                if c.stopped.load(Ordering::Relaxed) {
+                    break;
                 }
+                c.tick().await;
             }
         });
         tokio::time::timeout(Duration::from_secs(5), self.nats.flush())
