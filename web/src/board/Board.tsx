@@ -199,6 +199,17 @@ export function Board(props: BoardProps) {
     return true;
   };
 
+  /** Selects `sq` and starts dragging its piece from the pointer's point. */
+  const grab = (sq: string, pt: { x: number; y: number }, ev: JSX.TargetedPointerEvent<SVGSVGElement>) => {
+    setSelected(sq);
+    setDrag({ from: sq, x: pt.x, y: pt.y, moved: false });
+    try {
+      (ev.currentTarget as Element).setPointerCapture?.(ev.pointerId);
+    } catch {
+      /* synthetic events have no active pointer */
+    }
+  };
+
   const onDown = (ev: JSX.TargetedPointerEvent<SVGSVGElement>) => {
     if (promo) return;
     const pt = toSvg(ev);
@@ -222,13 +233,7 @@ export function Board(props: BoardProps) {
         return;
       }
       if (piece && piece.color === props.premoveSide && selected !== sq) {
-        setSelected(sq);
-        setDrag({ from: sq, x: pt.x, y: pt.y, moved: false });
-        try {
-          (ev.currentTarget as Element).setPointerCapture?.(ev.pointerId);
-        } catch {
-          /* synthetic events have no active pointer */
-        }
+        grab(sq, pt, ev);
       } else setSelected(null);
       return;
     }
@@ -242,13 +247,7 @@ export function Board(props: BoardProps) {
       return;
     }
     if (dests.has(sq)) {
-      setSelected(sq);
-      setDrag({ from: sq, x: pt.x, y: pt.y, moved: false });
-      try {
-        (ev.currentTarget as Element).setPointerCapture?.(ev.pointerId);
-      } catch {
-        /* synthetic events have no active pointer */
-      }
+      grab(sq, pt, ev);
     } else setSelected(null);
   };
   const onMoveEv = (ev: JSX.TargetedPointerEvent<SVGSVGElement>) => {
