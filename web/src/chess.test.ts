@@ -90,6 +90,16 @@ describe('PGN movetext', () => {
     const pgn = '[Event "x"]\n\n1. e4 {best} e5 2. Nf3 (2. f4 exf4) 2... Nc6 $1 3. Bb5 1-0\n';
     expect(pgnSanMoves(pgn)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
   });
+  // Session-14 trial: a capture parry cancelled showed as "--" in the move list, the status line
+  // and the event log. The server writes it as a null move with the move tried in a command
+  // (docs/protocol.md § The PGN); a skipped turn is a null move that is no move of the log.
+  it('reads the move of a null move and drops a skipped turn', () => {
+    const pgn =
+      '[Modifiers "parry"]\n\n1. e4 d5 2. -- {[%hr move exd5] [%hr choice rock player=white]\n' +
+      '[%hr choice paper player=black] the board did not change: capture-cancelled} 2... Nf6\n' +
+      '3. Nf3 -- {[%hr skip] the rules skipped black\'s turn} 4. Nc3 *\n';
+    expect(pgnSanMoves(pgn)).toEqual(['e4', 'd5', 'exd5', 'Nf6', 'Nf3', 'Nc3']);
+  });
 });
 
 // Session-7 web trial: clicking the king and then its own rook selected the rook in standard chess.

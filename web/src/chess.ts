@@ -274,12 +274,20 @@ function parsePlain(t: string, pieces: PieceOut[], legalMoves: string[], letters
   return new Error(`"${cutEcho(t)}" is not a legal move here`);
 }
 
-/** The SAN tokens of a PGN's movetext (tags, comments, variations, NAGs, numbers and the result dropped). */
+/**
+ * The SAN tokens of a PGN's movetext (tags, comments, variations, NAGs, numbers and the result
+ * dropped), one per move the game's log records: the server writes a move that left the board
+ * unchanged as `-- {[%hr move exd5] …}` (a capture parry cancelled: the move is `exd5`) and a
+ * skipped turn as `-- {[%hr skip] …}` (no move at all; docs/protocol.md § The PGN).
+ */
 export function pgnSanMoves(pgn: string): string[] {
   const body = pgn
     .split('\n')
-    .filter((l) => !l.startsWith('['))
+    // Tag lines only: a comment wrapped onto a new line may start with `[%hr …]`.
+    .filter((l) => !/^\s*\[[A-Za-z0-9_]+\s+".*"\s*\]\s*$/.test(l))
     .join(' ')
+    .replace(/(^|\s)--\s*\{\s*\[%hr move ([^\]\s]+)\][^}]*\}/g, ' $2 ')
+    .replace(/(^|\s)--\s*\{\s*\[%hr skip\][^}]*\}/g, ' ')
     .replace(/\{[^}]*\}/g, ' ')
     .replace(/;[^\n]*/g, ' ');
   let depth = 0;

@@ -174,9 +174,7 @@ impl SessionReplay {
             return;
         };
         let log = s.state().log.len();
-        match s.submit(Input::Move {
-            mv: written.into(),
-        }) {
+        match s.submit(Input::Move { mv: written.into() }) {
             Ok(()) => {
                 self.plies = ply;
                 self.turn_log = (log, 0);

@@ -393,7 +393,11 @@ fn play_pgn_of_a_parry_game_replays_in_python_chess_and_pgn_check() {
     let r: Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
     assert_eq!(o.status.code(), Some(0), "{r}");
-    assert_eq!((&r["plies"], &r["final_fen"]), (&5.into(), &expected.into()), "{r}");
+    assert_eq!(
+        (&r["plies"], &r["final_fen"]),
+        (&5.into(), &expected.into()),
+        "{r}"
+    );
     // python-chess reads `--` as a null move: the same board.
     let py = Command::new("python3")
         .args([
@@ -423,20 +427,22 @@ fn play_pgn_of_a_parry_game_replays_in_python_chess_and_pgn_check() {
         &bare,
         format!(
             "{tags}\n\n{}\n",
-            movetext.replace("[%hr choice rock player=white] [%hr choice paper player=black] ", "")
+            movetext.replace(
+                "[%hr choice rock player=white] [%hr choice paper player=black] ",
+                ""
+            )
         ),
     )
     .unwrap();
     let o = houserules(&["pgn", "check", bare.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("no `[%hr choice …]` comment answers it"), "{out}");
+    assert!(
+        out.contains("no `[%hr choice …]` comment answers it"),
+        "{out}"
+    );
     let null = d.join("null.pgn");
-    std::fs::write(
-        &null,
-        "[Modifiers \"parry\"]\n\n1. e4 d5 2. -- Nf6 *\n",
-    )
-    .unwrap();
+    std::fs::write(&null, "[Modifiers \"parry\"]\n\n1. e4 d5 2. -- Nf6 *\n").unwrap();
     let o = houserules(&["pgn", "check", null.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{out}");

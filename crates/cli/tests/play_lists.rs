@@ -379,7 +379,8 @@ fn play_takes_san_inputs_and_writes_pgn() {
         "{pgn}"
     );
     // Library modifiers by id (anti_camping first asks White for an enemy
-    // piece: the b8 knight).
+    // piece: the b8 knight). The answer, given before the first move, is a
+    // `[%hr choice …]` comment before it (issue 26 item 8).
     let (code, pgn) = play_pgn(
         "modifiers",
         r#"{"modifiers": ["anti_camping"], "seed": 7}"#,
@@ -387,7 +388,8 @@ fn play_takes_san_inputs_and_writes_pgn() {
     );
     assert_eq!(code, Some(0), "{pgn}");
     assert!(
-        pgn.contains("[Modifiers \"anti_camping\"]") && pgn.contains("\n1. e4 *\n"),
+        pgn.contains("[Modifiers \"anti_camping\"]")
+            && pgn.contains("\n{[%hr choice b8]} 1. e4 *\n"),
         "{pgn}"
     );
 }

@@ -335,8 +335,10 @@ fn pgn_check_replays_the_modifiers_tag() {
     assert_eq!(r["final_fen"], fen, "{report}");
 
     // A modifier that asks for a choice when it attaches (`mr_freeze`:
-    // the chooser names a file) cannot be replayed from moves alone: the
-    // game is an error of kind `modifiers` naming the choice.
+    // the chooser names a file) cannot be replayed from moves alone: with
+    // no `[%hr choice …]` comment before the first move, that move is an
+    // error at ply 1 naming the pending choice (issue 26 item 8; before,
+    // the whole game was refused).
     let o = houserules(&[
         "pgn",
         "check",
@@ -347,14 +349,36 @@ fn pgn_check_replays_the_modifiers_tag() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
     let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
-    assert_eq!(r["error"]["kind"], "modifiers", "{r}");
+    assert_eq!(
+        (&r["error"]["kind"], &r["error"]["ply"]),
+        (&"illegal".into(), &1.into()),
+        "{r}"
+    );
     assert!(
         r["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("mr_freeze"),
+            .contains("a column choice of `mr_freeze` is pending"),
         "{r}"
     );
+    // Answered in a comment before the first move (a column, `a`), the
+    // choice is no longer in the way: the replay goes on to ply 3, where
+    // `Bh5` names no move from the standard start (d1 holds a queen, as
+    // above), and moves on the a-file are not among the first two.
+    let answered = bare.with_extension("answered.pgn");
+    let body = std::fs::read_to_string(&bare).unwrap();
+    let (tags, moves) = body.split_once("\n\n").unwrap();
+    std::fs::write(&answered, format!("{tags}\n\n{{[%hr choice a]}} {moves}")).unwrap();
+    let o = houserules(&[
+        "pgn",
+        "check",
+        "--json",
+        "--modifiers",
+        "mr_freeze",
+        answered.to_str().unwrap(),
+    ]);
+    let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(r["error"]["ply"], 3, "{r}");
 
     // A game on another board: Gardner 5×5 with `severe_constipation`.
     // After 1.a3 (a2-a3; no double steps in Gardner) the board reads

@@ -1,45 +1,12 @@
-#![allow(unsafe_code)] // the counting allocator, as in crates/pgn/tests/memory.rs
 //! What a ply costs a [`Game`] in heap (issue 21: the game kept a full
 //! position per ply for undo, about a kilobyte; 7.2 KiB of a live server
 //! game's RSS a ply). This binary holds one test, so that the counting
 //! allocator sees only it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
 use houserules_engine::Game;
 
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call forwards to `System` with the caller's layout; the
-// counter is only bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.alloc_zeroed(l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE.fetch_add(new as isize - l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.realloc(p, l, new) }
-    }
-}
-
 #[global_allocator]
-static A: Counting = Counting;
+static A: houserules_alloc_count::Counting = houserules_alloc_count::Counting;
 
 /// A game's heap grows by less than 200 bytes a ply over 300 plies of a
 /// FIDE game that shuffles knights (Nf3 Nf6 Ng1 Ng8 …, no game end: the
@@ -55,11 +22,11 @@ fn a_ply_costs_a_game_less_than_200_bytes() {
     for uci in cycle.iter().cycle().take(10) {
         g.apply_uci(uci).unwrap();
     }
-    let at_10 = LIVE.load(Ordering::Relaxed);
+    let at_10 = houserules_alloc_count::live();
     for uci in cycle.iter().cycle().skip(10 % 4).take(290) {
         g.apply_uci(uci).unwrap();
     }
-    let at_300 = LIVE.load(Ordering::Relaxed);
+    let at_300 = houserules_alloc_count::live();
     assert_eq!(g.moves().len(), 300);
     let per_ply = (at_300 - at_10) as f64 / 290.0;
     println!("{per_ply:.0} bytes a ply");

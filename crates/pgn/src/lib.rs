@@ -35,9 +35,9 @@ pub use error::PgnError;
 pub use export::{export_moves, export_tags, ExportProblems};
 pub use model::{Line, MoveNode, PgnGame, Tag, TextPos};
 pub use reader::{
-    glyph_nag, EventSink, MoveSink, Reader, Streamed, DEFAULT_MAX_GAME_BYTES, DEFAULT_MAX_LINE_BYTES,
-    DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_TAG_BYTES, MAX_VARIATION_DEPTH, NOT_TEXT, RESULTS,
-    TAG_OVERHEAD,
+    glyph_nag, EventSink, MoveSink, Reader, Streamed, DEFAULT_MAX_GAME_BYTES,
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_TAG_BYTES, MAX_VARIATION_DEPTH,
+    NOT_TEXT, RESULTS, TAG_OVERHEAD,
 };
 pub use replay::{
     claim_name, replay, replay_from, replay_with, result_of, Replay, ReplayError, ReplayErrorKind,

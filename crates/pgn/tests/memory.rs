@@ -11,57 +11,16 @@
 //!
 //! This is not a timed test: only memory is asserted.
 
-// A global allocator is an `unsafe` trait; this one only forwards to the
-// system allocator and counts (no library offers a cheap peak counter:
-// dhat's tracking would make the 2,000,000-ply case far too slow).
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufRead, BufReader, Read};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use houserules_pgn::{Reader, Replayer};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
 /// The cases measure one at a time (the peak is process-wide).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-// SAFETY: every call is forwarded to the system allocator unchanged; only
-// counters are updated besides.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed)
-                    + (new_size - layout.size());
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static A: houserules_alloc_count::Counting = houserules_alloc_count::Counting;
 
 const LIMIT: usize = 64 << 20;
 
@@ -119,8 +78,8 @@ impl<F: FnMut(u64) -> String> Read for Generated<F> {
 /// Checks every game of `input` as `pgn check` does; returns the games'
 /// (plies, error) and the peak of live heap bytes meanwhile.
 fn check(input: impl BufRead) -> (Vec<(usize, Option<String>)>, usize) {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = houserules_alloc_count::live();
+    houserules_alloc_count::reset_peak();
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
     loop {
@@ -140,7 +99,7 @@ fn check(input: impl BufRead) -> (Vec<(usize, Option<String>)>, usize) {
         };
         out.push((plies, error));
     }
-    (out, PEAK.load(Ordering::Relaxed) - base)
+    (out, (houserules_alloc_count::peak() - base) as usize)
 }
 
 fn mib(n: usize) -> f64 {

@@ -274,7 +274,11 @@ async fn the_document_states_what_the_server_does() {
         .values()
         .flat_map(|p| p.as_object().unwrap().values())
     {
-        for response in op["responses"].as_object().into_iter().flat_map(|r| r.values()) {
+        for response in op["responses"]
+            .as_object()
+            .into_iter()
+            .flat_map(|r| r.values())
+        {
             for (name, link) in response["links"].as_object().into_iter().flatten() {
                 let target = link["operationId"].as_str().unwrap_or_default();
                 assert!(

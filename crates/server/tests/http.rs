@@ -179,7 +179,13 @@ async fn service_endpoints(b: Backend) {
     // FIDE chess (antichess, King of the Hill, Racing Kings, atomic,
     // horde; lichess lists them beside crazyhouse and three-check, which
     // are YAML games).
-    for id in ["antichess", "kingofthehill", "racingkings", "atomic", "horde"] {
+    for id in [
+        "antichess",
+        "kingofthehill",
+        "racingkings",
+        "atomic",
+        "horde",
+    ] {
         game(id);
     }
     assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 5);
@@ -583,8 +589,10 @@ async fn pgn_writes_the_rule_set(b: Backend) {
     }
     bl.state_where(|s| s["sideToMove"] == "black" && s["pendingChoice"].is_null())
         .await;
-    bl.mv("g8f6", 3).await;
-    w.state_where(|s| s["sideToMove"] == "white").await;
+    // The cancelled capture is not a ply of the game (`plyCount` stays 2).
+    bl.mv("g8f6", 2).await;
+    // Black's own queue: the states before were consumed above.
+    bl.state_where(|s| s["sideToMove"] == "white").await;
     let state = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
     let (_, text) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -10,12 +10,9 @@
 //! The heap figures come from a counting allocator (bytes allocated and
 //! not yet freed), the RSS figures from `/proc/self/statm`; docs/load.md
 //! records them with the load average of the run.
-#![allow(unsafe_code)] // the counting allocator, as in crates/pgn/tests/memory.rs
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,33 +22,10 @@ use houserules_session::{CreateRequest, Input, Session};
 use serde_json::json;
 
 /// The system allocator, counting the bytes live.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is forwarded to the system allocator unchanged; only
-// the counter is updated besides.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        LIVE.fetch_add(n as isize - l.size() as isize, Ordering::Relaxed);
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
 #[global_allocator]
-static A: Counting = Counting;
+static A: houserules_alloc_count::Counting = houserules_alloc_count::Counting;
 
-fn live() -> isize {
-    LIVE.load(Ordering::Relaxed)
-}
+use houserules_alloc_count::live;
 
 /// The resident set in bytes.
 fn rss() -> i64 {

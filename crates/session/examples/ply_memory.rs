@@ -1,4 +1,3 @@
-#![allow(unsafe_code)] // the counting allocator, as in crates/pgn/tests/memory.rs
 //! Heap bytes a session holds per ply (issue 21: a live game's memory
 //! grew by about 3.3 KB a ply). A counting global allocator keeps the live
 //! heap bytes; the example plays seeded random games of a rule set and
@@ -13,47 +12,13 @@
 //! it is read over 290 plies to average that out, and the games' vectors
 //! are the same before and after a change.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
 use houserules_session::{CreateRequest, Input, Session};
 
 /// The system allocator, counting the bytes live.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call forwards to `System` with the caller's layout; the
-// counter is only bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.alloc_zeroed(l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE.fetch_add(new as isize - l.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded as is.
-        unsafe { System.realloc(p, l, new) }
-    }
-}
-
 #[global_allocator]
-static A: Counting = Counting;
+static A: houserules_alloc_count::Counting = houserules_alloc_count::Counting;
 
-fn live() -> isize {
-    LIVE.load(Ordering::Relaxed)
-}
+use houserules_alloc_count::live;
 
 const FROM: usize = 10;
 const TO: usize = 300;

@@ -376,7 +376,10 @@ mod tests {
     #[test]
     fn bad_commands_are_named() {
         let e = read_commands("[%hr castle now]").unwrap_err();
-        assert!(e.contains("`[%hr castle now]` is not a houserules command"), "{e}");
+        assert!(
+            e.contains("`[%hr castle now]` is not a houserules command"),
+            "{e}"
+        );
         let e = read_commands("[%hr choice rock player=red]").unwrap_err();
         assert!(e.contains("`player=red`"), "{e}");
         let e = read_commands("[%hr move e4").unwrap_err();
