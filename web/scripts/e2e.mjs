@@ -321,6 +321,11 @@ try {
     });
     for (const [who, p] of [['player', await page(DESKTOP, g.seats.white.url)], ['spectator', await page(PHONE, `/games/${g.id}`)]]) {
       await p.waitForSelector('[data-rules-panel] [data-rule-id="minefield"]');
+      // The panel names rules by id until GET /api/rules has answered (a loaded machine made the
+      // check read "Piece hp" in session 14): wait for the names, then compare.
+      await p
+        .waitForFunction(() => document.querySelector('[data-rules-panel] [data-rule-id="piece-hp"] .rule-name')?.textContent === 'Hit Points', null, { timeout: 10000 })
+        .catch(() => {});
       const lines = await p.locator('[data-rules-panel] [data-rule-id]').evaluateAll((ls) => ls.map((l) => [l.dataset.ruleKind, l.dataset.ruleId, l.querySelector('.rule-name').textContent, l.querySelector('.full')?.textContent]));
       check(JSON.stringify(lines) === JSON.stringify([
         ['preset', 'piece-hp', 'Hit Points', desc('presets', 'piece-hp')],
