@@ -339,16 +339,19 @@ fn pgn_check_replays_the_modifiers_tag() {
     // no `[%hr choice …]` comment before the first move, that move is an
     // error at ply 1 naming the pending choice (issue 26 item 8; before,
     // the whole game was refused).
-    let o = houserules(&[
-        "pgn",
-        "check",
-        "--json",
-        "--modifiers",
-        "mr_freeze",
-        bare.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
-    let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    let check_under_mr_freeze = |file: &std::path::Path| -> serde_json::Value {
+        let o = houserules(&[
+            "pgn",
+            "check",
+            "--json",
+            "--modifiers",
+            "mr_freeze",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+        serde_json::from_str(text(&o.stdout).trim()).unwrap()
+    };
+    let r = check_under_mr_freeze(&bare);
     assert_eq!(
         (&r["error"]["kind"], &r["error"]["ply"]),
         (&"illegal".into(), &1.into()),
@@ -369,15 +372,7 @@ fn pgn_check_replays_the_modifiers_tag() {
     let body = std::fs::read_to_string(&bare).unwrap();
     let (tags, moves) = body.split_once("\n\n").unwrap();
     std::fs::write(&answered, format!("{tags}\n\n{{[%hr choice a]}} {moves}")).unwrap();
-    let o = houserules(&[
-        "pgn",
-        "check",
-        "--json",
-        "--modifiers",
-        "mr_freeze",
-        answered.to_str().unwrap(),
-    ]);
-    let r: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    let r = check_under_mr_freeze(&answered);
     assert_eq!(r["error"]["ply"], 3, "{r}");
 
     // A game on another board: Gardner 5×5 with `severe_constipation`.
