@@ -74,6 +74,16 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
 };
 
 /**
+ * Whether a seat may ask to take back its last move now: some move was played and it is the
+ * opponent's turn (the server refuses a request whose last move is the opponent's, `takeback.not-
+ * yours`; session-14 trial: the button was shown on one's own turn and the refusal appeared far
+ * from it).
+ */
+export function canAskTakeback(plies: number, sideToMove: string | undefined, mySide: string): boolean {
+  return plies > 0 && sideToMove !== undefined && sideToMove !== mySide;
+}
+
+/**
  * Why this seat cannot move now, as the move box says it (null: it can). Checked before the typed
  * text is read: out of turn the legal moves are the opponent's, and every move read "not a legal
  * move" (issue 26 item 9).
@@ -633,7 +643,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
                   <button type="button" data-takeback="decline" onClick={() => sendAs(mySide, { kind: 'decline-takeback' })}>Decline takeback</button>
                 </>
               ) : (
-                moveUcis.length > 0 && (
+                canAskTakeback(moveUcis.length, s.sideToMove, mySide) && (
                   <button type="button" data-takeback="offer" disabled={takebackOffer === mySide} title="Ask your opponent to take back your last move (not a move that drew randomness or raised a choice)." onClick={() => sendAs(mySide, { kind: 'offer-takeback' })}>
                     {takebackOffer === mySide ? 'Takeback asked' : 'Takeback'}
                   </button>

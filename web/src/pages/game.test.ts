@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { moveListRows, opponentCame, resultOf, whyNoMove } from './Game';
+import { canAskTakeback, moveListRows, opponentCame, resultOf, whyNoMove } from './Game';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
 // session's status still reads "ongoing" (the game ended outside the rules),
@@ -73,5 +73,18 @@ describe('opponentCame', () => {
   it('is true once seen connected, or once they moved', () => {
     expect(opponentCame(true, [], 'black')).toBe(true);
     expect(opponentCame(false, ['white', 'black'], 'black')).toBe(true);
+  });
+});
+
+// Session-14 trial: Takeback was offered to the side to move, whose last move is not the last one
+// played; the server refuses such a request (docs/protocol.md: a player asks to take back their own
+// last move).
+describe('canAskTakeback', () => {
+  it('is offered after one\'s own move, in the opponent\'s turn', () => {
+    expect(canAskTakeback(1, 'black', 'white')).toBe(true);
+  });
+  it('is not offered on one\'s own turn or before any move', () => {
+    expect(canAskTakeback(2, 'white', 'white')).toBe(false);
+    expect(canAskTakeback(0, 'black', 'white')).toBe(false);
   });
 });
