@@ -756,6 +756,11 @@ try {
     await none.waitForSelector('main.loading [role=status]:has-text("There is no game")');
     check(true, 'an unknown game id says there is no such game');
     await none.context().close();
+    // Session-14 trial: an unknown path showed the lobby as if nothing were wrong.
+    const lost = await page(DESKTOP, '/nosuchpage/abc');
+    await lost.waitForSelector('[data-not-found]:has-text("No such page")');
+    check((await lost.locator('[data-not-found] a[href="/"]').count()) === 1, 'an unknown path says there is no such page and links to the lobby');
+    await lost.context().close();
     const created = await (await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
     const bad = await page(DESKTOP, `/games/${created.id}?token=badtoken`);
     await bad.waitForSelector('main.loading [role=status]:has-text("does not open a seat")');

@@ -1,12 +1,13 @@
 import { render } from 'preact';
 import { parseGameLocation } from './protocol';
+import { pageKind } from './routes';
 import { Lobby } from './pages/Lobby';
 import { GamePage } from './pages/Game';
 import { Editor } from './pages/Editor';
 import { YamlEditor } from './pages/YamlEditor';
 import './app.css';
 
-/** Routes: `/` lobby, `/game/{id}?token=T` a game, `/editor` the modifier editor, `/yaml` the game editor. */
+/** Routes: `/` lobby, `/game/{id}?token=T` a game, `/editor` the modifier editor, `/yaml` the game editor, anything else a not-found page. */
 function App() {
   const path = location.pathname;
   const game = parseGameLocation(path, location.search, location.hash);
@@ -16,9 +17,21 @@ function App() {
     const white = h.get('white');
     const black = h.get('black');
     page = <GamePage id={game.id} token={game.token} hotSeat={white && black ? { white, black } : undefined} />;
-  } else if (path.startsWith('/editor')) page = <Editor />;
-  else if (path.startsWith('/yaml')) page = <YamlEditor />;
-  else page = <Lobby />;
+  } else {
+    const kind = pageKind(path);
+    if (kind === 'editor') page = <Editor />;
+    else if (kind === 'yaml') page = <YamlEditor />;
+    else if (kind === 'lobby') page = <Lobby />;
+    else
+      page = (
+        <main class="not-found" data-not-found>
+          <h1>No such page</h1>
+          <p>
+            Nothing lives at <code>{path}</code>. Go to the <a href="/">lobby</a> to create or watch a game.
+          </p>
+        </main>
+      );
+  }
   return (
     <>
       <header class="top">
