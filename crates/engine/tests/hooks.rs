@@ -3,6 +3,9 @@
 //! perft counts, and hooks that change one thing must change exactly that
 //! (checked against cozy-chess as the oracle).
 
+mod common;
+
+use common::WhiteForever;
 use houserules_engine::hooks::{HookResult, RuleHooks};
 use houserules_engine::{
     BitSet, Game, GameDefinition, Move, MoveKind, Position, Status, Tables, Variant,
@@ -135,21 +138,6 @@ fn per_piece_override_and_extra_moves_feed_the_same_filter() {
             .perft(3, true),
         97862
     );
-}
-
-/// Turn advance: White's turn never passes (a multi-move turn).
-#[derive(Debug)]
-struct WhiteForever;
-impl<B: BitSet> RuleHooks<B> for WhiteForever {
-    fn turn_passes(
-        &self,
-        _t: &Tables<B>,
-        before: &Position<B>,
-        _after: &Position<B>,
-        _m: Move,
-    ) -> bool {
-        before.turn() != houserules_engine::Color::White
-    }
 }
 
 #[test]

@@ -6,10 +6,10 @@
 //! castling, en passant, clocks, hash, rule slots) — and checks the
 //! repetition keys against the hashes seen.
 
-use houserules_engine::hooks::RuleHooks;
-use houserules_engine::{
-    BitSet, Color, Game, GameDefinition, GameError, Move, Position, Tables, Variant,
-};
+mod common;
+
+use common::WhiteForever;
+use houserules_engine::{Color, Game, GameDefinition, GameError, Position, Variant};
 
 /// A seeded xorshift, for random playouts that are the same every run.
 struct Rng(u64);
@@ -85,21 +85,6 @@ fn undo_replays_from_checkpoints_to_the_exact_position() {
         undo_all(&mut g, &seen, &format!("seed {seed}"));
         assert!(matches!(g.undo(), Err(GameError::NothingToUndo)));
         assert_eq!(g.fen(), Game::chess().fen());
-    }
-}
-
-/// White's turn never passes: moves play differently from FIDE.
-#[derive(Debug)]
-struct WhiteForever;
-impl<B: BitSet> RuleHooks<B> for WhiteForever {
-    fn turn_passes(
-        &self,
-        _t: &Tables<B>,
-        before: &Position<B>,
-        _after: &Position<B>,
-        _m: Move,
-    ) -> bool {
-        before.turn() != Color::White
     }
 }
 

@@ -236,9 +236,10 @@ fn plain(v: &Value) -> String {
     }
 }
 
-/// `[%hr random …]` of a log entry that records a random outcome.
-fn write_random(e: &LogEntry) -> Option<String> {
-    let v = match e.event.as_str() {
+/// The random outcome a log entry records, as its command says it
+/// (`coin heads`, `pick e4`, `chance hit`), or `None` for other entries.
+fn random_outcome(e: &LogEntry) -> Option<String> {
+    Some(match e.event.as_str() {
         "coin" => format!("coin {}", plain(&e.detail["value"])),
         "random-pick" => format!("pick {}", plain(&e.detail["value"])),
         "chance" => format!(
@@ -250,20 +251,20 @@ fn write_random(e: &LogEntry) -> Option<String> {
             }
         ),
         _ => return None,
-    };
-    Some(format!("[%hr random {v}]"))
+    })
+}
+
+/// `[%hr random …]` of a log entry that records a random outcome.
+fn write_random(e: &LogEntry) -> Option<String> {
+    random_outcome(e).map(|v| format!("[%hr random {v}]"))
 }
 
 /// The `[%hr random …]` commands of `log` (what [`Recorder`] writes for
 /// those entries), for a reader to compare with a file's.
 pub fn random_commands(log: &[LogEntry]) -> Vec<Command> {
     log.iter()
-        .filter_map(write_random)
-        .filter_map(|c| {
-            c.strip_prefix("[%hr random ")
-                .and_then(|r| r.strip_suffix(']'))
-                .map(|r| Command::Random(r.to_string()))
-        })
+        .filter_map(random_outcome)
+        .map(Command::Random)
         .collect()
 }
 

@@ -290,3 +290,19 @@ pub fn move_lines(g: &Game) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Rule hooks under which White's turn never passes (a multi-move turn):
+/// moves play differently from FIDE (`hooks.rs`, `undo_history.rs`).
+#[derive(Debug)]
+pub struct WhiteForever;
+impl<B: houserules_engine::BitSet> houserules_engine::hooks::RuleHooks<B> for WhiteForever {
+    fn turn_passes(
+        &self,
+        _t: &houserules_engine::Tables<B>,
+        before: &houserules_engine::Position<B>,
+        _after: &houserules_engine::Position<B>,
+        _m: Move,
+    ) -> bool {
+        before.turn() != houserules_engine::Color::White
+    }
+}
