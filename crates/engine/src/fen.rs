@@ -871,3 +871,52 @@ fn castling_field<B: BitSet>(t: &Tables<B>, pos: &Position<B>, shredder: bool) -
         out
     }
 }
+
+/// Whether `fen`'s castling field is written in standard letters only
+/// (`KQkq`, `-`) and each king holding a right stands on the file its king
+/// starts on in `start_fen` (both read from the board field's home ranks;
+/// a rank may hold multi-digit runs on wide boards). Such rights name the
+/// corner rooks (issue 11 item 3); file letters (Shredder-FEN, `Ada`) or a
+/// king off its home file are Chess960 data (issue 25 § 5). The command
+/// line and the session's creation requests call
+/// [`Game::detect_chess960`](crate::Game::detect_chess960) when this is false.
+pub fn standard_castling_letters(fen: &str, start_fen: &str) -> bool {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(castling) = fields.get(2) else {
+        return true;
+    };
+    if castling.chars().any(|c| !"KQkq-".contains(c)) {
+        return false;
+    }
+    // The file of `king` on the home rank (`last`: White's, the board's
+    // last rank in FEN order) of a FEN's board field.
+    fn king_file(fen: &str, king: char, last: bool) -> Option<usize> {
+        let board = fen.split_whitespace().next()?;
+        let board = board.split('[').next()?;
+        let ranks: Vec<&str> = board.split('/').collect();
+        let rank = if last { ranks.last()? } else { ranks.first()? };
+        let mut file = 0;
+        let mut run = 0;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            file += run;
+            run = 0;
+            if c == king {
+                return Some(file);
+            }
+            if c.is_ascii_alphabetic() {
+                file += 1;
+            }
+        }
+        None
+    }
+    let home = |king: char, last: bool, letters: &str| {
+        !castling.chars().any(|c| letters.contains(c))
+            || king_file(fen, king, last)
+                .is_some_and(|f| king_file(start_fen, king, last) == Some(f))
+    };
+    home('K', true, "KQ") && home('k', false, "kq")
+}

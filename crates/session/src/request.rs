@@ -373,6 +373,13 @@ impl PresetGame {
         let mut game = Game::from_fen(self.variant, fen.unwrap_or(&self.start))?;
         if self.chess960 {
             game.set_chess960(true);
+        } else if let Some(fen) = fen {
+            // As the command line reads a typed FEN (issue 25 § 5): rights
+            // only Chess960 castling keeps (file letters, a king off its
+            // home file) make it a Chess960 game instead of being dropped.
+            if !houserules_engine::fen::standard_castling_letters(fen, &self.start) {
+                game.detect_chess960();
+            }
         }
         Ok(game)
     }
