@@ -171,3 +171,18 @@ export function rulesSummary(request: unknown, rules: Rules | null, seed?: numbe
     coinFlips: r.coinFlips === 'manual' ? 'tossed at the table and entered by the player' : null,
   };
 }
+
+/**
+ * The names of the game's inline rules (a descriptor in the request's `modifiers`, alone or as
+ * `{descriptor: …}`), by descriptor id: rules made in the editor or saved to this server are in
+ * no library, and the page named them by their ids (session-14 trial: "In play now: my-mine").
+ */
+export function inlineRuleNames(request: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const mods = isObj(request) && Array.isArray(request.modifiers) ? request.modifiers : [];
+  for (const m of mods) {
+    const d = isObj(m) && isObj(m.descriptor) ? m.descriptor : m;
+    if (isObj(d) && typeof d.id === 'string' && typeof d.name === 'string' && d.name.trim()) out[d.id] = d.name.trim();
+  }
+  return out;
+}

@@ -34,15 +34,30 @@ const REASONS: Record<string, string> = {
   'claim-victory': 'by abandonment: the opponent left and victory was claimed',
   'disconnect-during-choice': 'the player left while their choice was pending',
   'royal-loss': 'the king was lost',
-  'capture-to-win': 'by capturing the target piece',
+  // A preset's end (crates/presets: LockReason, the lichess games): `{rule}` is the preset's
+  // name from GET /api/rules (session-14 trial: "capture-to-win" ended a game of "First Blood").
+  'capture-to-win': '{rule}: the first capture won',
+  'first-promotion-wins': '{rule}: the first promotion won',
+  'king-of-the-hill': 'a king reached the centre',
+  'racing-kings': 'a king reached the eighth rank',
+  'king-exploded': 'the king exploded',
+  horde: 'a side lost its last piece',
+  'check-limit': 'the check limit was reached',
+  'no-pieces-left': 'no pieces left',
+  'no-legal-moves': 'no legal moves left',
   'skip-loop': 'drawn: every turn was being skipped',
   'rps-winner': 'by rock, paper, scissors',
 };
 
-/** The game-over banner's reason in words (an unknown slug as words too). */
-export function reasonText(reason: string): string {
+/**
+ * The game-over banner's reason in words (an unknown slug as words too). `ruleName`: a preset's
+ * name by id (GET /api/rules), for the reasons a preset gives; its id as words while unknown.
+ */
+export function reasonText(reason: string, ruleName: (id: string) => string | undefined = () => undefined): string {
   if (!reason) return '';
-  return REASONS[reason] ?? humanId(reason);
+  const t = REASONS[reason];
+  if (t === undefined) return ruleName(reason) ?? humanId(reason);
+  return t.replace('{rule}', () => ruleName(reason) ?? humanId(reason));
 }
 
 const ERRORS: Record<string, string> = {
@@ -79,8 +94,10 @@ export function errorText(code: string | undefined, message: string): string {
 const KIND_NOUN: Record<string, string> = {
   piece: 'a piece',
   square: 'a square',
-  column: 'a column',
-  row: 'a row',
+  // The choice kinds `column` and `row` (the spec's names) in chess's words, as the rules'
+  // descriptions and the board's letters say them (session-14 trial: "column" beside "file").
+  column: 'a file',
+  row: 'a rank',
   // Manual coin flips only (rulings B6): a real coin is tossed at the table and its result entered, not guessed.
   'coin-flip': 'enter the result of a real coin toss',
   rps: 'rock, paper or scissors',
@@ -94,7 +111,7 @@ export function choiceTitle(kind: string, modifier: string | null): string {
   return `${modifier}: ${what[0].toLowerCase()}${what.slice(1)}`;
 }
 
-/** What the other player reads while a choice is pending: "Waiting for White to choose a column (Mr. Freeze)…". */
+/** What the other player reads while a choice is pending: "Waiting for White to choose a file (Mr. Freeze)…". */
 export function waitingText(forPlayer: string, kind: string, modifier: string | null): string {
   const who = forPlayer === 'white' ? 'White' : forPlayer === 'black' ? 'Black' : forPlayer === 'both' ? 'both players' : forPlayer;
   const what = kind === 'coin-flip' ? KIND_NOUN[kind] : `choose ${KIND_NOUN[kind] ?? kind}`;
