@@ -246,6 +246,15 @@ export async function trialChecks(h) {
       await viewShot(p, `trial-crazyhouse-${side}-desktop`);
       await p.context().close();
     }
+    // And a game without pockets: both clocks above the fold too.
+    const f = await api('/api/games', { clock: { initialSeconds: 300, incrementSeconds: 2 } });
+    const fp = await page(DESKTOP, f.seats.white.url);
+    await fp.waitForSelector('[data-connection="open"]');
+    const top = await inView(fp, '[data-clock="black"]');
+    const bottom = await inView(fp, '[data-clock="white"]');
+    check(top.ok && bottom.ok, `chess at 1280×800: both clocks are in view (${top.top}–${top.bottom}, ${bottom.top}–${bottom.bottom} of ${bottom.h})`);
+    await viewShot(fp, 'trial-chess-clocks-desktop');
+    await fp.context().close();
     const ph = await page(PHONE, g.seats.white.url);
     await ph.waitForSelector('[data-connection="open"]');
     const pocket = await inView(ph, '[data-pocket="white"]');

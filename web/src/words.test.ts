@@ -14,13 +14,16 @@ describe('game-over reasons', () => {
     expect(reasonText('some-new-reason')).toBe('Some new reason');
   });
   it('names a preset\'s win by the preset\'s name, as the lobby and the rules panel do (session-14 trial)', () => {
-    // crates/presets/src/registry.rs: `capture-to-win` is named "First Blood" (docs/presets.md).
+    // crates/presets/src/registry.rs: `capture-to-win` is named "First Blood" (docs/presets.md);
+    // its games end with the reason `first-capture` (crates/presets/src/rules.rs), which the
+    // banner showed as "First capture".
     const names: Record<string, string> = { 'capture-to-win': 'First Blood', 'first-promotion-wins': 'First to Promote Wins' };
-    expect(reasonText('capture-to-win', (id) => names[id])).toBe('First Blood: the first capture won');
-    expect(reasonText('first-promotion-wins', (id) => names[id])).toBe('First to Promote Wins: the first promotion won');
-    // Before GET /api/rules answers: the id in words, never the raw slug.
-    expect(reasonText('capture-to-win')).toBe('Capture to win: the first capture won');
+    expect(reasonText('first-capture', (id) => names[id])).toBe('First Blood: the first capture won');
+    expect(reasonText('first-promotion', (id) => names[id])).toBe('First to Promote Wins: the first promotion won');
+    // Before GET /api/rules answers: the preset's id in words, never the raw slug.
+    expect(reasonText('first-capture')).toBe('Capture to win: the first capture won');
     expect(reasonText('king-exploded')).toBe('the king exploded');
+    expect(reasonText('pawns-extinct')).toBe('the pawns are extinct');
   });
 });
 

@@ -34,10 +34,7 @@ const REASONS: Record<string, string> = {
   'claim-victory': 'by abandonment: the opponent left and victory was claimed',
   'disconnect-during-choice': 'the player left while their choice was pending',
   'royal-loss': 'the king was lost',
-  // A preset's end (crates/presets: LockReason, the lichess games): `{rule}` is the preset's
-  // name from GET /api/rules (session-14 trial: "capture-to-win" ended a game of "First Blood").
-  'capture-to-win': '{rule}: the first capture won',
-  'first-promotion-wins': '{rule}: the first promotion won',
+  // Ends the presets give (crates/presets/src/rules.rs's module documentation, the lichess games).
   'king-of-the-hill': 'a king reached the centre',
   'racing-kings': 'a king reached the eighth rank',
   'king-exploded': 'the king exploded',
@@ -45,19 +42,39 @@ const REASONS: Record<string, string> = {
   'check-limit': 'the check limit was reached',
   'no-pieces-left': 'no pieces left',
   'no-legal-moves': 'no legal moves left',
+  'all-pieces-captured': 'every piece was captured',
+  'no-knights-left': 'no knights left',
+  'no-kings-left': 'no kings left',
+  'royal-destroyed': 'the royal piece was destroyed',
   'skip-loop': 'drawn: every turn was being skipped',
   'rps-winner': 'by rock, paper, scissors',
 };
 
 /**
- * The game-over banner's reason in words (an unknown slug as words too). `ruleName`: a preset's
- * name by id (GET /api/rules), for the reasons a preset gives; its id as words while unknown.
+ * The reasons that name the preset deciding the game, by its name (session-14 trial: a game of
+ * "First Blood" ended "First capture"): reason → [preset id, what happened]
+ * (crates/presets/src/rules.rs: `first-capture` is capture-to-win's, `first-promotion`
+ * first-promotion-wins'; the locked result's own `capture-to-win` too).
  */
-export function reasonText(reason: string, ruleName: (id: string) => string | undefined = () => undefined): string {
+const PRESET_REASONS: Record<string, [string, string]> = {
+  'first-capture': ['capture-to-win', 'the first capture won'],
+  'capture-to-win': ['capture-to-win', 'the first capture won'],
+  'first-promotion': ['first-promotion-wins', 'the first promotion won'],
+  'first-promotion-wins': ['first-promotion-wins', 'the first promotion won'],
+};
+
+/**
+ * The game-over banner's reason in words (an unknown slug as words too). `presetName`: a
+ * preset's name by id (GET /api/rules), for the reasons that name their preset; its id as words
+ * while unknown. `<kind>s-extinct` (extinction-chess) reads "the pawns are extinct".
+ */
+export function reasonText(reason: string, presetName: (id: string) => string | undefined = () => undefined): string {
   if (!reason) return '';
-  const t = REASONS[reason];
-  if (t === undefined) return ruleName(reason) ?? humanId(reason);
-  return t.replace('{rule}', () => ruleName(reason) ?? humanId(reason));
+  const p = PRESET_REASONS[reason];
+  if (p) return `${presetName(p[0]) ?? humanId(p[0])}: ${p[1]}`;
+  const extinct = /^([a-z]+)-extinct$/.exec(reason);
+  if (extinct) return `the ${extinct[1].replace(/_/g, ' ')} are extinct`;
+  return REASONS[reason] ?? humanId(reason);
 }
 
 const ERRORS: Record<string, string> = {

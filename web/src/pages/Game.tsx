@@ -333,11 +333,19 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     if (kind) play(kind);
   }, [moveUcis.length, endedNow]);
   const rematchAsked = useRef(false);
+  // To the rematch once: the accept's answer and the state saying "accepted" both lead there, and
+  // a second navigation aborted the first (seen as a flaky browser check under load).
+  const leaving = useRef(false);
+  const goTo = (url: string) => {
+    if (leaving.current) return;
+    leaving.current = true;
+    location.assign(url);
+  };
   const [rematchError, setRematchError] = useState('');
   const rematchStatus = g?.rematch?.status;
   useEffect(() => {
     if (rematchStatus !== 'accepted' || !rematchAsked.current || !token) return;
-    api.rematch(id, token).then((r) => location.assign(r.url)).catch((e: Error) => setRematchError(e.message));
+    api.rematch(id, token).then((r) => goTo(r.url)).catch((e: Error) => setRematchError(e.message));
   }, [rematchStatus]);
 
   // The premove (src/premove.ts): sent when the turn comes if legal then, dropped otherwise, when a
@@ -418,7 +426,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         // An accept (200), or an engine, which agrees at once: to the new game now. A person's
         // acceptance is waited for (the effect above goes when the state says accepted).
         const engine = [g.players.white, g.players.black].some((n) => n?.startsWith('engine:'));
-        if (!r.created || engine) location.assign(r.url);
+        if (!r.created || engine) goTo(r.url);
       })
       .catch((e: Error) => setRematchError(e.message));
   };
@@ -489,7 +497,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   const cards = (s.pendingChoice?.prompt as { cards?: { id: string; duration?: unknown }[] } | undefined)?.cards ?? [];
 
   return (
-    <main class="game">
+    <main class={pockets ? 'game pockets' : 'game'}>
       <div class="conn" data-connection={client.connection} role="status" aria-live="polite">
         {client.connection === 'open' ? 'connected' : client.connection === 'reconnecting' ? 'reconnecting…' : client.connection}
         {' · '}
