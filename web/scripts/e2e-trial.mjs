@@ -97,7 +97,7 @@ export async function trialChecks(h) {
     if (!mock) {
       await p.fill('#f-id', 'simple-mine');
       await p.waitForSelector('[data-id-clash]');
-      check(/library modifier/.test((await p.locator('[data-id-clash]').textContent()) ?? ''), 'editor: a library id is flagged beside the id field before Save');
+      check(/library modifier/.test((await p.locator('[data-id-clash]').textContent()) ?? '') && (await p.locator('[data-id-clash-warning]').count()) === 1, 'editor: a library id is flagged beside the id field and under Validator before Save');
       await shot(p, 'trial-editor-id-clash-desktop');
       await p.click('[data-fix-id]');
       await p.waitForSelector('[data-id-clash]', { state: 'detached' });

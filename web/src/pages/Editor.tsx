@@ -750,10 +750,7 @@ export function Editor() {
           ) : validateError ? (
             <p class="notice error">{validateError}</p>
           ) : findings.length === 0 ? (
-            <p class="ok" data-valid="true">
-              No findings: the descriptor is valid.{warnings.length ? ' But see the warning below.' : ''}
-              {idClash ? ' But its id is a library modifier’s: Save needs an id of its own (see the id field).' : ''}
-            </p>
+            <p class="ok" data-valid="true">No findings: the descriptor is valid.{warnings.length || idClash ? ' But see the warning below.' : ''}</p>
           ) : (
             <ul>
               {findings.map((f) => (
@@ -762,6 +759,11 @@ export function Editor() {
                 </li>
               ))}
             </ul>
+          )}
+          {idClash && (
+            <div class="notice warning" data-id-clash-warning>
+              <p>Its id is a library modifier’s: Save needs an id of its own (see the id field).</p>
+            </div>
           )}
           {warnings.map((w) => (
             <div class="notice warning" data-marker-warning={w.kind} role="alert">
