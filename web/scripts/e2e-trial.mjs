@@ -28,6 +28,13 @@ export async function trialChecks(h) {
       const found = await p.getByLabel(label).getAttribute('name').catch(() => null);
       check(linked && found === name, `lobby: the ${name} field has a linked label (“${label}” finds it: ${found})`);
     }
+    // Every other field of the form too (the computer's level shows with the computer picked).
+    await p.check('input[name=opponent][value=computer]');
+    const unlinked = await p.locator('form input:not([type=checkbox]):not([type=radio]), form select').evaluateAll((els) =>
+      els.filter((el) => !el.id || !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.getAttribute('name') ?? el.outerHTML.slice(0, 40)),
+    );
+    check(unlinked.length === 0, `lobby: every field of the form has a label linked by id (unlinked: ${unlinked.join(', ') || 'none'})`);
+    await p.check('input[name=opponent][value=friend]');
     await p.click('button[type=submit]');
     await p.waitForSelector('.created[data-game]');
     const panel = await inView(p, '.created');

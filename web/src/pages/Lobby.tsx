@@ -350,18 +350,19 @@ export function Lobby() {
         <h2>New game</h2>
         {loadError && <p class="notice error">Could not load the rules: {loadError}</p>}
         <form onSubmit={create} noValidate>
-          <label>
+          <label for="lobby-game">
             Game
-            <select name="game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
+            <select id="lobby-game" name="game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
               <option value="">Chess (standard)</option>
               {gameChoices(rules).map((g) => (
                 <option value={g.id} title={g.description}>{g.name ?? g.id}</option>
               ))}
             </select>
           </label>
-          <label>
+          <label for="lobby-yaml">
             Or a game definition file (YAML)
             <input
+              id="lobby-yaml"
               type="file"
               accept=".yaml,.yml,text/yaml"
               onChange={async (e) => {
@@ -376,9 +377,9 @@ export function Lobby() {
             />
             {gameYaml && <small>Using {gameYaml.name} instead of the game above.</small>}
           </label>
-          <label>
+          <label for="lobby-layout">
             Layout
-            <select name="layout" value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
+            <select id="lobby-layout" name="layout" value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
               <option value="">Standard start</option>
               {layouts.map((l) => (
                 <option value={l.id} title={l.description}>{l.name ?? l.id}</option>
@@ -386,9 +387,9 @@ export function Lobby() {
             </select>
           </label>
           {layout === 'chess960' && (
-            <label>
+            <label for="lobby-chess960">
               Chess960 position (0–959, or “random”)
-              <input name="chess960" aria-invalid={invalid('chess960')} value={chess960} list="chess960-choices" spellcheck={false} autocomplete="off" onInput={(e) => setChess960((e.target as HTMLInputElement).value)} />
+              <input id="lobby-chess960" name="chess960" aria-invalid={invalid('chess960')} value={chess960} list="chess960-choices" spellcheck={false} autocomplete="off" onInput={(e) => setChess960((e.target as HTMLInputElement).value)} />
               <datalist id="chess960-choices">
                 <option value="random" />
                 <option value="518">518: the standard array</option>
@@ -477,34 +478,34 @@ export function Lobby() {
             </div>
           </fieldset>
           <div class="row">
-            <label>
+            <label for="lobby-time-control">
               Time control
-              <select value={tc} onChange={(e) => setTc(Number((e.target as HTMLSelectElement).value))}>
+              <select id="lobby-time-control" name="timeControl" value={tc} onChange={(e) => setTc(Number((e.target as HTMLSelectElement).value))}>
                 {TIME_CONTROLS.map((t, i) => (
                   <option value={i}>{t.label}</option>
                 ))}
               </select>
             </label>
-            <label>
+            <label for="lobby-choice-timeout">
               Choice timeout
-              <select name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
+              <select id="lobby-choice-timeout" name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
                 <option value="timeout-with-default">first option after</option>
                 <option value="no-timeout">no timeout (pause)</option>
               </select>
             </label>
             {timeoutMode === 'timeout-with-default' && (
-              <label>
+              <label for="lobby-choice-seconds">
                 seconds
-                <input name="choiceTimeoutSeconds" aria-invalid={invalid('choiceTimeoutSeconds')} type="number" min={1} max={3600} step={1} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds((e.target as HTMLInputElement).value)} />
+                <input id="lobby-choice-seconds" name="choiceTimeoutSeconds" aria-invalid={invalid('choiceTimeoutSeconds')} type="number" min={1} max={3600} step={1} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds((e.target as HTMLInputElement).value)} />
               </label>
             )}
-            <label>
+            <label for="lobby-name">
               Your name
-              <input name="playerName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+              <input id="lobby-name" name="playerName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
             </label>
-            <label>
+            <label for="lobby-colour">
               Your colour
-              <select name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
+              <select id="lobby-colour" name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
                 <option value="white">White</option>
                 <option value="black">Black</option>
                 <option value="random">Random</option>

@@ -52,9 +52,9 @@ export function OpponentChoice({ value, onChange }: { value: Opponent; onChange:
           <span>the computer <small>any rules but draft mode</small></span>
         </label>
         {value.kind === 'computer' && (
-          <label>
+          <label for="lobby-engine-level">
             Level
-            <select name="engineLevel" value={level} onChange={(e) => onChange({ kind: 'computer', level: Number((e.target as HTMLSelectElement).value) })}>
+            <select id="lobby-engine-level" name="engineLevel" value={level} onChange={(e) => onChange({ kind: 'computer', level: Number((e.target as HTMLSelectElement).value) })}>
               {ENGINE_LEVELS.map((n) => (
                 <option value={n}>{n === 1 ? '1 (weakest)' : n === 8 ? '8 (strongest)' : String(n)}</option>
               ))}
