@@ -234,6 +234,10 @@ export async function trialChecks(h) {
       for (const r of boxes) rows.set(r.y, [...(rows.get(r.y) ?? []), r.h]);
       const even = [...rows.values()].every((hs) => new Set(hs).size === 1);
       check(boxes.length === 3 && widths.size === 1 && even, `draft cards (${name}): a grid of equal widths, each row equally tall (${JSON.stringify(boxes)})`);
+      // The game's choice timeout (60 s by default; docs/protocol.md) counts down for the card too.
+      const left = (await w.locator('.choice .timeout').textContent().catch(() => '')) ?? '';
+      const secs = Number(/(\d+) s left/.exec(left)?.[1] ?? NaN);
+      check(secs > 0 && secs <= 60, `draft cards (${name}): the countdown shows (${left.trim()})`);
       await w.locator('.choice').scrollIntoViewIfNeeded();
       await viewShot(w, `trial-draft-${name}`);
     }

@@ -186,3 +186,15 @@ export function inlineRuleNames(request: unknown): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * The seconds a pending choice has by the game's rule (`choiceTimeout`; docs/protocol.md § Rules
+ * of play: 60 s with default when absent), or null in `no-timeout` mode: the countdown of a prompt
+ * that carries no `timeout` of its own (a draft card's: the server times it out by this rule, and
+ * the page showed no countdown, session-14 trial).
+ */
+export function choiceSeconds(request: unknown): number | null {
+  const ct = isObj(request) ? request.choiceTimeout : undefined;
+  if (isObj(ct) && ct.mode === 'no-timeout') return null;
+  return isObj(ct) && typeof ct.seconds === 'number' && ct.seconds > 0 ? ct.seconds : 60;
+}

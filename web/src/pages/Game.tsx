@@ -41,7 +41,7 @@ import {
   type GameClient,
 } from '../store';
 import { describePiece } from '../board/Board';
-import { inlineRuleNames, rulesSummary } from '../rules';
+import { choiceSeconds, inlineRuleNames, rulesSummary } from '../rules';
 import { RulesPanel } from './RulesPanel';
 import { play, setSoundOn, soundFor, soundOn } from '../sounds';
 import { canPremove, premoveStep, type Premove } from '../premove';
@@ -481,7 +481,8 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     live && choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
       ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
       : null;
-  const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
+  // A draft card's prompt has no timeout of its own: the game's rule (once the record has answered).
+  const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout ?? (s.pendingChoice?.kind === 'card' && request !== undefined ? choiceSeconds(request) : undefined);
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
   const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
