@@ -157,9 +157,9 @@ export async function ruleChecks(h) {
     // Session-7 web trial: prompts did not say which rule they were for.
     await b.waitForFunction(() => /Mr\. Freeze/.test(document.querySelector('.choice')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
     const wait = await b.locator('.choice').textContent();
-    check((await b.locator('.choice [data-option]').count()) === 0 && /Waiting for White to choose a column \(Mr\. Freeze\)/.test(wait), `mr_freeze: the opponent sees that White is choosing a column for Mr. Freeze (${wait.trim()})`);
+    check((await b.locator('.choice [data-option]').count()) === 0 && /Waiting for White to choose a file \(Mr\. Freeze\)/.test(wait), `mr_freeze: the opponent sees that White is choosing a file (chess's word for the column choice) for Mr. Freeze (${wait.trim()})`);
     const title = await w.locator('.choice h3').textContent();
-    check(title === 'Mr. Freeze: choose a column', `mr_freeze: the prompt names the rule (${title})`);
+    check(title === 'Mr. Freeze: choose a file', `mr_freeze: the prompt names the rule and says file, as the board's letters do (${title})`);
     const d4 = await w.locator('[data-square="d4"]').boundingBox();
     await w.mouse.move(d4.x + d4.width / 2, d4.y + d4.height / 2); // the pointer lights file d
     await w.waitForSelector('.choose-hover');

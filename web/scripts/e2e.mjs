@@ -15,6 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ruleChecks } from './e2e-rules.mjs';
+import { trialChecks } from './e2e-trial.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -105,7 +106,8 @@ async function page(ctxOpts, path) {
   await p.goto(path);
   return p;
 }
-const shot = (p, name) => p.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+// fullPage false: what the viewport shows (a check that something is in view at that size).
+const shot = (p, name, fullPage = true) => p.screenshot({ path: join(shots, `${name}.png`), fullPage });
 // A square is covered by its piece and markers: click where it is, as a user does.
 async function clickSquare(p, s) {
   const a = await p.locator(`[data-square="${s}"]`).boundingBox();
@@ -1165,10 +1167,11 @@ try {
     await p.click('text=JSON view');
     check((await p.inputValue('textarea')) === text, 'JSON view round trip without loss');
     // Regression (session-6 web trial): in the JSON view the validator said "valid" for malformed
-    // JSON, and Save / Try it used the last visual descriptor. `"id" "simple-mine"` lacks its
-    // colon: the parser stops at the string after "id", column 8 (two spaces, `"id"`, a space).
-    const idLine = text.split('\n').findIndex((l) => l.startsWith('  "id": "simple-mine"')) + 1;
-    const broken = text.replace('"id": "simple-mine"', '"id" "simple-mine"');
+    // JSON, and Save / Try it used the last visual descriptor. `"id" "simple-mine-custom"` lacks
+    // its colon: the parser stops at the string after "id", column 8 (two spaces, `"id"`, a space).
+    // (The template opens as a copy with an id of its own: session-14 trial.)
+    const idLine = text.split('\n').findIndex((l) => l.startsWith('  "id": "simple-mine-custom"')) + 1;
+    const broken = text.replace('"id": "simple-mine-custom"', '"id" "simple-mine-custom"');
     await p.fill('textarea', broken);
     await p.waitForSelector('.all-findings [data-valid="false"]');
     const said = (await p.locator('.all-findings').textContent()) ?? '';
@@ -1181,7 +1184,7 @@ try {
     await p.click('text=Visual view');
     check((await p.inputValue('textarea')) === broken, 'the JSON view is not left with malformed JSON, and keeps its text');
     // Id and name changed in the JSON text are what Save sends.
-    await p.fill('textarea', text.replace('"id": "simple-mine"', '"id": "json_mine"').replace('"name": "Simple Mine"', '"name": "JSON mine"'));
+    await p.fill('textarea', text.replace('"id": "simple-mine-custom"', '"id": "json_mine"').replace('"name": "Simple Mine (custom)"', '"name": "JSON mine"'));
     await p.waitForSelector('[data-valid="true"]');
     await p.click('text=Save');
     await p.waitForSelector('text=Saved “JSON mine”');
@@ -1420,6 +1423,9 @@ try {
     await w.context().close();
     await b.context().close();
   });
+
+  // ---- The session-14 new-user trial's web findings (scripts/e2e-trial.mjs)
+  await trialChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, mock });
 
   await step('yaml editor', async () => {
     const p = await page(DESKTOP, '/yaml');

@@ -16,7 +16,9 @@ function App() {
     const h = new URLSearchParams(location.hash.replace(/^#/, ''));
     const white = h.get('white');
     const black = h.get('black');
-    page = <GamePage id={game.id} token={game.token} hotSeat={white && black ? { white, black } : undefined} />;
+    // The sandbox's editor (`from=yaml`: the game editor; else the modifier editor), for its Back link.
+    const backTo = h.get('from') === 'yaml' ? '/yaml' : '/editor';
+    page = <GamePage id={game.id} token={game.token} hotSeat={white && black ? { white, black } : undefined} backTo={backTo} />;
   } else {
     const kind = pageKind(path);
     if (kind === 'editor') page = <Editor />;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rules } from './protocol';
-import { choiceTimeoutText, firstSentence, gameName, layoutText, rulesSummary, timeControl } from './rules';
+import { choiceSeconds, choiceTimeoutText, firstSentence, gameName, inlineRuleNames, layoutText, rulesSummary, timeControl } from './rules';
 
 // Entries as `GET /api/rules` answered them (houserules serve, main at 3f20f3a), cut to what the
 // tests read. The descriptions are the server's; the panel must show them, not copies of its own.
@@ -118,5 +118,38 @@ describe('rulesSummary', () => {
     expect(r.presets[0].name).toBe('Piece hp');
     expect(r.modifiers[0].name).toBe('Mr freeze');
     expect(r.modifiers[0].full).toBe('');
+  });
+});
+
+describe('inlineRuleNames', () => {
+  // Regression (session-14 trial): "In play now" named a rule made in the editor by its id. The
+  // request's `modifiers` entries (docs/protocol.md): a library id with options, a descriptor
+  // inline, or {descriptor, lifetime?, chooser?, params?}.
+  it('names the inline descriptors by their own names, and nothing else', () => {
+    const request = {
+      modifiers: [
+        'parry',
+        'frozen-column:file=e',
+        { version: 1, id: 'my-mine', name: 'My Mine', triggers: [] },
+        { descriptor: { version: 1, id: 'hot-potato', name: ' Hot Potato ' }, lifetime: 6 },
+        { descriptor: 'parry', chooser: 'white' },
+        { version: 1, id: 'no-name' },
+      ],
+    };
+    expect(inlineRuleNames(request)).toEqual({ 'my-mine': 'My Mine', 'hot-potato': 'Hot Potato' });
+    expect(inlineRuleNames(undefined)).toEqual({});
+    expect(inlineRuleNames({ modifiers: 'parry' })).toEqual({});
+  });
+});
+
+describe('choiceSeconds', () => {
+  // docs/protocol.md § Rules of play: `{"mode": "timeout-with-default", "seconds": 60}` is the
+  // default; `no-timeout` waits for ever. A draft card's prompt carries no timeout (session-14
+  // trial: no countdown), the game's rule gives it.
+  it('reads the game’s choice timeout', () => {
+    expect(choiceSeconds({ choiceTimeout: { mode: 'timeout-with-default', seconds: 45 } })).toBe(45);
+    expect(choiceSeconds({ choiceTimeout: { mode: 'no-timeout' } })).toBeNull();
+    expect(choiceSeconds({})).toBe(60);
+    expect(choiceSeconds(undefined)).toBe(60);
   });
 });

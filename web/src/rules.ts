@@ -171,3 +171,30 @@ export function rulesSummary(request: unknown, rules: Rules | null, seed?: numbe
     coinFlips: r.coinFlips === 'manual' ? 'tossed at the table and entered by the player' : null,
   };
 }
+
+/**
+ * The names of the game's inline rules (a descriptor in the request's `modifiers`, alone or as
+ * `{descriptor: …}`), by descriptor id: rules made in the editor or saved to this server are in
+ * no library, and the page named them by their ids (session-14 trial: "In play now: my-mine").
+ */
+export function inlineRuleNames(request: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const mods = isObj(request) && Array.isArray(request.modifiers) ? request.modifiers : [];
+  for (const m of mods) {
+    const d = isObj(m) && isObj(m.descriptor) ? m.descriptor : m;
+    if (isObj(d) && typeof d.id === 'string' && typeof d.name === 'string' && d.name.trim()) out[d.id] = d.name.trim();
+  }
+  return out;
+}
+
+/**
+ * The seconds a pending choice has by the game's rule (`choiceTimeout`; docs/protocol.md § Rules
+ * of play: 60 s with default when absent), or null in `no-timeout` mode: the countdown of a prompt
+ * that carries no `timeout` of its own (a draft card's: the server times it out by this rule, and
+ * the page showed no countdown, session-14 trial).
+ */
+export function choiceSeconds(request: unknown): number | null {
+  const ct = isObj(request) ? request.choiceTimeout : undefined;
+  if (isObj(ct) && ct.mode === 'no-timeout') return null;
+  return isObj(ct) && typeof ct.seconds === 'number' && ct.seconds > 0 ? ct.seconds : 60;
+}

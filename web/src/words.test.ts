@@ -13,6 +13,18 @@ describe('game-over reasons', () => {
   it('turns an unknown slug into words', () => {
     expect(reasonText('some-new-reason')).toBe('Some new reason');
   });
+  it('names a preset\'s win by the preset\'s name, as the lobby and the rules panel do (session-14 trial)', () => {
+    // crates/presets/src/registry.rs: `capture-to-win` is named "First Blood" (docs/presets.md);
+    // its games end with the reason `first-capture` (crates/presets/src/rules.rs), which the
+    // banner showed as "First capture".
+    const names: Record<string, string> = { 'capture-to-win': 'First Blood', 'first-promotion-wins': 'First to Promote Wins' };
+    expect(reasonText('first-capture', (id) => names[id])).toBe('First Blood: the first capture won');
+    expect(reasonText('first-promotion', (id) => names[id])).toBe('First to Promote Wins: the first promotion won');
+    // Before GET /api/rules answers: the preset's id in words, never the raw slug.
+    expect(reasonText('first-capture')).toBe('Capture to win: the first capture won');
+    expect(reasonText('king-exploded')).toBe('the king exploded');
+    expect(reasonText('pawns-extinct')).toBe('the pawns are extinct');
+  });
 });
 
 describe('error codes', () => {
@@ -25,7 +37,11 @@ describe('choice prompts', () => {
   it('names the modifier the choice is for', () => {
     expect(choiceTitle('square', 'Bottomless Pit')).toBe('Bottomless Pit: choose a square');
     expect(choiceTitle('square', null)).toBe('Choose a square');
-    expect(waitingText('white', 'column', 'Mr. Freeze')).toBe('Waiting for White to choose a column (Mr. Freeze)…');
+    // The spec's `column` and `row` choices read in chess's terms, file and rank (session-14 trial).
+    expect(waitingText('white', 'column', 'Mr. Freeze')).toBe('Waiting for White to choose a file (Mr. Freeze)…');
+    expect(waitingText('black', 'row', null)).toBe('Waiting for Black to choose a rank…');
+    expect(choiceTitle('column', 'Mr. Freeze')).toBe('Mr. Freeze: choose a file');
+    expect(choiceTitle('row', null)).toBe('Choose a rank');
   });
   // Session-7 trial: "Call the coin" read as a guess, but in manual mode (rulings B6) the players
   // report a real coin tossed at the table.

@@ -34,14 +34,46 @@ const REASONS: Record<string, string> = {
   'claim-victory': 'by abandonment: the opponent left and victory was claimed',
   'disconnect-during-choice': 'the player left while their choice was pending',
   'royal-loss': 'the king was lost',
-  'capture-to-win': 'by capturing the target piece',
+  // Ends the presets give (crates/presets/src/rules.rs's module documentation, the lichess games).
+  'king-of-the-hill': 'a king reached the centre',
+  'racing-kings': 'a king reached the eighth rank',
+  'king-exploded': 'the king exploded',
+  horde: 'a side lost its last piece',
+  'check-limit': 'the check limit was reached',
+  'no-pieces-left': 'no pieces left',
+  'no-legal-moves': 'no legal moves left',
+  'all-pieces-captured': 'every piece was captured',
+  'no-knights-left': 'no knights left',
+  'no-kings-left': 'no kings left',
+  'royal-destroyed': 'the royal piece was destroyed',
   'skip-loop': 'drawn: every turn was being skipped',
   'rps-winner': 'by rock, paper, scissors',
 };
 
-/** The game-over banner's reason in words (an unknown slug as words too). */
-export function reasonText(reason: string): string {
+/**
+ * The reasons that name the preset deciding the game, by its name (session-14 trial: a game of
+ * "First Blood" ended "First capture"): reason → [preset id, what happened]
+ * (crates/presets/src/rules.rs: `first-capture` is capture-to-win's, `first-promotion`
+ * first-promotion-wins'; the locked result's own `capture-to-win` too).
+ */
+const PRESET_REASONS: Record<string, [string, string]> = {
+  'first-capture': ['capture-to-win', 'the first capture won'],
+  'capture-to-win': ['capture-to-win', 'the first capture won'],
+  'first-promotion': ['first-promotion-wins', 'the first promotion won'],
+  'first-promotion-wins': ['first-promotion-wins', 'the first promotion won'],
+};
+
+/**
+ * The game-over banner's reason in words (an unknown slug as words too). `presetName`: a
+ * preset's name by id (GET /api/rules), for the reasons that name their preset; its id as words
+ * while unknown. `<kind>s-extinct` (extinction-chess) reads "the pawns are extinct".
+ */
+export function reasonText(reason: string, presetName: (id: string) => string | undefined = () => undefined): string {
   if (!reason) return '';
+  const p = PRESET_REASONS[reason];
+  if (p) return `${presetName(p[0]) ?? humanId(p[0])}: ${p[1]}`;
+  const extinct = /^([a-z]+)-extinct$/.exec(reason);
+  if (extinct) return `the ${extinct[1].replace(/_/g, ' ')} are extinct`;
   return REASONS[reason] ?? humanId(reason);
 }
 
@@ -79,8 +111,10 @@ export function errorText(code: string | undefined, message: string): string {
 const KIND_NOUN: Record<string, string> = {
   piece: 'a piece',
   square: 'a square',
-  column: 'a column',
-  row: 'a row',
+  // The choice kinds `column` and `row` (the spec's names) in chess's words, as the rules'
+  // descriptions and the board's letters say them (session-14 trial: "column" beside "file").
+  column: 'a file',
+  row: 'a rank',
   // Manual coin flips only (rulings B6): a real coin is tossed at the table and its result entered, not guessed.
   'coin-flip': 'enter the result of a real coin toss',
   rps: 'rock, paper or scissors',
@@ -94,7 +128,7 @@ export function choiceTitle(kind: string, modifier: string | null): string {
   return `${modifier}: ${what[0].toLowerCase()}${what.slice(1)}`;
 }
 
-/** What the other player reads while a choice is pending: "Waiting for White to choose a column (Mr. Freeze)…". */
+/** What the other player reads while a choice is pending: "Waiting for White to choose a file (Mr. Freeze)…". */
 export function waitingText(forPlayer: string, kind: string, modifier: string | null): string {
   const who = forPlayer === 'white' ? 'White' : forPlayer === 'black' ? 'Black' : forPlayer === 'both' ? 'both players' : forPlayer;
   const what = kind === 'coin-flip' ? KIND_NOUN[kind] : `choose ${KIND_NOUN[kind] ?? kind}`;

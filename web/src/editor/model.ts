@@ -44,7 +44,7 @@ export const PALETTE: Record<Category, string[]> = {
   State: ['seed-attribute', 'set-piece-attr', 'add-to-attribute', 'set-capture-flag', 'set-var', 'add-to-var'],
   Mechanic: ['add-aura', 'add-moves', 'replace-moves', 'set-board-topology'],
   Imperative: [
-    'spawn-marker', 'remove-marker', 'move-marker', 'spawn-piece', 'kill', 'remove-piece', 'swap-pieces', 'step-piece',
+    'spawn-marker', 'remove-marker', 'move-marker', 'spawn-piece', 'kill', 'remove-piece', 'swap-pieces', 'step-piece', 'move-piece',
     'convert-piece', 'cancel-capture', 'cancel-kill', 'skip-turn', 'detach-modifier', 'request-choice', 'flip-coin',
   ],
   Iteration: ['for-each', 'random-pick', 'with-probability', 'conditional'],
@@ -75,6 +75,7 @@ export function newNode(category: Category, kind: string): Node {
     'remove-piece': { pieces: '$event.piece' },
     'swap-pieces': { a: '$event.attacker', b: '$event.defender' },
     'step-piece': { pieces: '$event.piece', direction: 'forward', distance: 1 },
+    'move-piece': { piece: '$event.piece', to: 'e4' },
     'convert-piece': { pieces: '$event.piece', color: 'white' },
     'request-choice': { kind: 'piece', forPlayer: 'chooser', bind: 'choice', then: [] },
     'flip-coin': { forPlayer: 'turn', bind: 'coin' },
@@ -93,6 +94,91 @@ export function newNode(category: Category, kind: string): Node {
   }
   const params = P[kind];
   return params ? { kind, params: structuredClone(params) } : { kind };
+}
+
+/**
+ * A library template as the editor opens it: a copy with an id of its own, `ID-custom`, and
+ * "(custom)" after its name (session-14 trial: the copy kept the library's id, the validator
+ * called it valid, and Save was refused: the server keeps library ids for the library).
+ */
+export function templateCopy(t: Descriptor): Descriptor {
+  const d = structuredClone(t);
+  if (!d.id.endsWith('-custom')) d.id = `${d.id}-custom`.slice(0, 64);
+  if (!/\(custom\)$/.test(d.name)) d.name = `${d.name} (custom)`;
+  return d;
+}
+
+/**
+ * Why an id cannot be saved: it is a library modifier's (`libraryIds`: GET /api/rules modifiers
+ * that are not `saved`), which POST /api/modifiers refuses (`modifier.id-taken`). Null when free.
+ */
+export function libraryIdClash(id: string, libraryIds: Iterable<string>): string | null {
+  for (const l of libraryIds) {
+    if (l === id) return `“${id}” is the id of a library modifier: Save would be refused. Give the rule an id of its own, such as “${`${id}-custom`.slice(0, 64)}”.`;
+  }
+  return null;
+}
+
+/** Where the palette's effects go: a trigger's effect list (which trigger, inside which containers), or none. */
+export interface EffectContext {
+  /** The trigger kind the list belongs to; null when the target is not a trigger's effects. */
+  trigger: string | null;
+  /** Inside `with-probability` or `random-pick` (a draw). */
+  inDraw: boolean;
+  /** Inside `for-each`. */
+  inIteration: boolean;
+}
+
+/** The context of the list at `target` (`$.triggers[0].effects[1].params.then`): its trigger and containers. */
+export function effectContext(d: Descriptor, target: Path): EffectContext {
+  const steps = parsePath(target);
+  const out: EffectContext = { trigger: null, inDraw: false, inIteration: false };
+  if (steps[0] !== 'triggers' || typeof steps[1] !== 'number') return out;
+  const trig = d.triggers?.[steps[1]];
+  if (!trig) return out;
+  out.trigger = trig.kind;
+  // Walk the nodes the path goes through: …effects[i].params.then[j]…
+  let cur: unknown = trig;
+  for (let i = 2; i < steps.length; i++) {
+    const st = steps[i];
+    if (cur === null || typeof cur !== 'object') break;
+    const node = cur as Node;
+    if (st === 'params' && typeof steps[i + 1] === 'string') {
+      const body = steps[i + 1] as string;
+      if ((node.kind === 'with-probability' || node.kind === 'random-pick') && (BODY_KEYS as readonly string[]).includes(body)) out.inDraw = true;
+      if (node.kind === 'for-each' && body === 'do') out.inIteration = true;
+    }
+    cur = (cur as Record<string | number, unknown>)[st];
+  }
+  return out;
+}
+
+/**
+ * The primitives allowed only in some triggers (crates/modifiers/src/validate.rs, rulings;
+ * docs/modifiers.md § Primitives): `descriptor.primitives.wrong-trigger` otherwise.
+ */
+export const ONLY_IN: Record<string, string[]> = {
+  'cancel-capture': ['on-capture-attempt'],
+  'cancel-kill': ['on-kill-attempt'],
+  'skip-turn': ['on-turn-start', 'on-rule-activated'],
+};
+const CHOICES = ['request-choice', 'flip-coin'];
+
+/**
+ * Why the palette does not offer `kind` for the list being added to, in the validator's words
+ * (wrong-trigger, choice-in-draw, choice-in-iteration), or null when it may go there. Triggers,
+ * passive primitives (they go to `passive`) and lists outside a trigger are not restricted here.
+ */
+export function notAllowedHere(cat: Category, kind: string, ctx: EffectContext): string | null {
+  if (cat === 'Trigger' || isPassiveCategory(cat) || ctx.trigger === null) return null;
+  const only = ONLY_IN[kind];
+  if (only && !only.includes(ctx.trigger)) return `${kind} is allowed only in ${only.join(' or ')}, not in ${ctx.trigger}`;
+  if (CHOICES.includes(kind)) {
+    if (ctx.trigger === 'on-kill-attempt') return `${kind} is not allowed in on-kill-attempt`;
+    if (ctx.inDraw) return `${kind} is not allowed inside with-probability or random-pick: draws must not wait for an answer`;
+    if (ctx.inIteration) return `${kind} is not allowed inside for-each`;
+  }
+  return null;
 }
 
 /** Passive-only categories go to `passive`; `add-aura` may go to either. */

@@ -11,10 +11,13 @@ import { PieceGlyph, STANDARD_TYPES } from '../board/pieces';
 import {
   blankDescriptor,
   BODY_KEYS,
+  effectContext,
   fieldPaths,
   getAt,
   isPassiveCategory,
+  libraryIdClash,
   newNode,
+  notAllowedHere,
   ownerOf,
   parseDescriptorText,
   PALETTE,
@@ -22,6 +25,7 @@ import {
   rendererForType,
   setAt,
   TEMPLATES,
+  templateCopy,
   type Category,
   type Descriptor,
   type Json,
@@ -44,6 +48,7 @@ import {
   type SquareMode,
 } from '../editor/moveFilter';
 import { SANDBOX_PLAYER, sandboxUrl } from './liveGames';
+import { readPieces, refChoices, switchPieces, type PiecesMode } from '../editor/pieces';
 
 const FILES8 = 'abcdefgh';
 
@@ -201,6 +206,82 @@ function SquareFilterForm({ label, value, onChange }: { label: string; value: Js
   );
 }
 
+/** Colours a piece filter's `color` may name (a player: docs/modifiers.md § Values). */
+const PIECE_COLOURS: [string, string][] = [
+  ['', 'either colour'],
+  ['white', 'White pieces'],
+  ['black', 'Black pieces'],
+  ['mover', 'the mover’s pieces'],
+  ['opponent', 'the opponent’s pieces'],
+];
+
+/**
+ * The `pieces` parameter as a form (session-14 trial: raw JSON): a reference to the event's or a
+ * bound piece, or the pieces of some kinds and colour. Other filter keys stay in the JSON below.
+ */
+function PiecesField({ value, desc, path, onChange }: { value: Json; desc: Descriptor; path: Path; onChange: (v: Json) => void }) {
+  const f = readPieces(value);
+  const refs = refChoices(desc, f.ref);
+  const setFilter = (types: string[], color: string) => {
+    const old = value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    const next: { [k: string]: Json } = { ...old };
+    if (types.length) next.type = types;
+    else delete next.type;
+    if (color) next.color = color;
+    else delete next.color;
+    onChange(next);
+  };
+  return (
+    <div class="pieces-field" data-pieces-field={path}>
+      <select
+        aria-label="pieces: which"
+        value={f.mode}
+        disabled={f.mode === 'custom'}
+        onChange={(e) => onChange(switchPieces((e.target as HTMLSelectElement).value as PiecesMode))}
+      >
+        <option value="ref">one piece of the event</option>
+        <option value="filter">every piece of these kinds</option>
+        {f.mode === 'custom' && <option value="custom">as in the JSON</option>}
+      </select>
+      {f.mode === 'ref' && (
+        <select aria-label="pieces: the piece" value={f.ref} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+          {refs.map(([v, words]) => (
+            <option value={v}>{v === words ? v : `${words} (${v})`}</option>
+          ))}
+        </select>
+      )}
+      {f.mode === 'filter' && (
+        <>
+          <span class="mf-types" role="group" aria-label="piece kinds (none ticked: any)">
+            {STANDARD_TYPES.map((t) => (
+              <label class="check">
+                <input
+                  type="checkbox"
+                  data-pieces-type={t}
+                  checked={f.types.includes(t)}
+                  onChange={() => setFilter(f.types.includes(t) ? f.types.filter((x) => x !== t) : [...f.types, t], f.color)}
+                />
+                {t}
+              </label>
+            ))}
+          </span>
+          <select aria-label="pieces: colour" value={f.color} onChange={(e) => setFilter(f.types, (e.target as HTMLSelectElement).value)}>
+            {PIECE_COLOURS.map(([v, l]) => (
+              <option value={v}>{l}</option>
+            ))}
+            {f.color && !PIECE_COLOURS.some(([v]) => v === f.color) && <option value={f.color}>{f.color}</option>}
+          </select>
+          {f.other.length > 0 && <p class="help" data-json-only>Set in the JSON only: {f.other.join(', ')}.</p>}
+        </>
+      )}
+      <details class="mf-json">
+        <summary>JSON</summary>
+        <JsonField value={value} label="pieces JSON" onChange={onChange} />
+      </details>
+    </div>
+  );
+}
+
 const PLAYER_OPTIONS = [
   ['', 'either'],
   ['white', 'White'],
@@ -289,7 +370,7 @@ function MoveFilterForm({ kind, value, path, onChange }: { kind: string; value: 
 /** The draft kept in this browser (Try it → Back, a reload), else the first template. */
 function initialDraft() {
   const d = loadDraft();
-  return d ?? { descriptor: structuredClone(TEMPLATES[0]), view: 'visual' as const };
+  return d ?? { descriptor: templateCopy(TEMPLATES[0]), view: 'visual' as const };
 }
 
 export function Editor() {
@@ -306,9 +387,12 @@ export function Editor() {
   const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 761px)').matches);
   // The saved rules to reopen: the server's (`saved: true`) and this browser's.
   const [saved, setSaved] = useState<SavedRule[]>(() => savedRules([], loadCustomModifiers()));
+  // The library's modifier ids, which Save cannot use (POST /api/modifiers: `modifier.id-taken`).
+  const [libraryIds, setLibraryIds] = useState<string[]>([]);
   const refreshSaved = () =>
     api.rules().then(
       (r) => {
+        setLibraryIds(r.modifiers.filter((m) => !m.saved).map((m) => m.id));
         const list = savedRules(r.modifiers, loadCustomModifiers());
         setSaved(list);
         return list;
@@ -346,6 +430,10 @@ export function Editor() {
   }, [desc]);
 
   const rendered = useMemo(() => fieldPaths(desc), [desc]);
+  const idClash = useMemo(() => libraryIdClash(desc.id, libraryIds), [desc.id, libraryIds]);
+  // The palette offers only what the list being added to may hold (session-14 trial: it offered
+  // cancel-capture in on-move, which the validator then refused).
+  const here = useMemo(() => effectContext(desc, target), [desc, target]);
   const warnings = useMemo(() => markerWarnings(desc), [desc]);
   const words = useMemo(() => describeRule(desc), [desc]);
   const owned = useMemo(() => {
@@ -473,6 +561,7 @@ export function Editor() {
     else if (r === 'piece') field = <PiecePicker value={String(value)} onChange={(v) => set(p, v)} />;
     else if (r === 'marker-kind') field = <MarkerKindSelect value={String(value)} onChange={(v) => set(p, v)} />;
     else if (r === 'lifetime') field = <LifetimeEditor value={value} onChange={(v) => set(p, v)} />;
+    else if (key === 'pieces') field = <PiecesField value={value} desc={desc} path={p} onChange={(v) => set(p, v)} />;
     else field = <JsonField value={value} label={key} onChange={(v) => set(p, v)} />;
     return (
       <div class="param" data-path={p}>
@@ -533,7 +622,7 @@ export function Editor() {
       <div class="toolbar">
         <span>Templates:</span>
         {TEMPLATES.map((t) => (
-          <button type="button" data-template={t.id} onClick={() => load(t)} title={t.description}>{t.name}</button>
+          <button type="button" data-template={t.id} onClick={() => load(templateCopy(t))} title={`${t.description ?? ''} (opens a copy with an id of its own, ${t.id}-custom)`.trim()}>{t.name}</button>
         ))}
         <button type="button" onClick={() => load(blankDescriptor())}>New</button>
         <span class="spacer" />
@@ -571,12 +660,24 @@ export function Editor() {
       {status && <p class="notice info" role="status">{status}</p>}
       <div class="editor-body">
         <nav class="palette" aria-label="Palette">
+          {here.trigger && (
+            <p class="help palette-target" data-palette-target={here.trigger}>
+              Adding to {here.trigger}
+              {here.inIteration ? ', inside for-each' : ''}
+              {here.inDraw ? ', inside a random draw' : ''}: what it cannot hold is greyed out.
+            </p>
+          )}
           {(Object.keys(PALETTE) as Category[]).map((cat) => (
             <details open={wide && (cat === 'Trigger' || cat === 'Imperative')} data-category={cat}>
               <summary>{cat}</summary>
-              {PALETTE[cat].map((k) => (
-                <button type="button" class="small" data-palette={`${cat}:${k}`} onClick={() => add(cat, k)}>{k}</button>
-              ))}
+              {PALETTE[cat].map((k) => {
+                const why = notAllowedHere(cat, k, here);
+                return (
+                  <button type="button" class="small" data-palette={`${cat}:${k}`} disabled={!!why} title={why ?? undefined} onClick={() => add(cat, k)}>
+                    {k}
+                  </button>
+                );
+              })}
             </details>
           ))}
         </nav>
@@ -599,6 +700,14 @@ export function Editor() {
                     <input id={`f-${k}`} value={String(desc[k] ?? '')} onInput={(e) => set(`$.${k}`, (e.target as HTMLInputElement).value)} />
                   )}
                   {findingsAt(`$.${k}`)}
+                  {k === 'id' && idClash && (
+                    <p class="findings warn" data-id-clash role="alert">
+                      {idClash}{' '}
+                      <button type="button" class="small" data-fix-id onClick={() => set('$.id', `${desc.id}-custom`.slice(0, 64))}>
+                        Use {`${desc.id}-custom`.slice(0, 64)}
+                      </button>
+                    </p>
+                  )}
                 </div>
               ))}
             </div>
@@ -641,7 +750,7 @@ export function Editor() {
           ) : validateError ? (
             <p class="notice error">{validateError}</p>
           ) : findings.length === 0 ? (
-            <p class="ok" data-valid="true">No findings: the descriptor is valid.{warnings.length ? ' But see the warning below.' : ''}</p>
+            <p class="ok" data-valid="true">No findings: the descriptor is valid.{warnings.length || idClash ? ' But see the warning below.' : ''}</p>
           ) : (
             <ul>
               {findings.map((f) => (
@@ -650,6 +759,11 @@ export function Editor() {
                 </li>
               ))}
             </ul>
+          )}
+          {idClash && (
+            <div class="notice warning" data-id-clash-warning>
+              <p>Its id is a library modifier’s: Save needs an id of its own (see the id field).</p>
+            </div>
           )}
           {warnings.map((w) => (
             <div class="notice warning" data-marker-warning={w.kind} role="alert">

@@ -22,7 +22,7 @@ import {
   type Rules,
   type Seat,
 } from '../protocol';
-import { playerLabel } from './Opponent';
+import { shownName } from './Opponent';
 import { SANDBOX_PLAYER } from './liveGames';
 import {
   annotateSan,
@@ -41,7 +41,7 @@ import {
   type GameClient,
 } from '../store';
 import { describePiece } from '../board/Board';
-import { rulesSummary } from '../rules';
+import { choiceSeconds, inlineRuleNames, rulesSummary } from '../rules';
 import { RulesPanel } from './RulesPanel';
 import { play, setSoundOn, soundFor, soundOn } from '../sounds';
 import { canPremove, premoveStep, type Premove } from '../premove';
@@ -51,6 +51,21 @@ export interface GamePageProps {
   token?: string;
   /** Hot seat: both tokens (the sandbox). */
   hotSeat?: { white: string; black: string };
+  /** The sandbox's way back: the editor that started it (`/editor` or `/yaml`). */
+  backTo?: string;
+}
+
+/**
+ * The piece the inspect line describes, as it stands now: the same piece id on the board (it may
+ * have moved, its attributes changed), or null once it is gone (session-14 trial: after an atomic
+ * explosion the line kept naming a piece no longer on the board). Without ids (0, or shared) the
+ * same square, type and colour.
+ */
+export function pieceNow(p: PieceOut | null, pieces: PieceOut[]): PieceOut | null {
+  if (!p) return null;
+  const same = pieces.filter((x) => x.id === p.id);
+  if (p.id && same.length === 1) return same[0];
+  return pieces.find((x) => x.square === p.square && x.type === p.type && x.color === p.color) ?? null;
 }
 
 function inCheckOf(g: GameView): boolean {
@@ -144,7 +159,7 @@ export function moveListRows(sans: string[], firstBlack: boolean, result: string
   return rows;
 }
 
-export function GamePage({ id, token, hotSeat }: GamePageProps) {
+export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   const [client, setClient] = useState<GameClient>(initialClient);
   const clientRef = useRef(client);
   const conns = useRef<{ seat: Seat | null; conn: GameConnection }[]>([]);
@@ -160,6 +175,9 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const [rules, setRules] = useState<Rules | null>(null);
   // The creation request (the record's), for the rules panel; undefined until it answers.
   const [request, setRequest] = useState<unknown>(undefined);
+  // Every name a rule of this game goes by: the library's, and the game's own inline rules' (a
+  // rule made in the editor is in no library: "In play now" named it by its id, session-14 trial).
+  const names = useMemo(() => ({ ...ruleNames, ...inlineRuleNames(request) }), [ruleNames, request]);
   useEffect(() => {
     api.creationRequest(id).then(setRequest, () => {});
   }, [id]);
@@ -315,11 +333,19 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     if (kind) play(kind);
   }, [moveUcis.length, endedNow]);
   const rematchAsked = useRef(false);
+  // To the rematch once: the accept's answer and the state saying "accepted" both lead there, and
+  // a second navigation aborted the first (seen as a flaky browser check under load).
+  const leaving = useRef(false);
+  const goTo = (url: string) => {
+    if (leaving.current) return;
+    leaving.current = true;
+    location.assign(url);
+  };
   const [rematchError, setRematchError] = useState('');
   const rematchStatus = g?.rematch?.status;
   useEffect(() => {
     if (rematchStatus !== 'accepted' || !rematchAsked.current || !token) return;
-    api.rematch(id, token).then((r) => location.assign(r.url)).catch((e: Error) => setRematchError(e.message));
+    api.rematch(id, token).then((r) => goTo(r.url)).catch((e: Error) => setRematchError(e.message));
   }, [rematchStatus]);
 
   // The premove (src/premove.ts): sent when the turn comes if legal then, dropped otherwise, when a
@@ -400,7 +426,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         // An accept (200), or an engine, which agrees at once: to the new game now. A person's
         // acceptance is waited for (the effect above goes when the state says accepted).
         const engine = [g.players.white, g.players.black].some((n) => n?.startsWith('engine:'));
-        if (!r.created || engine) location.assign(r.url);
+        if (!r.created || engine) goTo(r.url);
       })
       .catch((e: Error) => setRematchError(e.message));
   };
@@ -427,8 +453,12 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
   const player = (side: Color) => (
     <div class="player">
       <span class={`presence ${g.presence[side] ? 'on' : 'off'}`} title={g.presence[side] ? 'connected' : 'not connected'} aria-label={g.presence[side] ? 'connected' : 'not connected'} />
+      {/* The side's colour as a king, so an unnamed player's row still says which side it is. */}
+      <svg class="side-glyph" viewBox="0 0 100 100" width="20" height="20" role="img" aria-label={side === 'white' ? 'White' : 'Black'}>
+        <PieceGlyph type="king" color={side} letter={side === 'white' ? 'K' : 'k'} />
+      </svg>
       {/* The sandbox's marker name (for the lobby's list) is no player's name: the side instead. */}
-      <span class="name">{(g.players[side] === SANDBOX_PLAYER ? undefined : playerLabel(g.players[side])) ?? side}</span>
+      <span class="name" data-player-name={side}>{g.players[side] === SANDBOX_PLAYER ? (side === 'white' ? 'White' : 'Black') : shownName(g.players[side])}</span>
       {(hot || seat === side) && <span class="you">(you)</span>}
       {clock(side)}
     </div>
@@ -451,27 +481,38 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
     live && choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
       ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
       : null;
-  const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout;
+  // A draft card's prompt has no timeout of its own: the game's rule (once the record has answered).
+  const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout ?? (s.pendingChoice?.kind === 'card' && request !== undefined ? choiceSeconds(request) : undefined);
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
   const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
   // A capture parry cancelled stays in the list, marked (session-7 web trial).
   const parried = cancelledMoves(s.log);
   const rows = moveListRows(moveUcis.map((_, i) => (parried.has(i) ? `${san(i)}${PARRIED}` : san(i))), firstBlack, result?.result ?? null);
-  const events = eventRows(s.log, ruleNames, san, choiceRules, firstBlack);
+  const events = eventRows(s.log, names, san, choiceRules, firstBlack);
   const pendingKind = s.pendingChoice ? String(s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind) : '';
-  const pendingFor = s.pendingChoice?.descriptorId ? modifierName(s.pendingChoice.descriptorId, ruleNames) : null;
+  const pendingFor = s.pendingChoice?.descriptorId ? modifierName(s.pendingChoice.descriptorId, names) : null;
   // An open challenge's free seat: the opponent has not joined until their seat is taken or present.
   const notJoined = !!opponent && !hot && g.seats?.[opponent] === false && !g.presence[opponent];
+  const inspected = pieceNow(inspect, s.pieces);
   const cards = (s.pendingChoice?.prompt as { cards?: { id: string; duration?: unknown }[] } | undefined)?.cards ?? [];
 
   return (
-    <main class="game">
+    <main class={pockets ? 'game pockets' : 'game'}>
       <div class="conn" data-connection={client.connection} role="status" aria-live="polite">
         {client.connection === 'open' ? 'connected' : client.connection === 'reconnecting' ? 'reconnecting…' : client.connection}
         {' · '}
         {g.paused ? 'game paused until the player comes back · ' : ''}
         {hot ? 'sandbox: you play both sides' : seat === 'spectator' ? 'spectating' : `playing ${seat}`}
+        {/* The way back to the editor (session-14 trial: the sandbox had none but the browser's). */}
+        {hot && (
+          <>
+            {' · '}
+            <a href={backTo ?? '/editor'} data-sandbox-back>
+              ← Back to the {backTo === '/yaml' ? 'game' : 'modifier'} editor
+            </a>
+          </>
+        )}
       </div>
       <section class="board-col">
         {notJoined && live && (
@@ -515,14 +556,14 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
         {/* Under the board, not over it: the final position stays in view (issue 26 item 10). */}
         {result && (
           <div class="banner" role="alert" data-result={result.result}>
-            <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason)}</span>
+            <strong>{result.result}</strong> <span data-reason={result.reason}>{reasonText(result.reason, (id) => rules?.presets.find((p) => p.id === id)?.name)}</span>
           </div>
         )}
         {player(bottom)}
         <p class="sr-only" aria-live="polite">
           {moveUcis.length ? `${lastMover} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
         </p>
-        <p class="inspect" aria-live="polite">{inspect ? describePiece(inspect) : 'Hover or tap a piece to see its attributes.'}</p>
+        <p class="inspect" aria-live="polite">{inspected ? describePiece(inspected) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
         {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} />}
@@ -533,12 +574,12 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
                 <h3>{choiceTitle(choice.prompt.kind, pendingFor)}</h3>
                 {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
                 {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' || choice.prompt.kind === 'card' ? null : <p>Click the board, or pick:</p>}
-                <div class="options">
+                <div class={choice.prompt.kind === 'card' ? 'options cards' : 'options'}>
                   {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
                     <button type="button" data-option={String(o)} onClick={() => answer(String(o))} class={choice.prompt.kind === 'card' ? 'card' : undefined}>
                       {choice.prompt.kind === 'card' ? (
                         <>
-                          <b>{modifierName(String(o), ruleNames)}</b>
+                          <b>{modifierName(String(o), names)}</b>
                           <span class="len">{cardLength(cards.find((c) => c.id === String(o))?.duration)}</span>
                           {ruleDescriptions[String(o)] && <small>{ruleDescriptions[String(o)]}</small>}
                         </>
@@ -710,7 +751,7 @@ export function GamePage({ id, token, hotSeat }: GamePageProps) {
           </details>
         )}
         {s.activeModifiers.length > 0 && (
-          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>In play now: {s.activeModifiers.map((m) => ruleNames[m.id] ?? m.id).join(', ')}</p>
+          <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>In play now: {s.activeModifiers.map((m) => modifierName(m.id, names)).join(', ')}</p>
         )}
         <MarkerLegend present={s.markers.map((m) => m.kind)} />
         <div class="notices" aria-live="assertive">

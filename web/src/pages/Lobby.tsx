@@ -126,6 +126,32 @@ export function seedOf(text: string, rand: () => number = randomSeed): number | 
   return Number(t);
 }
 
+/**
+ * The choice timeout typed in the lobby: a whole number of seconds from 1 to 3600 (session-14
+ * trial: the browser refused 0 on its own, and the old "Game created" panel stayed as if the
+ * new game had been made).
+ */
+export function timeoutOf(text: string): number | Error {
+  const t = text.trim();
+  if (!/^\d{1,4}$/.test(t) || Number(t) < 1 || Number(t) > 3600) return new Error(`the choice timeout is a whole number of seconds from 1 to 3600, not “${t.slice(0, 20)}”`);
+  return Number(t);
+}
+
+/**
+ * What the form would send, or why it cannot be sent (the first problem, one sentence). The form
+ * checks its fields itself (`noValidate`): the browser's own refusal showed nothing on the page
+ * and left the previous game's panel in place (session-14 trial: seed −5, 1.5, 20 digits; choice
+ * timeout 0).
+ */
+export function formValues(f: { seed: string; timeoutMode: string; timeoutSeconds: string }, rand: () => number = randomSeed): { seed: number; timeoutSeconds: number | null } | Error {
+  const seed = seedOf(f.seed, rand);
+  if (seed instanceof Error) return seed;
+  if (f.timeoutMode === 'no-timeout') return { seed, timeoutSeconds: null };
+  const t = timeoutOf(f.timeoutSeconds);
+  if (t instanceof Error) return t;
+  return { seed, timeoutSeconds: t };
+}
+
 function Copy({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -169,14 +195,16 @@ export function Lobby() {
   const [loadError, setLoadError] = useState('');
   const [game, setGame] = useState('');
   const [layout, setLayout] = useState('');
-  const [gameYaml, setGameYaml] = useState<{ name: string; text: string } | null>(null);
+  // An uploaded definition; `error` when the browser could not read the file.
+  const [gameYaml, setGameYaml] = useState<{ name: string; text: string; error?: string } | null>(null);
   const [presets, setPresets] = useState<string[]>([]);
   const [modifiers, setModifiers] = useState<string[]>([]);
   const [custom, setCustom] = useState<string[]>([]);
   const [draft, setDraft] = useState(false);
   const [tc, setTc] = useState(0);
   const [timeoutMode, setTimeoutMode] = useState<'timeout-with-default' | 'no-timeout'>('timeout-with-default');
-  const [timeoutSeconds, setTimeoutSeconds] = useState(60);
+  // As typed: checked on submit (timeoutOf), never silently turned into a number.
+  const [timeoutSeconds, setTimeoutSeconds] = useState('60');
   const [colour, setColour] = useState<'white' | 'black' | 'random'>('white');
   // The player's name, remembered in this browser (issue 26: the PGN read `White "?"`).
   const [name, setName] = useState(loadName);
@@ -190,13 +218,29 @@ export function Lobby() {
   // A request in flight: Create game is disabled (session-7 web trial: a double click made two games).
   const [creating, setCreating] = useState(false);
   const createdRef = useRef<HTMLDivElement>(null);
-  // The panel with the links was below the fold at 1280×800 (session-7 web trial).
+  const errorRef = useRef<HTMLDivElement>(null);
+  // The panel with the links, and a refusal, appear under the form's button: at 1280×800 they were
+  // below the fold (session-7 and session-14 trials). Scrolled into view at once (a smooth scroll
+  // could still be on its way when the reader looked), whole, and focused for screen readers.
   useEffect(() => {
-    createdRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    const el = createdRef.current;
+    if (!el) return;
+    el.scrollIntoView?.({ block: 'nearest' });
+    el.focus?.({ preventScroll: true });
   }, [created?.id]);
   const [listError, setListError] = useState('');
   const [myColour, setMyColour] = useState<'white' | 'black'>('white');
-  const [createError, setCreateError] = useState<{ message: string; findings: Finding[] } | null>(null);
+  const [createError, setCreateError] = useState<{ message: string; findings: Finding[]; field?: string } | null>(null);
+  useEffect(() => {
+    errorRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [createError]);
+  /** A refusal: the previous game's panel goes (it is not the answer to this submission). */
+  const refuse = (message: string, findings: Finding[] = [], field?: string) => {
+    setCreated(null);
+    setCreateError({ message, findings, field });
+  };
+  // The field a refusal is about, marked (it may be far above the message).
+  const invalid = (field: string) => (createError?.field === field ? 'true' : undefined);
   const [open, setOpen] = useState<GameSummary[]>([]);
   const [live, setLive] = useState<GameSummary[]>([]);
   const customMods = useMemo(loadCustomModifiers, []);
@@ -220,17 +264,24 @@ export function Lobby() {
   const create = async (e: Event) => {
     e.preventDefault();
     if (creating) return;
+    // Whatever this submission gives, the previous game's panel is not its answer.
+    setCreated(null);
     setCreateError(null);
-    const seedValue = seedOf(seed);
-    if (seedValue instanceof Error) {
-      setCreateError({ message: seedValue.message, findings: [] });
+    const values = formValues({ seed, timeoutMode, timeoutSeconds });
+    if (values instanceof Error) {
+      refuse(`Not created: ${values.message}.`, [], seedOf(seed) instanceof Error ? 'seed' : 'choiceTimeoutSeconds');
       return;
     }
+    if (gameYaml?.error) {
+      refuse(`Not created: the game definition file ${gameYaml.name} could not be read (${gameYaml.error}).`);
+      return;
+    }
+    const seedValue = values.seed;
     let c960: { layout: string; index: number } | null = null;
     if (layout === 'chess960') {
       const r = chess960Layout(chess960);
       if (r instanceof Error) {
-        setCreateError({ message: r.message, findings: [] });
+        refuse(`Not created: ${r.message}.`, [], 'chess960');
         return;
       }
       c960 = r;
@@ -241,7 +292,7 @@ export function Lobby() {
       // A modifier saved with POST /api/modifiers is not in the session's library: it goes inline.
       modifiers: [...modifiers.map((key) => modifierEntry(key, rules?.modifiers ?? [])), ...custom.map((id) => customMods.find((m) => m.id === id)?.descriptor).filter((d): d is object => !!d)],
       draft,
-      choiceTimeout: timeoutMode === 'no-timeout' ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: timeoutSeconds },
+      choiceTimeout: values.timeoutSeconds === null ? { mode: 'no-timeout' } : { mode: 'timeout-with-default', seconds: values.timeoutSeconds },
     };
     // An uploaded definition goes in `game` as YAML text (agree the field with the server at integration).
     if (gameYaml) req.game = gameYaml.text;
@@ -275,7 +326,7 @@ export function Lobby() {
       setMyColour(mine);
       setCreating(false);
     } catch (err) {
-      setCreateError({ message: (err as Error).message, findings: err instanceof ApiError ? err.findings : [] });
+      refuse((err as Error).message, err instanceof ApiError ? err.findings : []);
       setCreating(false);
     }
   };
@@ -298,31 +349,37 @@ export function Lobby() {
       <section class="create">
         <h2>New game</h2>
         {loadError && <p class="notice error">Could not load the rules: {loadError}</p>}
-        <form onSubmit={create}>
-          <label>
+        <form onSubmit={create} noValidate>
+          <label for="lobby-game">
             Game
-            <select name="game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
+            <select id="lobby-game" name="game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setLayout(''); }}>
               <option value="">Chess (standard)</option>
               {gameChoices(rules).map((g) => (
                 <option value={g.id} title={g.description}>{g.name ?? g.id}</option>
               ))}
             </select>
           </label>
-          <label>
+          <label for="lobby-yaml">
             Or a game definition file (YAML)
             <input
+              id="lobby-yaml"
               type="file"
               accept=".yaml,.yml,text/yaml"
               onChange={async (e) => {
                 const f = (e.target as HTMLInputElement).files?.[0];
-                setGameYaml(f ? { name: f.name, text: await f.text() } : null);
+                if (!f) return setGameYaml(null);
+                try {
+                  setGameYaml({ name: f.name, text: await f.text() });
+                } catch (x) {
+                  setGameYaml({ name: f.name, text: '', error: (x as Error).message || 'unreadable' });
+                }
               }}
             />
             {gameYaml && <small>Using {gameYaml.name} instead of the game above.</small>}
           </label>
-          <label>
+          <label for="lobby-layout">
             Layout
-            <select name="layout" value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
+            <select id="lobby-layout" name="layout" value={layout} onChange={(e) => setLayout((e.target as HTMLSelectElement).value)}>
               <option value="">Standard start</option>
               {layouts.map((l) => (
                 <option value={l.id} title={l.description}>{l.name ?? l.id}</option>
@@ -330,9 +387,9 @@ export function Lobby() {
             </select>
           </label>
           {layout === 'chess960' && (
-            <label>
+            <label for="lobby-chess960">
               Chess960 position (0–959, or “random”)
-              <input name="chess960" value={chess960} list="chess960-choices" spellcheck={false} autocomplete="off" onInput={(e) => setChess960((e.target as HTMLInputElement).value)} />
+              <input id="lobby-chess960" name="chess960" aria-invalid={invalid('chess960')} value={chess960} list="chess960-choices" spellcheck={false} autocomplete="off" onInput={(e) => setChess960((e.target as HTMLInputElement).value)} />
               <datalist id="chess960-choices">
                 <option value="random" />
                 <option value="518">518: the standard array</option>
@@ -421,34 +478,34 @@ export function Lobby() {
             </div>
           </fieldset>
           <div class="row">
-            <label>
+            <label for="lobby-time-control">
               Time control
-              <select value={tc} onChange={(e) => setTc(Number((e.target as HTMLSelectElement).value))}>
+              <select id="lobby-time-control" name="timeControl" value={tc} onChange={(e) => setTc(Number((e.target as HTMLSelectElement).value))}>
                 {TIME_CONTROLS.map((t, i) => (
                   <option value={i}>{t.label}</option>
                 ))}
               </select>
             </label>
-            <label>
+            <label for="lobby-choice-timeout">
               Choice timeout
-              <select name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
+              <select id="lobby-choice-timeout" name="choiceTimeoutMode" value={timeoutMode} onChange={(e) => setTimeoutMode((e.target as HTMLSelectElement).value as typeof timeoutMode)}>
                 <option value="timeout-with-default">first option after</option>
                 <option value="no-timeout">no timeout (pause)</option>
               </select>
             </label>
             {timeoutMode === 'timeout-with-default' && (
-              <label>
+              <label for="lobby-choice-seconds">
                 seconds
-                <input name="choiceTimeoutSeconds" type="number" min={1} max={3600} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds(Number((e.target as HTMLInputElement).value))} />
+                <input id="lobby-choice-seconds" name="choiceTimeoutSeconds" aria-invalid={invalid('choiceTimeoutSeconds')} type="number" min={1} max={3600} step={1} value={timeoutSeconds} onInput={(e) => setTimeoutSeconds((e.target as HTMLInputElement).value)} />
               </label>
             )}
-            <label>
+            <label for="lobby-name">
               Your name
-              <input name="playerName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+              <input id="lobby-name" name="playerName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
             </label>
-            <label>
+            <label for="lobby-colour">
               Your colour
-              <select name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
+              <select id="lobby-colour" name="colour" value={colour} onChange={(e) => setColour((e.target as HTMLSelectElement).value as typeof colour)}>
                 <option value="white">White</option>
                 <option value="black">Black</option>
                 <option value="random">Random</option>
@@ -471,18 +528,20 @@ export function Lobby() {
           )}
           <details class="advanced">
             <summary>Start position, seed and coin flips</summary>
-            <label>
+            {/* Linked by id as well as wrapped (session-14 trial: no linked label). */}
+            <label for="lobby-fen">
               Start position (FEN; empty: the game's own)
-              <input name="fen" value={fen} spellcheck={false} autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" onInput={(e) => setFen((e.target as HTMLInputElement).value)} />
+              <input id="lobby-fen" name="fen" value={fen} spellcheck={false} autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" onInput={(e) => setFen((e.target as HTMLInputElement).value)} />
             </label>
             <div class="row">
-              <label>
+              <label for="lobby-seed">
                 Seed (random rules; empty: a random seed)
-                <input name="seed" type="number" min={0} max={4294967295} step={1} value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
+                {/* Text, not a number field: the browser blanked or refused what it could not read (−5, 1.5, 20 digits); seedOf says why. */}
+                <input id="lobby-seed" name="seed" aria-invalid={invalid('seed')} inputMode="numeric" autocomplete="off" spellcheck={false} value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
               </label>
-              <label>
+              <label for="lobby-coin-flips">
                 Coin flips
-                <select name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
+                <select id="lobby-coin-flips" name="coinFlips" value={coinFlips} onChange={(e) => setCoinFlips((e.target as HTMLSelectElement).value as typeof coinFlips)}>
                   <option value="auto">drawn by the server</option>
                   <option value="manual">tossed at the table (players enter the result)</option>
                 </select>
@@ -492,7 +551,7 @@ export function Lobby() {
           <button type="submit" class="primary" disabled={presetConflicts.length > 0 || creating} aria-busy={creating}>{creating ? 'Creating…' : 'Create game'}</button>
         </form>
         {createError && (
-          <div class="notice error" role="alert">
+          <div class="notice error" role="alert" data-create-error ref={errorRef}>
             {/* The findings' paths and messages, not the raw answer (session-6 web trial). */}
             {createError.findings.length ? <p>The server refused the game:</p> : <p>{createError.message}</p>}
             {createError.findings.length > 0 && (
@@ -507,7 +566,7 @@ export function Lobby() {
           </div>
         )}
         {created && (
-          <div class="created" data-game={created.id} ref={createdRef}>
+          <div class="created" data-game={created.id} ref={createdRef} tabIndex={-1}>
             <h3>{created.open ? 'Open challenge created' : 'Game created'}</h3>
             {created.seed !== undefined && <p data-seed={created.seed}>Seed {created.seed} (the random rules’ draws follow from it)</p>}
             {created.chess960 !== undefined && <p data-chess960={created.chess960}>Chess960 position {created.chess960}{created.chess960 === 518 ? ' (the standard array)' : ''}</p>}

@@ -26,6 +26,16 @@ export function playerLabel(name: string | undefined): string | undefined {
   return m ? `Computer (level ${m[1]})` : name;
 }
 
+/**
+ * What the pages call a seat without a name, on the board and in the lobby alike (session-14
+ * trial: the board said "white", the lobby "anonymous"). The server's PGN writes the standard's
+ * unknown name, `?` (PGN Standard §8.1.1.5), which the page does not show.
+ */
+export const ANONYMOUS = 'Anonymous';
+
+/** A player's name as shown anywhere on the pages: `playerLabel`, or `ANONYMOUS` for none. */
+export const shownName = (name: string | null | undefined): string => playerLabel(name ?? undefined) || ANONYMOUS;
+
 /** The choice itself: two radio buttons and, for the computer, its level. */
 export function OpponentChoice({ value, onChange }: { value: Opponent; onChange: (o: Opponent) => void }) {
   const level = value.kind === 'computer' ? value.level : 3;
@@ -42,9 +52,9 @@ export function OpponentChoice({ value, onChange }: { value: Opponent; onChange:
           <span>the computer <small>any rules but draft mode</small></span>
         </label>
         {value.kind === 'computer' && (
-          <label>
+          <label for="lobby-engine-level">
             Level
-            <select name="engineLevel" value={level} onChange={(e) => onChange({ kind: 'computer', level: Number((e.target as HTMLSelectElement).value) })}>
+            <select id="lobby-engine-level" name="engineLevel" value={level} onChange={(e) => onChange({ kind: 'computer', level: Number((e.target as HTMLSelectElement).value) })}>
               {ENGINE_LEVELS.map((n) => (
                 <option value={n}>{n === 1 ? '1 (weakest)' : n === 8 ? '8 (strongest)' : String(n)}</option>
               ))}

@@ -86,7 +86,7 @@ export function YamlEditor() {
     setPlayError('');
     try {
       const g = await api.createGame({ game: text, choiceTimeout: { mode: 'no-timeout' }, white: SANDBOX_PLAYER, black: SANDBOX_PLAYER });
-      location.assign(sandboxUrl(g));
+      location.assign(sandboxUrl(g, 'yaml'));
     } catch (e) {
       setPlayError(`Could not start the game: ${(e as Error).message}`);
       setStarting(false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { canAskTakeback, moveListRows, opponentCame, resultOf, whyNoMove } from './Game';
+import { canAskTakeback, moveListRows, opponentCame, pieceNow, resultOf, whyNoMove } from './Game';
+import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
 // session's status still reads "ongoing" (the game ended outside the rules),
@@ -86,5 +87,22 @@ describe('canAskTakeback', () => {
   it('is not offered on one\'s own turn or before any move', () => {
     expect(canAskTakeback(2, 'white', 'white')).toBe(false);
     expect(canAskTakeback(0, 'black', 'white')).toBe(false);
+  });
+});
+
+describe('pieceNow', () => {
+  // Regression (session-14 trial, atomic): after a capture exploded the hovered piece, the
+  // inspect line kept naming it. The line follows the piece by id.
+  const pc = (id: number, square: string, type = 'knight', color: 'white' | 'black' = 'white'): PieceOut => ({ id, square, type, color, attrs: {}, baseAttrs: {} });
+  it('follows the hovered piece to its square now, by id', () => {
+    expect(pieceNow(pc(7, 'g1'), [pc(7, 'f3'), pc(8, 'g1', 'rook')])).toEqual(pc(7, 'f3'));
+  });
+  it('is null once the piece is gone (exploded, captured)', () => {
+    expect(pieceNow(pc(7, 'f3'), [pc(8, 'g1', 'rook'), pc(9, 'e5', 'pawn', 'black')])).toBeNull();
+    expect(pieceNow(null, [pc(7, 'f3')])).toBeNull();
+  });
+  it('without a usable id, matches square, type and colour', () => {
+    expect(pieceNow(pc(0, 'b1'), [pc(0, 'b1'), pc(0, 'g1')])).toEqual(pc(0, 'b1'));
+    expect(pieceNow(pc(0, 'b1'), [pc(0, 'b1', 'bishop')])).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GameSummary, Rules } from '../protocol';
-import { gameLine, playersLine, sameNameHint, sameNameNote, SANDBOX_PLAYER, watchable } from './liveGames';
+import type { CreatedGame, GameSummary, Rules } from '../protocol';
+import { sandboxUrl, gameLine, playersLine, sameNameHint, sameNameNote, SANDBOX_PLAYER, watchable } from './liveGames';
 
 const g = (over: Partial<GameSummary>): GameSummary => ({ id: 'x', status: 'live', ...over });
 
@@ -68,8 +68,17 @@ describe('rules of the same name', () => {
     expect(gameLine(g({ presets: ['proletariat'], modifiers: ['proletariat', 'parry'] }), rules)).toBe('Chess · Proletariat (preset) · Proletariat (modifier) · Parry');
   });
   it('names the engine and a player without a name in words', () => {
-    expect(playersLine(undefined, 'engine:5')).toBe('anonymous vs Computer (level 5)');
-    expect(playersLine('Ann', null)).toBe('Ann vs anonymous');
+    expect(playersLine(undefined, 'engine:5')).toBe('Anonymous vs Computer (level 5)');
+    expect(playersLine('Ann', null)).toBe('Ann vs Anonymous');
     expect(playersLine(null, undefined)).toBeNull();
+  });
+});
+
+describe('sandboxUrl', () => {
+  // Regression (session-14 trial): the sandbox had no way back; the address names its editor.
+  const g = { id: 'g 1', seats: { white: { token: 'tw', url: '' }, black: { token: 'tb', url: '' } }, spectateUrl: '' } as unknown as CreatedGame;
+  it('opens both seats and names the editor to go back to', () => {
+    expect(sandboxUrl(g)).toBe('/games/g%201#white=tw&black=tb&from=editor');
+    expect(sandboxUrl(g, 'yaml')).toBe('/games/g%201#white=tw&black=tb&from=yaml');
   });
 });

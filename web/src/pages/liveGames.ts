@@ -4,7 +4,7 @@
  */
 import type { CreatedGame, GameSummary, RuleEntry, Rules } from '../protocol';
 import { humanId } from '../words';
-import { playerLabel } from './Opponent';
+import { shownName } from './Opponent';
 
 /**
  * The player name the editors' sandbox games carry for both seats (the server has no sandbox
@@ -12,9 +12,12 @@ import { playerLabel } from './Opponent';
  */
 export const SANDBOX_PLAYER = 'sandbox (editor)';
 
-/** The game page of a sandbox game with both seats' tokens: one person plays both sides (hot seat). */
-export function sandboxUrl(g: CreatedGame): string {
-  return `/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white?.token ?? '')}&black=${encodeURIComponent(g.seats.black?.token ?? '')}`;
+/**
+ * The game page of a sandbox game with both seats' tokens: one person plays both sides (hot seat).
+ * `from`: the editor that started it, which the page links back to (session-14 trial: no way back).
+ */
+export function sandboxUrl(g: CreatedGame, from: 'editor' | 'yaml' = 'editor'): string {
+  return `/games/${encodeURIComponent(g.id)}#white=${encodeURIComponent(g.seats.white?.token ?? '')}&black=${encodeURIComponent(g.seats.black?.token ?? '')}&from=${from}`;
 }
 
 /** Whether a game is one of the editors' sandbox games ("Try it", "Play this game"). */
@@ -88,12 +91,13 @@ function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null):
 
 /**
  * The players of a lobby line: names as shown on the game page (`engine:5` reads "Computer
- * (level 5)"), "anonymous" for a seat without a name (issue 26 item 10: "? vs engine:5"); null
- * when neither has a name.
+ * (level 5)"), "Anonymous" for a seat without a name, as the game page says (issue 26 item 10:
+ * "? vs engine:5"; session-14 trial: the board and the lobby used two words); null when neither
+ * has a name.
  */
 export function playersLine(white: string | null | undefined, black: string | null | undefined): string | null {
   if (!white && !black) return null;
-  return `${playerLabel(white ?? undefined) ?? 'anonymous'} vs ${playerLabel(black ?? undefined) ?? 'anonymous'}`;
+  return `${shownName(white)} vs ${shownName(black)}`;
 }
 
 /**

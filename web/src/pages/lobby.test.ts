@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { refusalText, type RuleEntry } from '../protocol';
-import { chess960Layout, conflicts, gameChoices, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf } from './Lobby';
+import { chess960Layout, conflicts, formValues, gameChoices, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf, timeoutOf } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -129,5 +129,33 @@ describe('seedOf', () => {
   it('gives different seeds to two games from the real random source', () => {
     // two uniform u32 draws agree with probability 2^-32
     expect(seedOf('')).not.toBe(seedOf(''));
+  });
+});
+
+describe('the form checks its own fields', () => {
+  // Regression (session-14 trial): the browser refused seed −5, 1.5, 20 digits and a choice
+  // timeout of 0 by itself, so the page said nothing and kept the previous game's panel. The
+  // form now checks them (noValidate) and says which field is wrong.
+  const f = (seed: string, timeoutSeconds = '60', timeoutMode = 'timeout-with-default') => formValues({ seed, timeoutMode, timeoutSeconds }, () => 42);
+  it('refuses the seeds the trial typed, naming the field and the value', () => {
+    for (const bad of ['-5', '1.5', '12345678901234567890', '4294967296', '1e3', 'abc']) {
+      const r = f(bad);
+      expect(r).toBeInstanceOf(Error);
+      expect((r as Error).message).toMatch(/^the seed is a whole number from 0 to 4294967295, not “/);
+    }
+    expect(((f('12345678901234567890') as Error).message)).toContain('“12345678901234567890”');
+  });
+  it('refuses a choice timeout outside 1–3600 whole seconds, unless there is none', () => {
+    for (const bad of ['0', '1.5', '', '3601', '-1']) expect(timeoutOf(bad)).toBeInstanceOf(Error);
+    expect((timeoutOf('0') as Error).message).toBe('the choice timeout is a whole number of seconds from 1 to 3600, not “0”');
+    expect(timeoutOf('1')).toBe(1);
+    expect(timeoutOf(' 3600 ')).toBe(3600);
+    expect(f('7', '0')).toBeInstanceOf(Error);
+    expect(f('7', '0', 'no-timeout')).toEqual({ seed: 7, timeoutSeconds: null });
+  });
+  it('passes good values, an empty seed as a random one', () => {
+    expect(f('0', '45')).toEqual({ seed: 0, timeoutSeconds: 45 });
+    expect(f('4294967295')).toEqual({ seed: 4294967295, timeoutSeconds: 60 });
+    expect(f('')).toEqual({ seed: 42, timeoutSeconds: 60 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playerLabel, withOpponent } from './Opponent';
+import { ANONYMOUS, playerLabel, shownName, withOpponent } from './Opponent';
 
 describe('the opponent choice', () => {
   // docs/protocol.md, "Playing the engine": a player named `engine:N` (N 1–8) is the engine.
@@ -15,5 +15,13 @@ describe('the opponent choice', () => {
     expect(playerLabel('engine:9')).toBe('engine:9');
     expect(playerLabel('ann')).toBe('ann');
     expect(playerLabel(undefined)).toBeUndefined();
+  });
+  it('calls a seat without a name Anonymous, one word for every page (session-14 trial)', () => {
+    expect(ANONYMOUS).toBe('Anonymous');
+    expect(shownName(undefined)).toBe('Anonymous');
+    expect(shownName(null)).toBe('Anonymous');
+    expect(shownName('')).toBe('Anonymous');
+    expect(shownName('engine:2')).toBe('Computer (level 2)');
+    expect(shownName('Ada')).toBe('Ada');
   });
 });
