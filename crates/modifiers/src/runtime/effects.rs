@@ -24,7 +24,8 @@
 //! - the copy draws from the game's own random stream, so a move is judged
 //!   by the outcome it will have (as the SAN suffix already is);
 //! - a move whose dispatch stops on a player's choice cannot be foreseen:
-//!   it is judged as before, on the board after the move alone.
+//!   it is judged as before, on the board after the move alone; so is a
+//!   drop (crazyhouse), which the dispatch does not play.
 //!
 //! Only moves that can fire a trigger with such an effect are played on a
 //! copy (captures for `on-capture`, promotions for `on-promotion`, every
@@ -183,7 +184,9 @@ impl Runtime {
     /// the move alone.
     pub(crate) fn judge_with_effects(&self, scope: EffectScope, m: Move) -> Option<bool> {
         let pos = self.position();
-        if !self.may_have_effects(scope, pos, m) {
+        // A drop has no piece on its origin for the dispatch's ply
+        // snapshot: judged on the board alone, as before.
+        if m.kind == MoveKind::Drop || !self.may_have_effects(scope, pos, m) {
             return None;
         }
         let us = pos.turn();
