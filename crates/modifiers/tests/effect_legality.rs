@@ -188,3 +188,31 @@ fn rule_sets_without_board_effects_keep_the_compiled_legality() {
     assert!(!runtime(fen, &[ATOMIC]).legality_compiles());
     assert!(!runtime(fen, &[WESTWARD_SHOVE]).legality_compiles());
 }
+
+#[test]
+fn a_drop_under_a_dispatching_modifier_is_played_not_a_panic() {
+    // Found while judging drops with their effects: a drop submitted under
+    // a modifier whose triggers listen (the whole dispatch) panicked, as
+    // the ply's snapshot looked for the moving piece on the drop's origin,
+    // which is empty (the piece comes from the hand). Crazyhouse's start
+    // with a knight in White's hand, under the westward shove: N@e4 lands
+    // the knight on e4, its on-move trigger steps it west to d4 (empty).
+    // Listing the moves plays every drop on a copy (on-move fires for
+    // every move), so it panicked too.
+    let info = houserules_presets::lichess::find("crazyhouse").expect("shipped");
+    let (variant, _) = info.build().expect("builds");
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1";
+    let game = Game::from_fen(variant, fen).expect("a crazyhouse FEN");
+    let mut rt = Runtime::new(game, Options::default()).expect("runtime");
+    let d = houserules_modifiers::validate(WESTWARD_SHOVE).expect("valid");
+    let turn = rt.game().turn();
+    rt.attach(d, turn, Lifetime::Permanent, BTreeMap::new())
+        .expect("attaches");
+    rt.drive();
+    assert!(rt.legal_moves_uci().contains(&"N@e4".to_string()));
+    rt.submit_move("N@e4").expect("legal");
+    assert_eq!(
+        board_part(&rt),
+        "rnbqkbnr/pppppppp/8/8/3N4/8/PPPPPPPP/RNBQKBNR[]"
+    );
+}

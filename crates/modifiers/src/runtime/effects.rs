@@ -24,8 +24,7 @@
 //! - the copy draws from the game's own random stream, so a move is judged
 //!   by the outcome it will have (as the SAN suffix already is);
 //! - a move whose dispatch stops on a player's choice cannot be foreseen:
-//!   it is judged as before, on the board after the move alone; so is a
-//!   drop (crazyhouse), which the dispatch does not play.
+//!   it is judged as before, on the board after the move alone.
 //!
 //! Only moves that can fire a trigger with such an effect are played on a
 //! copy (captures for `on-capture`, promotions for `on-promotion`, every
@@ -173,7 +172,7 @@ impl Runtime {
             _ => pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()),
         };
         (scope.captures && capture)
-            || (scope.promotions && m.promotion.is_some())
+            || (scope.promotions && m.promotion.is_some() && !m.is_drop())
             || (scope.markers
                 && (m.kind == MoveKind::Castle || self.st.markers.iter().any(|k| k.square == m.to)))
     }
@@ -184,9 +183,7 @@ impl Runtime {
     /// the move alone.
     pub(crate) fn judge_with_effects(&self, scope: EffectScope, m: Move) -> Option<bool> {
         let pos = self.position();
-        // A drop has no piece on its origin for the dispatch's ply
-        // snapshot: judged on the board alone, as before.
-        if m.kind == MoveKind::Drop || !self.may_have_effects(scope, pos, m) {
+        if !self.may_have_effects(scope, pos, m) {
             return None;
         }
         let us = pos.turn();

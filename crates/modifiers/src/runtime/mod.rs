@@ -1070,10 +1070,19 @@ impl Runtime {
     pub(crate) fn dispatch_move(&mut self, m: Move, uci: &str) {
         let pos = self.position();
         let mover = pos.turn();
-        let me = PieceInfo {
-            id: pos.piece_id(m.from),
-            sq: m.from,
-            piece: pos.piece_at(m.from).expect("legal move has a mover"),
+        let me = match m.dropped() {
+            // A drop's piece comes from the hand: it has no square and no
+            // id until it lands (`apply_move_step` then names it).
+            Some(kind) => PieceInfo {
+                id: 0,
+                sq: m.to,
+                piece: Piece { kind, color: mover },
+            },
+            None => PieceInfo {
+                id: pos.piece_id(m.from),
+                sq: m.from,
+                piece: pos.piece_at(m.from).expect("legal move has a mover"),
+            },
         };
         let (captured, en_passant) = match m.kind {
             MoveKind::EnPassant => {
@@ -1152,6 +1161,23 @@ impl Runtime {
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
         self.game.apply_unchecked(mv);
+        // A dropped piece gets its id when it lands: the ply names it from
+        // now on (its move triggers and marker entries).
+        let mover_id = if mv.is_drop() {
+            let landed = self.position();
+            let info = PieceInfo {
+                id: landed.piece_id(mv.to),
+                sq: mv.to,
+                piece: landed.piece_at(mv.to).expect("a drop lands its piece"),
+            };
+            let snap = self.snap(&info);
+            if let Some(p) = self.st.cursor.ply.as_mut() {
+                p.piece_before = snap;
+            }
+            info.id
+        } else {
+            mover_id
+        };
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
         if let Some(cid) = captured_id {
