@@ -1163,20 +1163,21 @@ impl Runtime {
         self.game.apply_unchecked(mv);
         // A dropped piece gets its id when it lands: the ply names it from
         // now on (its move triggers and marker entries).
-        let mover_id = if mv.is_drop() {
-            let landed = self.position();
-            let info = PieceInfo {
-                id: landed.piece_id(mv.to),
-                sq: mv.to,
-                piece: landed.piece_at(mv.to).expect("a drop lands its piece"),
-            };
-            let snap = self.snap(&info);
-            if let Some(p) = self.st.cursor.ply.as_mut() {
-                p.piece_before = snap;
+        let landed = self.position();
+        let mover_id = match landed.piece_at(mv.to).filter(|_| mv.is_drop()) {
+            Some(piece) => {
+                let info = PieceInfo {
+                    id: landed.piece_id(mv.to),
+                    sq: mv.to,
+                    piece,
+                };
+                let snap = self.snap(&info);
+                if let Some(p) = self.st.cursor.ply.as_mut() {
+                    p.piece_before = snap;
+                }
+                info.id
             }
-            info.id
-        } else {
-            mover_id
+            None => mover_id,
         };
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
