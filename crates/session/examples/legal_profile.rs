@@ -5,7 +5,7 @@
 //! optional third argument `start` for the initial position instead of
 //! Kiwipete. The set `atomic` is the atomic descriptor of
 //! `crates/modifiers/tests/data/atomic.json` (legality that sees a move's
-//! effects, issue 25 item 3).
+//! effects, issue 25 item 3); `lib:ID` is the library modifier `ID` alone.
 
 use houserules_engine::{Game, Variant};
 use houserules_session::{CreateRequest, Input, Session};
@@ -39,6 +39,8 @@ fn main() {
     };
     let modifiers = if set == "atomic" {
         vec![serde_json::from_str(ATOMIC).expect("the atomic descriptor is JSON")]
+    } else if let Some(id) = set.strip_prefix("lib:") {
+        vec![json!(id)]
     } else {
         mods.iter().map(|m| json!(m)).collect()
     };
