@@ -3,7 +3,9 @@
 //! `legal_profile CASE N` with CASE one of `engine`, `0`, `1`, `5` and
 //! `legal` or `make` as a prefix (`legal/5`, `make/0`, ...), and an
 //! optional third argument `start` for the initial position instead of
-//! Kiwipete.
+//! Kiwipete. The set `atomic` is the atomic descriptor of
+//! `crates/modifiers/tests/data/atomic.json` (legality that sees a move's
+//! effects, issue 25 item 3); `lib:ID` is the library modifier `ID` alone.
 
 use houserules_engine::{Game, Variant};
 use houserules_session::{CreateRequest, Input, Session};
@@ -11,6 +13,7 @@ use serde_json::json;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const ATOMIC: &str = include_str!("../../modifiers/tests/data/atomic.json");
 const FIVE: [&str; 5] = [
     "ice_physics",
     "bloodthirsty",
@@ -34,9 +37,16 @@ fn main() {
         "5" => &FIVE,
         _ => &[],
     };
+    let modifiers = if set == "atomic" {
+        vec![serde_json::from_str(ATOMIC).expect("the atomic descriptor is JSON")]
+    } else if let Some(id) = set.strip_prefix("lib:") {
+        vec![json!(id)]
+    } else {
+        mods.iter().map(|m| json!(m)).collect()
+    };
     let s = Session::create(CreateRequest {
         fen: Some(fen.into()),
-        modifiers: mods.iter().map(|m| json!(m)).collect(),
+        modifiers,
         ..CreateRequest::default()
     })
     .expect("valid");

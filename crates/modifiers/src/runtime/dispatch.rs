@@ -368,7 +368,7 @@ impl Session {
                     )
                 }
             }
-            5 if ply.mv.promotion.is_some() && mover_now.is_some() => {
+            5 if ply.mv.promotion.is_some() && !ply.mv.is_drop() && mover_now.is_some() => {
                 ev.insert("piece".into(), mover_snap.clone());
                 ev.insert("promotedTo".into(), mover_snap["type"].clone());
                 self.subject_arms(

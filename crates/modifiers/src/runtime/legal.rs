@@ -97,7 +97,10 @@ impl Session {
         };
         // Pieces whose capture flag is set cannot capture (runtime::aura).
         let flagged = self.capture_disarmed(pos);
-        let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0;
+        // Triggers that change the board when a move is played: the
+        // self-check filter sees their effects (`effects.rs`).
+        let effects = self.effect_scope();
+        let needs_own = !rs.is_empty() || blocked != 0 || flagged != 0 || effects.is_some();
         // Phase 1 is the engine's legality with the game's hooks: a game
         // its rules have decided has no moves, and a list-wide rule
         // (compulsory capture, RULINGS P15; P20's en passant) is judged on
@@ -158,6 +161,9 @@ impl Session {
         // Phase 3: self-check with rule-aware attacks.
         if needs_own && pos.self_check_filter() {
             moves.retain(|m| {
+                if let Some(ok) = effects.and_then(|e| self.judge_with_effects(e, *m)) {
+                    return ok;
+                }
                 let after = pos.played(*m);
                 self.attacked_royals(after.board(pos), us, Some(us), depth)
                     .is_empty()
@@ -419,7 +425,7 @@ impl Session {
     /// `(royal square, attacker squares)` of `color`'s royals under
     /// rule-aware attacks on `pos`: disarmed pieces attack nothing,
     /// protected royals are never in check, hard blocks stop rays.
-    fn attacked_royals(
+    pub(crate) fn attacked_royals(
         &self,
         pos: Board<'_>,
         color: Color,

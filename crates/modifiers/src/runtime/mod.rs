@@ -30,6 +30,7 @@ mod board;
 mod compiled;
 mod dispatch;
 mod draft;
+mod effects;
 pub mod entry;
 mod eval;
 mod exec;
@@ -155,6 +156,10 @@ pub struct Runtime {
     /// (files wrapped by `set-board-topology`, [`Runtime::sync_topology`]);
     /// `None` while it runs on its own.
     base_variant: Option<houserules_engine::Variant>,
+    /// Transient: this runtime is a copy playing a candidate move for the
+    /// legality that sees a move's effects (`effects.rs`); its own
+    /// legality calls judge moves without effects (no probe in a probe).
+    probing: bool,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -289,6 +294,7 @@ impl Runtime {
             hp_preset,
             dispatch_always: false,
             base_variant: None,
+            probing: false,
         };
         // A saved state may hold a modifier that wraps the files.
         rt.sync_topology();
@@ -547,7 +553,13 @@ impl Runtime {
         };
         let uci = self.write_uci(m, legal, &self.game.legal_moves());
         let mut after = self.clone();
-        if after.submit_move(&uci).is_err() {
+        if legal.contains(&m) && self.st.pending.is_empty() && self.st.result.is_none() {
+            // Listed as legal: played without judging the list again
+            // (under rules with effects that judgement plays every
+            // capture on a copy of its own).
+            after.begin_input();
+            after.dispatch_move(m, &uci);
+        } else if after.submit_move(&uci).is_err() {
             // Not a move the rules allow now: no suffix can be judged.
             return bare;
         }
@@ -1047,13 +1059,30 @@ impl Runtime {
         if self.is_quiet() {
             return Ok(self.quiet_submit(m, recorded));
         }
-        let uci = recorded.as_str();
+        self.dispatch_move(m, &recorded);
+        Ok(recorded)
+    }
+
+    /// Plays `m`, a move already judged legal (recorded as `uci`), with
+    /// the whole after-move dispatch until it ends or a choice suspends
+    /// it: [`Runtime::submit_move`] after its legality check, and the
+    /// probe of the legality that sees a move's effects (`effects.rs`).
+    pub(crate) fn dispatch_move(&mut self, m: Move, uci: &str) {
         let pos = self.position();
         let mover = pos.turn();
-        let me = PieceInfo {
-            id: pos.piece_id(m.from),
-            sq: m.from,
-            piece: pos.piece_at(m.from).expect("legal move has a mover"),
+        let me = match m.dropped() {
+            // A drop's piece comes from the hand: it has no square and no
+            // id until it lands (`apply_move_step` then names it).
+            Some(kind) => PieceInfo {
+                id: 0,
+                sq: m.to,
+                piece: Piece { kind, color: mover },
+            },
+            None => PieceInfo {
+                id: pos.piece_id(m.from),
+                sq: m.from,
+                piece: pos.piece_at(m.from).expect("legal move has a mover"),
+            },
         };
         let (captured, en_passant) = match m.kind {
             MoveKind::EnPassant => {
@@ -1099,7 +1128,6 @@ impl Runtime {
         self.st.cursor.items.push_back(Work::Step(Step::ApplyMove));
         self.st.cursor.items.push_back(Work::Step(Step::Post));
         self.drive();
-        Ok(recorded)
     }
 
     /// Applies the pending ply's move on the board: `PlyCount + 1`, the
@@ -1133,6 +1161,24 @@ impl Runtime {
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
         self.game.apply_unchecked(mv);
+        // A dropped piece gets its id when it lands: the ply names it from
+        // now on (its move triggers and marker entries).
+        let landed = self.position();
+        let mover_id = match landed.piece_at(mv.to).filter(|_| mv.is_drop()) {
+            Some(piece) => {
+                let info = PieceInfo {
+                    id: landed.piece_id(mv.to),
+                    sq: mv.to,
+                    piece,
+                };
+                let snap = self.snap(&info);
+                if let Some(p) = self.st.cursor.ply.as_mut() {
+                    p.piece_before = snap;
+                }
+                info.id
+            }
+            None => mover_id,
+        };
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
         if let Some(cid) = captured_id {

@@ -235,6 +235,13 @@ impl Session {
     /// Compiles the active restrictions for the side to move of the
     /// current position.
     fn build_plan(&self, depth: u8) -> Option<Plan> {
+        // Legality that sees a move's effects plays moves on copies
+        // (`effects.rs`): the interpreter's self-check filter does it.
+        // Declined here, where a plan is built once per attached set, so
+        // that the cached plans of other rule sets cost nothing more.
+        if self.effect_scope().is_some() {
+            return None;
+        }
         let (pos, _) = self.pos();
         let def = self.game.variant().definition();
         if def.pieces.len() > 64 {

@@ -1,0 +1,210 @@
+//! Legality that sees a move's effects (issue 25 item 3).
+//!
+//! Dry-mode legality (modifier-rulings A10) judges a move on the board the
+//! engine's move leaves. Under a rule set whose triggers change the board
+//! when a move is played (an explosion that removes the capturer and its
+//! neighbours, a kill, a push, a relocation, a spawn, a conversion), that
+//! board is not the one the opponent will face. For such rule sets a move
+//! is judged after the move *and its rule effects*:
+//!
+//! - it is illegal when the effects remove one of the mover's royal
+//!   pieces (an atomic king that captures explodes itself);
+//! - otherwise it is legal when the effects remove the opponent's last
+//!   royal piece (the move wins at once, even from check);
+//! - otherwise it is legal when no royal piece of the mover is attacked,
+//!   under the rule-aware attacks of the runtime after the effects
+//!   (modifier-rulings C3: disarmed pieces attack nothing, protected royals
+//!   are never in check).
+//!
+//! The move is played on a copy of the runtime with the whole after-move
+//! dispatch (the triggers of every stage, to the next side's turn start),
+//! as [`Runtime::san_among`] does for the check marks. Two consequences,
+//! the project's decisions where the issue is silent:
+//!
+//! - the copy draws from the game's own random stream, so a move is judged
+//!   by the outcome it will have (as the SAN suffix already is);
+//! - a move whose dispatch stops on a player's choice cannot be foreseen:
+//!   it is judged as before, on the board after the move alone.
+//!
+//! Only moves that can fire a trigger with such an effect are played on a
+//! copy (captures for `on-capture`, promotions for `on-promotion`, every
+//! move for `on-move` or `on-turn-end`, …); the others keep the board-only
+//! self-check test. A rule set with no such trigger takes the compiled
+//! legality as before (`compiled/mod.rs` declines only rule sets with
+//! effects), so FIDE chess and passive modifier sets pay nothing.
+
+use houserules_engine::{Move, MoveKind};
+use serde_json::Value;
+
+use super::board::Board;
+use super::Runtime;
+use crate::descriptor::{Node, PrimitiveKind, TriggerKind};
+
+/// Which moves can fire a trigger whose effects change the board: the
+/// moves legality must play with their effects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct EffectScope {
+    /// Every move (`on-move`, `on-turn-end`, `on-turn-start`,
+    /// `conditional`, lifetimes, check edges, `on-damaged`, …).
+    every_move: bool,
+    /// Captures, en passant included (`on-capture`, `on-captured`,
+    /// `on-capture-attempt`).
+    captures: bool,
+    /// Promotions (`on-promotion`).
+    promotions: bool,
+    /// Moves that land on a marker, and castling (its rook lands too)
+    /// (`on-piece-entered-marker`).
+    markers: bool,
+}
+
+impl EffectScope {
+    fn any(self) -> bool {
+        self.every_move || self.captures || self.promotions || self.markers
+    }
+}
+
+/// Whether a primitive changes the board: removes, adds, moves or
+/// converts a piece (an attribute write that converts or, under
+/// `piece-hp`, kills counts too).
+fn changes_board(n: &Node) -> bool {
+    use PrimitiveKind as K;
+    match n.kind {
+        K::Kill
+        | K::RemovePiece
+        | K::SpawnPiece
+        | K::SwapPieces
+        | K::StepPiece
+        | K::MovePiece
+        | K::ConvertPiece => true,
+        K::SeedAttribute | K::SetPieceAttr | K::AddToAttribute => {
+            // `PieceType` and `Color` act as convert-piece, `Hp` at 0
+            // kills; an attribute named by a reference may be either.
+            match n.params.get("attr") {
+                Some(Value::String(a)) => {
+                    matches!(a.as_str(), "PieceType" | "Color" | "Hp") || a.starts_with('$')
+                }
+                _ => true,
+            }
+        }
+        _ => n.params.values().any(nested_changes_board),
+    }
+}
+
+/// [`changes_board`] on the bodies (`then`, `else`, `do`) held in a
+/// primitive's parameters.
+fn nested_changes_board(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.iter().any(nested_changes_board),
+        Value::Object(o) => {
+            let node = o
+                .get("kind")
+                .and_then(Value::as_str)
+                .and_then(PrimitiveKind::parse)
+                .map(|kind| Node {
+                    kind,
+                    params: o
+                        .get("params")
+                        .and_then(Value::as_object)
+                        .map(|p| p.clone().into_iter().collect())
+                        .unwrap_or_default(),
+                });
+            match node {
+                Some(n) => changes_board(&n),
+                None => o.values().any(nested_changes_board),
+            }
+        }
+        _ => false,
+    }
+}
+
+impl Runtime {
+    /// The moves whose effects legality must see under the attached
+    /// modifiers, or `None` when no trigger that a move fires can change
+    /// the board (the usual case: legality as before). Inside a probe
+    /// (a copy playing a candidate move) always `None`.
+    pub(crate) fn effect_scope(&self) -> Option<EffectScope> {
+        if self.probing {
+            return None;
+        }
+        let mut scope = EffectScope::default();
+        for m in &self.st.modifiers {
+            let Some(d) = self.st.descriptors.get(&m.descriptor) else {
+                continue;
+            };
+            for t in &d.triggers {
+                if !t.effects.iter().any(changes_board) {
+                    continue;
+                }
+                use TriggerKind as T;
+                match t.kind {
+                    T::OnCapture | T::OnCaptured | T::OnCaptureAttempt => scope.captures = true,
+                    T::OnPromotion => scope.promotions = true,
+                    T::OnPieceEnteredMarker => scope.markers = true,
+                    // Attaching is not a move; a kill attempt happens only
+                    // inside another trigger's kill, a board effect that
+                    // trigger's own kind already covers.
+                    T::OnRuleActivated | T::OnKillAttempt => {}
+                    T::OnTurnStart
+                    | T::OnTurnEnd
+                    | T::OnDamaged
+                    | T::OnMove
+                    | T::OnCheckReceived
+                    | T::OnCheckDelivered
+                    | T::OnMovedOntoSquare
+                    | T::Conditional
+                    | T::OnRuleExpire
+                    | T::OnMarkerExpire => scope.every_move = true,
+                }
+            }
+        }
+        scope.any().then_some(scope)
+    }
+
+    /// Whether `m` (on the current position, the side to move's) can fire
+    /// a trigger of `scope`.
+    fn may_have_effects(&self, scope: EffectScope, pos: Board<'_>, m: Move) -> bool {
+        if scope.every_move {
+            return true;
+        }
+        let capture = match m.kind {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle | MoveKind::Drop => false,
+            _ => pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()),
+        };
+        (scope.captures && capture)
+            || (scope.promotions && m.promotion.is_some() && !m.is_drop())
+            || (scope.markers
+                && (m.kind == MoveKind::Castle || self.st.markers.iter().any(|k| k.square == m.to)))
+    }
+
+    /// The self-check judgement of `m` with its effects (module docs):
+    /// `None` when `m` cannot fire a trigger of `scope`, or when its
+    /// dispatch stops on a choice; the caller then judges the board after
+    /// the move alone.
+    pub(crate) fn judge_with_effects(&self, scope: EffectScope, m: Move) -> Option<bool> {
+        let pos = self.position();
+        if !self.may_have_effects(scope, pos, m) {
+            return None;
+        }
+        let us = pos.turn();
+        let ours_before = pos.royals(us).count_ones();
+        let theirs_before = pos.royals(us.flip()).count_ones();
+        let mut probe = self.clone();
+        probe.probing = true;
+        probe.begin_input();
+        let uci = self.game.uci(m);
+        probe.dispatch_move(m, &uci);
+        if !probe.st.pending.is_empty() {
+            return None;
+        }
+        let after = probe.position();
+        let ours = after.royals(us);
+        if ours.count_ones() < ours_before {
+            return Some(false);
+        }
+        if theirs_before > 0 && after.royals(us.flip()) == 0 {
+            return Some(true);
+        }
+        Some(probe.attacked_royals(after, us, Some(us), 1).is_empty())
+    }
+}
