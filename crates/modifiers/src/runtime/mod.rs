@@ -36,6 +36,7 @@ mod exec;
 mod geom;
 mod legal;
 mod quiet;
+mod repetition;
 mod shapes;
 mod state;
 
@@ -155,6 +156,14 @@ pub struct Runtime {
     /// (files wrapped by `set-board-topology`, [`Runtime::sync_topology`]);
     /// `None` while it runs on its own.
     base_variant: Option<houserules_engine::Variant>,
+    /// Repetition keys ([`Runtime::repetition_key`]) of the positions the
+    /// moves played started from, in order (`repetition.rs`). Not in the
+    /// state: a restored session rebuilds it by replay, as the engine's
+    /// own history.
+    rep_keys: Vec<u64>,
+    /// The repetition key of the position the move being dispatched
+    /// started from, taken before its first trigger ran.
+    ply_start_key: Option<u64>,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -289,6 +298,8 @@ impl Runtime {
             hp_preset,
             dispatch_always: false,
             base_variant: None,
+            rep_keys: Vec::new(),
+            ply_start_key: None,
         };
         // A saved state may hold a modifier that wraps the files.
         rt.sync_topology();
@@ -627,6 +638,11 @@ impl Runtime {
             | houserules_engine::Status::Ongoing => {
                 json!({"status": "ongoing"})
             }
+            // The board repeated, but the rule state may not have
+            // (`repetition.rs`).
+            houserules_engine::Status::FivefoldRepetition if !self.auto_repetition() => {
+                json!({"status": "ongoing"})
+            }
             other => json!({"status": other.name()}),
         }
     }
@@ -639,6 +655,7 @@ impl Runtime {
             Status::Variant { .. } => true,
             _ if legal.is_empty() => true,
             Status::Checkmate { .. } | Status::Stalemate | Status::Ongoing => false,
+            Status::FivefoldRepetition => self.auto_repetition(),
             _ => true,
         }
     }
@@ -647,6 +664,12 @@ impl Runtime {
     /// (rule-aware attacks, modifier-rulings C3).
     pub fn is_check(&self) -> bool {
         self.in_check(self.game.turn())
+    }
+
+    /// Whether `color` is in check under the active rules (rule-aware
+    /// attacks, modifier-rulings C3), whichever side is to move.
+    pub fn is_in_check(&self, color: Color) -> bool {
+        self.in_check(color)
     }
 
     /// Whether the game has ended.
@@ -1047,6 +1070,9 @@ impl Runtime {
         if self.is_quiet() {
             return Ok(self.quiet_submit(m, recorded));
         }
+        // The position the move starts from, before on-capture-attempt
+        // arms change anything: what a repetition compares.
+        self.ply_start_key = Some(self.repetition_key());
         let uci = recorded.as_str();
         let pos = self.position();
         let mover = pos.turn();
@@ -1113,6 +1139,8 @@ impl Runtime {
         let (mv, captured_id) = (ply.mv, ply.captured.get("id").and_then(Value::as_u64));
         if self.st.cursor.cancelled {
             let uci = ply.uci.clone();
+            // No move is played: no position to record.
+            self.ply_start_key = None;
             self.log("capture-cancelled", json!({"uci": uci}));
             self.do_skip();
             return;
@@ -1132,6 +1160,7 @@ impl Runtime {
         // the target standing) lowers its `Hp` fact: stage 2 too.
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
+        self.record_repetition();
         self.game.apply_unchecked(mv);
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
