@@ -245,7 +245,7 @@ fn play(
             let why = status["status"].as_str().unwrap_or("over").to_string();
             break (result, format!("normal: {why}"));
         }
-        if s.pending_choice().is_none() && !s.game().claimable_draws().is_empty() {
+        if s.pending_choice().is_none() && !s.claimable_draws().is_empty() {
             break ("1/2-1/2", "adjudication: a claimable draw".to_string());
         }
         if plies >= args.max_plies {

@@ -211,7 +211,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "REQUEST.json")]
     create: Option<PathBuf>,
     /// Modifiers added to the request's: `ID[:KEY=VALUE;...]` or
-    /// `FILE.json` descriptors, separated by commas
+    /// `FILE.json[:KEY=VALUE;...]` descriptors, separated by commas
     #[arg(long, value_name = "MODIFIERS")]
     modifiers: Option<String>,
     /// The inputs, one JSON object per line
@@ -279,7 +279,8 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             for (i, m) in req.modifiers.iter_mut().enumerate() {
                 if let Some(entry) = m.as_str().filter(|e| crate::ruleset::is_file(e)) {
                     let at = format!("{shown}: $.modifiers[{i}]");
-                    *m = crate::ruleset::descriptor_file(entry, dir, &at)?;
+                    let path = format!("$.modifiers[{i}]");
+                    *m = crate::ruleset::descriptor_file(entry, dir, &at, &shown, &path)?;
                 }
             }
             (shown, req)
@@ -288,7 +289,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     };
     if let Some(list) = &args.modifiers {
         req.modifiers
-            .extend(crate::ruleset::modifier_entries(list)?);
+            .extend(crate::ruleset::modifier_entries(list, req.modifiers.len())?);
     }
     let tags = args.pgn.as_ref().map(|_| pgn_rule_tags(&req));
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;

@@ -30,7 +30,9 @@ names) on the moves that allow one; the claimable draws without a move and
 the status go to stderr.
 
 Repetitions are counted over the --play moves: a position given by --fen
-or --state has no history before it.";
+or --state has no history before it. Under --modifiers a position repeats
+only when the rule state repeats too (modifier variables, markers, piece
+attributes, docs/modifiers.md § Repetition).";
 
 /// Options of `houserules moves`.
 #[derive(Debug, Args)]
@@ -135,12 +137,23 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
         .map(|(m, uci)| MoveText {
             uci,
             san: s.san_among(*m, &legal),
-            claims: Vec::new(),
+            // Repetition counts the rule state too (issue 25 item 4).
+            claims: s
+                .claimable_draw_after(*m)
+                .unwrap_or_default()
+                .into_iter()
+                .map(Claim::name)
+                .collect(),
         })
         .collect();
     moves.sort_by(|a, b| a.uci.cmp(&b.uci));
     let st = s.status();
     let name = st["status"].as_str().unwrap_or("ongoing");
+    let claims: Vec<&str> = if name == "ongoing" {
+        s.claimable_draws().into_iter().map(Claim::name).collect()
+    } else {
+        Vec::new()
+    };
     let status = (name != "ongoing").then(|| match st["winner"].as_str() {
         Some(w) => format!("{name} ({w} wins)"),
         None if name == "awaiting-choice" => name.to_string(),
@@ -149,12 +162,28 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
     if args.json {
         let json = serde_json::to_string(&moves).expect("strings serialise");
         writeln!(out, "{json}")?;
+        if !claims.is_empty() {
+            reportln!("claimable draw: {}", claims.join(", "));
+        }
         if let Some(status) = status {
             reportln!("status: {status}");
         }
     } else {
         for m in &moves {
-            writeln!(out, "{:<6} {}", m.uci, m.san)?;
+            if m.claims.is_empty() {
+                writeln!(out, "{:<6} {}", m.uci, m.san)?;
+            } else {
+                writeln!(
+                    out,
+                    "{:<6} {:<8} claim: {}",
+                    m.uci,
+                    m.san,
+                    m.claims.join(", ")
+                )?;
+            }
+        }
+        if !claims.is_empty() {
+            writeln!(out, "claimable draw: {}", claims.join(", "))?;
         }
         if let Some(status) = status {
             writeln!(out, "status: {status}")?;

@@ -35,9 +35,10 @@ pub struct VariantArgs {
     pub layout: Option<String>,
 
     /// Custom rule modifiers: `ID[:KEY=VALUE[;KEY=VALUE...]]` (library
-    /// ids, `houserules modifiers` lists them) or `FILE.json`
-    /// descriptors, separated by commas; counted and listed through the
-    /// modifier session's dry-mode legality
+    /// ids, `houserules modifiers` lists them) or
+    /// `FILE.json[:KEY=VALUE[;KEY=VALUE...]]` descriptors, separated by
+    /// commas; counted and listed through the modifier session's dry-mode
+    /// legality
     #[arg(long, value_name = "MODIFIERS")]
     pub modifiers: Option<String>,
 }

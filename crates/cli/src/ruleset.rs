@@ -4,7 +4,9 @@
 //!
 //! The list is `ENTRY[,ENTRY...]`, each entry a library id with optional
 //! parameters (`ID[:KEY=VALUE[;KEY=VALUE...]]`, as in a creation request)
-//! or a descriptor file (`FILE.json`, read and given inline).
+//! or a descriptor file (`FILE.json`, read and given inline; with
+//! parameters, `FILE.json:KEY=VALUE;…`, an entry with options, checked as
+//! a library id's parameters are).
 //!
 //! Counting runs the session's dry-mode legality at every node and plays
 //! each move through the session (its after-move dispatch), so markers,
@@ -23,48 +25,154 @@ use serde_json::Value;
 use crate::error::{read_text_limited, CliError};
 use crate::position::{load_game, VariantArgs};
 
-/// Whether a `--modifiers` entry names a descriptor file.
+/// Whether a `--modifiers` entry names a descriptor file (with or
+/// without parameters: `FILE.json:KEY=VALUE;…`).
 pub fn is_file(entry: &str) -> bool {
     let lower = entry.to_ascii_lowercase();
-    lower.ends_with(".json") || entry.contains('/') || entry.contains('\\')
+    lower.ends_with(".json")
+        || lower.contains(".json:")
+        || entry.contains('/')
+        || entry.contains('\\')
 }
 
-/// Reads a descriptor file as an inline request entry. `shown` is the
-/// option or field named in errors; `dir` is where a relative path is
-/// resolved (the request's folder for `play`).
+/// A descriptor-file entry split into the file and its parameter text:
+/// `rule.json:n=3;lifetime=4` is (`rule.json`, `Some("n=3;lifetime=4")`).
+/// The parameters start after the first `.json:`.
+fn split_file_entry(entry: &str) -> (&str, Option<&str>) {
+    match entry.to_ascii_lowercase().find(".json:") {
+        // ASCII lower-casing keeps byte offsets.
+        Some(i) => (&entry[..i + 5], Some(&entry[i + 6..])),
+        None => (entry, None),
+    }
+}
+
+/// A refusal of an entry's parameter list: the code and the message, as
+/// the session words them for a library id's `ID:K=V;…`.
+type ParamError = (&'static str, String);
+
+/// Reads `K=V;…` of the entry `entry` (file `file`) into a creation-request
+/// entry with options around `descriptor` (issue 25 item 4): `lifetime`
+/// and `chooser` become the entry's options, other keys its `params`, all
+/// as text, so the session checks them as it checks `ID:K=V;…` (unknown
+/// parameter, bad value, bad lifetime or chooser). An empty list, an item
+/// that is not `KEY=VALUE` and a key given twice are refused here with
+/// the session's codes and wording for library ids.
+fn with_params(
+    descriptor: Value,
+    entry: &str,
+    file: &str,
+    rest: &str,
+) -> Result<Value, ParamError> {
+    use houserules_engine::echo::echo;
+    use houserules_session::codes;
+    if rest.is_empty() {
+        return Err((
+            codes::BAD_MODIFIER,
+            format!(
+                "`{}` has an empty parameter list: write `{}`, or `{}:KEY=VALUE;…`",
+                echo(entry),
+                echo(file),
+                echo(file)
+            ),
+        ));
+    }
+    let mut options = serde_json::Map::new();
+    let mut params = serde_json::Map::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for kv in rest.split(';').filter(|x| !x.is_empty()) {
+        let (k, v) = kv.split_once('=').ok_or_else(|| {
+            (
+                codes::BAD_MODIFIER,
+                format!("`{}` is not KEY=VALUE", echo(kv)),
+            )
+        })?;
+        if !seen.insert(k) {
+            return Err((
+                codes::DUPLICATE_PARAMETER,
+                format!(
+                    "parameter `{}` is given twice in `{}`",
+                    echo(k),
+                    echo(entry)
+                ),
+            ));
+        }
+        let target = if k == "lifetime" || k == "chooser" {
+            &mut options
+        } else {
+            &mut params
+        };
+        target.insert(k.to_string(), Value::String(v.to_string()));
+    }
+    options.insert("descriptor".into(), descriptor);
+    if !params.is_empty() {
+        options.insert("params".into(), Value::Object(params));
+    }
+    Ok(Value::Object(options))
+}
+
+/// Reads a descriptor file as an inline request entry; `FILE.json:K=V;…`
+/// gives it parameters (and `lifetime`, `chooser`) as a library id takes
+/// them, becoming an entry with options. `shown` is the option or field
+/// named in errors of the file; `dir` is where a relative path is
+/// resolved (the request's folder for `play`); errors of the parameter
+/// list read `{list}: {code}: {at}: …`, `at` being the entry's JSON path in
+/// the creation request (`$.modifiers[0]`), as the session's refusal of a
+/// library id's reads after the option or file it came from (`list`).
 ///
 /// # Errors
 /// [`CliError::Input`] naming the file when it cannot be read or is not
-/// JSON.
-pub fn descriptor_file(entry: &str, dir: Option<&Path>, shown: &str) -> Result<Value, CliError> {
+/// JSON, or its parameter list when it is malformed.
+pub fn descriptor_file(
+    entry: &str,
+    dir: Option<&Path>,
+    shown: &str,
+    list: &str,
+    at: &str,
+) -> Result<Value, CliError> {
+    let (file, params) = split_file_entry(entry);
     let path = match dir {
-        Some(d) if Path::new(entry).is_relative() => d.join(entry),
-        _ => Path::new(entry).to_path_buf(),
+        Some(d) if Path::new(file).is_relative() => d.join(file),
+        _ => Path::new(file).to_path_buf(),
     };
     let text = read_text_limited(&path, 1 << 20).map_err(|e| {
         CliError::input(format!(
-            "{shown}: cannot read the descriptor file {entry}: {e}"
+            "{shown}: cannot read the descriptor file {file}: {e}"
         ))
     })?;
-    houserules_modifiers::validate::strict_json(&text)
-        .map_err(|e| CliError::input(format!("{shown}: {entry} is not JSON: {e}")))
+    let descriptor = houserules_modifiers::validate::strict_json(&text)
+        .map_err(|e| CliError::input(format!("{shown}: {file} is not JSON: {e}")))?;
+    match params {
+        None => Ok(descriptor),
+        Some(rest) => with_params(descriptor, entry, file, rest)
+            .map_err(|(code, m)| CliError::input(format!("{list}: {code}: {at}: {m}"))),
+    }
 }
 
-/// The creation-request entries of a `--modifiers` list.
+/// The creation-request entries of a `--modifiers` list; `first` is the
+/// index in the request's `modifiers` of the list's first entry (`play`
+/// appends the list to its request's), for the JSON paths of errors.
 ///
 /// # Errors
-/// [`CliError::Input`] for an empty entry or an unreadable file.
-pub fn modifier_entries(list: &str) -> Result<Vec<Value>, CliError> {
+/// [`CliError::Input`] for an empty entry, an unreadable file or a
+/// malformed parameter list of a file.
+pub fn modifier_entries(list: &str, first: usize) -> Result<Vec<Value>, CliError> {
     let mut out = Vec::new();
     for (i, entry) in list.split(',').map(str::trim).enumerate() {
         if entry.is_empty() {
             return Err(CliError::input(format!(
-                "--modifiers: entry {} is empty (write ID[:KEY=VALUE;...] or FILE.json, separated by commas)",
+                "--modifiers: entry {} is empty (write ID[:KEY=VALUE;...] or FILE.json[:KEY=VALUE;...], separated by commas)",
                 i + 1
             )));
         }
         out.push(if is_file(entry) {
-            descriptor_file(entry, None, "--modifiers")?
+            let at = format!("$.modifiers[{}]", first + i);
+            descriptor_file(
+                entry,
+                None,
+                "--modifiers",
+                &format!("--modifiers {list}"),
+                &at,
+            )?
         } else {
             Value::String(entry.to_string())
         });
@@ -112,7 +220,7 @@ pub fn request(
         layout: rules.layout.clone(),
         game,
         presets: rules.rules.iter().cloned().collect(),
-        modifiers: modifier_entries(list)?,
+        modifiers: modifier_entries(list, 0)?,
         ..CreateRequest::default()
     };
     Ok(request)

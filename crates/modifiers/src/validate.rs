@@ -480,6 +480,7 @@ enum P {
     OnOccupied,
     IntoRoyal,
     IfBlocked,
+    StepIfBlocked,
     Against,
     Shapes,
     Target,
@@ -605,6 +606,7 @@ fn primitive_spec(k: PrimitiveKind) -> Spec {
             ("distance", P::Distance, true),
             ("onOccupied", P::OnOccupied, false),
             ("intoRoyal", P::IntoRoyal, false),
+            ("ifBlocked", P::StepIfBlocked, false),
             ("ignoreHardBlocks", P::Bool, false),
             ("enterMarkers", P::Bool, false),
         ],
@@ -1950,7 +1952,8 @@ impl Checker {
                 }
             }
             P::OnOccupied => one_of(self, PARAM_INVALID, &["stop", "kill", "push"], "onOccupied value"),
-            P::IfBlocked => one_of(self, PARAM_INVALID, &["stay", "nearest-free"], "ifBlocked value"),
+            P::IfBlocked => one_of(self, PARAM_INVALID, &["stay", "nearest-free", "ignore"], "ifBlocked value"),
+            P::StepIfBlocked => one_of(self, PARAM_INVALID, &["stop", "ignore"], "ifBlocked value"),
             P::IntoRoyal => one_of(self, PARAM_INVALID, &["stop"], "intoRoyal value"),
             P::Scope => one_of(self, PARAM_INVALID, &["modifier", "game"], "scope"),
             P::Cause => one_of(self, PARAM_INVALID, &["move", "effect"], "cause"),

@@ -625,7 +625,7 @@ impl Game {
                     .err();
                 out.push((seq, None, r, turn, ply));
             }
-            let claim = s.game().claimable_draw().map(rules::claim_name);
+            let claim = s.claimable_draw().map(rules::claim_name);
             (out, s.output(), s.is_check(), claim)
         })
         .await?;
@@ -1514,11 +1514,9 @@ impl Game {
                 "a draw is claimed on one's own turn".into(),
             ));
         }
-        let claim = blocking(&self.session, |s| {
-            s.game().claimable_draw().map(rules::claim_name)
-        })
-        .await
-        .map_err(|e| ("server.rules", e))?;
+        let claim = blocking(&self.session, |s| s.claimable_draw().map(rules::claim_name))
+            .await
+            .map_err(|e| ("server.rules", e))?;
         match claim {
             Some(c) => {
                 self.commit_event(Event::ClaimDraw {
@@ -1643,11 +1641,12 @@ impl Game {
 
     /// A draw claimed by announcing a move (FIDE 9.2.1, 9.3.1): the claim
     /// is judged on the position the move makes
-    /// (`Game::claimable_draw_after`, in the same blocking call as the
-    /// move), then the move is played as any move is (committed,
-    /// broadcast). A correct claim then draws the game (a `claim-draw`
-    /// event after the move in the log). An incorrect one leaves the move
-    /// played and the game going on (FIDE 9.5.2: the announced move must
+    /// (`Session::claimable_draw_after`, repetition counting the rule
+    /// state, in the same blocking call as the move), then the move is
+    /// played as any move is (committed, broadcast). A correct claim then
+    /// draws the game (a `claim-draw` event after the move in the log). An
+    /// incorrect one leaves the move played and the game going on (FIDE
+    /// 9.5.2: the announced move must
     /// be made; the server adds no time to the opponent's clock), and the
     /// claimant gets a `warning` with code `draw.claim-incorrect`. A move
     /// that ends the game by itself (checkmate, an automatic draw) ends it

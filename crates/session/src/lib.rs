@@ -174,7 +174,7 @@ impl Session {
                 let (_, game) = doc
                     .to_game()
                     .map_err(|e| refuse(codes::BAD_REQUEST, format!("$.state: {e}")))?;
-                game
+                (game, false)
             }
             None => {
                 let built = PresetGame::build(
@@ -183,11 +183,15 @@ impl Session {
                     request.layout.as_deref(),
                 )
                 .map_err(|e| refuse(codes::BAD_REQUEST, e))?;
-                built
-                    .game(request.fen.as_deref())
-                    .map_err(|e| refuse(codes::BAD_REQUEST, format!("$.fen: {e}")))?
+                let read = if request.modifiers.is_empty() {
+                    built.game(request.fen.as_deref()).map(|g| (g, false))
+                } else {
+                    built.game_under_rules(request.fen.as_deref())
+                };
+                read.map_err(|e| refuse(codes::BAD_REQUEST, format!("$.fen: {e}")))?
             }
         };
+        let (game, judge_check) = game;
         let mut rt = Runtime::new(
             game,
             Options {
@@ -289,6 +293,21 @@ impl Session {
             rt.attach(desc, chooser, lifetime, params)?;
             rt.drive();
         }
+        if judge_check {
+            // The FEN's side not to move is attacked on the board: legal
+            // only when the rules in force see no check there (issue 25
+            // item 4), judged after the modifiers and their activation.
+            let them = rt.game().turn().flip();
+            if rt.is_in_check(them) {
+                return Err(refuse(
+                    codes::BAD_REQUEST,
+                    format!(
+                        "$.fen: FEN position is illegal: the side not to move ({them}) is in \
+                         check under the rules in force"
+                    ),
+                ));
+            }
+        }
         Ok(Session {
             rt,
             request: Arc::new(request),
@@ -357,7 +376,10 @@ impl Session {
         let mut game =
             PresetGame::build(request.game.as_deref(), &presets, request.layout.as_deref())
                 .map_err(bad)?
-                .game(Some(fen))
+                // A FEN a game under modifiers wrote is read under them
+                // (issue 25 item 4).
+                .game_under_rules(Some(fen))
+                .map(|(g, _)| g)
                 .map_err(|e| bad(format!("$.fen: {e}")))?;
         // The piece ids as saved, on either bitboard width (boards of more
         // than 64 squares hold `u128` positions).
@@ -587,6 +609,35 @@ impl Session {
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.rt.is_over()
+    }
+
+    /// How many times the current position has occurred, board and rule
+    /// state alike (issue 25 item 4; see
+    /// [`houserules_modifiers::runtime::Runtime::repetitions`]).
+    pub fn repetitions(&self) -> usize {
+        self.rt.repetitions()
+    }
+
+    /// The draws the side to move may claim now, repetition counted with
+    /// the rule state (see
+    /// [`houserules_modifiers::runtime::Runtime::claimable_draws`]).
+    pub fn claimable_draws(&self) -> Vec<houserules_engine::Claim> {
+        self.rt.claimable_draws()
+    }
+
+    /// The first of [`Session::claimable_draws`], if any.
+    pub fn claimable_draw(&self) -> Option<houserules_engine::Claim> {
+        self.rt.claimable_draw()
+    }
+
+    /// The draws the side to move may claim by announcing `m` (FIDE
+    /// 9.2.1, 9.3.1), judged on the position the move makes under the
+    /// rules in force, its triggers included; the session is unchanged.
+    ///
+    /// # Errors
+    /// A [`Refusal`] when `m` is not a move the rules allow now.
+    pub fn claimable_draw_after(&self, m: Move) -> Result<Vec<houserules_engine::Claim>, Refusal> {
+        self.rt.claimable_draw_after(m)
     }
 
     /// A key for an engine's transposition table: the position and the

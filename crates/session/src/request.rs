@@ -383,6 +383,44 @@ impl PresetGame {
         }
         Ok(game)
     }
+
+    /// [`PresetGame::game`] for a request with modifiers: a FEN whose side
+    /// not to move is in check by the game's own attacks is read anyway,
+    /// and `true` says so, because the rules in force may see no check
+    /// there (`god_kings`' protected kings: a king a rook attacks on
+    /// the board a game under them wrote, issue 25 item 4). The session
+    /// judges it again once the modifiers are attached.
+    pub(crate) fn game_under_rules(
+        self,
+        fen: Option<&str>,
+    ) -> Result<(Game, bool), houserules_engine::GameError> {
+        use houserules_engine::fen::{parse_setup, FenError};
+        use houserules_engine::GameError;
+        let text = fen.unwrap_or(&self.start).to_string();
+        match self.clone().game(fen) {
+            Err(GameError::Fen(FenError::OppositeCheck(_))) => {
+                // The royal tests passed (they come first); the setup
+                // reader skips only the check test after them.
+                let def = self.variant.definition();
+                let mut game = match (self.variant.tables_u64(), self.variant.tables_u128()) {
+                    (Some(t), _) => {
+                        let pos = parse_setup(def, t, &text)?;
+                        Game::from_position(self.variant.clone(), pos)?
+                    }
+                    (None, Some(t)) => {
+                        let pos = parse_setup(def, t, &text)?;
+                        Game::from_position(self.variant.clone(), pos)?
+                    }
+                    (None, None) => return Err(GameError::PositionWidth),
+                };
+                if self.chess960 {
+                    game.set_chess960(true);
+                }
+                Ok((game, true))
+            }
+            other => other.map(|g| (g, false)),
+        }
+    }
 }
 
 /// Reads a creation-request modifier entry: a library id with

@@ -125,12 +125,34 @@ fn index_into(v: Value, i: i64) -> Value {
 /// to its item.
 pub(crate) fn loose_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(_), Value::Number(_)) => num(a) == num(b),
+        (Value::Number(x), Value::Number(y)) => number_eq(x, y),
+        // A number against a value that reads as one (a `.rank` such as
+        // "4", a boolean as 0 or 1) is compared as `lt`/`le` compare it
+        // (issue 25 item 4: a numeric `eq`). Two strings stay strings.
+        (Value::Number(_), _) | (_, Value::Number(_)) if !a.is_array() && !b.is_array() => {
+            matches!((num(a), num(b)), (Some(x), Some(y)) if x == y)
+        }
         (Value::Array(x), y) if x.len() == 1 && !y.is_array() => loose_eq(&x[0], y),
         (x, Value::Array(y)) if y.len() == 1 && !x.is_array() => loose_eq(x, &y[0]),
         (Value::Object(x), Value::String(_)) if x.contains_key("id") => x.get("square") == Some(b),
         _ => a == b,
     }
+}
+
+/// Numeric equality: 1 equals 1.0; integers are compared exactly (two
+/// integers above 2⁵³ that one `f64` would round together stay apart).
+fn number_eq(x: &serde_json::Number, y: &serde_json::Number) -> bool {
+    if let (Some(a), Some(b)) = (x.as_i64(), y.as_i64()) {
+        return a == b;
+    }
+    if let (Some(a), Some(b)) = (x.as_u64(), y.as_u64()) {
+        return a == b;
+    }
+    if x.is_f64() || y.is_f64() {
+        return matches!((x.as_f64(), y.as_f64()), (Some(a), Some(b)) if a == b);
+    }
+    // A negative integer against one above i64::MAX.
+    false
 }
 
 fn rps_index(v: &Value) -> Option<u8> {

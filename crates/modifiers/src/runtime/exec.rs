@@ -1120,6 +1120,10 @@ impl Session {
         let push_on = on_occupied == Some(json!("push"));
         let royal_stops = p.get("intoRoyal").is_some() || !push_on;
         let over_blocks = p.get("ignoreHardBlocks") == Some(&json!(true));
+        // `ifBlocked: "ignore"` (issue 25 item 4): hard blocks are
+        // ordinary squares to the step and to the pushed line; it may end
+        // on one.
+        let ignore_blocks = p.get("ifBlocked").map(|v| self.val(&cx, v)) == Some(json!("ignore"));
         let enter = p.get("enterMarkers") != Some(&json!(false));
         for s in snaps {
             let Some(id) = s.get("id").and_then(Value::as_u64).map(|x| x as u16) else {
@@ -1155,7 +1159,7 @@ impl Session {
                 let Some(next) = self.geom.offset(at, dx, dy) else {
                     break;
                 };
-                if self.hard_blocked(next) && !over_blocks {
+                if self.hard_blocked(next) && !over_blocks && !ignore_blocks {
                     break;
                 }
                 let pos = self.position();
@@ -1166,7 +1170,7 @@ impl Session {
                         piece: occ,
                     };
                     if push_on {
-                        match self.push_line(next, dx, dy, royal_stops) {
+                        match self.push_line(next, dx, dy, royal_stops, ignore_blocks) {
                             Some(moved) => pushed.extend(moved),
                             None => break,
                         }
@@ -1182,7 +1186,7 @@ impl Session {
                 }
                 self.rewrite(Rewrite::Relocate(at, next));
                 at = next;
-                if !self.hard_blocked(at) {
+                if ignore_blocks || !self.hard_blocked(at) {
                     rest_at = at;
                 }
             }
@@ -1215,21 +1219,23 @@ impl Session {
 
     /// Pushes the line of pieces that starts on `from` one square along
     /// (`dx`, `dy`): the farthest first, into the first empty square beyond
-    /// the line, which must be on the board and not hard-blocked; a line
-    /// holding a royal piece does not move when `royal_stops`. Returns the
-    /// pieces moved with their new squares, or None when nothing moved.
+    /// the line, which must be on the board and not hard-blocked (unless
+    /// `ignore_blocks`); a line holding a royal piece does not move when
+    /// `royal_stops`. Returns the pieces moved with their new squares, or
+    /// None when nothing moved.
     fn push_line(
         &mut self,
         from: u8,
         dx: i32,
         dy: i32,
         royal_stops: bool,
+        ignore_blocks: bool,
     ) -> Option<Vec<(u16, u8)>> {
         let mut line = vec![from];
         let end = loop {
             let last = *line.last()?;
             let next = self.geom.offset(last, dx, dy)?;
-            if self.hard_blocked(next) {
+            if self.hard_blocked(next) && !ignore_blocks {
                 return None;
             }
             if self.position().piece_at(next).is_none() {
@@ -1264,7 +1270,10 @@ impl Session {
     /// square that is not hard-blocked (Manhattan distance from `to`; ties
     /// to the square nearer its origin, then the lower index, as the
     /// catalog's mutator relocations, thressgame-catalog § Global
-    /// conventions); by default it stays. The landing enters markers
+    /// conventions); with `ifBlocked: "ignore"` a hard block does not
+    /// count (the piece lands on a blocked square that holds no piece; a
+    /// piece on the square still keeps it in place: a relocation never
+    /// captures); by default it stays. The landing enters markers
     /// (cause `effect`) unless `enterMarkers: false`; a pawn on its far
     /// rank becomes a queen (C5).
     fn move_piece(&mut self, run: &mut ArmRun, p: &BTreeMap<String, Value>) {
@@ -1282,10 +1291,14 @@ impl Session {
         else {
             return;
         };
-        let nearest = p.get("ifBlocked").map(|v| self.val(&cx, v)) == Some(json!("nearest-free"));
+        let if_blocked = p.get("ifBlocked").map(|v| self.val(&cx, v));
+        let nearest = if_blocked == Some(json!("nearest-free"));
+        let ignore_blocks = if_blocked == Some(json!("ignore"));
         let enter = p.get("enterMarkers") != Some(&json!(false));
         let pos = self.position();
-        let free = |s: u8| (s == me.sq || pos.piece_at(s).is_none()) && !self.hard_blocked(s);
+        let free = |s: u8| {
+            (s == me.sq || pos.piece_at(s).is_none()) && (ignore_blocks || !self.hard_blocked(s))
+        };
         let dest = if free(target) {
             Some(target)
         } else if nearest {

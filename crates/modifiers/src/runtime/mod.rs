@@ -37,6 +37,7 @@ mod exec;
 mod geom;
 mod legal;
 mod quiet;
+mod repetition;
 mod shapes;
 mod state;
 
@@ -160,6 +161,14 @@ pub struct Runtime {
     /// legality that sees a move's effects (`effects.rs`); its own
     /// legality calls judge moves without effects (no probe in a probe).
     probing: bool,
+    /// Repetition keys ([`Runtime::repetition_key`]) of the positions the
+    /// moves played started from, in order (`repetition.rs`). Not in the
+    /// state: a restored session rebuilds it by replay, as the engine's
+    /// own history.
+    rep_keys: Vec<u64>,
+    /// The repetition key of the position the move being dispatched
+    /// started from, taken before its first trigger ran.
+    ply_start_key: Option<u64>,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -295,6 +304,8 @@ impl Runtime {
             dispatch_always: false,
             base_variant: None,
             probing: false,
+            rep_keys: Vec::new(),
+            ply_start_key: None,
         };
         // A saved state may hold a modifier that wraps the files.
         rt.sync_topology();
@@ -639,6 +650,11 @@ impl Runtime {
             | houserules_engine::Status::Ongoing => {
                 json!({"status": "ongoing"})
             }
+            // The board repeated, but the rule state may not have
+            // (`repetition.rs`).
+            houserules_engine::Status::FivefoldRepetition if !self.auto_repetition() => {
+                json!({"status": "ongoing"})
+            }
             other => json!({"status": other.name()}),
         }
     }
@@ -651,6 +667,7 @@ impl Runtime {
             Status::Variant { .. } => true,
             _ if legal.is_empty() => true,
             Status::Checkmate { .. } | Status::Stalemate | Status::Ongoing => false,
+            Status::FivefoldRepetition => self.auto_repetition(),
             _ => true,
         }
     }
@@ -659,6 +676,12 @@ impl Runtime {
     /// (rule-aware attacks, modifier-rulings C3).
     pub fn is_check(&self) -> bool {
         self.in_check(self.game.turn())
+    }
+
+    /// Whether `color` is in check under the active rules (rule-aware
+    /// attacks, modifier-rulings C3), whichever side is to move.
+    pub fn is_in_check(&self, color: Color) -> bool {
+        self.in_check(color)
     }
 
     /// Whether the game has ended.
@@ -1059,6 +1082,9 @@ impl Runtime {
         if self.is_quiet() {
             return Ok(self.quiet_submit(m, recorded));
         }
+        // The position the move starts from, before on-capture-attempt
+        // arms change anything: what a repetition compares.
+        self.ply_start_key = Some(self.repetition_key());
         self.dispatch_move(m, &recorded);
         Ok(recorded)
     }
@@ -1141,6 +1167,8 @@ impl Runtime {
         let (mv, captured_id) = (ply.mv, ply.captured.get("id").and_then(Value::as_u64));
         if self.st.cursor.cancelled {
             let uci = ply.uci.clone();
+            // No move is played: no position to record.
+            self.ply_start_key = None;
             self.log("capture-cancelled", json!({"uci": uci}));
             self.do_skip();
             return;
@@ -1160,6 +1188,7 @@ impl Runtime {
         // the target standing) lowers its `Hp` fact: stage 2 too.
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
+        self.record_repetition();
         self.game.apply_unchecked(mv);
         // A dropped piece gets its id when it lands: the ply names it from
         // now on (its move triggers and marker entries).

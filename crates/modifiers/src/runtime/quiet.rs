@@ -40,6 +40,7 @@ impl Runtime {
         };
         self.log("move", json!({"uci": recorded, "color": mover.name()}));
         self.st.cursor.cancelled = false;
+        self.record_repetition();
         self.game.apply_unchecked(m);
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;

@@ -109,8 +109,7 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
             };
             let san = s.san(m);
             let claim = if claim {
-                s.game()
-                    .claimable_draw_after(m)
+                s.claimable_draw_after(m)
                     .ok()
                     .and_then(|c| c.first().copied())
                     .map(claim_name)
@@ -140,7 +139,7 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
         input,
         claim,
         in_check: s.is_check(),
-        draw_claim: s.game().claimable_draw().map(claim_name),
+        draw_claim: s.claimable_draw().map(claim_name),
         changes: Changes {
             mv,
             pieces: pieces_change(&prev.pieces, &out.pieces),
