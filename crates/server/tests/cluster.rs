@@ -1280,6 +1280,146 @@ async fn appends_under_a_stale_fence_are_refused() {
     cluster.drop_schema().await;
 }
 
+/// Session 17, issue 24's load figures: with 3 nodes at 2,000 moves/s the
+/// leases ran out while their games were played (the nodes lost games to
+/// each other's sweeps, `houserules_cluster_leases_total{reason="lost"}`).
+/// The cause: the lease renewal (`UPDATE … WHERE node_id = …`, all of a
+/// node's rows in the table's order) and a batch of the store's writer
+/// (each fenced append's owner row locked `FOR SHARE` in the batch's order)
+/// each held a row the other waited for: a deadlock, which Postgres broke
+/// after `deadlock_timeout` (1 s) by failing the renewal, each second.
+/// Here the writer commits batches of fenced appends of many games (each
+/// game's inputs one after the other, as its task sends them) while the
+/// node's renewal runs back to back: every renewal must succeed and renew
+/// every game, and every append commit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn renewals_and_fenced_appends_do_not_deadlock() {
+    use houserules_server::store::{Entry, Fence, GameRow, Store};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    if !services().await {
+        return;
+    }
+    const GAMES: usize = 48;
+    const INPUTS: i64 = 60;
+    let cluster = Cluster::new();
+    let db = common::Db {
+        url: common::pg_url(),
+        schema: Some(cluster.schema.clone()),
+    };
+    let store = Arc::new(common::open(&db).await);
+    let pool = cluster.pool().await;
+    let node = "n-1";
+    // Created in an order unlike the ids' (the table's physical order is
+    // then not the ids' order either).
+    let ids: Vec<String> = (0..GAMES)
+        .map(|i| format!("g{:02}", (i * 29) % GAMES))
+        .collect();
+    for id in &ids {
+        store
+            .create_game(&GameRow {
+                id: id.clone(),
+                request: "{}".into(),
+                white_token: Some("w".into()),
+                black_token: Some("b".into()),
+                status: "live".into(),
+                result: None,
+                created_ms: 1,
+            })
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO game_owner (game_id, node_id, epoch, lease_until_ms) VALUES ($1, $2, 1, 0)",
+        )
+        .bind(id)
+        .bind(node)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    let renewals = {
+        let (store, done) = (Arc::clone(&store), Arc::clone(&done));
+        tokio::spawn(async move {
+            let mut out = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let r = houserules_server::cluster::renew_leases(
+                    store.pool(),
+                    node,
+                    Duration::from_secs(3),
+                )
+                .await;
+                out.push((r.map(|g| g.len()), t.elapsed()));
+            }
+            out
+        })
+    };
+    let started = Instant::now();
+    let appends: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let (store, id) = (Arc::clone(&store), id.clone());
+            tokio::spawn(async move {
+                for seq in 1..=INPUTS {
+                    let e = Entry {
+                        seq,
+                        body: json!({ "move": "e2e4" }).to_string(),
+                        at_ms: seq,
+                        white_ms: None,
+                        black_ms: None,
+                    };
+                    let fence = Fence {
+                        node: node.into(),
+                        epoch: 1,
+                    };
+                    store
+                        .append_fenced(&id, &e, None, fence)
+                        .await
+                        .unwrap_or_else(|e| panic!("game {id} input {seq}: {e}"));
+                }
+            })
+        })
+        .collect();
+    for a in appends {
+        a.await.unwrap();
+    }
+    let took = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    let renewals = renewals.await.unwrap();
+    eprintln!(
+        "{} appends in {took:?}; {} renewals, the longest {:?}",
+        GAMES as i64 * INPUTS,
+        renewals.len(),
+        renewals.iter().map(|(_, t)| *t).max()
+    );
+    let failed: Vec<&String> = renewals
+        .iter()
+        .filter_map(|(r, _)| r.as_ref().err())
+        .collect();
+    assert!(failed.is_empty(), "renewals failed: {failed:?}");
+    // A renewal waits at most for the writer's transaction in flight; one
+    // caught in a deadlock waited `deadlock_timeout` (1 s), whichever side
+    // Postgres failed.
+    let longest = renewals.iter().map(|(_, t)| *t).max().unwrap_or_default();
+    assert!(
+        longest < Duration::from_secs(1),
+        "a renewal took {longest:?}"
+    );
+    assert!(
+        renewals
+            .iter()
+            .all(|(r, _)| r.as_ref().ok() == Some(&GAMES)),
+        "every renewal renews every game"
+    );
+    for id in &ids {
+        assert_eq!(store.entries(id).await.unwrap().len(), INPUTS as usize);
+    }
+    store.close().await;
+    drop(pool);
+    cluster.drop_schema().await;
+}
+
 /// A PostgreSQL server of the test's own (the shared one must never be
 /// restarted): `initdb` into a temporary folder, `postgres` on a free
 /// loopback port, stopped by its process id (SIGINT, PostgreSQL's fast

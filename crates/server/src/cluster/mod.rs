@@ -361,12 +361,32 @@ impl Cluster {
                 .await;
             }
         });
+        // Renewals run in a loop of their own too: nothing else a tick does
+        // (letting go of ended games, sweeping orphaned games and loading
+        // them, waiting for the map of served games while games are
+        // created) may hold one back. Under load a sweep that loaded 50
+        // games took seconds, the node's own leases ran out meanwhile, and
+        // the other nodes' sweeps took those in turn (issue 24, session 17).
         let me = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(tick);
             ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            // The first tick one period after the start (which takes the
-            // games itself).
+            // The first renewal one period after the start (which takes
+            // the games itself).
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let Some(c) = me.upgrade() else { break };
+                if c.stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                c.renew().await;
+            }
+        });
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(tick);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             ticks.tick().await;
             loop {
                 ticks.tick().await;
@@ -396,33 +416,42 @@ impl Cluster {
         Ok(taken)
     }
 
-    /// One tick: renew the leases, let go of the games whose task ended,
-    /// of the connections whose node went silent, and sweep.
-    async fn tick(self: &Arc<Self>) {
-        // The leases renewed are the games still this node's: a game it
-        // runs that is not among them was taken over while this node did
-        // not renew (it was paused, or cut off): it lets that game go at
-        // once, before any write of it is tried (which would be refused).
+    /// Renews this node's leases. The leases renewed are the games still
+    /// this node's: a game it runs that is not among them was taken over
+    /// while this node did not renew (it was paused, or cut off): it lets
+    /// that game go at once, before any write of it is tried (which would
+    /// be refused). The letting go is the eviction task's, so that nothing
+    /// but the statement holds back the next renewal.
+    async fn renew(&self) {
         let held: Vec<String> = lock(&self.epochs).keys().cloned().collect();
-        let renew = format!(
-            "UPDATE game_owner SET lease_until_ms = {NOW_MS} + $1 WHERE node_id = $2 RETURNING game_id"
-        );
-        match sqlx::query_scalar::<_, String>(&renew)
-            .bind(self.config.lease.as_millis() as i64)
-            .bind(self.node.as_str())
-            .fetch_all(self.sql.pool())
-            .await
-        {
+        let t = Instant::now();
+        match renew_leases(self.sql.pool(), &self.node, self.config.lease).await {
             Ok(renewed) => {
                 let renewed: std::collections::HashSet<String> = renewed.into_iter().collect();
                 for id in held.into_iter().filter(|id| !renewed.contains(id)) {
                     if lock(&self.epochs).contains_key(&id) {
-                        self.evict(&id).await;
+                        self.fenced(&id);
                     }
                 }
             }
             Err(e) => tracing::warn!(error = %e, "renewing the leases failed"),
         }
+        let took = t.elapsed();
+        if took > self.config.tick {
+            tracing::warn!(
+                took_ms = took.as_millis() as u64,
+                lease_ms = self.config.lease.as_millis() as u64,
+                "renewing the leases took longer than a tick"
+            );
+        } else {
+            tracing::trace!(took_ms = took.as_millis() as u64, "leases renewed");
+        }
+    }
+
+    /// One tick: let go of the games whose task ended, of the connections
+    /// whose node went silent, and sweep (the renewals run apart,
+    /// [`Cluster::renew`]).
+    async fn tick(self: &Arc<Self>) {
         // Games whose task ended (unloaded when idle, or finished): released
         // for good (no owner needed until a request loads them again).
         let ended: Vec<(String, i64)> = {
@@ -582,21 +611,20 @@ impl Cluster {
                 return other;
             }
         };
-        let mut serving = self.serving.lock().await;
-        match serving.get_mut(id) {
-            Some(s) => {
+        // The game's command subject is subscribed to with the map of
+        // served games unlocked: a NATS round trip under that lock held
+        // every other game's creation, and the ticks, behind it (issue 24,
+        // session 17). A subscription made in vain (another request served
+        // the game meanwhile) ends when dropped.
+        let mut sub = None;
+        loop {
+            let mut serving = self.serving.lock().await;
+            if let Some(s) = serving.get_mut(id) {
                 s.epoch = epoch;
                 *lock(&s.game) = h.tx.downgrade();
+                break;
             }
-            None => {
-                let sub = self
-                    .nats
-                    .subscribe(self.subject(&format!("g.{id}.cmd")))
-                    .await
-                    .map_err(|e| format!("NATS: {e}"))?;
-                // The subscription reaches the server before others are
-                // told (bounded: NATS may be away; requests retry).
-                let _ = tokio::time::timeout(Duration::from_secs(1), self.nats.flush()).await;
+            if let Some(sub) = sub.take() {
                 let game = Arc::new(Mutex::new(h.tx.downgrade()));
                 let task = tokio::spawn(route::serve_game(
                     Arc::downgrade(self),
@@ -612,9 +640,19 @@ impl Cluster {
                         game,
                     },
                 );
+                break;
             }
+            drop(serving);
+            let s = self
+                .nats
+                .subscribe(self.subject(&format!("g.{id}.cmd")))
+                .await
+                .map_err(|e| format!("NATS: {e}"))?;
+            // The subscription reaches the server before others are told
+            // (bounded: NATS may be away; requests retry).
+            let _ = tokio::time::timeout(Duration::from_secs(1), self.nats.flush()).await;
+            sub = Some(s);
         }
-        drop(serving);
         app.metrics().cluster.lease(reason);
         self.publish_moved(id, epoch).await;
         Ok(Some(h))
@@ -732,6 +770,37 @@ impl Cluster {
     pub async fn owned(&self) -> usize {
         self.serving.lock().await.len()
     }
+}
+
+/// Renews every lease of `node` for `lease` from now (by the database's
+/// clock); the games renewed.
+///
+/// The rows are locked in `game_id` order before they are updated, the
+/// order in which the store's writer locks the owner rows of a batch of
+/// fenced appends (`store/writer.rs`, `check_fences`): a plain `UPDATE …
+/// WHERE node_id = …` locks them in the table's physical order and
+/// deadlocked with a batch that held one of them and waited for another,
+/// and Postgres failed the renewal (issue 24, session 17).
+///
+/// # Errors
+/// The store fails.
+pub async fn renew_leases(
+    pool: &sqlx::AnyPool,
+    node: &str,
+    lease: Duration,
+) -> Result<Vec<String>, String> {
+    let renew = format!(
+        "WITH mine AS (SELECT game_id FROM game_owner WHERE node_id = $2 \
+         ORDER BY game_id FOR NO KEY UPDATE) \
+         UPDATE game_owner o SET lease_until_ms = {NOW_MS} + $1 FROM mine \
+         WHERE o.game_id = mine.game_id AND o.node_id = $2 RETURNING o.game_id"
+    );
+    sqlx::query_scalar::<_, String>(&renew)
+        .bind(lease.as_millis() as i64)
+        .bind(node)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| format!("store: renew the leases of {node}: {e}"))
 }
 
 /// How many heartbeats sent every `every` did not come in a `gap` between

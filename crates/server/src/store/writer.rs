@@ -274,6 +274,7 @@ async fn write(conn: &mut AnyConnection, jobs: &[Job]) -> Result<Vec<Done>, Stor
         return Ok(vec![true; jobs.len()]);
     }
     let mut tx = conn.begin().await.map_err(err(op()))?;
+    check_fences(&mut tx, jobs).await.map_err(err(op()))?;
     let mut done = Vec::with_capacity(jobs.len());
     let mut i = 0;
     while i < jobs.len() {
@@ -298,37 +299,71 @@ async fn write(conn: &mut AnyConnection, jobs: &[Job]) -> Result<Vec<Done>, Stor
     Ok(done)
 }
 
-/// The inputs of `appends` (all [`Job::Append`]) in one `INSERT`, then the
-/// games they finish marked finished.
-async fn append_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result<(), sqlx::Error> {
-    // The fencing checks first, in this transaction: each fenced append's
-    // owner row must still name its node and epoch. `FOR SHARE` holds the
-    // row until the commit, so a take-over (an UPDATE of the row) waits for
-    // this commit and then loads a log that has these inputs; an append
-    // checked after a take-over sees the new epoch and is refused.
-    for j in appends {
-        if let Job::Append {
-            game_id,
-            fence: Some(f),
-            ..
-        } = j
-        {
-            let epoch: Option<i64> = sqlx::query_scalar(
-                "SELECT epoch FROM game_owner WHERE game_id = $1 AND node_id = $2 FOR SHARE",
-            )
-            .bind(game_id.as_str())
-            .bind(f.node.as_str())
-            .fetch_optional(&mut *conn)
-            .await?;
-            if epoch != Some(f.epoch) {
-                return Err(sqlx::Error::Protocol(format!(
-                    "{FENCED} (game {game_id}: epoch {} taken, now {})",
-                    f.epoch,
-                    epoch.map_or("another node's".to_string(), |e| e.to_string())
-                )));
-            }
+/// The fencing checks of a transaction's appends, first of all its
+/// statements: each fenced append's owner row must still name its node and
+/// epoch. `FOR SHARE` holds the rows until the commit, so a take-over (an
+/// UPDATE of the row) waits for this commit and then loads a log that has
+/// these inputs; an append checked after a take-over sees the new epoch and
+/// is refused.
+///
+/// The rows are locked in one statement, in `game_id` order, as the
+/// cluster's lease renewal locks them ([`crate::cluster`]): a transaction
+/// that took its rows one by one in the batch's order (as before) could hold
+/// one game's row while waiting for another's that the renewal had just
+/// updated, the renewal waiting in turn for the first: a deadlock, which
+/// Postgres broke after its `deadlock_timeout` (1 s) by failing the renewal
+/// — under load each second, until the leases ran out while their games
+/// were played (issue 24, session 17; tests/cluster.rs,
+/// `renewals_and_fenced_appends_do_not_deadlock`).
+async fn check_fences(conn: &mut AnyConnection, jobs: &[Job]) -> Result<(), sqlx::Error> {
+    let mut fences: Vec<(&str, &Fence)> = jobs
+        .iter()
+        .filter_map(|j| match j {
+            Job::Append {
+                game_id,
+                fence: Some(f),
+                ..
+            } => Some((game_id.as_str(), f)),
+            _ => None,
+        })
+        .collect();
+    if fences.is_empty() {
+        return Ok(());
+    }
+    fences.sort_by(|a, b| a.0.cmp(b.0));
+    let mut ids: Vec<&str> = fences.iter().map(|(g, _)| *g).collect();
+    ids.dedup();
+    let mut sql = String::from("SELECT game_id, node_id, epoch FROM game_owner WHERE game_id IN (");
+    for k in 1..=ids.len() {
+        if k > 1 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("${k}"));
+    }
+    sql.push_str(") ORDER BY game_id FOR SHARE");
+    let mut q = sqlx::query_as::<_, (String, String, i64)>(&sql);
+    for id in &ids {
+        q = q.bind(*id);
+    }
+    let rows = q.fetch_all(&mut *conn).await?;
+    for (game_id, f) in fences {
+        let row = rows.iter().find(|(g, _, _)| g == game_id);
+        let epoch = row.filter(|(_, n, _)| *n == f.node).map(|(_, _, e)| *e);
+        if epoch != Some(f.epoch) {
+            return Err(sqlx::Error::Protocol(format!(
+                "{FENCED} (game {game_id}: epoch {} taken, now {})",
+                f.epoch,
+                epoch.map_or("another node's".to_string(), |e| e.to_string())
+            )));
         }
     }
+    Ok(())
+}
+
+/// The inputs of `appends` (all [`Job::Append`]) in one `INSERT`, then the
+/// games they finish marked finished (their fences were checked first,
+/// [`check_fences`]).
+async fn append_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result<(), sqlx::Error> {
     let mut sql =
         String::from("INSERT INTO inputs (game_id, seq, body, at_ms, white_ms, black_ms) VALUES ");
     for k in 0..appends.len() {
