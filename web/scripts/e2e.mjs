@@ -444,7 +444,7 @@ try {
   // pages reconnect by themselves, the position, the markers and the move list are back, and the
   // game goes on. The game has minefield's two mines (their squares are compared before and after).
   if (!mock && process.env.E2E_SERVER_PIDFILE) await step('server restart', async () => {
-    const g = await api('/api/games', { modifiers: ['minefield'] });
+    const g = await api('/api/games', { modifiers: ['minefield'], seed: 0 });
     const w = await page(DESKTOP, g.seats.white.url);
     const b = await page(DESKTOP, g.seats.black.url);
     for (const x of [w, b]) await x.waitForSelector('[data-connection="open"]');
@@ -1019,7 +1019,7 @@ try {
 
   // ---- Markers, badges, auras
   if (mock) await step('markers and badges', async () => {
-    const g = await api('/api/games', { modifiers: ['showcase'], clock: { initialSeconds: 300, incrementSeconds: 3 } });
+    const g = await api('/api/games', { modifiers: ['showcase'], seed: 0, clock: { initialSeconds: 300, incrementSeconds: 3 } });
     const p = await page(DESKTOP, g.seats.white.url);
     await p.waitForSelector('[data-marker]');
     check((await p.locator('[data-marker]').count()) >= 9, 'markers of every kind are drawn');
@@ -1045,7 +1045,7 @@ try {
 
   // ---- Choices: piece on the board, rps with the first answer hidden, coin flip, column
   if (mock) await step('piece choice', async () => {
-    const g = await api('/api/games', { modifiers: ['mind_control'] });
+    const g = await api('/api/games', { modifiers: ['mind_control'], seed: 0 });
     const p = await page(DESKTOP, g.seats.white.url);
     await p.waitForSelector('.choice h3');
     check((await p.locator('.sq.choosable').count()) > 0, 'a piece choice highlights its options on the board');
@@ -1060,7 +1060,7 @@ try {
     await p.context().close();
   });
   if (mock) await step('rps choice', async () => {
-    const g = await api('/api/games', { modifiers: ['parry'] });
+    const g = await api('/api/games', { modifiers: ['parry'], seed: 0 });
     const w = await page(DESKTOP, g.seats.white.url);
     const b = await page(DESKTOP, g.seats.black.url);
     await w.waitForSelector('[data-option="rock"]');
@@ -1081,11 +1081,11 @@ try {
     await b.context().close();
   });
   if (mock) await step('coin and column choices', async () => {
-    const g = await api('/api/games', { modifiers: ['all_on_red'] });
+    const g = await api('/api/games', { modifiers: ['all_on_red'], seed: 0 });
     const p = await page(DESKTOP, g.seats.white.url);
     await p.click('[data-option="tails"]');
     await p.waitForSelector('.choice', { state: 'detached' });
-    const g2 = await api('/api/games', { modifiers: ['frozen_choice'] });
+    const g2 = await api('/api/games', { modifiers: ['frozen_choice'], seed: 0 });
     const q = await page(DESKTOP, g2.seats.white.url);
     await q.waitForSelector('.sq.choosable');
     await clickSquare(q, 'c5');

@@ -503,10 +503,10 @@ function findingsOf(body: unknown): Finding[] {
   return [];
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -608,8 +608,13 @@ export const api = {
     const preview = typeof pv.fen === 'string' ? { fen: pv.fen, legalMoves: Array.isArray(pv.legalMoves) ? pv.legalMoves.map(String) : [] } : null;
     return { findings, preview };
   },
-  /** Saves a descriptor to the server's modifier library (POST /api/modifiers: not in issue 13's list; agree at integration). */
-  saveModifier: (descriptor: unknown) => call<{ id: string }>('POST', '/api/modifiers', descriptor),
+  /**
+   * Saves a descriptor to the server's modifier library (POST /api/modifiers). The first save of an
+   * id answers its owner token (`ownerToken`, given once); saving that id again needs it, sent as
+   * `Authorization: Bearer TOKEN` (else 403 `modifier.not-owner`). editor/ownerTokens.ts keeps them.
+   */
+  saveModifier: (descriptor: unknown, ownerToken?: string) =>
+    call<{ id: string; ownerToken?: string }>('POST', '/api/modifiers', descriptor, ownerToken ? { authorization: `Bearer ${ownerToken}` } : {}),
   pgnUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/pgn`,
   recordUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/record`,
   /** The game's creation request (`GET /api/games/{id}/record`'s `request`): the rules panel reads it. */

@@ -29,7 +29,10 @@ pub fn document() -> Value {
             "description": "The session's creation request (`game`, `fen`/`state`/`layout`, \
                 `presets`, `modifiers`, `seed`, `draft`, `choiceTimeout`, `coinFlips`) and \
                 the server's own fields (`clock`, `white`, `black`, `seat`). Any media type \
-                is read as JSON.",
+                is read as JSON. Without `seed` (or with `null`), a request with modifiers \
+                or draft mode gets a fresh random seed, stored in the game's request \
+                (`GET /api/games/{id}/record`) so that a restart replays the same draws; a \
+                rematch gets a fresh one too.",
             "required": true,
             "content": {"application/json": {
                 "schema": create,
@@ -62,6 +65,16 @@ pub fn document() -> Value {
         }),
     );
     add_links(&mut doc);
+    // The owner token of a saved modifier (`POST /api/modifiers`: the
+    // first save gives it, a later save of that id needs it).
+    doc["components"]["securitySchemes"] = json!({
+        "owner_token": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The owner token the first save of a modifier id gave \
+                (`ownerToken` of its `201`): saving that id again needs it.",
+        },
+    });
     doc
 }
 
@@ -91,6 +104,18 @@ fn create_request_schema(schemas: &mut Map<String, Value>) -> Value {
                     "type": ["string", "null"],
                     "maxLength": 100,
                 }),
+            );
+        }
+        // The session's default is 0 (rulings F4); the server's is drawn.
+        if let Some(seed) = props.get_mut("seed").and_then(Value::as_object_mut) {
+            seed.insert(
+                "description".into(),
+                "The seed of the random draws of modifiers and draft mode (mines, random \
+                 picks, coin flips, cards), a whole number from 0 to 4294967295. Absent or \
+                 null: with modifiers or draft mode, a fresh random seed that is stored in \
+                 the game's request; otherwise nothing is drawn and the request is stored as \
+                 sent."
+                    .into(),
             );
         }
         props.insert(

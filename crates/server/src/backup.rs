@@ -26,6 +26,31 @@ fn sqlite_file(url: &str) -> Option<&str> {
     (!path.is_empty() && path != ":memory:").then_some(path)
 }
 
+/// Why `file` is not a SQLite database to back up, if it is not: it
+/// cannot be read, it is empty, or its first 16 bytes are not SQLite's
+/// header "SQLite format 3\0" (sqlite.org/fileformat.html § 1.3).
+fn not_sqlite(file: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(16);
+    let read = std::fs::File::open(file).and_then(|f| f.take(16).read_to_end(&mut head));
+    if let Err(e) = read {
+        return Some(format!("cannot read {}: {e}", file.display()));
+    }
+    if head.is_empty() {
+        return Some(format!(
+            "{} is empty: no database to back up (houserules serve has not written to it)",
+            file.display()
+        ));
+    }
+    (head.as_slice() != b"SQLite format 3\0").then(|| {
+        format!(
+            "{} is not a SQLite database (it does not start with the SQLite header): \
+             a backup copies the store file of `houserules serve --db sqlite:PATH`",
+            file.display()
+        )
+    })
+}
+
 /// Copies the SQLite store at `db` (`sqlite:PATH`) to the new file `to`,
 /// consistently while a server writes to it: SQLite's `VACUUM INTO`
 /// writes a snapshot of one read transaction (sqlite.org/lang_vacuum.html
@@ -49,6 +74,12 @@ pub async fn backup_sqlite(db: &str, to: &Path) -> Result<u64, String> {
     };
     if !Path::new(file).is_file() {
         return Err(format!("--db {db}: no such database file {file}"));
+    }
+    // A file that is not a SQLite database is named as such before SQLite
+    // opens it (session-11 trial: its raw "(code: 26) file is not a
+    // database").
+    if let Some(why) = not_sqlite(Path::new(file)) {
+        return Err(format!("--db {db}: {why}"));
     }
     if to.exists() {
         return Err(format!(

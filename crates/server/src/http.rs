@@ -251,6 +251,8 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         Created,
         Joined,
         Rematched,
+        ModifierCreated,
+        ModifierReplaced,
         CreateGameExtras,
         ClockSpec,
         LobbyGame,
@@ -284,7 +286,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/rematch", post(rematch_game))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/rules", get(rules))
-        .route("/api/modifiers", post(save_modifier))
+        .route(
+            "/api/modifiers",
+            post(save_modifier).route_layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&state),
+                crate::limits::limit_modifier_saves,
+            )),
+        )
         .route("/api/validate", post(validate))
         .route("/api/openapi.json", get(openapi_json))
         .route("/healthz", get(healthz))
@@ -429,7 +437,7 @@ fn links(id: &str, token: Option<&str>) -> (String, String) {
 
 /// Creates a game.
 #[utoipa::path(post, path = "/api/games",
-    responses((status = 201, body = Created, description = "The game, its seats' tokens and links (see the response's links)"), (status = 400, body = Refused, description = "The request is refused: not UTF-8 or JSON, a repeated key, an unknown field, a value of the wrong shape, or a rule set that cannot be played (each finding says what and where)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 429, body = ApiError, description = "This address created the most games allowed a minute (`request.rate-limited`; `--creations-per-minute`); the `Retry-After` header gives the seconds to wait"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+    responses((status = 201, body = Created, description = "The game, its seats' tokens and links (see the response's links)"), (status = 400, body = Refused, description = "The request is refused: not UTF-8 or JSON, a repeated key, an unknown field, a value of the wrong shape, a rule set that cannot be played, or a start position that is over already (`request.game-over`: checkmate, stalemate, insufficient material, naming which) (each finding says what and where)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 429, body = ApiError, description = "This address created the most games allowed a minute (`request.rate-limited`; `--creations-per-minute`); the `Retry-After` header gives the seconds to wait"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
 async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Response {
     let v = match houserules_modifiers::validate::strict_json(&body) {
         Ok(Value::Object(o)) => o,
@@ -537,6 +545,8 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
     if !findings.is_empty() {
         return refused(findings);
     }
+    let mut v = v;
+    crate::draw_seed_if_absent(&mut v);
     let rules_line = crate::pgn_export::rules_summary(&v);
     let text = Value::Object(v).to_string();
     let (_, request) = match crate::split_request(&text) {
@@ -544,23 +554,48 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
         Err(m) => return refused(vec![finding("request.malformed", &m)]),
     };
     let engine_check = engine_seat.is_some();
+    // Where the start position came from, for a game over before it starts.
+    let start_field = if request.fen.is_some() {
+        "$.fen"
+    } else if request.state.is_some() {
+        "$.state"
+    } else if request.layout.is_some() {
+        "$.layout"
+    } else if request.game.is_some() {
+        "$.game"
+    } else {
+        "$"
+    }
+    .to_string();
     let created = tokio::task::spawn_blocking(move || {
         Session::create(request).map(|s| {
-            if engine_check {
-                crate::engine::supports(&s).err()
+            if s.is_over() {
+                Err(s.status())
+            } else if engine_check {
+                Ok(crate::engine::supports(&s).err())
             } else {
-                None
+                Ok(None)
             }
         })
     })
     .await;
     match created {
-        Ok(Ok(None)) => {}
-        Ok(Ok(Some(why))) => {
+        Ok(Ok(Ok(None))) => {}
+        Ok(Ok(Ok(Some(why)))) => {
             return refused(vec![Finding {
                 code: "request.engine-unsupported".into(),
                 path: format!("$.{}", engine_seat.unwrap_or("black")),
                 message: why,
+            }])
+        }
+        // Regression (session-14 trial): a game over at its start (a FEN
+        // of bare kings) was listed as `live` with no result and its state
+        // listed legal moves. Nothing can be played in it: refused.
+        Ok(Ok(Err(status))) => {
+            return refused(vec![Finding {
+                code: "request.game-over".into(),
+                path: start_field,
+                message: game_over_message(&status),
             }])
         }
         Ok(Err(r)) => return refused(vec![finding(r.code, &r.message)]),
@@ -625,6 +660,30 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
         }),
     )
         .into_response()
+}
+
+/// Why a start position is over already, from the session's status
+/// (`{"status": "checkmate", "winner": "black"}`).
+fn game_over_message(status: &Value) -> String {
+    let name = status["status"].as_str().unwrap_or("over");
+    let why = match name {
+        "checkmate" => format!(
+            "checkmate ({} wins)",
+            status["winner"].as_str().unwrap_or("the other side")
+        ),
+        "stalemate" => "stalemate (a draw)".to_string(),
+        "insufficient-material" => {
+            "insufficient material: neither side can mate (a draw)".to_string()
+        }
+        "seventy-five-move-rule" => {
+            "the 75-move rule: 75 moves each without a capture or pawn move (a draw)".to_string()
+        }
+        other => match status["winner"].as_str() {
+            Some(w) => format!("`{other}` ({w} wins)"),
+            None => format!("`{other}`"),
+        },
+    };
+    format!("the game is over before it starts: {why}; give a position with a move to play")
 }
 
 async fn handle(app: &AppState, id: &str) -> Result<GameHandle, Response> {
@@ -977,13 +1036,53 @@ fn shipped_games() -> Vec<Value> {
         .collect()
 }
 
+/// `201` of `POST /api/modifiers`: a rule saved under a new id.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ModifierCreated {
+    /// The rule's id.
+    pub id: String,
+    /// The owner token (192 random bits, hex), given this once: saving
+    /// this id again needs it as `Authorization: Bearer TOKEN`. The
+    /// server keeps only its SHA-256.
+    pub owner_token: String,
+}
+
+/// `200` of `POST /api/modifiers`: the owner saved its rule again.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ModifierReplaced {
+    /// The rule's id.
+    pub id: String,
+}
+
+/// The SHA-256 of an owner token, hex: what the store keeps.
+fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Saves a modifier descriptor to the library (listed by GET /api/rules
 /// with `saved: true` and the descriptor, which a creation request may
 /// then carry inline). Issue 13 does not name this route; the web app's
 /// editor uses it.
+///
+/// A saved rule is owned (session-14 trial: anyone could overwrite anyone's
+/// rule under its id): the first save of an id answers `201` with an owner
+/// token, given once; saving that id again needs `Authorization: Bearer
+/// TOKEN` (`200`), else `403 modifier.not-owner` and the rule is kept as it
+/// was. A rule saved before rules had owners is claimed by its next save.
+/// Saves are rate-limited per address (`--modifier-saves-per-minute`).
 #[utoipa::path(post, path = "/api/modifiers",
-    responses((status = 201, body = Object, description = "{id}"), (status = 400, body = Object, description = "{ok: false, findings}: the descriptor is refused (or `{findings}` for a body that is not UTF-8)"), (status = 409, body = Object, description = "{ok: false, findings}: the id is a library modifier's (`modifier.id-taken`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
-async fn save_modifier(State(app): State<Arc<AppState>>, Text(body): Text) -> Response {
+    security((), ("owner_token" = [])),
+    responses((status = 201, body = ModifierCreated, description = "Saved under a new id: the owner token, given this once"), (status = 200, body = ModifierReplaced, description = "The owner (its token in `Authorization`) saved its rule again"), (status = 400, body = Object, description = "{ok: false, findings}: the descriptor is refused (or `{findings}` for a body that is not UTF-8)"), (status = 403, body = ApiError, description = "The id is saved already and the request has no `Authorization: Bearer TOKEN` or not its owner's (`modifier.not-owner`): the rule is kept as it was"), (status = 409, body = Object, description = "{ok: false, findings}: the id is a library modifier's (`modifier.id-taken`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 429, body = ApiError, description = "This address saved the most rules allowed a minute (`request.rate-limited`; `--modifier-saves-per-minute`); the `Retry-After` header gives the seconds to wait"), (status = 500, body = ApiError), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+async fn save_modifier(
+    State(app): State<Arc<AppState>>,
+    headers: axum::http::HeaderMap,
+    Text(body): Text,
+) -> Response {
     if let Some(d) = crate::json::duplicate_key(body.trim_start_matches('\u{feff}')) {
         return (
             StatusCode::BAD_REQUEST,
@@ -1010,10 +1109,47 @@ async fn save_modifier(State(app): State<Arc<AppState>>, Text(body): Text) -> Re
             }]})),
         )
             .into_response(),
-        Ok(Ok((id, text))) => match app.store.save_modifier(&id, &text, now_ms()).await {
-            Ok(()) => (StatusCode::CREATED, Json(json!({"id": id}))).into_response(),
-            Err(e) => store_failed(&app, e),
-        },
+        Ok(Ok((id, text))) => {
+            let token = crate::random_token();
+            let owner = crate::store::ModifierOwner {
+                new_hash: token_hash(&token),
+                given_hash: bearer(&headers).map(|t| token_hash(&t)),
+            };
+            match app.store.save_modifier(&id, &text, &owner, now_ms()).await {
+                Ok(crate::store::Saved::Created) => {
+                    tracing::info!(modifier = %id, "modifier saved");
+                    (
+                        StatusCode::CREATED,
+                        Json(ModifierCreated {
+                            id,
+                            owner_token: token,
+                        }),
+                    )
+                        .into_response()
+                }
+                Ok(crate::store::Saved::Replaced) => {
+                    tracing::info!(modifier = %id, "modifier saved again by its owner");
+                    Json(ModifierReplaced { id }).into_response()
+                }
+                Ok(crate::store::Saved::NotOwner) => {
+                    let why = if owner.given_hash.is_some() {
+                        "the token in `Authorization` is not the owner token of"
+                    } else {
+                        "there is no `Authorization: Bearer TOKEN` (the owner token its first save gave) for"
+                    };
+                    error(
+                        StatusCode::FORBIDDEN,
+                        "modifier.not-owner",
+                        format!(
+                            "`{}` is saved already and {why} it: only its owner saves it again; \
+                             give your rule another id",
+                            houserules_engine::echo::echo(&id)
+                        ),
+                    )
+                }
+                Err(e) => store_failed(&app, e),
+            }
+        }
         Ok(Err(findings)) => (
             StatusCode::BAD_REQUEST,
             Json(json!({"ok": false, "findings": findings})),
@@ -1230,4 +1366,19 @@ async fn ws(
         .on_upgrade(move |socket| {
             tracing::Instrument::instrument(crate::ws::run(socket, h, seat, settings), span)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored form of an owner token is its SHA-256 in hex: FIPS
+    /// 180-2's test vector, SHA-256("abc").
+    #[test]
+    fn owner_tokens_are_stored_as_sha256() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }

@@ -53,6 +53,51 @@ fn random_hex(bytes: usize) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
+/// Whether a creation request's rules draw from the game's random stream:
+/// modifiers (mines, coin flips, random picks) or draft mode (the cards).
+/// Presets and layouts never read the seed (a random Chess960 layout has
+/// its own, `chess960:random:SEED`).
+fn draws_random(request: &serde_json::Map<String, serde_json::Value>) -> bool {
+    let modifiers = request
+        .get("modifiers")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|m| !m.is_empty());
+    let draft = request.get("draft") == Some(&serde_json::Value::Bool(true));
+    modifiers || draft
+}
+
+/// A seed from the operating system's random source, a u32 (the session's
+/// seed range, rulings F4).
+fn random_seed() -> u32 {
+    let mut b = [0u8; 4];
+    // As `random_hex`: without an entropy source the server stops.
+    #[allow(clippy::expect_used)]
+    getrandom::fill(&mut b).expect("the operating system's random source");
+    u32::from_le_bytes(b)
+}
+
+/// `POST /api/games` without a `seed` (or with `null`): a fresh random seed
+/// is written into the request, which is stored as it then reads, so that
+/// a rebuild after a restart and `GET /api/games/{id}/record` replay the
+/// same draws. Before, every such game used seed 0, and two `minefield`
+/// games had their mines on the same squares (session-14 trial). Only a
+/// request whose rules draw random numbers ([`draws_random`]) gets one: for
+/// any other the seed changes nothing, and its request is stored as sent.
+pub(crate) fn draw_seed_if_absent(request: &mut serde_json::Map<String, serde_json::Value>) {
+    if draws_random(request) && request.get("seed").is_none_or(serde_json::Value::is_null) {
+        request.insert("seed".into(), random_seed().into());
+    }
+}
+
+/// A rematch's request gets a fresh seed (whatever the finished game's
+/// was, drawn or given): a rematch replaying the same mines and draws
+/// would be the same game again (session-14 trial).
+pub(crate) fn draw_fresh_seed(request: &mut serde_json::Map<String, serde_json::Value>) {
+    if draws_random(request) {
+        request.insert("seed".into(), random_seed().into());
+    }
+}
+
 /// The seat a token opens, compared in constant time.
 pub fn seat_of(tokens: &[Option<String>; 2], token: &str) -> Option<Seat> {
     let eq = |t: &Option<String>| {
@@ -96,6 +141,8 @@ pub struct AppState {
     connections: Arc<limits::Connections>,
     /// Game creations per address.
     creations: limits::CreationLimiter,
+    /// Modifier saves per address (`POST /api/modifiers`).
+    modifier_saves: limits::CreationLimiter,
     /// Set once the server stops: every WebSocket closes with code 1012
     /// (service restart), and clients reconnect.
     shutdown: tokio::sync::watch::Sender<bool>,
@@ -144,6 +191,7 @@ impl AppState {
             config,
             connections: Arc::new(limits::Connections::default()),
             creations: limits::CreationLimiter::default(),
+            modifier_saves: limits::CreationLimiter::default(),
             shutdown: tokio::sync::watch::Sender::new(false),
             cluster: std::sync::OnceLock::new(),
             restart_stop: std::sync::Mutex::new(None),
@@ -382,6 +430,19 @@ pub async fn serve_until(
              the nodes of a cluster share one database, and a SQLite file belongs to one machine"
         ));
     }
+    // The port first: on a port in use the server fails before it opens
+    // the store or rebuilds a game (session-11 trial: it logged "recovered
+    // the unfinished games", then failed to listen). Connections that come
+    // while the games rebuild wait in the listen backlog.
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+            " (another process listens there: stop it, or choose another --addr)"
+        } else {
+            ""
+        };
+        tracing::error!(%addr, error = %e, "cannot listen");
+        format!("cannot listen on {addr}: {e}{hint}")
+    })?;
     let store = match store::SqlStore::connect(db, schema).await {
         Ok(s) => Arc::new(s),
         Err(e) => {
@@ -410,9 +471,6 @@ pub async fn serve_until(
         }
     };
     tracing::info!(games = n, "recovered the unfinished games");
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(addr = %local, db = %shown, limits = ?state.config.limits, "serving");
     bound(local, n);

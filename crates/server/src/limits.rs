@@ -63,6 +63,10 @@ pub struct Limits {
     /// Games one IP address may create per minute (bursts of as many);
     /// one more is answered `429` with `Retry-After`; 0 for no limit: 30.
     pub creations_per_minute: u32,
+    /// Modifiers one IP address may save per minute (`POST
+    /// /api/modifiers`, bursts of as many); one more is answered `429` with
+    /// `Retry-After`; 0 for no limit: 10.
+    pub modifier_saves_per_minute: u32,
     /// Engine searches that run at once; more wait in a queue (first come
     /// first served) so that players' moves keep the other cores: half
     /// the cores, at least 1.
@@ -172,6 +176,7 @@ impl Default for Limits {
             max_connections: 10_000,
             max_connections_per_ip: 256,
             creations_per_minute: 30,
+            modifier_saves_per_minute: 10,
             engine_searches: default_engine_searches(),
             trusted_proxies: Vec::new(),
         }
@@ -193,6 +198,8 @@ pub enum Refusal {
     ConnectionsPerIp,
     /// [`Limits::creations_per_minute`].
     Creations,
+    /// [`Limits::modifier_saves_per_minute`].
+    ModifierSaves,
 }
 
 impl Refusal {
@@ -202,6 +209,7 @@ impl Refusal {
             Refusal::Connections => "connection-limit",
             Refusal::ConnectionsPerIp => "address-connection-limit",
             Refusal::Creations => "rate-limited",
+            Refusal::ModifierSaves => "modifier-save-rate-limited",
         }
     }
 }
@@ -400,19 +408,67 @@ pub async fn limit_creations(
     request: Request,
     next: Next,
 ) -> Response {
+    let per_minute = app.config.limits.creations_per_minute;
+    rate_limited(
+        &app.creations,
+        &app,
+        Refusal::Creations,
+        per_minute,
+        request,
+        next,
+    )
+    .await
+}
+
+/// Middleware of `POST /api/modifiers`: as [`limit_creations`], with
+/// [`Limits::modifier_saves_per_minute`] (session-14 trial: saves were
+/// not limited at all).
+pub async fn limit_modifier_saves(
+    State(app): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let per_minute = app.config.limits.modifier_saves_per_minute;
+    rate_limited(
+        &app.modifier_saves,
+        &app,
+        Refusal::ModifierSaves,
+        per_minute,
+        request,
+        next,
+    )
+    .await
+}
+
+/// One token of `limiter` for the client's address, else `429`
+/// (`request.rate-limited`) with `Retry-After`, logged and counted under
+/// `why`.
+async fn rate_limited(
+    limiter: &CreationLimiter,
+    app: &AppState,
+    why: Refusal,
+    per_minute: u32,
+    request: Request,
+    next: Next,
+) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    let per_minute = app.config.limits.creations_per_minute;
     if let Some(ip) = peer {
-        if let Err(wait) = app.creations.take(ip, per_minute) {
-            app.metrics.refused(Refusal::Creations);
+        if let Err(wait) = limiter.take(ip, per_minute) {
+            app.metrics.refused(why);
+            let (what, done) = match why {
+                Refusal::ModifierSaves => {
+                    ("modifier save", format!("saved {per_minute} modifiers"))
+                }
+                _ => ("game creation", format!("created {per_minute} games")),
+            };
             tracing::warn!(
                 peer = %ip,
                 limit = per_minute,
-                reason = Refusal::Creations.as_str(),
-                "game creation refused: over the per-address rate"
+                reason = why.as_str(),
+                "{what} refused: over the per-address rate"
             );
             return (
                 StatusCode::TOO_MANY_REQUESTS,
@@ -420,7 +476,7 @@ pub async fn limit_creations(
                 Json(json!({
                     "code": "request.rate-limited",
                     "message": format!(
-                        "this address created {per_minute} games in the last minute, the most allowed; try again in {wait} s"
+                        "this address {done} in the last minute, the most allowed; try again in {wait} s"
                     ),
                 })),
             )

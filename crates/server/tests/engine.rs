@@ -119,7 +119,7 @@ async fn refusals(b: Backend) {
             "$.black",
         ),
         (
-            json!({"white": "engine:2", "draft": true}),
+            json!({"white": "engine:2", "draft": true, "seed": 0}),
             "request.engine-unsupported",
             "$.white",
         ),
@@ -228,7 +228,7 @@ async fn engine_plays_modifier_rule_sets(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"white": "engine:1", "black": "bob", "modifiers": ["mind_control"]}),
+        json!({"white": "engine:1", "black": "bob", "modifiers": ["mind_control"], "seed": 0}),
     )
     .await;
     let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;

@@ -289,7 +289,7 @@ async fn takeback_against_the_engine_is_declined(b: Backend) {
 /// may not take back the capture.
 async fn takeback_refused_after_a_random_draw(b: Backend) {
     let s = start(b).await;
-    let g = create(s.addr, json!({"modifiers": ["second_chance"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["second_chance"], "seed": 0})).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
     let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
     for (i, m) in ["e2e4", "d7d5"].iter().enumerate() {
@@ -312,8 +312,92 @@ async fn takeback_refused_after_a_random_draw(b: Backend) {
     assert_eq!(e["code"], "takeback.random", "{e}");
 }
 
+/// Regression (session-14 trial): games created without `seed` all used
+/// seed 0, so two `minefield` games had their mines on the same squares
+/// and a rematch replayed them. Now a request with modifiers or draft mode
+/// and no seed (or `null`) gets a fresh random seed, stored in its request
+/// (the record shows it, the state's `seed` is it, a restart replays the
+/// same mines); a given seed is kept; a request without modifiers or draft
+/// mode is stored as sent; a rematch gets a fresh seed.
+///
+/// Two independent draws of a u32 are equal with probability 2⁻³² (the
+/// only way the inequalities below fail without a bug).
+async fn default_seed_is_random_stored_and_fresh_for_a_rematch(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let seed_of = |rec: &Value| rec["request"]["seed"].as_u64();
+    let mut seeds = Vec::new();
+    let mut mines = Vec::new();
+    for request in [
+        json!({"modifiers": ["minefield"]}),
+        json!({"modifiers": ["minefield"], "seed": null}),
+    ] {
+        let g = create(s.addr, request).await;
+        let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+        let seed = seed_of(&rec).unwrap_or_else(|| panic!("no seed stored: {rec}"));
+        assert!(u32::try_from(seed).is_ok(), "{rec}");
+        let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+        assert_eq!(
+            st["seed"].as_u64(),
+            Some(seed),
+            "the state's seed is the stored one"
+        );
+        seeds.push(seed);
+        mines.push((g.id, st["markers"].clone()));
+    }
+    assert_ne!(seeds[0], seeds[1], "two games drew the same seed");
+    // Draft mode draws cards: it gets a seed too.
+    let g = create(s.addr, json!({"draft": true})).await;
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    assert!(seed_of(&rec).is_some(), "{rec}");
+    // A seed given is kept, and a request that draws nothing is kept as sent.
+    let g = create(s.addr, json!({"modifiers": ["minefield"], "seed": 7})).await;
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    assert_eq!(seed_of(&rec), Some(7));
+    let g = create(s.addr, json!({"presets": ["piece-hp"]})).await;
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    assert_eq!(rec["request"], json!({"presets": ["piece-hp"]}));
+
+    // A restart rebuilds the games from their stored requests: the same
+    // mines.
+    drop(s);
+    let s = start_on(db, fast()).await;
+    for (id, before) in &mines {
+        let st = get_json(s.addr, &format!("/api/games/{id}")).await;
+        assert_eq!(
+            &st["markers"], before,
+            "game {id}'s mines moved over a restart"
+        );
+    }
+
+    // A rematch (White resigns, White asks) gets a fresh seed; an explicit
+    // one is not kept either.
+    for request in [
+        json!({"modifiers": ["minefield"]}),
+        json!({"modifiers": ["minefield"], "seed": 7}),
+    ] {
+        let g = create(s.addr, request).await;
+        let old = seed_of(&get_json(s.addr, &format!("/api/games/{}/record", g.id)).await);
+        let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+        w.send(json!({"kind": "resign"})).await;
+        w.expect("game-over").await;
+        let (st, offer) = rematch(s.addr, &g.id, Some(&g.white)).await;
+        assert_eq!(st, 201, "{offer}");
+        let rec = get_json(
+            s.addr,
+            &format!("/api/games/{}/record", offer["id"].as_str().unwrap()),
+        )
+        .await;
+        let new = seed_of(&rec);
+        assert!(new.is_some(), "{rec}");
+        assert_ne!(new, old, "the rematch kept seed {old:?}");
+        assert_eq!(rec["request"]["modifiers"], json!(["minefield"]));
+    }
+}
+
 on_both!(
     takeback_refused_after_a_random_draw,
+    default_seed_is_random_stored_and_fresh_for_a_rematch,
     rematch_between_two_persons,
     rematch_declined_and_kept_over_a_restart,
     rematch_against_the_engine,

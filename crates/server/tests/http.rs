@@ -5,6 +5,7 @@ mod common;
 use common::{create, fast, fresh_db, get_json, http, http_full, start, start_on, Backend, Client};
 use houserules_server::store::{Entry, GameRow, Store, StoreError, Summary};
 use serde_json::{json, Value};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 async fn create_answers_seats_and_refuses_bad_requests(b: Backend) {
@@ -307,7 +308,9 @@ async fn modifier_library(b: Backend) {
         serde_json::from_str(include_str!("../../modifiers/library/parry.json")).unwrap();
     d["id"] = json!("my-parry");
     let (status, body) = http(s.addr, "POST", "/api/modifiers", Some(&d.to_string())).await;
-    assert_eq!((status, body.as_str()), (201, r#"{"id":"my-parry"}"#));
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(created["id"], "my-parry", "{body}");
     let (status, body) = http(
         s.addr,
         "POST",
@@ -340,6 +343,172 @@ async fn modifier_library(b: Backend) {
     assert_eq!(saved.len(), 1, "only the valid descriptor is kept");
     assert_eq!(saved[0]["id"], "my-parry");
     assert_eq!(saved[0]["descriptor"], d);
+}
+
+/// Regression (session-14 trial): a game created already over (a FEN of
+/// bare kings) was listed as `live` with `result: null` and its state
+/// listed legal moves. Now it is refused with `request.game-over` at the
+/// field that gave the position, naming why; nothing is stored. The
+/// positions, derived by hand:
+/// - `4k3/8/8/8/8/8/8/4K3 w`: king against king, neither side can mate
+///   (FIDE 9.6.2: insufficient material).
+/// - `rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3`: fool's
+///   mate (1. f3 e5 2. g4 Qh4#): the queen on h4 checks e1 along h4–g3–f2;
+///   d1, f1, d2, e2 are White's own pieces, f2 is on the queen's line;
+///   nothing reaches g3 or f2 to block (the g-pawn is on g4, the g1 knight
+///   goes to e2/f3/h3) and nothing attacks h4: checkmate, Black wins.
+/// - `7k/5Q2/6K1/8/8/8/8/8 b`: the black king on h8 is not in check (the
+///   queen on f7 is a knight's step away, the king g6 two ranks off) and
+///   g8, g7, h7 are all attacked by the queen (g8 on its diagonal, g7 and
+///   h7 on its rank): stalemate.
+/// - `4k3/8/8/8/8/8/4P3/4K3 w`: king and pawn against king can mate (the
+///   pawn promotes): created.
+async fn a_game_over_at_its_start_is_refused(b: Backend) {
+    let s = start(b).await;
+    for (fen, why) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "insufficient material"),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "checkmate (black wins)",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+    ] {
+        let body = json!({"fen": fen}).to_string();
+        let (status, text) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+        assert_eq!(status, 400, "{fen}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let f = &v["findings"][0];
+        assert_eq!(f["code"], "request.game-over", "{fen}: {text}");
+        assert_eq!(f["path"], "$.fen", "{fen}: {text}");
+        assert!(
+            f["message"].as_str().unwrap().contains(why),
+            "{fen}: {text}"
+        );
+        // docs/protocol.md shows the first answer as it is.
+        if why == "insufficient material" {
+            let doc = include_str!("../../../docs/protocol.md");
+            let example = "-d '{\"fen\": \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"}'\n# 400 ";
+            let at = doc.find(example).expect("the example in docs/protocol.md") + example.len();
+            let shown: Value = serde_json::from_str(doc[at..].lines().next().unwrap()).unwrap();
+            assert_eq!(shown, v, "docs/protocol.md's example");
+        }
+    }
+    // With modifiers too (the session's rules decide, not only the engine's).
+    let body = json!({"fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0});
+    let (status, text) = http(s.addr, "POST", "/api/games", Some(&body.to_string())).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("request.game-over"), "{text}");
+    // Nothing was stored: the lobby lists only the game that can be played.
+    let g = create(s.addr, json!({"fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"})).await;
+    let games = get_json(s.addr, "/api/games").await;
+    let ids: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [g.id.as_str()]);
+    assert_eq!(games[0]["status"], "live");
+}
+
+/// `POST /api/modifiers` with `Authorization: Bearer TOKEN` when `token` is
+/// given: (status, body).
+async fn save_as(addr: SocketAddr, body: &str, token: Option<&str>) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "POST /api/modifiers HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    (
+        status,
+        text.split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string(),
+    )
+}
+
+/// Regression (session-14 trial): anyone could overwrite anyone's saved
+/// rule by saving under its id. Now the first save answers `201` with an
+/// owner token (48 hex digits, 192 bits); saving again without it, or with
+/// another, is `403 modifier.not-owner` and the rule stays as it was;
+/// with it, `200` and the rule is replaced. The store keeps only the
+/// token's SHA-256, and a restarted server still knows the owner.
+async fn saved_modifiers_are_owned(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let mut d: Value =
+        serde_json::from_str(include_str!("../../modifiers/library/parry.json")).unwrap();
+    d["id"] = json!("owned-parry");
+    d["name"] = json!("First");
+    let (status, body) = save_as(s.addr, &d.to_string(), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let token = v["ownerToken"].as_str().unwrap().to_string();
+    assert_eq!(token.len(), 48, "{body}");
+    assert!(token.bytes().all(|c| c.is_ascii_hexdigit()), "{body}");
+    let saved_name = |rules: &Value| {
+        rules["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == "owned-parry")
+            .map(|m| m["descriptor"]["name"].clone())
+    };
+    // Someone else: no token, a wrong token, a header that is not Bearer.
+    let mut other = d.clone();
+    other["name"] = json!("Overwritten");
+    for token in [None, Some("0".repeat(48)), Some(format!("{token}0"))] {
+        let (status, body) = save_as(s.addr, &other.to_string(), token.as_deref()).await;
+        assert_eq!(status, 403, "{token:?}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["code"], "modifier.not-owner", "{body}");
+        assert!(
+            v["message"].as_str().unwrap().contains("owned-parry"),
+            "{body}"
+        );
+    }
+    let rules = get_json(s.addr, "/api/rules").await;
+    assert_eq!(saved_name(&rules), Some(json!("First")));
+    // The owner: replaced, 200, no new token.
+    let mut second = d.clone();
+    second["name"] = json!("Second");
+    let (status, body) = save_as(s.addr, &second.to_string(), Some(&token)).await;
+    assert_eq!((status, body.as_str()), (200, r#"{"id":"owned-parry"}"#));
+    let rules = get_json(s.addr, "/api/rules").await;
+    assert_eq!(saved_name(&rules), Some(json!("Second")));
+    // The token is not in the store: its SHA-256 is, 64 hex digits (the
+    // hash itself is checked against FIPS 180-2's test vector in
+    // src/http.rs's unit test).
+    let store = common::open(&db).await;
+    let row: (String,) =
+        sqlx::query_as("SELECT owner_hash FROM modifiers WHERE id = 'owned-parry'")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(row.0.len(), 64);
+    assert!(!row.0.contains(&token));
+    // After a restart the owner is still known.
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let (status, _) = save_as(s.addr, &other.to_string(), None).await;
+    assert_eq!(status, 403);
+    let (status, _) = save_as(s.addr, &d.to_string(), Some(&token)).await;
+    assert_eq!(status, 200);
+    // The token of one rule opens no other: a new id is a new rule with
+    // its own token.
+    let mut mine = d.clone();
+    mine["id"] = json!("other-parry");
+    let (status, body) = save_as(s.addr, &mine.to_string(), Some(&token)).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_ne!(v["ownerToken"].as_str(), Some(token.as_str()));
 }
 
 /// The embedded web app (issue 14): files with their types, page routes
@@ -387,7 +556,7 @@ async fn rebuild_is_identical(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"modifiers": ["parry"], "fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"}),
+        json!({"modifiers": ["parry"], "fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "seed": 0}),
     )
     .await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
@@ -564,7 +733,7 @@ async fn pgn_writes_the_rule_set(b: Backend) {
     assert!(text.contains("1. e4 e5 2. e3 e6 *"), "{text}");
 
     // A library modifier is named in the Modifiers tag.
-    let g = create(s.addr, json!({"modifiers": ["parry"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["parry"], "seed": 0})).await;
     let (status, text) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
     assert_eq!(status, 200);
     assert!(text.contains("[Modifiers \"parry\"]"), "{text}");
@@ -670,7 +839,7 @@ async fn game_field(b: Backend) {
     assert_eq!(after["legalMoves"], v2["legalMoves"]);
 
     // With modifiers: created (issue 12), `minefield`'s two mines on it.
-    let body = r#"{"game": "capablanca", "modifiers": ["minefield"]}"#;
+    let body = r#"{"game": "capablanca", "modifiers": ["minefield"], "seed": 0}"#;
     let (status, text) = http(again.addr, "POST", "/api/games", Some(body)).await;
     assert_eq!(status, 201, "{body}: {text}");
     let v: Value = serde_json::from_str(&text).unwrap();
@@ -728,8 +897,14 @@ impl Store for SlowStore {
     async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         self.inner.unfinished().await
     }
-    async fn save_modifier(&self, id: &str, d: &str, at: i64) -> Result<(), StoreError> {
-        self.inner.save_modifier(id, d, at).await
+    async fn save_modifier(
+        &self,
+        id: &str,
+        d: &str,
+        owner: &houserules_server::store::ModifierOwner,
+        at: i64,
+    ) -> Result<houserules_server::store::Saved, StoreError> {
+        self.inner.save_modifier(id, d, owner, at).await
     }
     async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError> {
         self.inner.saved_modifiers().await
@@ -796,6 +971,8 @@ on_both!(
     service_endpoints,
     web_app,
     modifier_library,
+    saved_modifiers_are_owned,
+    a_game_over_at_its_start_is_refused,
     rebuild_is_identical,
     a_restart_charges_the_time_used_before_it,
     doc_example_refusal_is_true,

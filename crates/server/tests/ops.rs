@@ -254,6 +254,46 @@ async fn creation_over_the_rate_gets_429_with_retry_after() {
     assert_eq!(status, 200);
 }
 
+/// Regression (session-14 trial): `POST /api/modifiers` had no rate limit.
+/// Now it has its own per-address bucket (`--modifier-saves-per-minute`),
+/// as game creation does; a refused save is counted under its reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modifier_saves_over_the_rate_get_429_with_retry_after() {
+    let s = serve(Limits {
+        modifier_saves_per_minute: 3,
+        ..Limits::default()
+    })
+    .await;
+    // Three saves (valid or not: each is work for the server), then 429.
+    let mut d: Value =
+        serde_json::from_str(include_str!("../../modifiers/library/parry.json")).unwrap();
+    for i in 0..3 {
+        d["id"] = json!(format!("rate-{i}"));
+        let (status, body) = http(s.addr, "POST", "/api/modifiers", Some(&d.to_string())).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    d["id"] = json!("rate-3");
+    let (status, head, body) =
+        http_full(s.addr, "POST", "/api/modifiers", Some(&d.to_string())).await;
+    assert_eq!(status, 429, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["code"], "request.rate-limited");
+    assert!(
+        v["message"].as_str().unwrap().contains("saved 3 modifiers"),
+        "{body}"
+    );
+    // 3 a minute: the next token in 20 s (60 / 3).
+    assert!(head.contains("retry-after: 20"), "{head}");
+    // Creating games is another bucket, untouched.
+    create(s.addr, json!({})).await;
+    assert!(
+        metrics(s.addr)
+            .await
+            .contains(r#"houserules_refused_total{reason="modifier-save-rate-limited"} 1"#),
+        "the refusal is counted"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_websocket_is_closed_1001() {
     let s = serve(Limits {

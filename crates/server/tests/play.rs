@@ -187,7 +187,7 @@ async fn parry_rps_v2(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"]}),
+        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0}),
     )
     .await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
@@ -216,7 +216,7 @@ async fn parry_rps_v2(b: Backend) {
 /// (rnbQkbnr / RNBqKBNR).
 async fn mind_control_v2(b: Backend) {
     let s = start(b).await;
-    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"], "seed": 0})).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     let ask = w.expect("request-choice").await;
     assert_eq!(ask["prompt"]["kind"], "piece");
@@ -239,7 +239,7 @@ async fn mind_control_v2(b: Backend) {
 /// warning.
 async fn v1_fallback(b: Backend) {
     let s = start(b).await;
-    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"], "seed": 0})).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;
     assert_eq!(w.expect("warning").await["code"], "choice.v1-fallback");
     let mut bl = Client::connect(s.addr, &g.id, &g.black, 1).await;
@@ -259,7 +259,7 @@ async fn choice_timeout(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
+        json!({"modifiers": ["mind_control"], "seed": 0, "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
     )
     .await;
     let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
@@ -293,7 +293,7 @@ async fn choice_timer_waits_for_its_chooser(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
+        json!({"modifiers": ["mind_control"], "seed": 0, "choiceTimeout": {"mode": "timeout-with-default", "seconds": 2}}),
     )
     .await;
     let mut spec = Client::connect(s.addr, &g.id, "", 3).await;
@@ -325,7 +325,7 @@ async fn choice_timer_waits_for_its_chooser(b: Backend) {
 /// for them forfeits.
 async fn forfeit_on_disconnect(b: Backend) {
     let s = start(b).await;
-    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"], "seed": 0})).await;
     let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     w.expect("request-choice").await;
@@ -340,7 +340,7 @@ async fn forfeit_on_disconnect(b: Backend) {
 /// web trial: a page reload during a choice forfeited at once).
 async fn reconnect_within_the_grace_keeps_the_game(b: Backend) {
     let s = start(b).await;
-    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"], "seed": 0})).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     w.expect("request-choice").await;
     w.close().await;
@@ -378,7 +378,7 @@ async fn pause_on_disconnect(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "no-timeout"}}),
+        json!({"modifiers": ["mind_control"], "seed": 0, "choiceTimeout": {"mode": "no-timeout"}}),
     )
     .await;
     let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
@@ -419,7 +419,7 @@ async fn pause_when_a_broadcast_dropped_the_seat_before_its_gone(b: Backend) {
     let s = start(b).await;
     let g = create(
         s.addr,
-        json!({"modifiers": ["mind_control"], "choiceTimeout": {"mode": "no-timeout"}}),
+        json!({"modifiers": ["mind_control"], "seed": 0, "choiceTimeout": {"mode": "no-timeout"}}),
     )
     .await;
     let mut spec = Client::connect(s.addr, &g.id, "", 2).await;
@@ -659,7 +659,7 @@ async fn capablanca_game(b: Backend) {
     // used up); rank 10, `r8r` at the start, is then `r9`.
     let g = create(
         s.addr,
-        json!({"game": "grand", "modifiers": ["minefield", "simple-mine:square=j9"]}),
+        json!({"game": "grand", "modifiers": ["minefield", "simple-mine:square=j9"], "seed": 0}),
     )
     .await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 1).await;

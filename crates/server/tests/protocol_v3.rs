@@ -129,7 +129,7 @@ async fn updates_after_a_move_and_events(b: Backend) {
 async fn updates_after_choices(b: Backend) {
     let s = start(b).await;
     let schema = server_schema();
-    let g = create(s.addr, json!({"modifiers": ["mind_control"]})).await;
+    let g = create(s.addr, json!({"modifiers": ["mind_control"], "seed": 0})).await;
     let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
     let ask = expect_valid(&mut w, "request-choice", &schema).await;
     w.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "d8"}))

@@ -70,6 +70,7 @@ async fn random_message_sequences_keep_the_rules(b: Backend) {
             // answer a choice by itself between two readings.
             _ => json!({
                 "modifiers": ["parry"],
+                "seed": 0,
                 "fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
                 "choiceTimeout": {"mode": "no-timeout"}
             }),

@@ -33,6 +33,7 @@ import {
   type Path,
 } from '../editor/model';
 import { loadCustomModifiers, saveCustomModifier } from './customModifiers';
+import { saveOwned } from '../editor/ownerTokens';
 import { loadDraft, openKey, saveDraft, savedRules, type SavedRule } from '../editor/draft';
 import { applyFix, describeRule, markerWarnings } from '../editor/explain';
 import {
@@ -531,7 +532,11 @@ export function Editor() {
       return;
     }
     try {
-      await api.saveModifier(d);
+      const outcome = await saveOwned(d, api.saveModifier);
+      if (!outcome.saved) {
+        setStatus(outcome.message);
+        return;
+      }
       saveCustomModifier({ id: d.id, name: d.name, descriptor: d });
       setStatus(`Saved “${d.name}” to the library.`);
       void refreshSaved();

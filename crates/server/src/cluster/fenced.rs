@@ -8,7 +8,9 @@ use std::sync::{Arc, Weak};
 use async_trait::async_trait;
 
 use super::Cluster;
-use crate::store::{Entry, GameRow, SeatName, SqlStore, Store, StoreError, Summary, FENCED};
+use crate::store::{
+    Entry, GameRow, ModifierOwner, Saved, SeatName, SqlStore, Store, StoreError, Summary, FENCED,
+};
 
 /// [`SqlStore`] with fenced appends.
 pub struct FencedStore {
@@ -102,9 +104,10 @@ impl Store for FencedStore {
         &self,
         id: &str,
         descriptor: &str,
+        owner: &ModifierOwner,
         at_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.sql.save_modifier(id, descriptor, at_ms).await
+    ) -> Result<Saved, StoreError> {
+        self.sql.save_modifier(id, descriptor, owner, at_ms).await
     }
 
     async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError> {

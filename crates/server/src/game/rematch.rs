@@ -101,11 +101,14 @@ pub(super) fn apply(state: Option<RematchState>, ev: &Event) -> Option<RematchSt
 
 /// The creation request of the rematch: the finished game's request with
 /// `white` and `black` (names, or the engine's `engine:N`) swapped and no
-/// `seat` (both seats are given out). Everything else is kept as sent:
-/// rules, layout, seed, clock, choice timeout.
+/// `seat` (both seats are given out), and a fresh random seed when the
+/// rules draw random numbers (modifiers, draft mode): the same seed would
+/// replay the same mines and draws (session-14 trial). Everything else is
+/// kept as sent: rules, layout, clock, choice timeout.
 pub fn swapped_request(request_text: &str) -> Result<String, String> {
     let mut m: Map<String, Value> = serde_json::from_str(request_text)
         .map_err(|e| format!("the stored request does not read: {e}"))?;
+    crate::draw_fresh_seed(&mut m);
     let white = m.remove("white");
     let black = m.remove("black");
     m.remove("seat");

@@ -77,6 +77,30 @@ fn err(op: impl Into<String>) -> impl FnOnce(sqlx::Error) -> StoreError {
 /// A seat colour as stored (`white`, `black`).
 pub type SeatName = &'static str;
 
+/// Who saves a modifier ([`Store::save_modifier`]): hashes only (SHA-256
+/// of the owner token, hex), never the token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModifierOwner {
+    /// The hash of the token the saver gets if this save makes it the
+    /// owner (a new id).
+    pub new_hash: String,
+    /// The hash of the token the saver sent (`Authorization: Bearer`), if
+    /// it sent one.
+    pub given_hash: Option<String>,
+}
+
+/// What [`Store::save_modifier`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// The id was new (or had no owner): saved, owned by `new_hash`.
+    Created,
+    /// The owner saved the id again: replaced.
+    Replaced,
+    /// The id is someone else's (no token, or not its owner's): nothing
+    /// written.
+    NotOwner,
+}
+
 /// A game's row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRow {
@@ -205,10 +229,20 @@ pub trait Store: Send + Sync + 'static {
     async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         Ok(None)
     }
-    /// Saves a modifier descriptor (JSON text) under `id`, replacing an
-    /// earlier one of the same id.
-    async fn save_modifier(&self, id: &str, descriptor: &str, at_ms: i64)
-        -> Result<(), StoreError>;
+    /// Saves a modifier descriptor (JSON text) under `id` for its owner:
+    /// a new id (or one saved before rules had owners) is saved with
+    /// `owner.new_hash` as its owner ([`Saved::Created`]); an id saved
+    /// already is replaced only when `owner.given_hash` is its owner's
+    /// ([`Saved::Replaced`]), else left as it is ([`Saved::NotOwner`]).
+    /// Each step is one conditional statement, so two first saves of one
+    /// id (two nodes of a cluster included) make one owner.
+    async fn save_modifier(
+        &self,
+        id: &str,
+        descriptor: &str,
+        owner: &ModifierOwner,
+        at_ms: i64,
+    ) -> Result<Saved, StoreError>;
     /// The saved modifiers as (id, descriptor JSON text), by id.
     async fn saved_modifiers(&self) -> Result<Vec<(String, String)>, StoreError>;
 }
@@ -278,6 +312,13 @@ fn migrator() -> Migrator {
                 Cow::Borrowed(include_str!("../../migrations/0005_alive.sql")),
                 false,
             ),
+            Migration::new(
+                6,
+                Cow::Borrowed("modifier owners"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../../migrations/0006_modifier_owners.sql")),
+                false,
+            ),
         ]),
         ..Migrator::DEFAULT
     }
@@ -303,6 +344,9 @@ impl SqlStore {
             check_sqlite_file(&url)?;
         }
         let options = AnyConnectOptions::from_str(&url).map_err(err(format!("open {url}")))?;
+        if !sqlite {
+            probe_postgres(&url, &options).await?;
+        }
         let schema = schema.map(str::to_string);
         if let (false, Some(s)) = (sqlite, &schema) {
             let pool = AnyPoolOptions::new()
@@ -431,6 +475,49 @@ fn setup(
     })
 }
 
+/// The `HOST:PORT` of a Postgres URL (`postgres://USER:PASSWORD@HOST:PORT/DB`),
+/// never its user or password; the port is 5432 when the URL has none.
+pub fn postgres_host_port(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let has_port = match host.rfind(':') {
+        // `[::1]` has colons of its own: a port comes after `]`.
+        Some(i) => !host[i..].contains(']'),
+        None => false,
+    };
+    match (host.is_empty(), has_port) {
+        (true, _) => "localhost:5432".to_string(),
+        (false, true) => host.to_string(),
+        (false, false) => format!("{host}:5432"),
+    }
+}
+
+/// One connection to Postgres before the pools are built, to say why it
+/// cannot be reached: a pool that cannot connect reports only "pool timed
+/// out while waiting for an open connection" after its acquire timeout
+/// (session-11 trial), while one connection reports the cause (connection
+/// refused, an unknown host, a failed password, a missing database). The
+/// error names `HOST:PORT` and the cause, never the URL's password.
+async fn probe_postgres(url: &str, options: &AnyConnectOptions) -> Result<(), StoreError> {
+    use sqlx::ConnectOptions;
+    let at = postgres_host_port(url);
+    let fail = |message: String| StoreError {
+        op: format!("connect to Postgres at {at}"),
+        message,
+    };
+    match tokio::time::timeout(std::time::Duration::from_secs(10), options.connect()).await {
+        Ok(Ok(conn)) => {
+            let _ = sqlx::Connection::close(conn).await;
+            Ok(())
+        }
+        Ok(Err(e)) => Err(fail(e.to_string())),
+        Err(_) => Err(fail(
+            "no answer within 10 s (a firewall dropping the packets, or the wrong host)".into(),
+        )),
+    }
+}
+
 /// The file of a `sqlite:` URL (`sqlite:PATH`, `sqlite://PATH`, options
 /// after `?`); `None` for an in-memory database.
 fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
@@ -513,14 +600,16 @@ impl Store for SqlStore {
         &self,
         id: &str,
         descriptor: &str,
+        owner: &ModifierOwner,
         at_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Saved, StoreError> {
         written(
             &self.writes,
             || format!("save modifier {id}"),
             |reply| Job::SaveModifier {
                 id: id.into(),
                 descriptor: descriptor.into(),
+                owner: owner.clone(),
                 at_ms,
                 reply,
             },
@@ -733,5 +822,27 @@ impl Store for SqlStore {
                 .try_get::<Option<String>, _>("final_state")
                 .map_err(err(format!("read the final state of game {game_id}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::postgres_host_port;
+
+    /// The host and port an unreachable Postgres is named by: never the
+    /// user or password; 5432 (Postgres's default port) when none is given.
+    #[test]
+    fn postgres_host_port_leaves_out_the_user_and_password() {
+        assert_eq!(
+            postgres_host_port("postgres://ann:s3cret@db.example:6543/games"),
+            "db.example:6543"
+        );
+        assert_eq!(
+            postgres_host_port("postgresql://ann@10.0.0.2/games?sslmode=require"),
+            "10.0.0.2:5432"
+        );
+        assert_eq!(postgres_host_port("postgres://[::1]:5433/x"), "[::1]:5433");
+        assert_eq!(postgres_host_port("postgres://[::1]/x"), "[::1]:5432");
+        assert_eq!(postgres_host_port("postgres:///x"), "localhost:5432");
     }
 }

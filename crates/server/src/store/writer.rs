@@ -26,7 +26,7 @@ use sqlx::AnyConnection;
 use sqlx::{AnyPool, ConnectOptions, Connection};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{err, Entry, Fence, GameRow, StoreError, FENCED};
+use super::{err, Entry, Fence, GameRow, ModifierOwner, Saved, StoreError, FENCED};
 
 /// Writes queued before the writer starts a transaction at most; a larger
 /// queue is committed in several transactions.
@@ -64,8 +64,9 @@ pub(super) enum Job {
     SaveModifier {
         id: String,
         descriptor: String,
+        owner: ModifierOwner,
         at_ms: i64,
-        reply: oneshot::Sender<Result<(), StoreError>>,
+        reply: oneshot::Sender<Result<Saved, StoreError>>,
     },
     /// [`super::Store::set_final_state`].
     FinalState {
@@ -80,20 +81,33 @@ pub(super) enum Job {
     },
 }
 
-/// What a write gave: `true` for a write with no value, the seat's outcome
-/// for a [`Job::TakeSeat`].
-type Done = bool;
+/// What a write gave.
+#[derive(Debug, Clone, Copy)]
+enum Done {
+    /// A write with no value.
+    Written,
+    /// A [`Job::TakeSeat`]: whether the seat was free.
+    Seat(bool),
+    /// A [`Job::SaveModifier`].
+    Modifier(Saved),
+}
 
 impl Job {
     /// Answers the caller.
     fn answer(self, r: Result<Done, StoreError>) {
         match self {
             Job::TakeSeat { reply, .. } => {
-                let _ = reply.send(r);
+                let _ = reply.send(r.map(|d| matches!(d, Done::Seat(true))));
+            }
+            Job::SaveModifier { reply, .. } => {
+                let _ = reply.send(r.map(|d| match d {
+                    Done::Modifier(s) => s,
+                    // Never: a save answers with its outcome.
+                    _ => Saved::NotOwner,
+                }));
             }
             Job::Append { reply, .. }
             | Job::Create { reply, .. }
-            | Job::SaveModifier { reply, .. }
             | Job::FinalState { reply, .. }
             | Job::Alive { reply, .. } => {
                 let _ = reply.send(r.map(|_| ()));
@@ -195,7 +209,7 @@ async fn run(mut target: Target, mut rx: mpsc::UnboundedReceiver<Job>) {
                 // One write failed the batch: each again on its own.
                 for job in batch.drain(..) {
                     let r = write(conn, std::slice::from_ref(&job)).await;
-                    job.answer(r.map(|d| d.first().copied().unwrap_or(true)));
+                    job.answer(r.map(|d| d.first().copied().unwrap_or(Done::Written)));
                 }
                 true
             }
@@ -271,7 +285,7 @@ async fn write(conn: &mut AnyConnection, jobs: &[Job]) -> Result<Vec<Done>, Stor
         });
     if plain {
         append_rows(conn, jobs).await.map_err(err(op()))?;
-        return Ok(vec![true; jobs.len()]);
+        return Ok(vec![Done::Written; jobs.len()]);
     }
     let mut tx = conn.begin().await.map_err(err(op()))?;
     check_fences(&mut tx, jobs).await.map_err(err(op()))?;
@@ -288,7 +302,7 @@ async fn write(conn: &mut AnyConnection, jobs: &[Job]) -> Result<Vec<Done>, Stor
             append_rows(&mut tx, &jobs[i..i + run])
                 .await
                 .map_err(err(op()))?;
-            done.extend(std::iter::repeat_n(true, run));
+            done.extend(std::iter::repeat_n(Done::Written, run));
             i += run;
             continue;
         }
@@ -429,7 +443,7 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
             .bind(g.created_ms)
             .execute(conn)
             .await?;
-            Ok(true)
+            Ok(Done::Written)
         }
         Job::TakeSeat {
             game_id,
@@ -447,26 +461,17 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
             .bind(game_id.as_str())
             .execute(conn)
             .await?;
-            Ok(done.rows_affected() == 1)
+            Ok(Done::Seat(done.rows_affected() == 1))
         }
         Job::SaveModifier {
             id,
             descriptor,
+            owner,
             at_ms,
             ..
-        } => {
-            // Both dialects have `ON CONFLICT … DO UPDATE` (SQLite 3.24+).
-            sqlx::query(
-                "INSERT INTO modifiers (id, descriptor, saved_ms) VALUES ($1, $2, $3) \
-                 ON CONFLICT (id) DO UPDATE SET descriptor = excluded.descriptor, saved_ms = excluded.saved_ms",
-            )
-            .bind(id.as_str())
-            .bind(descriptor.as_str())
-            .bind(*at_ms)
-            .execute(conn)
-            .await?;
-            Ok(true)
-        }
+        } => Ok(Done::Modifier(
+            save_modifier(conn, id, descriptor, owner, *at_ms).await?,
+        )),
         Job::Alive { at_ms, .. } => {
             sqlx::query(
                 "INSERT INTO node_alive (node_id, alive_ms) VALUES ('', $1) \
@@ -475,7 +480,7 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
             .bind(*at_ms)
             .execute(conn)
             .await?;
-            Ok(true)
+            Ok(Done::Written)
         }
         Job::FinalState { game_id, state, .. } => {
             sqlx::query("UPDATE games SET final_state = $1 WHERE id = $2")
@@ -483,7 +488,64 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
                 .bind(game_id.as_str())
                 .execute(conn)
                 .await?;
-            Ok(true)
+            Ok(Done::Written)
         }
     }
+}
+
+/// [`super::Store::save_modifier`]: three conditional statements, each
+/// atomic on its own, so that whatever runs between them (another node's
+/// save of the same id) one first save wins and the other is refused.
+async fn save_modifier(
+    conn: &mut AnyConnection,
+    id: &str,
+    descriptor: &str,
+    owner: &ModifierOwner,
+    at_ms: i64,
+) -> Result<Saved, sqlx::Error> {
+    // The owner saves again.
+    if let Some(given) = &owner.given_hash {
+        let done = sqlx::query(
+            "UPDATE modifiers SET descriptor = $1, saved_ms = $2 WHERE id = $3 AND owner_hash = $4",
+        )
+        .bind(descriptor)
+        .bind(at_ms)
+        .bind(id)
+        .bind(given.as_str())
+        .execute(&mut *conn)
+        .await?;
+        if done.rows_affected() == 1 {
+            return Ok(Saved::Replaced);
+        }
+    }
+    // A new id (both dialects have `ON CONFLICT … DO NOTHING`).
+    let done = sqlx::query(
+        "INSERT INTO modifiers (id, descriptor, saved_ms, owner_hash) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(descriptor)
+    .bind(at_ms)
+    .bind(owner.new_hash.as_str())
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 1 {
+        return Ok(Saved::Created);
+    }
+    // A rule saved before rules had owners: this save claims it.
+    let done = sqlx::query(
+        "UPDATE modifiers SET descriptor = $1, saved_ms = $2, owner_hash = $3 \
+         WHERE id = $4 AND owner_hash IS NULL",
+    )
+    .bind(descriptor)
+    .bind(at_ms)
+    .bind(owner.new_hash.as_str())
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(if done.rows_affected() == 1 {
+        Saved::Created
+    } else {
+        Saved::NotOwner
+    })
 }
