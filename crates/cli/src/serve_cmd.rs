@@ -150,6 +150,15 @@ pub struct ServeArgs {
         env = "HOUSERULES_CREATIONS_PER_MINUTE"
     )]
     creations_per_minute: u32,
+    /// Modifiers one IP address may save per minute with POST
+    /// /api/modifiers (0: no limit); more are answered 429 with Retry-After
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        env = "HOUSERULES_MODIFIER_SAVES_PER_MINUTE"
+    )]
+    modifier_saves_per_minute: u32,
     /// Engine searches that run at once; others wait their turn (default:
     /// half the cores, at least 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), env = "HOUSERULES_ENGINE_SEARCHES")]
@@ -270,8 +279,16 @@ pub fn apply_config_file(args: &[OsString]) -> Result<(), CliError> {
     for (key, value) in &table {
         let name = key.replace('_', "-");
         let Some((_, env, arg)) = known.iter().find(|(long, _, _)| *long == name) else {
+            // A misspelt key gets the closest setting (session-11 trial:
+            // `max-conections` got only the whole list).
+            let hint = houserules_definitions::diag::suggest(
+                &name,
+                known.iter().map(|(l, _, _)| l.as_str()),
+            )
+            .map(|s| format!("did you mean `{s}`? "))
+            .unwrap_or_default();
             return Err(CliError::input(format!(
-                "--config {}: unknown setting `{key}` (the settings are {})",
+                "--config {}: unknown setting `{key}` ({hint}the settings are {})",
                 path.display(),
                 known
                     .iter()
@@ -455,6 +472,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         max_connections: args.max_connections as usize,
         max_connections_per_ip: args.max_connections_per_ip as usize,
         creations_per_minute: args.creations_per_minute,
+        modifier_saves_per_minute: args.modifier_saves_per_minute,
         trusted_proxies: args.trusted_proxies.clone(),
         ..Default::default()
     };

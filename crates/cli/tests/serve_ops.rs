@@ -360,6 +360,13 @@ async fn bad_settings_are_refused_clearly() {
         err.contains("max-connections"),
         "the known settings are listed: {err}"
     );
+    // Regression (session-11 trial): the closest setting is named.
+    assert!(err.contains("did you mean `max-connections`?"), "{err}");
+    let far = write("far.toml", "colour = \"blue\"\n");
+    let (code, err) = refused(&["--config", &far], &[]).await;
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown setting `colour`"), "{err}");
+    assert!(!err.contains("did you mean"), "nothing is close: {err}");
 
     let table = write("table.toml", "[limits]\nmax-connections = 5\n");
     let (code, err) = refused(&["--config", &table], &[]).await;
@@ -418,6 +425,118 @@ async fn bad_settings_are_refused_clearly() {
     assert_ne!(code, 0);
     assert!(err.contains("sqlite:PATH"), "{err}");
     assert!(!err.contains("hunter2"), "{err}");
+}
+
+/// Regressions (session-11 trial), each failure at start named with what
+/// and where, before anything is served:
+/// - a port in use: the server fails before it opens the store (its file
+///   is not even created) and logs no "recovered the unfinished games";
+/// - an unreachable Postgres: the host and port and the cause, not only
+///   sqlx's "pool timed out";
+/// - `backup` of a file that is not a SQLite database: says so, not
+///   SQLite's raw "(code: 26) file is not a database".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_failures_say_what_and_where() {
+    let dir = TempDir::new("start-failures");
+    let mut s = start(&["--addr", "127.0.0.1:0", "--db", &dir.db()], &[]).await;
+    let second = dir.0.join("second.db");
+    let (code, err) = refused(
+        &[
+            "--addr",
+            &s.addr,
+            "--db",
+            &format!("sqlite:{}", second.display()),
+        ],
+        &[("RUST_LOG", "info")],
+    )
+    .await;
+    assert_ne!(code, 0);
+    assert!(
+        err.contains(&format!("cannot listen on {}", s.addr)),
+        "{err}"
+    );
+    assert!(err.contains("choose another --addr"), "{err}");
+    assert!(!err.contains("recovered the unfinished games"), "{err}");
+    assert!(!second.exists(), "the store was opened: {err}");
+    s.terminate(Duration::from_secs(10)).await;
+
+    // Nothing listens on port 1 of the loopback: refused at once.
+    let (code, err) = refused(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            "postgres://postgres@127.0.0.1:1/nothing",
+        ],
+        &[],
+    )
+    .await;
+    assert_ne!(code, 0);
+    assert!(err.contains("connect to Postgres at 127.0.0.1:1"), "{err}");
+    assert!(err.to_lowercase().contains("refused"), "the cause: {err}");
+    assert!(!err.contains("pool timed out"), "{err}");
+
+    let text = dir.0.join("notes.txt");
+    std::fs::write(&text, "these are notes, not a database\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["backup", "--db"])
+        .arg(format!("sqlite:{}", text.display()))
+        .arg("--to")
+        .arg(dir.0.join("copy.db"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("is not a SQLite database"), "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
+    assert!(!err.contains("code: 26"), "{err}");
+    assert!(!dir.0.join("copy.db").exists());
+}
+
+/// docs/operations.md § Health checks, as the server does it (session-11
+/// trial: the doc said a stopping server answers `503` on the connections
+/// still open, but an idle kept-alive connection is closed without an
+/// answer): after SIGTERM, a kept-alive connection that has been answered
+/// once is closed with no more bytes, and a new connection is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_closes_idle_connections_without_an_answer() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = TempDir::new("stop-idle");
+    let mut s = start(&["--addr", "127.0.0.1:0", "--db", &dir.db()], &[]).await;
+    let mut idle = tokio::net::TcpStream::connect(&s.addr).await.unwrap();
+    idle.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr).as_bytes())
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 512];
+    while !String::from_utf8_lossy(&answer).ends_with("ok\n") {
+        let n = tokio::time::timeout(Duration::from_secs(5), idle.read(&mut buf))
+            .await
+            .expect("the first answer")
+            .unwrap();
+        assert!(n > 0, "closed before answering");
+        answer.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    let addr = s.addr.clone();
+    let reader = tokio::spawn(async move {
+        let mut rest = Vec::new();
+        let r = tokio::time::timeout(Duration::from_secs(9), idle.read_to_end(&mut rest)).await;
+        (r.is_ok(), rest)
+    });
+    let (took, ok) = s.terminate(Duration::from_secs(10)).await;
+    assert!(ok, "exit status after {took:?}");
+    let (closed, rest) = reader.await.unwrap();
+    assert!(closed, "the idle connection was closed");
+    assert!(
+        rest.is_empty(),
+        "nothing more was sent on it: {:?}",
+        String::from_utf8_lossy(&rest)
+    );
+    assert!(
+        tokio::net::TcpStream::connect(&addr).await.is_err(),
+        "new connections are refused"
+    );
 }
 
 // ---------------------------------------------------------- (b), (d)

@@ -494,6 +494,20 @@ async fn saved_modifiers_are_owned(b: Backend) {
             .unwrap();
     assert_eq!(row.0.len(), 64);
     assert!(!row.0.contains(&token));
+    // A rule saved before rules had owners (its owner_hash NULL, as the
+    // migration leaves old rows) is claimed by its next save: 201 and a
+    // token, which then owns it.
+    sqlx::query("INSERT INTO modifiers (id, descriptor, saved_ms) VALUES ('old-parry', $1, 0)")
+        .bind(d.to_string())
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let mut old = d.clone();
+    old["id"] = json!("old-parry");
+    let (status, body) = save_as(s.addr, &old.to_string(), None).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = save_as(s.addr, &old.to_string(), None).await;
+    assert_eq!(status, 403, "claimed: owned now");
     // After a restart the owner is still known.
     drop(s);
     let s = start_on(db, fast()).await;
