@@ -124,6 +124,33 @@ fn announcing_a_move_claims_only_when_the_rule_state_repeats_too() {
     );
 }
 
+#[test]
+fn a_timed_marker_keeps_the_board_from_repeating_until_it_expires() {
+    // A mine on h5 for 6 plies (spawned at ply 0: it expires when the ply
+    // count reaches 6, rulings D). The shuffle brings the start board back
+    // at plies 4, 8, 12 and 16. At ply 0 the mine has 6 plies left, at ply
+    // 4 two: two different positions. From ply 8 on it is gone: plies 8,
+    // 12 and 16 are one position, seen three times at ply 16 (threefold
+    // repetition claimable), while the board alone is seen five times
+    // (which would end a game without the rule).
+    let mine = json!({"version": 1, "id": "timed-mine", "name": "Timed mine",
+        "triggers": [{"kind": "on-rule-activated", "effects": [
+            {"kind": "spawn-marker", "params": {"kind": "mine", "at": "h5",
+                "lifetime": {"kind": "moves", "plies": 6}}}]}]});
+    let mut s = session(START, vec![mine]);
+    shuffle(&mut s, 1);
+    assert_eq!(s.state().markers.len(), 1, "the mine stands at ply 4");
+    assert_eq!(s.repetitions(), 1);
+    shuffle(&mut s, 1);
+    assert!(s.state().markers.is_empty(), "the mine expired at ply 6");
+    assert_eq!(s.repetitions(), 1);
+    shuffle(&mut s, 2);
+    assert_eq!(s.game().repetitions(), 5);
+    assert_eq!(s.repetitions(), 3);
+    assert_eq!(s.claimable_draw(), Some(Claim::ThreefoldRepetition));
+    assert_eq!(s.status()["status"], "ongoing");
+}
+
 /// A modifier that, when attached, puts a `blocked` marker (a hard
 /// block) on each of `blocks` and then runs `effect`.
 fn on_activation(blocks: &[&str], effect: Value) -> Value {
