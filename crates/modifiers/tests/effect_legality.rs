@@ -216,3 +216,42 @@ fn a_drop_under_a_dispatching_modifier_is_played_not_a_panic() {
         "rnbqkbnr/pppppppp/8/8/3N4/8/PPPPPPPP/RNBQKBNR[]"
     );
 }
+
+/// The library's kamikaze on `fen` with the random stream seeded `seed`.
+fn kamikaze(fen: &str, seed: u32) -> Runtime {
+    let game = Game::from_fen(Variant::chess(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let options = Options {
+        seed,
+        ..Options::default()
+    };
+    let mut rt = Runtime::new(game, options).expect("runtime");
+    let d = houserules_modifiers::library::get("kamikaze").expect("shipped");
+    let turn = rt.game().turn();
+    rt.attach(d, turn, Lifetime::Permanent, BTreeMap::new())
+        .expect("attaches");
+    rt.drive();
+    rt
+}
+
+#[test]
+fn a_random_effect_is_judged_by_the_draw_it_will_have_and_listing_draws_nothing() {
+    // The position of the line-opening test: Rxc2 keeps the bishop on b2
+    // between the queen on h8 and the king on a1 unless an effect removes
+    // it. Kamikaze: a capture blows up with probability 1/4, killing every
+    // non-royal piece around the capture square (the capturer survives),
+    // here the white bishop on b2. The first draw of seed 7 hits and that
+    // of seed 0 misses (docs/modifiers.md § Seeded randomness; the
+    // runtime tests kamikaze_hit… and kamikaze_miss…). So Rxc2 is illegal
+    // with seed 7 (the bishop dies, the queen then attacks a1) and legal
+    // with seed 0. Dry mode: listing the moves plays them on copies, so the
+    // game's own state, its random stream included, is unchanged.
+    let fen = "7q/8/8/7k/8/8/1Bb5/K1R5 w - - 0 1";
+    let hit = kamikaze(fen, 7);
+    let before = serde_json::to_value(hit.state()).expect("a state is JSON");
+    assert!(!sorted_uci(&hit).contains(&"c1c2".to_string()));
+    assert_eq!(serde_json::to_value(hit.state()).expect("JSON"), before);
+    let mut miss = kamikaze(fen, 0);
+    assert!(sorted_uci(&miss).contains(&"c1c2".to_string()));
+    miss.submit_move("c1c2").expect("legal");
+    assert_eq!(board_part(&miss), "7q/8/8/7k/8/8/1BR5/K7");
+}

@@ -63,12 +63,12 @@ impl EffectScope {
     }
 }
 
-/// Whether a primitive changes the board: removes, adds, moves or
-/// converts a piece (an attribute write that converts or, under
-/// `piece-hp`, kills counts too).
-fn changes_board(n: &Node) -> bool {
+/// Whether a primitive of `kind` changes the board by itself: removes,
+/// adds, moves or converts a piece (an attribute write that converts or,
+/// under `piece-hp`, kills counts too; `attr` is its `attr` parameter).
+fn primitive_changes_board(kind: PrimitiveKind, attr: Option<&Value>) -> bool {
     use PrimitiveKind as K;
-    match n.kind {
+    match kind {
         K::Kill
         | K::RemovePiece
         | K::SpawnPiece
@@ -76,43 +76,42 @@ fn changes_board(n: &Node) -> bool {
         | K::StepPiece
         | K::MovePiece
         | K::ConvertPiece => true,
-        K::SeedAttribute | K::SetPieceAttr | K::AddToAttribute => {
-            // `PieceType` and `Color` act as convert-piece, `Hp` at 0
-            // kills; an attribute named by a reference may be either.
-            match n.params.get("attr") {
-                Some(Value::String(a)) => {
-                    matches!(a.as_str(), "PieceType" | "Color" | "Hp") || a.starts_with('$')
-                }
-                _ => true,
+        // `PieceType` and `Color` act as convert-piece, `Hp` at 0 kills;
+        // an attribute named by a reference may be either.
+        K::SeedAttribute | K::SetPieceAttr | K::AddToAttribute => match attr {
+            Some(Value::String(a)) => {
+                matches!(a.as_str(), "PieceType" | "Color" | "Hp") || a.starts_with('$')
             }
-        }
-        _ => n.params.values().any(nested_changes_board),
+            _ => true,
+        },
+        _ => false,
     }
 }
 
-/// [`changes_board`] on the bodies (`then`, `else`, `do`) held in a
-/// primitive's parameters.
+/// Whether a trigger effect changes the board, itself or in the bodies
+/// (`then`, `else`, `do`) held in its parameters.
+fn changes_board(n: &Node) -> bool {
+    primitive_changes_board(n.kind, n.params.get("attr"))
+        || n.params.values().any(nested_changes_board)
+}
+
+/// [`changes_board`] on a parameter value (read in place: this runs on
+/// every legality call of the interpreter).
 fn nested_changes_board(v: &Value) -> bool {
     match v {
         Value::Array(a) => a.iter().any(nested_changes_board),
-        Value::Object(o) => {
-            let node = o
-                .get("kind")
-                .and_then(Value::as_str)
-                .and_then(PrimitiveKind::parse)
-                .map(|kind| Node {
-                    kind,
-                    params: o
-                        .get("params")
-                        .and_then(Value::as_object)
-                        .map(|p| p.clone().into_iter().collect())
-                        .unwrap_or_default(),
-                });
-            match node {
-                Some(n) => changes_board(&n),
-                None => o.values().any(nested_changes_board),
+        Value::Object(o) => match o
+            .get("kind")
+            .and_then(Value::as_str)
+            .and_then(PrimitiveKind::parse)
+        {
+            Some(kind) => {
+                let params = o.get("params");
+                primitive_changes_board(kind, params.and_then(|p| p.get("attr")))
+                    || params.is_some_and(nested_changes_board)
             }
-        }
+            None => o.values().any(nested_changes_board),
+        },
         _ => false,
     }
 }
