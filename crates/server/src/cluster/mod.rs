@@ -425,7 +425,7 @@ impl Cluster {
     async fn renew(&self) {
         let held: Vec<String> = lock(&self.epochs).keys().cloned().collect();
         let t = Instant::now();
-        match renew_leases(self.sql.pool(), &self.node, self.config.lease).await {
+        match renew_leases(self.sql.lease_pool(), &self.node, self.config.lease).await {
             Ok(renewed) => {
                 let renewed: std::collections::HashSet<String> = renewed.into_iter().collect();
                 for id in held.into_iter().filter(|id| !renewed.contains(id)) {

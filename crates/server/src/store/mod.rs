@@ -253,6 +253,9 @@ pub trait Store: Send + Sync + 'static {
 pub struct SqlStore {
     /// The reads' pool.
     pool: AnyPool,
+    /// One connection of its own for a cluster node's lease renewals,
+    /// opened on first use (a single server never opens it).
+    leases: AnyPool,
     /// The writer task's queue ([`writer`]).
     writes: mpsc::UnboundedSender<Job>,
 }
@@ -382,6 +385,18 @@ impl SqlStore {
             op: "migrate".into(),
             message: e.to_string(),
         })?;
+        // The lease renewals' own connection: behind the reads' pool they
+        // waited seconds while a cluster's nodes took 10,000 new games and
+        // 20,000 sockets, past their leases (issue 24, session 17).
+        let leases = AnyPoolOptions::new()
+            .max_connections(1)
+            .min_connections(0)
+            .acquire_timeout(std::time::Duration::from_secs(10))
+            .after_connect({
+                let schema = schema.clone();
+                move |conn, _| setup(conn, sqlite, schema.clone())
+            })
+            .connect_lazy_with(options.clone());
         let (pool, target) = if memory {
             // An in-memory SQLite database is one connection's own: reads
             // share the writer's.
@@ -411,7 +426,11 @@ impl SqlStore {
             (pool, target)
         };
         let writes = writer::spawn(target);
-        Ok(SqlStore { pool, writes })
+        Ok(SqlStore {
+            pool,
+            leases,
+            writes,
+        })
     }
 
     /// [`Store::append`] under a [`Fence`]: refused (an error whose
@@ -448,9 +467,17 @@ impl SqlStore {
         &self.pool
     }
 
-    /// Closes the pool (waits for connections to return).
+    /// The pool of one connection the cluster's lease renewals use
+    /// (`cluster::renew_leases`), apart from the reads so that they never
+    /// queue behind them.
+    pub fn lease_pool(&self) -> &AnyPool {
+        &self.leases
+    }
+
+    /// Closes the pools (waits for connections to return).
     pub async fn close(&self) {
         self.pool.close().await;
+        self.leases.close().await;
     }
 }
 
