@@ -1272,8 +1272,11 @@ try {
     check((await p.inputValue('#f-id')) === 'draft_mine', 'a reload keeps the draft');
     await p.click('text=Save');
     await p.waitForSelector('text=Saved “Draft mine”');
-    // Reopened from the lobby's list of saved rules, changed, saved again.
-    const l = await page(DESKTOP, '/');
+    // Reopened from the lobby's list of saved rules, changed, saved again — in the same browser,
+    // which keeps the rule's owner token (another browser's save of the id is refused, 403).
+    const l = await p.context().newPage();
+    l.setDefaultTimeout(15_000);
+    await l.goto('/');
     await l.click('[data-edit-saved="draft_mine"]');
     await l.waitForURL((u) => u.pathname === '/editor');
     await l.waitForSelector('text=Editing the saved rule “Draft mine”');
@@ -1284,7 +1287,7 @@ try {
     await l.waitForSelector('text=Saved “Draft mine, changed”');
     const again = (await api('/api/rules')).modifiers.filter((m) => m.saved && m.id === 'draft_mine');
     check(again.length === 1 && again[0].name === 'Draft mine, changed', 'the reopened rule is saved again under its id (one entry, the new name)');
-    await l.context().close();
+    await l.close();
     // And from the editor's own list, in a browser that never edited it.
     const e2 = await page(DESKTOP, '/editor');
     await e2.waitForSelector('[data-saved-rules]');

@@ -135,6 +135,10 @@ impl Job {
     }
 }
 
+/// How long the writer's own connection may sit idle before it is pinged
+/// ahead of the next batch.
+const IDLE_PING: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Where the writer writes.
 pub(super) enum Target {
     /// A pool it shares with the reads (an in-memory SQLite database is one
@@ -167,7 +171,23 @@ pub(super) fn spawn(target: Target) -> mpsc::UnboundedSender<Job> {
 
 async fn run(mut target: Target, mut rx: mpsc::UnboundedReceiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    let mut last_used = std::time::Instant::now();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        // A connection of its own that sat idle may have been closed under
+        // it (a Postgres restart while another node owned the games: the
+        // first write after it failed, cluster test
+        // `a_postgres_restart_loses_nothing`). One ping after an idle
+        // second, never under load, finds it before a batch is refused.
+        if let Target::Own { conn, .. } = &mut target {
+            if last_used.elapsed() >= IDLE_PING {
+                if let Some(c) = conn.as_mut() {
+                    if c.ping().await.is_err() {
+                        *conn = None;
+                    }
+                }
+            }
+        }
+        last_used = std::time::Instant::now();
         let mut pooled;
         let conn: &mut AnyConnection = match &mut target {
             Target::Pool(pool) => match pool.acquire().await {
