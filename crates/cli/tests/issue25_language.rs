@@ -5,43 +5,11 @@
 //! comment above it.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn houserules(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_houserules"))
-        .args(args)
-        .output()
-        .expect("the houserules binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = houserules(args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "houserules {args:?}: {}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-    text(&o.stdout)
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = houserules(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "houserules {args:?}: {}",
-        text(&o.stdout)
-    );
-    text(&o.stderr)
-}
+mod run;
+use run::{fails, ok};
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("houserules-i25-{name}-{}", std::process::id()));

@@ -2,41 +2,8 @@
 //! `--modifiers` on `perft` and `moves`, and `rules --game`. Every count
 //! below is derived by hand in the comment above it.
 
-use std::process::{Command, Output};
-
-fn houserules(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_houserules"))
-        .args(args)
-        .output()
-        .expect("the houserules binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = houserules(args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "houserules {args:?}: {}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-    text(&o.stdout)
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = houserules(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "houserules {args:?}: {}",
-        text(&o.stdout)
-    );
-    text(&o.stderr)
-}
+mod run;
+use run::{fails, houserules, ok, text};
 
 fn nodes(args: &[&str]) -> u64 {
     let out = ok(args);
