@@ -98,22 +98,7 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             reportln!("status: {}", describe(&status));
         }
     } else {
-        for m in &moves {
-            if m.claims.is_empty() {
-                writeln!(out, "{:<6} {}", m.uci, m.san)?;
-            } else {
-                writeln!(
-                    out,
-                    "{:<6} {:<8} claim: {}",
-                    m.uci,
-                    m.san,
-                    m.claims.join(", ")
-                )?;
-            }
-        }
-        if !claims.is_empty() {
-            writeln!(out, "claimable draw: {}", claims.join(", "))?;
-        }
+        write_moves(out, &moves, &claims)?;
         if status.is_over() {
             writeln!(out, "status: {}", describe(&status))?;
         }
@@ -169,22 +154,7 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
             reportln!("status: {status}");
         }
     } else {
-        for m in &moves {
-            if m.claims.is_empty() {
-                writeln!(out, "{:<6} {}", m.uci, m.san)?;
-            } else {
-                writeln!(
-                    out,
-                    "{:<6} {:<8} claim: {}",
-                    m.uci,
-                    m.san,
-                    m.claims.join(", ")
-                )?;
-            }
-        }
-        if !claims.is_empty() {
-            writeln!(out, "claimable draw: {}", claims.join(", "))?;
-        }
+        write_moves(out, &moves, &claims)?;
         if let Some(status) = status {
             writeln!(out, "status: {status}")?;
         }
@@ -193,6 +163,28 @@ fn run_session(args: &MovesArgs, list: &str, out: &mut dyn Write) -> Result<Outc
 }
 
 /// `checkmate (black wins)`, `stalemate (draw)`, …
+/// The text listing: one move a line (UCI, SAN and the draws claimable by
+/// announcing it), then the draws claimable in the position itself.
+fn write_moves(out: &mut dyn Write, moves: &[MoveText], claims: &[&str]) -> std::io::Result<()> {
+    for m in moves {
+        if m.claims.is_empty() {
+            writeln!(out, "{:<6} {}", m.uci, m.san)?;
+        } else {
+            writeln!(
+                out,
+                "{:<6} {:<8} claim: {}",
+                m.uci,
+                m.san,
+                m.claims.join(", ")
+            )?;
+        }
+    }
+    if !claims.is_empty() {
+        writeln!(out, "claimable draw: {}", claims.join(", "))?;
+    }
+    Ok(())
+}
+
 fn describe(status: &Status) -> String {
     let result = match status {
         Status::Ongoing => return status.name().to_string(),
