@@ -280,6 +280,30 @@ impl Cluster {
         heard.elapsed() < SILENT
     }
 
+    /// Runs `work` each `period` in a task of its own, the first time one
+    /// period after the start (which does the work itself), until the
+    /// node stops or is dropped; a late run delays the next, never doubles it.
+    fn every<F, Fut>(self: &Arc<Self>, period: Duration, work: F)
+    where
+        F: Fn(Arc<Self>) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()> + Send,
+    {
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(period);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let Some(c) = me.upgrade() else { break };
+                if c.stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                work(c).await;
+            }
+        });
+    }
+
     /// Starts the node's background work on `app` (heartbeats, renewals,
     /// sweeps, evictions), then takes the unfinished games that need a task
     /// and have no live owner (the cluster's start, or games whose node
@@ -367,36 +391,8 @@ impl Cluster {
         // created) may hold one back. Under load a sweep that loaded 50
         // games took seconds, the node's own leases ran out meanwhile, and
         // the other nodes' sweeps took those in turn (issue 24, session 17).
-        let me = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(tick);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            // The first renewal one period after the start (which takes
-            // the games itself).
-            ticks.tick().await;
-            loop {
-                ticks.tick().await;
-                let Some(c) = me.upgrade() else { break };
-                if c.stopped.load(Ordering::Relaxed) {
-                    break;
-                }
-                c.renew().await;
-            }
-        });
-        let me = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(tick);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            ticks.tick().await;
-            loop {
-                ticks.tick().await;
-                let Some(c) = me.upgrade() else { break };
-                if c.stopped.load(Ordering::Relaxed) {
-                    break;
-                }
-                c.tick().await;
-            }
-        });
+        self.every(tick, |c| async move { c.renew().await });
+        self.every(tick, |c| async move { c.tick().await });
         tokio::time::timeout(Duration::from_secs(5), self.nats.flush())
             .await
             .map_err(|_| "NATS: no answer within 5 s".to_string())?
