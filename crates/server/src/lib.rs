@@ -208,6 +208,12 @@ impl AppState {
         &self.metrics
     }
 
+    /// The connections held, in total and per address (the caps'
+    /// counters).
+    pub fn connections(&self) -> &limits::Connections {
+        &self.connections
+    }
+
     /// The registry of the games in memory.
     pub fn registry(&self) -> &Games {
         &self.games

@@ -293,6 +293,13 @@ impl Connections {
     pub fn count(&self) -> usize {
         self.total.load(Ordering::Relaxed)
     }
+
+    /// Connections held by `ip` (direct ones and clients behind a trusted
+    /// proxy), as the per-address cap counts them.
+    pub fn held_by(&self, ip: IpAddr) -> usize {
+        let map = self.per_ip.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&ip).copied().unwrap_or(0)
+    }
 }
 
 impl Drop for ConnectionSlot {

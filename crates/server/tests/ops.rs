@@ -826,10 +826,20 @@ async fn forwarded_for_from_an_untrusted_peer_is_ignored() {
     assert_eq!(status, 429, "the third creation of 127.0.0.1: {body}");
     assert!(body.contains("request.rate-limited"), "{body}");
     // Two sockets held from loopback: a third is refused at once, whatever
-    // the header of its request would say.
+    // the header of its request would say. Wait until the server counts
+    // both (regression: a fixed 100 ms sleep was not enough under CI load,
+    // and the GET was admitted as the second connection).
     let _a = TcpStream::connect(s.addr).await.unwrap();
     let _b = TcpStream::connect(s.addr).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let loopback = s.addr.ip();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while s.state.connections().held_by(loopback) < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the server never counted the two held sockets"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let (status, body) = http(s.addr, "GET", "/api/games", None).await;
     assert_eq!(status, 429, "the cap holds: {body}");
     assert!(body.contains("server.address-connection-limit"), "{body}");
