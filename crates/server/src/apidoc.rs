@@ -20,7 +20,18 @@ pub fn document() -> Value {
     };
     let create = create_request_schema(&mut schemas);
     let descriptor = descriptor_schema(&mut schemas);
+    let state = add_component(
+        &mut schemas,
+        "GameState",
+        serde_json::to_value(schemars::schema_for!(crate::protocol::GameState))
+            .unwrap_or_else(|_| json!({})),
+    );
     doc["components"]["schemas"] = Value::Object(schemas);
+    // The state's shape, as the WebSocket's `welcome` and `state` carry it
+    // (utoipa's annotation can only say "an object").
+    if let Some(ok) = doc["paths"]["/api/games/{id}"]["get"]["responses"].get_mut("200") {
+        ok["content"] = json!({"application/json": {"schema": state}});
+    }
     set_body(
         &mut doc,
         "/api/games",

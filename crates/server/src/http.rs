@@ -720,7 +720,7 @@ async fn ask<T>(
 
 /// The full state of a game.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
-    responses((status = 200, body = Object, description = "The session output (fen, sideToMove, status, legalMoves, pendingChoice, markers, pieces, log, plyCount) plus id, seq, clock, presence, drawOffer, result, paused, players, seats."), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
+    responses((status = 200, body = Object, description = "The full state of the game (the `GameState` schema: the session output plus the game-level fields), as the WebSocket's `welcome` and `state` carry it"), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
 async fn get_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
     match app.read_view(&id).await {
         Ok(v) => Json(v).into_response(),

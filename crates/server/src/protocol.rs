@@ -143,6 +143,7 @@ pub enum ServerMessage {
         /// The seq of `state`.
         seq: u64,
         /// The full game state (see `GET /api/games/{id}`).
+        #[schemars(with = "GameState")]
         state: Value,
     },
     /// A change: the full state after input `seq`.
@@ -150,6 +151,7 @@ pub enum ServerMessage {
         /// The number of inputs accepted so far.
         seq: u64,
         /// The full game state.
+        #[schemars(with = "GameState")]
         state: Value,
     },
     /// (v2) A choice this player must answer.
@@ -293,6 +295,50 @@ pub struct GameInfo {
     /// The side whose takeback request stands, or null.
     #[schemars(required, schema_with = "nullable::<ColorName>")]
     pub takeback_offer: Option<ColorName>,
+}
+
+/// The full state of a game, as `GET /api/games/{id}`, `welcome` and
+/// `state` carry it (docs/protocol.md § The state): the session's output
+/// with the server's log, the game-level fields of [`GameInfo`], and the
+/// fields below. Schema only: the game builds the state as JSON, its keys
+/// in sorted order, so that protocol versions 1 and 2 stay byte-identical;
+/// the test suite validates every state it receives against this shape.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+// A key the schema does not name fails the suite's message checks.
+#[schemars(deny_unknown_fields)]
+pub struct GameState {
+    /// The session's output (its `log` is the server's: every entry since
+    /// the game began).
+    #[serde(flatten)]
+    pub output: houserules_session::SessionOutput,
+    /// The game-level fields.
+    #[serde(flatten)]
+    pub info: GameInfo,
+    /// The game's id.
+    pub id: String,
+    /// Whether the side to move is in check under the rules in force.
+    pub in_check: bool,
+    /// The draw the side to move may claim now (`threefold-repetition`,
+    /// `fifty-move-rule`), or null.
+    #[schemars(required, schema_with = "nullable::<String>")]
+    pub draw_claim: Option<String>,
+    /// The players' names, null where none was given.
+    pub players: Players,
+    /// How long (ms) a seat must be gone before its opponent may claim the
+    /// win.
+    pub claim_victory_after_ms: u64,
+}
+
+/// The players' names in the full state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Players {
+    /// White's name, or null.
+    #[schemars(required, schema_with = "nullable::<String>")]
+    pub white: Option<String>,
+    /// Black's name, or null.
+    #[schemars(required, schema_with = "nullable::<String>")]
+    pub black: Option<String>,
 }
 
 /// A rematch of a finished game (`POST /api/games/{id}/rematch`).
