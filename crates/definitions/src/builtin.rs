@@ -18,6 +18,7 @@ pub const BUILTIN_SOURCES: &[(&str, &str)] = &[
     ("clobberers", include_str!("../games/clobberers.yaml")),
     ("crazyhouse", include_str!("../games/crazyhouse.yaml")),
     ("3check", include_str!("../games/3check.yaml")),
+    ("horde", include_str!("../games/horde.yaml")),
 ];
 
 /// Shipped definitions that need engine features not built yet: their

@@ -702,6 +702,25 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         }
     }
 
+    // Players that may have no royal piece.
+    let mut royal_optional = [false; 2];
+    if let Some(r) = &f.royal_optional {
+        for name in &r.value {
+            match players.iter().position(|p| *p == name.value) {
+                Some(i) => royal_optional[i.min(1)] = true,
+                None => {
+                    c.unknown(
+                        c.span(&name.loc),
+                        format!("unknown player `{}` in `royal_optional`", name.value),
+                        "no such player",
+                        &name.value,
+                        players.iter().map(|s| s.as_str()),
+                    );
+                }
+            }
+        }
+    }
+
     // Movement, triggers, actions.
     let mut shapes: Vec<Vec<Shape>> = Vec::new();
     // Per compiled shape: (piece, index in its list, property guard,
@@ -918,6 +937,13 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         if let Some(im) = &e.insufficient_material {
             end.insufficient_material = im.value;
         }
+        if let Some(np) = &e.no_pieces {
+            end.no_pieces = Some(match np.value {
+                Outcome::Win => houserules_engine::definition::Outcome::Win,
+                Outcome::Loss => houserules_engine::definition::Outcome::Loss,
+                Outcome::Draw => houserules_engine::definition::Outcome::Draw,
+            });
+        }
         if let Some(n) = &e.checks {
             match u8::try_from(n.value) {
                 Ok(v) if v >= 1 => end.check_limit = Some(v),
@@ -1103,6 +1129,7 @@ fn compile_inner(c: &mut C<'_>, f: &GameFile) -> Option<GameDefinition> {
         end,
         start_fen: f.setup.value.trim().to_string(),
         drops,
+        royal_optional,
     };
     let variant = match Variant::new(def.clone()) {
         Ok(v) => v,
@@ -1400,6 +1427,9 @@ struct MoveEnv<'a> {
     adj: bool,
     allow_adj: bool,
     own: usize,
+    /// The moving piece's rank seen from its owner's side (0-based), when
+    /// the condition reads `self.rank`.
+    rank: Option<u8>,
     w: u8,
     h: u8,
 }
@@ -1446,6 +1476,7 @@ impl Env for MoveEnv<'_> {
             Atom::PathClear => Val::Bool(self.path),
             Atom::Prop(Holder::Own, Prop::HasMoved) => Val::Bool(self.moved),
             Atom::Prop(Holder::Own, Prop::Type) => Val::Piece(self.own),
+            Atom::Prop(Holder::Own, Prop::Rank) => Val::Int(i64::from(self.rank?) + 1),
             Atom::Prop(Holder::AdjacentEnemy, Prop::Declared(_)) if self.allow_adj => {
                 Val::Bool(self.adj)
             }
@@ -1781,6 +1812,9 @@ fn movement(
     let mut guard: Option<ByteSet> = None;
     let mut dest_guard: Option<Vec<ByteSet>> = None;
     let mut adj_prop: Option<(String, Range<usize>)> = None;
+    // The ranks (0-based, from the owner's side) the entry is limited to
+    // by `self.rank`; empty: every rank.
+    let mut from_ranks: Vec<u8> = Vec::new();
     // Sets of allowed target states (0 empty, 1 enemy, 2 friend), path
     // states, moved states, adjacency states.
     let (targets, paths, moved, adjs) = match &typed {
@@ -1804,6 +1838,17 @@ fn movement(
                 matches!(a, Atom::Prop(Holder::Own, Prop::Declared(n)) if layout.field(n).is_some())
             });
             let raws = if reads_props { layout.raws() } else { vec![0] };
+            // The moving piece's rank (from its owner's side) only when
+            // the condition reads `self.rank`: the entry is then limited
+            // to the ranks where it holds, however the piece got there.
+            let reads_rank = check::atoms(t)
+                .iter()
+                .any(|(a, _)| matches!(a, Atom::Prop(Holder::Own, Prop::Rank)));
+            let ranks: Vec<Option<u8>> = if reads_rank {
+                (0..h).map(Some).collect()
+            } else {
+                vec![None]
+            };
             // The destination: empty, or an enemy or friendly piece; by
             // type and property byte when the condition reads them.
             let dest_atoms: Vec<&Prop> = check::atoms(t)
@@ -1827,47 +1872,51 @@ fn movement(
             }
             // A budget on the load-time table (each row is evaluated and
             // kept), so that a small file cannot ask for gigabytes.
-            if dests.len() * raws.len() * 8 > MAX_TABLE_ROWS {
+            let rows = dests.len() * raws.len() * 8 * ranks.len();
+            if rows > MAX_TABLE_ROWS {
                 let d = c
-                    .diag(Code::EngineUnsupported, c.span(&s.loc), format!("this condition reads too many property combinations of the moving piece and the target to compile ({} rows; at most {MAX_TABLE_ROWS}): give the number properties smaller ranges", dests.len() * raws.len() * 8))
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), format!("this condition reads too many property combinations of the moving piece and the target to compile ({rows} rows; at most {MAX_TABLE_ROWS}): give the number properties smaller ranges"))
                     .label("too many combinations");
                 c.push(d);
                 return None;
             }
-            let mut table: Vec<([usize; 5], bool)> = Vec::new();
-            for (ri, &raw) in raws.iter().enumerate() {
-                for (tg, &(state, dest_kind, dest_raw)) in dests.iter().enumerate() {
-                    for p in 0..2 {
-                        for mv in 0..2 {
-                            for a in 0..2 {
-                                let env = MoveEnv {
-                                    raw,
-                                    layout,
-                                    layouts,
-                                    infos,
-                                    dest_kind,
-                                    dest_raw,
-                                    target: state,
-                                    path: p == 1,
-                                    moved: mv == 1,
-                                    adj: a == 1,
-                                    allow_adj: is_ep,
-                                    own: pi,
-                                    w,
-                                    h,
-                                };
-                                match check::eval(t, &env) {
-                                    Ok(Val::Bool(b)) => table.push(([tg, p, mv, a, ri], b)),
-                                    Ok(_) => return None,
-                                    Err(u) => {
-                                        let d = c.unsupported(
-                                            &s.loc,
-                                            &s.value,
-                                            u.span,
-                                            "in a movement condition",
-                                        );
-                                        c.push(d);
-                                        return None;
+            let mut table: Vec<([usize; 6], bool)> = Vec::new();
+            for (ki, &rank) in ranks.iter().enumerate() {
+                for (ri, &raw) in raws.iter().enumerate() {
+                    for (tg, &(state, dest_kind, dest_raw)) in dests.iter().enumerate() {
+                        for p in 0..2 {
+                            for mv in 0..2 {
+                                for a in 0..2 {
+                                    let env = MoveEnv {
+                                        raw,
+                                        layout,
+                                        layouts,
+                                        infos,
+                                        dest_kind,
+                                        dest_raw,
+                                        target: state,
+                                        path: p == 1,
+                                        moved: mv == 1,
+                                        adj: a == 1,
+                                        allow_adj: is_ep,
+                                        own: pi,
+                                        rank,
+                                        w,
+                                        h,
+                                    };
+                                    match check::eval(t, &env) {
+                                        Ok(Val::Bool(b)) => table.push(([tg, p, mv, a, ri, ki], b)),
+                                        Ok(_) => return None,
+                                        Err(u) => {
+                                            let d = c.unsupported(
+                                                &s.loc,
+                                                &s.value,
+                                                u.span,
+                                                "in a movement condition",
+                                            );
+                                            c.push(d);
+                                            return None;
+                                        }
                                     }
                                 }
                             }
@@ -1886,13 +1935,16 @@ fn movement(
                 c.push(d);
                 return None;
             }
-            let Some([t, p, mv, a, r]) = factor(&table) else {
+            let Some([t, p, mv, a, r, k]) = factor(&table) else {
                 let d = c
-                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this combination of conditions is not supported by the engine yet: it needs a test of `$target`, optionally `and $path.is_clear`, `and self.has_moved == false` and tests of the piece's properties, joined by `and`")
+                    .diag(Code::EngineUnsupported, c.span(&s.loc), "this combination of conditions is not supported by the engine yet: it needs a test of `$target`, optionally `and $path.is_clear`, `and self.has_moved == false`, a test of `self.rank` and tests of the piece's properties, joined by `and`")
                     .label("not supported by the engine yet");
                 c.push(d);
                 return None;
             };
+            if k.len() < ranks.len() {
+                from_ranks = k.iter().map(|&i| i as u8).collect();
+            }
             if r.len() < raws.len() {
                 let mut set: ByteSet = [0; 4];
                 for &i in &r {
@@ -1988,9 +2040,9 @@ fn movement(
             c.push(d);
             return None;
         }
-        if first_move_only || ride {
+        if first_move_only || ride || !from_ranks.is_empty() {
             let d = c
-                .diag(Code::EngineUnsupported, cond_span.clone(), "en passant limited to unmoved pieces or to a clear path is not supported by the engine yet")
+                .diag(Code::EngineUnsupported, cond_span.clone(), "en passant limited to unmoved pieces, to some ranks or to a clear path is not supported by the engine yet")
                 .label("not supported by the engine yet");
             c.push(d);
             return None;
@@ -2050,7 +2102,7 @@ fn movement(
                         check::TKind::Atom(Atom::Prop(Holder::Own, Prop::Declared(p))),
                         check::TKind::Const(Val::Bool(true)),
                     ) if markers_read.contains(p)
-                        && first_move_only
+                        && (first_move_only || !from_ranks.is_empty())
                         && ride
                         && matches!(range, Some(n) if n >= 2)
                         && kind == MoveType::Step =>
@@ -2281,6 +2333,31 @@ fn movement(
         MoveType::EnPassant => Reach::Leap,
     };
     let creates = marker.is_some();
+    if !from_ranks.is_empty() {
+        // The engine compiles a single step or leap limited by ranks per
+        // square; a ride so limited is generated like a first-move shape,
+        // which attacks nothing: it must be move-only. Mutations and
+        // property tests (run by the after-move hook, which tells a
+        // shape's moves by their vectors) stay off such entries.
+        let single = match reach {
+            Reach::Leap => true,
+            Reach::Ride { min, max } => min <= 1 && max == Some(1),
+        };
+        if !single && mode != ShapeMode::MoveOnly {
+            let d = c
+                .diag(Code::EngineUnsupported, cond_span.clone(), "a ride limited by `self.rank` that may capture is not supported by the engine yet (a ride so limited must require `$target.is_empty`)")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+        if !ops.is_empty() || guard.is_some() || dest_guard.is_some() {
+            let d = c
+                .diag(Code::EngineUnsupported, op_span.clone().unwrap_or(cond_span.clone()), "mutations and property tests on an entry limited by `self.rank` are not supported by the engine yet (the en passant marker of a double step is)")
+                .label("not supported by the engine yet");
+            c.push(d);
+            return None;
+        }
+    }
     if let Some(mk) = marker {
         markers.push(mk);
     }
@@ -2296,6 +2373,7 @@ fn movement(
         },
         edge,
         only,
+        from_ranks,
     };
     if edge != Edge::Stop
         && reach == Reach::Leap
@@ -2679,39 +2757,43 @@ fn action(
     // the king may start on any file.
     let mut chess960 = false;
     let mut rook: Option<(Mutation, Sp<String>)> = None;
+    // The file of the first player's piece of this type on its first rank;
+    // when the first player has none there (horde's White has no king),
+    // the second player's on its own first rank.
     let king_file = || -> Option<u8> {
-        // The file of the first player's piece of this type on its first rank.
-        let sym = piece
-            .value
-            .symbol
-            .value
-            .chars()
-            .next()?
-            .to_ascii_uppercase();
-        let first = setup_board.split('/').next_back()?;
-        let mut f = 0u32;
-        let mut found = None;
-        let mut digits = String::new();
-        for ch in first.chars().chain(std::iter::once(' ')) {
-            if ch.is_ascii_digit() {
-                digits.push(ch);
-                continue;
-            }
-            if !digits.is_empty() {
-                f += digits.parse::<u32>().ok()?;
-                digits.clear();
-            }
-            if ch == sym {
-                if found.is_some() {
-                    return None;
+        let sym = piece.value.symbol.value.chars().next()?;
+        let rank = |rank: &str, sym: char| -> Option<Option<u8>> {
+            let mut f = 0u32;
+            let mut found = None;
+            let mut digits = String::new();
+            for ch in rank.chars().chain(std::iter::once(' ')) {
+                if ch.is_ascii_digit() {
+                    digits.push(ch);
+                    continue;
                 }
-                found = Some(f as u8);
+                if !digits.is_empty() {
+                    f += digits.parse::<u32>().ok()?;
+                    digits.clear();
+                }
+                if ch == sym {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(f as u8);
+                }
+                if ch != ' ' {
+                    f += 1;
+                }
             }
-            if ch != ' ' {
-                f += 1;
-            }
+            Some(found)
+        };
+        match rank(
+            setup_board.split('/').next_back()?,
+            sym.to_ascii_uppercase(),
+        )? {
+            Some(f) => Some(f),
+            None => rank(setup_board.split('/').next()?, sym.to_ascii_lowercase())?,
         }
-        found
     };
     for mu in &spec.mutations {
         let parsed = parsed_mutation(c, mu)?;
@@ -2725,7 +2807,7 @@ fn action(
             } => {
                 let Some(kf) = king_file() else {
                     let d = c
-                        .diag(Code::Setup, c.span(&mu.loc), format!("`move self {steps} steps toward target` needs exactly one `{}` on the first player's first rank in the setup", piece.value.id.value))
+                        .diag(Code::Setup, c.span(&mu.loc), format!("`move self {steps} steps toward target` needs exactly one `{}` on the first player's first rank in the setup (or, when the first player has none, on the second player's)", piece.value.id.value))
                         .label("king's file unknown");
                     c.push(d);
                     return None;

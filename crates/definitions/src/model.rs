@@ -105,6 +105,11 @@ pub struct GameFile {
     /// it is the one checkmate is about.
     #[serde(default)]
     pub royal: Option<Sp<Vec<Sp<String>>>>,
+    /// Ids of the players that may have no royal piece (horde's White): a
+    /// setup without one is accepted, and such a player without one is
+    /// never in check. Default: none (every player needs one).
+    #[serde(default)]
+    pub royal_optional: Option<Sp<Vec<Sp<String>>>>,
     /// How the game ends (default: the FIDE Laws).
     #[serde(default)]
     pub end: Option<Sp<EndSpec>>,
@@ -728,6 +733,11 @@ pub struct EndSpec {
     /// checks wins at once. Left out: no such rule.
     #[serde(default)]
     pub checks: Option<Sp<i64>>,
+    /// The outcome for a side left with no pieces (horde: Loss): the game
+    /// is over at once; the side to move is judged first, and an empty
+    /// board is a draw. Left out: no such rule.
+    #[serde(default)]
+    pub no_pieces: Option<Sp<Outcome>>,
 }
 
 /// A count at which a draw may be claimed, and one at which the game ends.

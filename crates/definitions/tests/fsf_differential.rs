@@ -41,7 +41,7 @@ const MIN_POSITIONS_PER_GAME: usize = 4_000;
 
 /// Shipped games compared with python-chess rather than Fairy-Stockfish
 /// (lichess's variants: python-chess is the reference the issue names).
-const LICHESS_GAMES: &[&str] = &["crazyhouse", "3check"];
+const LICHESS_GAMES: &[&str] = &["crazyhouse", "3check", "horde"];
 
 #[derive(serde::Deserialize)]
 struct Playout {

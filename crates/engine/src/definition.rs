@@ -211,6 +211,14 @@ pub struct Shape {
     /// Only pieces of this colour have the shape (`None`: both). Used for a
     /// preset's single-colour `scope` (RULINGS P17, P27).
     pub only: Option<Color>,
+    /// Only from these ranks (0-based, seen from the owner's side: 0 is
+    /// its first rank), however the piece got there; empty: from every
+    /// rank. The YAML `self.rank` in a movement condition (horde's pawns
+    /// double-step from their first and second ranks, python-chess's
+    /// `HordeBoard`). Single steps and leaps are compiled per square (no
+    /// cost); a ride with ranks is generated like a first-move shape, so
+    /// it must be move-only (it attacks nothing).
+    pub from_ranks: Vec<u8>,
 }
 
 impl Shape {
@@ -224,6 +232,7 @@ impl Shape {
             en_passant: EnPassantRole::None,
             edge: Edge::Stop,
             only: None,
+            from_ranks: Vec::new(),
         }
     }
     /// The shape with edge behaviour `edge`.
@@ -246,6 +255,7 @@ impl Shape {
             en_passant: EnPassantRole::None,
             edge: Edge::Stop,
             only: None,
+            from_ranks: Vec::new(),
         }
     }
 }
@@ -391,6 +401,23 @@ pub struct EndRules {
     /// lichess write it; lichess's `+0+0` after the clocks is read too),
     /// and they are part of the position for repetition.
     pub check_limit: Option<u8>,
+    /// What a side with no pieces left gets (horde: [`Outcome::Loss`],
+    /// python-chess's `HordeBoard`; Fairy-Stockfish's `extinctionValue`
+    /// with `extinctionPieceTypes = *`): the game is then over (no legal
+    /// moves). The side to move is judged first; an empty board is a
+    /// draw. `None`: no such rule.
+    pub no_pieces: Option<Outcome>,
+}
+
+/// An outcome for the side a rule concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side wins.
+    Win,
+    /// The side loses.
+    Loss,
+    /// A draw.
+    Draw,
 }
 
 impl EndRules {
@@ -403,6 +430,7 @@ impl EndRules {
             claim_repetitions: Some(3),
             auto_repetitions: Some(5),
             check_limit: None,
+            no_pieces: None,
         }
     }
 }
@@ -430,6 +458,12 @@ pub struct GameDefinition {
     pub start_fen: String,
     /// Drops and pockets, if any (crazyhouse).
     pub drops: Option<Drops>,
+    /// Per colour (`[White, Black]`): whether that side may have no royal
+    /// piece. A position without one is then accepted, and the side is
+    /// never in check (every pseudo-legal move is legal for it): horde's
+    /// White, which has 36 pawns and no king (python-chess's
+    /// `HordeBoard.status` drops `STATUS_NO_WHITE_KING` only).
+    pub royal_optional: [bool; 2],
 }
 
 impl GameDefinition {
@@ -495,6 +529,7 @@ impl GameDefinition {
                     en_passant: EnPassantRole::Creates,
                     edge: Edge::Stop,
                     only: None,
+                    from_ranks: Vec::new(),
                 },
                 Shape {
                     vectors: vec![(1, 1), (-1, 1)],
@@ -504,6 +539,7 @@ impl GameDefinition {
                     en_passant: EnPassantRole::Captures,
                     edge: Edge::Stop,
                     only: None,
+                    from_ranks: Vec::new(),
                 },
             ],
             initial_ranks: vec![1],
@@ -585,6 +621,7 @@ impl GameDefinition {
             end: EndRules::fide(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             drops: None,
+            royal_optional: [false; 2],
         }
     }
 }

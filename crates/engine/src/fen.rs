@@ -439,7 +439,11 @@ fn parse_inner<B: BitSet>(
     // Rules without those setup tests judge the position in `check_setup`.
     let full_checks = full_checks && t.hooks.as_ref().is_none_or(|h| h.setup_needs_royals());
     for c in Color::ALL {
-        if full_checks && t.royal_kinds != 0 && pos.royals(t, c).is_empty() {
+        if full_checks
+            && t.royal_kinds != 0
+            && pos.royals(t, c).is_empty()
+            && !def.royal_optional[c.index()]
+        {
             let k = t.royal_kinds.trailing_zeros() as usize;
             // Name every fault of the royal pieces at once (two white kings
             // and no black one).
@@ -451,7 +455,7 @@ fn parse_inner<B: BitSet>(
                 });
             }
             for c in Color::ALL {
-                if pos.royals(t, c).is_empty() {
+                if pos.royals(t, c).is_empty() && !def.royal_optional[c.index()] {
                     faults.push(format!("{c} has no {}", def.pieces[k].id.to_lowercase()));
                 }
             }

@@ -2,7 +2,7 @@
 //! consumers use (legal moves, apply, status, draws, notation).
 
 use crate::bitboard::BitSet;
-use crate::definition::Role;
+use crate::definition::{Outcome, Role};
 use crate::fen::{self, FenError};
 use crate::position::Position;
 use crate::san::{self, SanError};
@@ -836,6 +836,25 @@ impl Game {
                         _ => None,
                     },
                     reason: "check-limit".into(),
+                };
+            }
+        }
+        if let Some(outcome) = self.variant.def.end.no_pieces {
+            // python-chess's `HordeBoard` order: the side to move without
+            // pieces, then the opponent without pieces; both: a draw.
+            let has = |c: Color| with!(self, |p, _t| p.by_color(c).any());
+            let us = self.turn();
+            let (mine, theirs) = (has(us), has(us.flip()));
+            if !mine || !theirs {
+                let bare = if mine { us.flip() } else { us };
+                let winner = match (mine || theirs, outcome) {
+                    (false, _) | (true, Outcome::Draw) => None,
+                    (true, Outcome::Loss) => Some(bare.flip()),
+                    (true, Outcome::Win) => Some(bare),
+                };
+                return Status::Variant {
+                    winner,
+                    reason: "no-pieces-left".into(),
                 };
             }
         }

@@ -428,6 +428,9 @@ impl<B: BitSet> Position<B> {
         let mut dbl = B::EMPTY;
         let mut plain = B::EMPTY;
         for fm in &kt.first_moves {
+            if !fm.from.has(sq) || (fm.needs_unmoved && !self.unmoved.has(sq)) {
+                continue;
+            }
             let a = match fm.ray {
                 Some(r) if fm.path => t.paths[r as usize].attacks(sq, occ),
                 Some(r) => t.rays[r as usize].attacks(sq, occ),
@@ -639,7 +642,7 @@ impl<B: BitSet> Position<B> {
                     continue;
                 }
                 let zones = zones_of(k);
-                let has_first = t.first_move_kinds & (1 << k) != 0;
+                let has_first = t.first_gen_kinds & (1 << k) != 0;
                 if let Some(pp) = &t.kinds[us.index()][k].pawn {
                     // Unpinned pawn-pattern pieces, all at once.
                     let free = pcs & !pinned;
@@ -655,6 +658,11 @@ impl<B: BitSet> Position<B> {
                         let mid = (free & self.unmoved & src).shift(d) & empty;
                         let dbl = (mid & src).shift(d) & empty & mask;
                         emit(dbl, 2 * d, MoveKind::DoubleStep, sink);
+                    }
+                    for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
+                        let mid = (free & from & src).shift(d) & empty;
+                        let dbl = (mid & src).shift(d) & empty & mask;
+                        emit(dbl, 2 * d, double_kind(ep), sink);
                     }
                     for &(cd, csrc) in &pp.caps[..pp.ncaps] {
                         emit(
@@ -682,7 +690,7 @@ impl<B: BitSet> Position<B> {
                     }
                     let tg = (q | c) & allowed;
                     emit(sink, sq, tg, MoveKind::Normal, zones);
-                    if has_first && self.unmoved.has(sq) {
+                    if has_first && (self.unmoved | t.kinds[us.index()][k].rank_first).has(sq) {
                         let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
                         let dbl = dbl & allowed & !(q | c);
                         let plain = plain & allowed & !(q | c) & !dbl;
@@ -1047,12 +1055,12 @@ impl<B: BitSet> Position<B> {
         let us = self.turn;
         let occ = self.occupied();
         let their = self.by_color[us.flip().index()];
-        let has_first = t.first_move_kinds & (1 << k) != 0;
+        let has_first = t.first_gen_kinds & (1 << k) != 0;
         for sq in pcs.iter() {
             let (q, c) = self.shape_targets(t, k, us, sq, occ, their);
             let tg = q | c;
             emit(sink, sq, tg, MoveKind::Normal, zones);
-            if has_first && self.unmoved.has(sq) {
+            if has_first && (self.unmoved | t.kinds[us.index()][k].rank_first).has(sq) {
                 let (dbl, plain) = self.first_move_targets(t, k, us, sq, occ, their);
                 emit(sink, sq, dbl & !tg, MoveKind::DoubleStep, zones);
                 emit(sink, sq, plain & !tg & !dbl, MoveKind::Normal, zones);
@@ -1147,6 +1155,11 @@ impl<B: BitSet> Position<B> {
                     let mid = (free & self.unmoved & src).shift(d) & empty;
                     let dbl = (mid & src).shift(d) & empty;
                     emit_shifted(sink, dbl, 2 * d, MoveKind::DoubleStep, zones);
+                }
+                for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
+                    let mid = (free & from & src).shift(d) & empty;
+                    let dbl = (mid & src).shift(d) & empty;
+                    emit_shifted(sink, dbl, 2 * d, double_kind(ep), zones);
                 }
                 for &(cd, csrc) in &pp.caps[..pp.ncaps] {
                     emit_shifted(
@@ -1407,7 +1420,7 @@ impl<B: BitSet> Position<B> {
     /// All legal moves (through the hooks when the tables carry some),
     /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
-        if t.check_limit != 0 && self.check_limit_reached(t) {
+        if t.stops && self.play_stopped(t) {
             return;
         }
         if t.hooks.is_some() {
@@ -1472,7 +1485,7 @@ impl<B: BitSet> Position<B> {
         } else {
             self.promotion_choices(t).n
         };
-        if t.check_limit != 0 && self.check_limit_reached(t) {
+        if t.stops && self.play_stopped(t) {
             return 0;
         }
         let mut c = Counter {
@@ -1530,6 +1543,17 @@ impl<B: BitSet> Position<B> {
         tally.test = self.exposed_movers(t).unwrap_or(t.board);
         tally.test_singles = true;
         self.gen_pseudo(t, tally, true);
+    }
+}
+
+/// The move kind of a double step limited by ranks: one that opens en
+/// passant is a [`MoveKind::DoubleStep`], another a plain move.
+#[inline(always)]
+fn double_kind(ep: bool) -> MoveKind {
+    if ep {
+        MoveKind::DoubleStep
+    } else {
+        MoveKind::Normal
     }
 }
 

@@ -92,6 +92,15 @@ impl<B: BitSet> Position<B> {
         t.check_limit != 0 && self.checks_given.iter().any(|&n| n >= t.check_limit)
     }
 
+    /// Whether a rule of the game has ended it although moves may remain
+    /// (a side has given its checks, or a side has no pieces left under
+    /// [`crate::definition::EndRules::no_pieces`]): there are then no
+    /// legal moves. Asked only when [`Tables::stops`] is set.
+    #[inline(never)]
+    pub(crate) fn play_stopped(&self, t: &Tables<B>) -> bool {
+        self.check_limit_reached(t) || (t.no_pieces && self.by_color.iter().any(|c| c.is_empty()))
+    }
+
     /// How many pieces of `kind` `color` holds in hand (drop games).
     pub fn pocket_count(&self, color: Color, kind: PieceKind) -> u8 {
         self.pockets[color.index()][kind.index() % MAX_KINDS]

@@ -77,6 +77,14 @@ pub fn write<B: BitSet>(
     }
     // The hooks decide what check is (added attacks, hit points).
     let check = after.in_check_hooked(t);
+    // A side left without pieces under `EndRules::no_pieces` with a
+    // winner (horde's capture of the last piece): `#`, as python-chess
+    // marks a move after which `is_variant_loss` or `is_variant_win`
+    // holds.
+    if t.no_pieces_wins && after.by_color.iter().filter(|c| c.is_empty()).count() == 1 {
+        s.push('#');
+        return s;
+    }
     if check || t.hooks.is_some() {
         let mut replies = Vec::new();
         after.legal_moves_into(t, &mut replies);

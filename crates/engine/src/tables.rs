@@ -222,7 +222,7 @@ pub(crate) struct Ride {
 
 /// A shape usable only by unmoved pieces (the pawn's double step).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct FirstMove {
+pub(crate) struct FirstMove<B> {
     /// A ray index when the shape rides, else `None` with `leap` targets.
     pub ray: Option<u16>,
     /// `ray` indexes [`Tables::paths`].
@@ -230,6 +230,13 @@ pub(crate) struct FirstMove {
     pub leap: usize,
     pub mode: ShapeMode,
     pub creates_ep: bool,
+    /// Squares the shape may start from (its `from_ranks`; every square
+    /// when it has none).
+    pub from: B,
+    /// Whether the piece must also be unmoved (`first_move_only`); a
+    /// shape limited only by ranks is used from `from` however the piece
+    /// got there.
+    pub needs_unmoved: bool,
 }
 
 /// Attackers along one ray: pieces of `kinds` standing on the ray from a
@@ -261,7 +268,10 @@ pub(crate) struct KindTables<B> {
     /// Reverse of `leap_ep`.
     pub rev_leap_ep: SqMap<B>,
     pub rides: Vec<Ride>,
-    pub first_moves: Vec<FirstMove>,
+    pub first_moves: Vec<FirstMove<B>>,
+    /// Squares from which a first-move shape limited only by ranks starts
+    /// (moved pieces too): the union of their `from`.
+    pub rank_first: B,
     /// Extra per-square targets used by `first_moves` leaps.
     pub first_leaps: Vec<Vec<B>>,
     /// Squares on which a piece of this kind counts as unmoved from FEN.
@@ -286,6 +296,12 @@ pub(crate) struct PawnPattern<B> {
     pub ncaps: usize,
     /// Whether unmoved pieces may double-step (opening en passant).
     pub double: bool,
+    /// Double steps along the push limited by ranks, however the pawn got
+    /// there (horde): the squares each may start from and whether it opens
+    /// en passant.
+    pub rank_doubles: [(B, bool); 2],
+    /// How many of `rank_doubles` are used.
+    pub n_rank_doubles: usize,
 }
 
 impl<B: BitSet> PawnPattern<B> {
@@ -295,6 +311,8 @@ impl<B: BitSet> PawnPattern<B> {
         caps: [(0, B::EMPTY); 4],
         ncaps: 0,
         double: false,
+        rank_doubles: [(B::EMPTY, false); 2],
+        n_rank_doubles: 0,
     };
 }
 
@@ -335,6 +353,9 @@ pub struct Tables<B> {
     pub(crate) ep_kinds: u32,
     /// Kinds with first-move shapes (their unmoved state is tracked).
     pub(crate) first_move_kinds: u32,
+    /// Kinds with first-move shapes or rides limited by ranks: the kinds
+    /// whose `first_moves` the generators read.
+    pub(crate) first_gen_kinds: u32,
     /// Promotion: promoting kinds (mask), zone per colour, choices.
     pub(crate) promo_kinds: u32,
     pub(crate) promo_zone: [B; 2],
@@ -408,6 +429,15 @@ pub struct Tables<B> {
     /// Checks that win (three-check), 0 for none
     /// ([`crate::definition::EndRules::check_limit`]).
     pub(crate) check_limit: u8,
+    /// A side with no pieces left ends the game
+    /// ([`crate::definition::EndRules::no_pieces`]).
+    pub(crate) no_pieces: bool,
+    /// `no_pieces` gives a winner (it is not [`crate::definition::Outcome::Draw`]).
+    pub(crate) no_pieces_wins: bool,
+    /// Whether a rule ends the game in positions where moves remain
+    /// (`check_limit` or `no_pieces`): the generators then ask
+    /// `Position::play_stopped` first (one untaken branch otherwise).
+    pub(crate) stops: bool,
     /// Whether every move takes the general make-move path
     /// (`Position::play_special`): piece attributes or pockets to keep.
     pub(crate) special_play: bool,
@@ -511,6 +541,15 @@ fn hot_zeroed<B: BitSet>() -> Box<[[HotKind<B>; MAX_KINDS]; 2]> {
         .expect("two colours")
 }
 
+/// Every square of a `w`×`h` board.
+fn src_all<B: BitSet>(w: u8, h: u8) -> B {
+    let mut b = B::EMPTY;
+    for s in 0..(w as u16 * h as u16) {
+        b |= B::bit(s as u8);
+    }
+    b
+}
+
 /// Recognises the pawn pattern in a piece type's shapes (for `color`).
 fn pawn_pattern<B: BitSet>(
     pt: &crate::definition::PieceType,
@@ -525,9 +564,26 @@ fn pawn_pattern<B: BitSet>(
             (v.0, -v.1)
         }
     };
-    let mut push: Option<Vector> = None;
-    let mut caps: Vec<Vector> = Vec::new();
+    let mut push: Option<(Vector, B)> = None;
+    let mut caps: Vec<(Vector, B)> = Vec::new();
     let mut double: Option<Vector> = None;
+    let mut rank_doubles: Vec<(Vector, B, bool)> = Vec::new();
+    // The squares a shape may start from (its `from_ranks`).
+    let from = |sh: &crate::definition::Shape| -> B {
+        let mut b = B::EMPTY;
+        for r in 0..h {
+            if sh.from_ranks.is_empty()
+                || sh
+                    .from_ranks
+                    .contains(&crate::definition::relative_rank(r, color, h))
+            {
+                for f in 0..w {
+                    b |= B::bit(r * w + f);
+                }
+            }
+        }
+        b
+    };
     let single = |r: Reach| {
         matches!(r, Reach::Leap) || matches!(r, Reach::Ride { min, max: Some(1) } if min <= 1)
     };
@@ -540,21 +596,39 @@ fn pawn_pattern<B: BitSet>(
             // Set-wise shifts cannot wrap; such pawns go square by square.
             return None;
         }
+        let double_ride = sh.reach
+            == Reach::Ride {
+                min: 2,
+                max: Some(2),
+            };
         match (sh.mode, sh.first_move_only) {
             (ShapeMode::MoveOnly, false)
                 if single(sh.reach) && sh.vectors.len() == 1 && push.is_none() =>
             {
-                push = Some(flip(sh.vectors[0]));
+                push = Some((flip(sh.vectors[0]), from(sh)));
             }
             (ShapeMode::CaptureOnly, false) if single(sh.reach) => {
-                caps.extend(sh.vectors.iter().map(|&v| flip(v)));
+                caps.extend(sh.vectors.iter().map(|&v| (flip(v), from(sh))));
+            }
+            (ShapeMode::MoveOnly, false)
+                if double_ride
+                    && !sh.from_ranks.is_empty()
+                    && sh.vectors.len() == 1
+                    && rank_doubles.len() < 2 =>
+            {
+                rank_doubles.push((
+                    flip(sh.vectors[0]),
+                    from(sh),
+                    sh.en_passant == EnPassantRole::Creates,
+                ));
             }
             (ShapeMode::MoveOnly, true)
-                if sh.reach
-                    == Reach::Ride {
-                        min: 2,
-                        max: Some(2),
-                    }
+                if sh.from_ranks.is_empty()
+                    && sh.reach
+                        == Reach::Ride {
+                            min: 2,
+                            max: Some(2),
+                        }
                     && sh.vectors.len() == 1
                     && double.is_none()
                     && sh.en_passant == EnPassantRole::Creates =>
@@ -564,8 +638,12 @@ fn pawn_pattern<B: BitSet>(
             _ => return None,
         }
     }
-    let push = push?;
-    if caps.len() > 4 || double.is_some_and(|d| d != push) {
+    let (push, push_from) = push?;
+    if (push_from != src_all::<B>(w, h) && (double.is_some() || !rank_doubles.is_empty()))
+        || caps.len() > 4
+        || double.is_some_and(|d| d != push)
+        || rank_doubles.iter().any(|&(d, _, _)| d != push)
+    {
         return None;
     }
     let src = |v: Vector| {
@@ -582,14 +660,20 @@ fn pawn_pattern<B: BitSet>(
     };
     let delta = |v: Vector| v.1 as i32 * w as i32 + v.0 as i32;
     let mut c = [(0, B::EMPTY); 4];
-    for (i, &v) in caps.iter().enumerate() {
-        c[i] = (delta(v), src(v));
+    for (i, &(v, f)) in caps.iter().enumerate() {
+        c[i] = (delta(v), src(v) & f);
+    }
+    let mut rd = [(B::EMPTY, false); 2];
+    for (i, &(_, f, ep)) in rank_doubles.iter().enumerate() {
+        rd[i] = (f, ep);
     }
     Some(PawnPattern {
-        push: (delta(push), src(push)),
+        push: (delta(push), src(push) & push_from),
         caps: c,
         ncaps: caps.len(),
         double: double.is_some(),
+        rank_doubles: rd,
+        n_rank_doubles: rank_doubles.len(),
     })
 }
 
@@ -631,6 +715,14 @@ pub enum DefinitionError {
         width: u8,
         /// Ranks.
         height: u8,
+    },
+    /// A ride limited by ranks (`from_ranks`) that may capture: such a
+    /// ride is generated like a first-move shape, which attacks nothing,
+    /// so its captures would not be attacks.
+    #[error("piece `{piece}`: a ride limited to some ranks must be move-only")]
+    RankedRide {
+        /// Piece id.
+        piece: String,
     },
     /// The drop rules name a piece type the game does not have, or a
     /// royal one.
@@ -779,6 +871,7 @@ impl<B: BitSet> Tables<B> {
         let mut attack_rays: [Vec<AttackRay>; 2] = [Vec::new(), Vec::new()];
         let mut leap_attackers = [0u32; 2];
         let mut first_move_kinds = 0u32;
+        let mut rank_kinds = 0u32;
         let mut ep_kinds = 0u32;
         for color in Color::ALL {
             let c = color.index();
@@ -793,6 +886,7 @@ impl<B: BitSet> Tables<B> {
                     rev_leap_ep: SqMap::new(),
                     rides: Vec::new(),
                     first_moves: Vec::new(),
+                    rank_first: B::EMPTY,
                     first_leaps: Vec::new(),
                     initial: B::EMPTY,
                     leaper_only: true,
@@ -815,6 +909,19 @@ impl<B: BitSet> Tables<B> {
                     if shape.edge != Edge::Stop {
                         topology = true;
                         wrap_files |= shape.edge == Edge::WrapFiles;
+                    }
+                    // The squares the shape may start from (`from_ranks`).
+                    let mut from = B::EMPTY;
+                    for r in 0..h {
+                        if shape.from_ranks.is_empty()
+                            || shape
+                                .from_ranks
+                                .contains(&crate::definition::relative_rank(r, color, h))
+                        {
+                            for f in 0..w {
+                                from |= B::bit(sq(f as i32, r as i32));
+                            }
+                        }
                     }
                     // Leaps have no path: only the cylinder moves them.
                     let wrap = |x: i32| {
@@ -839,9 +946,23 @@ impl<B: BitSet> Tables<B> {
                             Reach::Leap => true,
                             Reach::Ride { min, max } => min <= 1 && max == Some(1),
                         };
-                        if shape.first_move_only {
+                        // A ride limited by ranks is generated like a
+                        // first-move shape, from `from` only.
+                        let by_rank =
+                            !shape.first_move_only && !shape.from_ranks.is_empty() && !single_leap;
+                        if by_rank && shape.mode != ShapeMode::MoveOnly {
+                            return Err(DefinitionError::RankedRide {
+                                piece: pt.id.clone(),
+                            });
+                        }
+                        if shape.first_move_only || by_rank {
                             kt.leaper_only = false;
-                            first_move_kinds |= 1 << k;
+                            if by_rank {
+                                kt.rank_first |= from;
+                                rank_kinds |= 1 << k;
+                            } else {
+                                first_move_kinds |= 1 << k;
+                            }
                             let fm = if single_leap {
                                 let mut t = vec![B::EMPTY; n];
                                 for s in 0..n as i32 {
@@ -860,6 +981,8 @@ impl<B: BitSet> Tables<B> {
                                     leap: kt.first_leaps.len() - 1,
                                     mode: shape.mode,
                                     creates_ep: shape.en_passant == EnPassantRole::Creates,
+                                    from,
+                                    needs_unmoved: shape.first_move_only,
                                 }
                             } else {
                                 let (min, max) = match shape.reach {
@@ -880,6 +1003,8 @@ impl<B: BitSet> Tables<B> {
                                     leap: 0,
                                     mode: shape.mode,
                                     creates_ep: shape.en_passant == EnPassantRole::Creates,
+                                    from,
+                                    needs_unmoved: shape.first_move_only,
                                 }
                             };
                             kt.first_moves.push(fm);
@@ -889,7 +1014,7 @@ impl<B: BitSet> Tables<B> {
                             for s in 0..n as i32 {
                                 let (x, y) =
                                     (wrap(s % w as i32 + vv.0 as i32), s / w as i32 + vv.1 as i32);
-                                if !on(x, y) {
+                                if !on(x, y) || !from.has(s as u8) {
                                     continue;
                                 }
                                 let b = B::bit(sq(x, y));
@@ -1056,6 +1181,7 @@ impl<B: BitSet> Tables<B> {
             pawn_kinds,
             ep_kinds,
             first_move_kinds,
+            first_gen_kinds: first_move_kinds | rank_kinds,
             promo_kinds,
             promo_zone,
             promo_optional,
@@ -1087,6 +1213,12 @@ impl<B: BitSet> Tables<B> {
             castle_paths: castle_paths(def, w, h),
             special_play: drops.is_some() || def.end.check_limit.is_some(),
             check_limit: def.end.check_limit.unwrap_or(0),
+            no_pieces: def.end.no_pieces.is_some(),
+            no_pieces_wins: def
+                .end
+                .no_pieces
+                .is_some_and(|o| o != crate::definition::Outcome::Draw),
+            stops: def.end.check_limit.is_some() || def.end.no_pieces.is_some(),
             drops,
         }
         .with_magic()
@@ -1203,7 +1335,9 @@ impl<B: BitSet> Tables<B> {
         use crate::orthodox::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
         let bit = |k: usize| 1u32 << k;
         let per_colour = |c: usize| {
-            self.kinds[c].get(PAWN).is_some_and(|kt| kt.pawn.is_some())
+            self.kinds[c]
+                .get(PAWN)
+                .is_some_and(|kt| kt.pawn.is_some_and(|p| p.n_rank_doubles == 0))
                 && self.leap_attackers[c] == bit(PAWN) | bit(KNIGHT) | bit(KING)
                 && self.plain_leapers[c] == bit(KNIGHT) | bit(KING)
                 && self.plain_movers[c]
@@ -1215,7 +1349,7 @@ impl<B: BitSet> Tables<B> {
         };
         self.orthodox = self.plain
             && self.drops.is_none()
-            && self.check_limit == 0
+            && !self.stops
             && B::CAPACITY == 64
             && self.squares == 64
             && self.n_kinds == 6

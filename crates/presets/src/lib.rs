@@ -22,7 +22,6 @@ pub mod error;
 pub mod layout;
 pub mod lichess;
 mod lichess_atomic;
-mod lichess_horde;
 pub mod needs;
 pub mod registry;
 pub mod rules;

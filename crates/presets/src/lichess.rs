@@ -14,7 +14,6 @@ use houserules_engine::{Color, Move, Position, Tables, Variant};
 use crate::{build_from_str, PresetError};
 
 pub use crate::lichess_atomic::Atomic;
-pub use crate::lichess_horde::Horde;
 
 /// A lichess variant shipped as a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +41,6 @@ enum Source {
     RacingKings,
     /// FIDE chess whose captures explode ([`Atomic`]).
     Atomic,
-    /// FIDE chess against a kingless horde of pawns ([`Horde`]).
-    Horde,
 }
 
 /// The shipped lichess games, in lichess's order.
@@ -88,7 +85,7 @@ pub const LICHESS_GAMES: &[LichessGame] = &[
         id: "horde",
         aliases: &["horde chess"],
         pgn: "Horde",
-        source: Source::Horde,
+        source: Source::Yaml("horde"),
     },
 ];
 
@@ -152,27 +149,6 @@ impl LichessGame {
                 def.name = "Atomic".into();
                 let fen = def.start_fen.clone();
                 let v = Variant::with_hooks(def, Atomic)
-                    .map_err(|e| PresetError::Definition(e.to_string()))?;
-                Ok((v, fen))
-            }
-            Source::Horde => {
-                let mut def = GameDefinition::fide();
-                def.id = "horde".into();
-                def.name = "Horde".into();
-                // A pawn on its first or second rank counts as unmoved
-                // (python-chess: both may double-step); `Horde::after_move`
-                // keeps it so for pawns that step onto the second rank.
-                let pawn = def
-                    .pieces
-                    .iter_mut()
-                    .find(|p| p.pawn_like)
-                    .ok_or_else(|| PresetError::Definition("FIDE chess has no pawn".into()))?;
-                pawn.initial_ranks = vec![0, 1];
-                def.start_fen =
-                    "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
-                        .into();
-                let fen = def.start_fen.clone();
-                let v = Variant::with_hooks(def, Horde)
                     .map_err(|e| PresetError::Definition(e.to_string()))?;
                 Ok((v, fen))
             }

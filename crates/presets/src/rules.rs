@@ -1525,6 +1525,7 @@ pub fn compose_on(
                         en_passant: EnPassantRole::Creates,
                         edge: Edge::Stop,
                         only: None,
+                        from_ranks: Vec::new(),
                     },
                     Shape {
                         en_passant: EnPassantRole::Captures,

@@ -164,8 +164,14 @@ fn playout(g: &mut Game, rs: &RuleSet, rng: &mut Rng, plies: usize, what: &str) 
         g.undo().unwrap();
         assert_eq!((g.fen(), g.hash()), (f, h), "{what}: undo of {}", g.uci(m));
         g.apply(m).unwrap();
-        // A finished game may lack a royal, which a FEN may not.
-        if fen_holds_state(rs) && g.status() == Status::Ongoing {
+        // A finished game may lack a royal, which a FEN may not. Horde's
+        // setup has pawns on five ranks, all of which a FEN reads as
+        // initial (RULINGS G5), while play knows a pawn that stepped onto
+        // one has moved: under a preset that gives pawns a first move
+        // (Berolina's double step) the FEN cannot hold that state, so
+        // horde's playouts skip this comparison.
+        let horde = what.starts_with("--game horde ");
+        if fen_holds_state(rs) && !horde && g.status() == Status::Ongoing {
             let again = Game::from_fen(g.variant().clone(), &g.fen()).unwrap();
             assert_eq!(
                 again.hash(),

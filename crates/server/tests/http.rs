@@ -176,10 +176,9 @@ async fn service_endpoints(b: Backend) {
         (&json!(5), &json!(5))
     );
     assert_eq!(gardner["modifiers"], json!(true));
-    // The YAML games, then lichess's five games built from presets on
-    // FIDE chess (antichess, King of the Hill, Racing Kings, atomic,
-    // horde; lichess lists them beside crazyhouse and three-check, which
-    // are YAML games).
+    // The YAML games (crazyhouse, three-check and horde among them), then
+    // lichess's four games built from presets on FIDE chess (antichess,
+    // King of the Hill, Racing Kings, atomic).
     for id in [
         "antichess",
         "kingofthehill",
@@ -189,7 +188,7 @@ async fn service_endpoints(b: Backend) {
     ] {
         game(id);
     }
-    assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 5);
+    assert_eq!(games.len(), houserules_definitions::builtin_ids().len() + 4);
     assert_eq!(game("horde")["name"], json!("Horde"));
     let (status, body) = http(
         s.addr,

@@ -177,8 +177,9 @@ impl Session {
     /// A side without a royal loses (both: a draw), in a game that has
     /// royals and no result yet: the royal-loss result of an input's end.
     /// Not in a game whose rules play on without royals (the hooks'
-    /// `setup_needs_royals` is off: horde's White never has a king, and
-    /// atomic's exploded king is the hooks' own result).
+    /// `setup_needs_royals` is off: atomic's exploded king is the hooks'
+    /// own result), nor for a side the definition lets have none
+    /// (`royal_optional`: horde's White never has a king).
     pub(crate) fn judge_royal_loss(&mut self) {
         if self.st.result.is_some() {
             return;
@@ -191,7 +192,10 @@ impl Session {
         if !needs_royals {
             return;
         }
-        let has = |c: Color| p.royals(c) != 0;
+        // A side the game lets play without a royal (horde's White,
+        // `royal_optional`) never loses this way.
+        let optional = self.game.variant().definition().royal_optional;
+        let has = |c: Color| p.royals(c) != 0 || optional[c.index()];
         let (w, b) = (has(Color::White), has(Color::Black));
         if (!w || !b) && self.definition_has_royals() {
             self.st.result = Some(match (w, b) {

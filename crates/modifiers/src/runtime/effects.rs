@@ -55,11 +55,14 @@ pub(crate) struct EffectScope {
     /// Moves that land on a marker, and castling (its rook lands too)
     /// (`on-piece-entered-marker`).
     markers: bool,
+    /// Push moves (`mode: push` shapes, `shapes.rs`): the push itself
+    /// changes the board, so such a move is always judged after it.
+    pushes: bool,
 }
 
 impl EffectScope {
     fn any(self) -> bool {
-        self.every_move || self.captures || self.promotions || self.markers
+        self.every_move || self.captures || self.promotions || self.markers || self.pushes
     }
 }
 
@@ -125,7 +128,10 @@ impl Runtime {
         if self.probing {
             return None;
         }
-        let mut scope = EffectScope::default();
+        let mut scope = EffectScope {
+            pushes: self.has_push_shapes(),
+            ..EffectScope::default()
+        };
         for m in &self.st.modifiers {
             let Some(d) = self.st.descriptors.get(&m.descriptor) else {
                 continue;
@@ -166,11 +172,13 @@ impl Runtime {
             return true;
         }
         let capture = match m.kind {
+            _ if scope.pushes && self.is_push(pos, m, 0) => false,
             MoveKind::EnPassant => true,
             MoveKind::Castle | MoveKind::Drop => false,
             _ => pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()),
         };
-        (scope.captures && capture)
+        (scope.pushes && self.is_push(pos, m, 0))
+            || (scope.captures && capture)
             || (scope.promotions && m.promotion.is_some() && !m.is_drop())
             || (scope.markers
                 && (m.kind == MoveKind::Castle || self.st.markers.iter().any(|k| k.square == m.to)))
@@ -196,14 +204,44 @@ impl Runtime {
         if !probe.st.pending.is_empty() {
             return None;
         }
-        let after = probe.position();
+        Some(probe.judged_after(us, (ours_before, theirs_before)))
+    }
+
+    /// The self-check judgement on a runtime where `us`'s move was played
+    /// (`before`: the royals of each side before it), as the module docs
+    /// say.
+    fn judged_after(
+        &self,
+        us: houserules_engine::Color,
+        (ours_before, theirs_before): (u32, u32),
+    ) -> bool {
+        let after = self.position();
         let ours = after.royals(us);
         if ours.count_ones() < ours_before {
-            return Some(false);
+            return false;
         }
         if theirs_before > 0 && after.royals(us.flip()) == 0 {
-            return Some(true);
+            return true;
         }
-        Some(probe.attacked_royals(after, us, Some(us), 1).is_empty())
+        self.attacked_royals(after, us, Some(us), 1).is_empty()
+    }
+
+    /// A push move judged on the board after the push and the move, without
+    /// the triggers (its dispatch stopped on a choice): the royal tests of
+    /// [`Runtime::judged_after`] on a copy where only the push and the
+    /// engine's move were played.
+    pub(crate) fn push_board_safe(&self, m: Move, _depth: u8) -> bool {
+        let pos = self.position();
+        let us = pos.turn();
+        let before = (
+            pos.royals(us).count_ones(),
+            pos.royals(us.flip()).count_ones(),
+        );
+        let mut probe = self.clone();
+        probe.probing = true;
+        let (dx, dy) = super::shapes::push_step(self.geom, m.from, m.to);
+        probe.push_line(m.to, dx, dy, false, false);
+        probe.game.apply_unchecked(m);
+        probe.judged_after(us, before)
     }
 }

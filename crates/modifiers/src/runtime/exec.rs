@@ -968,7 +968,7 @@ impl Session {
 
     /// A pawn on its far rank after a step, swap, spawn or colour change
     /// becomes a queen of its colour at once, firing nothing (C5).
-    fn auto_queen(&mut self, p: &PieceInfo) {
+    pub(super) fn auto_queen(&mut self, p: &PieceInfo) {
         let def = self.game.variant().definition().clone();
         if super::kind_name(&def, p.piece.kind) != "pawn" {
             return;
@@ -1223,7 +1223,7 @@ impl Session {
     /// `ignore_blocks`); a line holding a royal piece does not move when
     /// `royal_stops`. Returns the pieces moved with their new squares, or
     /// None when nothing moved.
-    fn push_line(
+    pub(super) fn push_line(
         &mut self,
         from: u8,
         dx: i32,

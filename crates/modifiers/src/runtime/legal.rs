@@ -97,6 +97,9 @@ impl Session {
         };
         // Pieces whose capture flag is set cannot capture (runtime::aura).
         let flagged = self.capture_disarmed(pos);
+        // Push moves (`mode: push`) land on own pieces and royals: they
+        // capture nothing, and are judged after the push (`effects.rs`).
+        let pushes = self.push_targets(pos, us, depth);
         // Triggers that change the board when a move is played: the
         // self-check filter sees their effects (`effects.rs`).
         let effects = self.effect_scope();
@@ -119,13 +122,17 @@ impl Session {
         };
         // Phase 2: restrictions on single moves, hard blocks, royal captures.
         let keeps = |m: &Move| {
-            if m.kind != MoveKind::Castle && enemy_royals & bit(m.to) != 0 {
+            if m.kind != MoveKind::Castle
+                && enemy_royals & bit(m.to) != 0
+                && !pushes.contains(&(m.from, m.to))
+            {
                 return false;
             }
             if blocked != 0 && Self::hits_block(self.geom, *m, blocked) {
                 return false;
             }
-            if flagged & bit(m.from) != 0 && self.captured_view(pos, *m).is_some() {
+            let push = pushes.contains(&(m.from, m.to));
+            if flagged & bit(m.from) != 0 && !push && self.captured_view(pos, *m).is_some() {
                 return false;
             }
             for r in &rs {
@@ -137,7 +144,9 @@ impl Session {
                         return false;
                     }
                     PrimitiveKind::Protect
-                        if Self::against(r.params, "capture") && self.when_ok(&cx, r.params) =>
+                        if !push
+                            && Self::against(r.params, "capture")
+                            && self.when_ok(&cx, r.params) =>
                     {
                         if let Some(v) = self.captured_view(pos, *m) {
                             if r.params
@@ -163,6 +172,11 @@ impl Session {
             moves.retain(|m| {
                 if let Some(ok) = effects.and_then(|e| self.judge_with_effects(e, *m)) {
                     return ok;
+                }
+                if pushes.contains(&(m.from, m.to)) {
+                    // A push whose dispatch stops on a choice: the board
+                    // after the push and the move alone.
+                    return self.push_board_safe(*m, depth);
                 }
                 let after = pos.played(*m);
                 self.attacked_royals(after.board(pos), us, Some(us), depth)

@@ -552,6 +552,19 @@ impl Runtime {
     pub fn san_among(&self, m: Move, legal: &[Move]) -> String {
         let def = self.game.variant().definition();
         let quiet = self.is_quiet();
+        if !quiet && self.is_push(self.position(), m, 0) {
+            // A push captures nothing: its SAN is the quiet move's on the
+            // board after the push (no `x`), with the suffix of the move.
+            let mut pushed = self.clone();
+            pushed.probing = true;
+            let (dx, dy) = shapes::push_step(self.geom, m.from, m.to);
+            pushed.push_line(m.to, dx, dy, false, false);
+            let bare = match pushed.position() {
+                Board::Small(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
+                Board::Large(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
+            };
+            return self.san_suffixed(m, legal, bare);
+        }
         let bare = match self.position() {
             Board::Small(pos, t) if quiet => {
                 return houserules_engine::san::write(def, t, pos, legal, m)
@@ -562,6 +575,12 @@ impl Runtime {
             Board::Small(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
             Board::Large(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
         };
+        self.san_suffixed(m, legal, bare)
+    }
+
+    /// `bare` (the SAN of `m` without a suffix) with `+` or `#` as the
+    /// rules in force judge the move (see [`Runtime::san_among`]).
+    fn san_suffixed(&self, m: Move, legal: &[Move], bare: String) -> String {
         let uci = self.write_uci(m, legal, &self.game.legal_moves());
         let mut after = self.clone();
         if legal.contains(&m) && self.st.pending.is_empty() && self.st.result.is_none() {
@@ -1110,7 +1129,11 @@ impl Runtime {
                 piece: pos.piece_at(m.from).expect("legal move has a mover"),
             },
         };
+        // A push (`mode: push`) lands on an own piece or a royal one and
+        // captures nothing.
+        let push = self.is_push(pos, m, 0);
         let (captured, en_passant) = match m.kind {
+            _ if push => (Value::Null, false),
             MoveKind::EnPassant => {
                 let victim = pieces_of(pos).into_iter().find(|p| {
                     let g = self.geom;
@@ -1189,6 +1212,22 @@ impl Runtime {
         let preset_before = self.preset_hp_all();
         // The captured piece's attributes go with it (after its snapshot).
         self.record_repetition();
+        // A push move first pushes the line of pieces on its destination
+        // one square along (`shapes.rs`), then lands on the freed square.
+        let pushed = if self.is_push(self.position(), mv, 0) {
+            let (dx, dy) = shapes::push_step(self.geom, mv.from, mv.to);
+            let moved = self
+                .push_line(mv.to, dx, dy, false, false)
+                .unwrap_or_default();
+            let names: Vec<Value> = moved
+                .iter()
+                .map(|&(id, to)| json!({"id": id, "to": self.geom.name(to)}))
+                .collect();
+            self.log("pushed", json!({"by": self.game.uci(mv), "pieces": names}));
+            moved
+        } else {
+            Vec::new()
+        };
         self.game.apply_unchecked(mv);
         // A dropped piece gets its id when it lands: the ply names it from
         // now on (its move triggers and marker entries).
@@ -1223,13 +1262,24 @@ impl Runtime {
         lost.extend(self.preset_hp_losses(&preset_before));
         let mut entries = Vec::new();
         if let Some(p) = self.find_piece(mover_id) {
-            entries.push(p);
+            entries.push((p, "move"));
         }
         let mut rook_info = None;
         if let Some(rid) = rook {
             if let Some(r) = self.find_piece(rid) {
                 rook_info = Some((rid, mv.to, r.sq));
-                entries.push(r);
+                entries.push((r, "move"));
+            }
+        }
+        // Pushed pieces land as a mutator's pushes do: a pawn on its far
+        // rank becomes a queen (rulings C5) and they enter the markers of
+        // their squares (cause `effect`).
+        for (id, sq) in pushed {
+            if let Some(now) = self.find_piece(id) {
+                self.auto_queen(&now);
+            }
+            if let Some(now) = self.find_piece(id).filter(|p| p.sq == sq) {
+                entries.push((now, "effect"));
             }
         }
         if let Some(p) = self.st.cursor.ply.as_mut() {
@@ -1237,11 +1287,11 @@ impl Runtime {
             p.hp_aura_lost = lost;
         }
         let c = &mut self.st.cursor;
-        for p in entries.iter().rev() {
+        for (p, cause) in entries.iter().rev() {
             c.items.push_front(Work::Entry {
                 piece: p.id,
                 square: p.sq,
-                cause: "move".into(),
+                cause: (*cause).into(),
                 generation: 1,
                 after: (0, 0),
                 before: 0,

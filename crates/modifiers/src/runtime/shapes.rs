@@ -92,13 +92,21 @@ pub fn shape_ok(v: &Value) -> Result<(), (Option<&'static str>, String)> {
         return Err((Some("attacks"), "`attacks` is true or false".into()));
     }
     if let Some(m) = o.get("mode") {
+        let mode = m.as_str().map(norm);
         if !matches!(
-            m.as_str().map(norm).as_deref(),
-            Some("both" | "moveonly" | "captureonly")
+            mode.as_deref(),
+            Some("both" | "moveonly" | "captureonly" | "push")
         ) {
             return Err((
                 Some("mode"),
-                "`mode` is both, move-only or capture-only".into(),
+                "`mode` is both, move-only, capture-only or push".into(),
+            ));
+        }
+        let kind = o.get("kind").and_then(Value::as_str).map(norm);
+        if mode.as_deref() == Some("push") && !matches!(kind.as_deref(), Some("step" | "slide")) {
+            return Err((
+                Some("mode"),
+                "`mode: push` needs `kind` step or slide (a push follows the move's line)".into(),
             ));
         }
     }
@@ -226,7 +234,59 @@ fn vectors(d: &Value, color: Color, full: bool) -> Vec<(i32, i32)> {
     }
 }
 
-/// Quiet and capture targets of one shape from `from`.
+/// The direction a push move (`mode: push`) pushes along: the line from
+/// `from` to `to` reduced to its smallest step (`[0, 2]` pushes one square
+/// forward, `[2, 1]` along itself). Under wrapped files the shorter way
+/// round is not guessed: a move across the edge reduces as written.
+pub(crate) fn push_step(g: Geom, from: u8, to: u8) -> (i32, i32) {
+    let dx = i32::from(g.file(to)) - i32::from(g.file(from));
+    let dy = i32::from(g.rank(to)) - i32::from(g.rank(from));
+    let (mut a, mut b) = (dx.abs(), dy.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let d = a.max(1);
+    (dx / d, dy / d)
+}
+
+/// The squares of the line of pieces a push onto `to` moves one square
+/// along `(dx, dy)` (`to` first), and the empty square beyond it; `None`
+/// when that square is off the board or hard-blocked (`blocked`), so the
+/// push, and the move, do not exist (as `step-piece`'s `onOccupied:
+/// "push"`).
+pub(crate) fn push_line_of(
+    g: Geom,
+    occ: Mask,
+    blocked: Mask,
+    to: u8,
+    (dx, dy): (i32, i32),
+) -> Option<(Vec<u8>, u8)> {
+    let mut line = vec![to];
+    loop {
+        let last = *line.last()?;
+        let next = g.offset(last, dx, dy)?;
+        if blocked & bit(next) != 0 {
+            return None;
+        }
+        if occ & bit(next) == 0 {
+            return Some((line, next));
+        }
+        line.push(next);
+    }
+}
+
+/// What a shape's move onto a square does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reach {
+    Quiet,
+    Capture,
+    /// A push (`mode: push`) onto an own piece or a royal one.
+    Push,
+}
+
+/// Quiet, capture and push targets of one shape from `from`. `royals`
+/// holds both sides' royal pieces and `blocked` the hard-blocked squares
+/// (a push needs an empty square beyond the line that is not one).
 #[allow(clippy::too_many_arguments)]
 fn walk(
     g: Geom,
@@ -235,8 +295,9 @@ fn walk(
     from: u8,
     color: Color,
     occ: Mask,
+    (royals, blocked): (Mask, Mask),
     wrap: bool,
-    out: &mut Vec<(u8, bool)>,
+    out: &mut Vec<(u8, Reach)>,
 ) {
     let kind = shape
         .get("kind")
@@ -259,7 +320,8 @@ fn walk(
                 "both".into()
             }
         });
-    let (moves_ok, caps_ok) = (mode != "captureonly", mode != "moveonly");
+    let push = mode == "push";
+    let (moves_ok, caps_ok) = (mode != "captureonly", mode != "moveonly" && !push);
     let range = match shape.get("range") {
         Some(Value::String(_)) => 16,
         Some(r) => r.as_u64().unwrap_or(1) as i32,
@@ -306,12 +368,23 @@ fn walk(
                     && caps_ok
                     && (kind != "step" || i == steps)
                 {
-                    out.push((sq, true));
+                    out.push((sq, Reach::Capture));
+                }
+                // A push lands on an own piece or a royal one (an enemy
+                // that is neither blocks it), pushing the line ahead.
+                if push
+                    && pos.piece_at(sq).is_some()
+                    && (own | royals) & b1 != 0
+                    && (kind != "step" || i == steps)
+                    && push_line_of(g, pos.occupied(), blocked, sq, push_step(g, from, sq))
+                        .is_some()
+                {
+                    out.push((sq, Reach::Push));
                 }
                 break;
             }
             if moves_ok && (kind == "slide" || last) {
-                out.push((sq, false));
+                out.push((sq, Reach::Quiet));
             }
             if kind == "leap" {
                 break;
@@ -367,13 +440,84 @@ impl Session {
         depth: u8,
         attacking: bool,
     ) -> (Mask, Vec<(u8, u8, bool)>) {
+        let (replaced, all) = self.shape_reaches(pos, color, depth, attacking);
+        let mut out = Vec::new();
+        for (from, to, reach) in all {
+            let cap = reach == Reach::Capture;
+            if !out.contains(&(from, to, cap)) {
+                out.push((from, to, cap));
+            }
+        }
+        (replaced, out)
+    }
+
+    /// Whether an active move shape has `mode: push`.
+    pub(crate) fn has_push_shapes(&self) -> bool {
+        self.st.modifiers.iter().any(|m| {
+            self.st.descriptors.get(&m.descriptor).is_some_and(|d| {
+                d.passive.iter().any(|n| {
+                    matches!(
+                        n.kind,
+                        PrimitiveKind::AddMoves | PrimitiveKind::ReplaceMoves
+                    ) && n
+                        .params
+                        .get("shapes")
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| {
+                            a.iter().any(|s| {
+                                s.get("mode").and_then(Value::as_str).map(norm).as_deref()
+                                    == Some("push")
+                            })
+                        })
+                })
+            })
+        })
+    }
+
+    /// The push moves (`mode: push` onto an own piece or a royal one) of
+    /// `color`'s pieces on `pos`: `(from, to)`.
+    pub(crate) fn push_targets(&self, pos: Board<'_>, color: Color, depth: u8) -> Vec<(u8, u8)> {
+        if !self.has_push_shapes() {
+            return Vec::new();
+        }
+        let (_, all) = self.shape_reaches(pos, color, depth, false);
+        all.into_iter()
+            .filter(|r| r.2 == Reach::Push)
+            .map(|(f, t, _)| (f, t))
+            .collect()
+    }
+
+    /// Whether `m` is a push move of the side to move on `pos`: a move
+    /// of a `mode: push` shape onto an own piece or a royal one. Its
+    /// occupant, and the line of pieces beyond it, are pushed one square
+    /// along [`push_step`] before the mover lands; it captures nothing.
+    pub(crate) fn is_push(&self, pos: Board<'_>, m: Move, depth: u8) -> bool {
+        m.kind == MoveKind::Normal
+            && !m.is_drop()
+            && pos.piece_at(m.to).is_some()
+            && self
+                .push_targets(pos, pos.turn(), depth)
+                .contains(&(m.from, m.to))
+    }
+
+    /// Every shape reach of `color`'s pieces: the squares whose normal
+    /// moves are replaced, and `(from, to, reach)`.
+    fn shape_reaches(
+        &self,
+        pos: Board<'_>,
+        color: Color,
+        depth: u8,
+        attacking: bool,
+    ) -> (Mask, Vec<(u8, u8, Reach)>) {
         let (rules, wrap) = self.shape_rules();
         if rules.is_empty() {
             return (0, Vec::new());
         }
         let ev = BTreeMap::new();
         let b = BTreeMap::new();
-        let occ = pos.occupied() | self.blocked_mask();
+        let blocked = self.blocked_mask();
+        let occ = pos.occupied() | blocked;
+        let royals = self.royal_mask(pos, Color::White) | self.royal_mask(pos, Color::Black);
         let mut replaced = 0 as Mask;
         let mut out = Vec::new();
         for p in pieces_of(pos).iter().filter(|p| p.piece.color == color) {
@@ -404,15 +548,25 @@ impl Session {
                     .flatten()
                     .filter(|s| !attacking || s.get("attacks") != Some(&Value::Bool(false)))
                 {
-                    walk(self.geom, s, pos, p.sq, color, occ, wrap, &mut found);
+                    walk(
+                        self.geom,
+                        s,
+                        pos,
+                        p.sq,
+                        color,
+                        occ,
+                        (royals, blocked),
+                        wrap,
+                        &mut found,
+                    );
                 }
             }
             if rep {
                 replaced |= bit(p.sq);
             }
-            for (to, cap) in found {
-                if !out.contains(&(p.sq, to, cap)) {
-                    out.push((p.sq, to, cap));
+            for (to, reach) in found {
+                if !out.contains(&(p.sq, to, reach)) {
+                    out.push((p.sq, to, reach));
                 }
             }
         }
