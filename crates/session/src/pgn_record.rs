@@ -52,18 +52,13 @@ impl Movetext {
     }
 }
 
-/// The games whose PGN `Variant` tag names a lichess variant in which
-/// python-chess (and lichess) mark a variant win with `#` (the lichess
-/// names of `houserules_pgn::export::GAME_NAMES`, by game id).
-const READER_VARIANTS: &[&str] = &["3check", "racingkings", "kingofthehill", "atomic"];
-
 /// The move's SAN as PGN writes it, `s` being the session just after it:
 /// `#` says checkmate (PGN standard §8.2.3.5), so a move that won by
 /// another rule (First Blood's capture, a king reaching the hill under a
 /// preset, a royal lost to a modifier) keeps it only where the reader
-/// knows that rule: a game with no preset and no modifier whose
-/// `Variant` tag names a lichess variant (python-chess writes `#` after
-/// a variant win there, e.g. three-check's third check). Elsewhere a
+/// knows that rule: a lichess variant's game with no preset and no
+/// modifier on top (python-chess writes `#` after a variant win there,
+/// e.g. three-check's third check, an atomic king blown up). Elsewhere a
 /// reader takes the movetext as the named game's, where the move is no
 /// mate: the SAN gets `+` if it gives check under the rules in force,
 /// else nothing, and the `Result` and `Termination` tags say who won
@@ -78,7 +73,13 @@ fn pgn_suffix(s: &Session, san: String) -> String {
     }
     let id = &s.game().variant().definition().id;
     let pure = !id.contains('+') && s.state().descriptors.is_empty();
-    if pure && READER_VARIANTS.contains(&id.as_str()) {
+    // lichess's variants (three-check, King of the Hill, Racing Kings,
+    // atomic, horde, …): python-chess's boards of them write `#` after a
+    // variant win, and their PGN names the variant.
+    let lichess = houserules_presets::lichess::LICHESS_GAMES
+        .iter()
+        .any(|g| g.id == id);
+    if pure && lichess {
         return san;
     }
     if s.is_check() {
