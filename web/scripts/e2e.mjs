@@ -1224,13 +1224,17 @@ try {
       // inline). simple-mine puts one mine on its square parameter (c6 now) and kills the first
       // non-royal piece that ends a move there (library simple-mine.json): after 1. e4 Nc6 the
       // knight is gone and so is the one-shot mine.
-      const l = await page(DESKTOP, '/');
+      // In the browser that saved it: the lobby lists the saved rules whose owner tokens it holds
+      // (session 18; another browser's lobby does not, e2e-rules.mjs checks it).
+      const l = await p.context().newPage();
+      l.setDefaultTimeout(15_000);
+      await l.goto('/');
       await l.waitForSelector('[data-modifier="mine_on_c6"][data-saved="true"]');
       await l.check('[data-modifier="mine_on_c6"]');
       await l.click('button[type=submit]');
       await l.waitForSelector('[data-invite="black"]');
       const links = { white: await l.inputValue('[data-invite="white"]'), black: await l.inputValue('[data-invite="black"]') };
-      await l.context().close();
+      await l.close();
       const w = await page(DESKTOP, links.white);
       const b = await page(DESKTOP, links.black);
       await b.waitForSelector('[data-marker="mine"][data-on="c6"]');
@@ -1301,8 +1305,11 @@ try {
     const again = (await api('/api/rules?saved=draft_mine')).modifiers.filter((m) => m.saved && m.id === 'draft_mine');
     check(again.length === 1 && again[0].name === 'Draft mine, changed', 'the reopened rule is saved again under its id (one entry, the new name)');
     await l.close();
-    // And from the editor's own list, in a browser that never edited it.
-    const e2 = await page(DESKTOP, '/editor');
+    // And from the editor's own list, in a browser that never edited it but was given the rule's
+    // share link (session 18: a browser lists the saved rules it saved or was given).
+    const e2 = await page(DESKTOP, '/?rule=draft_mine');
+    await e2.waitForSelector('[data-modifier="draft_mine"][data-saved="true"]');
+    await e2.goto('/editor');
     await e2.waitForSelector('[data-saved-rules]');
     await e2.selectOption('[data-saved-rules]', 'saved:draft_mine');
     await e2.waitForSelector('text=Editing the saved rule');
