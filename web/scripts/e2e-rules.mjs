@@ -73,9 +73,10 @@ export async function ruleChecks(h) {
   const options = async (p) => p.locator('.choice [data-option]').evaluateAll((os) => os.map((o) => o.getAttribute('data-option')));
 
   /** Creates a game from the lobby's form; returns the invite links of both seats and spectators. */
-  async function lobbyGame({ modifiers = [], fen, seed, coinFlips, timeout } = {}) {
-    const p = await page(DESKTOP, '/');
+  async function lobbyGame({ modifiers = [], fen, seed, coinFlips, timeout, path = '/', onLobby } = {}) {
+    const p = await page(DESKTOP, path);
     await p.waitForSelector('[data-modifier="minefield"]');
+    if (onLobby) await onLobby(p);
     for (const m of modifiers) await p.check(`[data-modifier="${m}"]`);
     if (fen || seed !== undefined || coinFlips) await p.click('details.advanced summary');
     if (fen) await p.fill('input[name=fen]', fen);
@@ -396,7 +397,20 @@ export async function ruleChecks(h) {
       body: JSON.stringify(frozenRow),
     });
     if (res.status !== 201) throw new Error(`saving frozen_row: ${res.status} ${await res.text()}`);
-    const inv = await lobbyGame({ modifiers: ['frozen_row'] });
+    // Saved through the API, so no browser holds it: a fresh browser's lobby does not list it
+    // (session 18: every saved rule was in every visitor's lobby); its share link offers it, ticked.
+    const fresh = await page(DESKTOP, '/');
+    await fresh.waitForSelector('[data-modifier="minefield"]');
+    check((await fresh.locator('[data-modifier="frozen_row"]').count()) === 0, 'a saved rule is not listed in another browser’s lobby');
+    await fresh.context().close();
+    const inv = await lobbyGame({
+      modifiers: ['frozen_row'],
+      path: '/?rule=frozen_row',
+      onLobby: async (p) => {
+        await p.waitForSelector('[data-modifier="frozen_row"][data-saved="true"]');
+        check(await p.isChecked('[data-modifier="frozen_row"]'), 'the share link /?rule=ID offers the saved rule, ticked');
+      },
+    });
     const [w, b] = await seats(inv);
     await w.waitForSelector('.choice[data-choice="row"] [data-option]');
     check((await options(w)).join('') === '12345678', 'row choice: ranks 1 to 8 are offered');

@@ -297,6 +297,14 @@ try {
     check((await w.locator('.hp').count()) === 32, 'piece-hp: a capture of a 2-hp pawn leaves it on the board with 1 hp');
     // § piece-hp scenario 1: the survivor is pushed to the first empty neighbour clockwise from north.
     check((await pieceOn(w, 'd6')) === 'black-pawn' && (await pieceOn(w, 'd5')) === 'white-pawn', 'piece-hp: the damaged pawn is pushed from d5 to d6');
+    // Issue 26 item 6 (session 18): the damage and the push are in the event log, named after the
+    // preset (Hit Points), after White's second move ("2.").
+    await w.waitForSelector('[data-event-log] li:has-text("pushed")');
+    const hpRows = (await w.locator('[data-event-log] li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    check(
+      hpRows.some((t) => /^2\. ?Hit Points: The black pawn on d6 lost a hit point: 1 left\.$/.test(t)) && hpRows.some((t) => /^2\. ?Hit Points: The black pawn was pushed from d5 to d6\.$/.test(t)),
+      `piece-hp: the log says the damage and the push, named after Hit Points (${hpRows.join(' | ')})`,
+    );
     // Issue 26 item 10: no hit-point badge covers a file letter (they share no pixel box).
     const covered = await w.evaluate(() => {
       const boxes = [...document.querySelectorAll('.hp circle')].map((c) => c.getBoundingClientRect());
@@ -593,7 +601,7 @@ try {
   // cards before the third ply (modifier-rulings G2: P = 2, (P + 1) % 3 == 0); each button names
   // its modifier as GET /api/rules does, with the description.
   if (!mock) await step('draft cards', async () => {
-    const g = await api('/api/games', { draft: true, seed: 3 });
+    const g = await api('/api/games', { draft: true, seed: 3, choiceTimeout: { mode: 'timeout-with-default', seconds: 45 } });
     const rules = await api('/api/rules');
     const named = Object.fromEntries(rules.modifiers.map((m) => [m.id, m.name]));
     const w = await page(DESKTOP, g.seats.white.url);
@@ -610,6 +618,11 @@ try {
     const title = await w.locator('.choice h3').textContent();
     const wait = await b.locator('.choice').textContent();
     check(/choose a rule/i.test(title) && /Waiting for White to choose a rule card/.test(wait), `the draft prompt and the wait say what is chosen (${title}; ${wait.trim()})`);
+    // Session 18: the server sends the draft prompt's timeout (45 s here) as for every prompt.
+    const st = await api(`/api/games/${g.id}`);
+    check(st.pendingChoice?.prompt?.timeout === 45, `the draft prompt carries the game's choice timeout (${JSON.stringify(st.pendingChoice?.prompt?.timeout)})`);
+    const left = Number(/(\d+) s left/.exec((await w.locator('.choice .timeout').textContent()) ?? '')?.[1]);
+    check(left > 30 && left <= 45, `the draft's countdown runs from the prompt's 45 s (${left} s left)`);
     await shot(w, 'draft-desktop');
     await w.context().close();
     await b.context().close();
@@ -1189,7 +1202,7 @@ try {
     await p.click('text=Save');
     await p.waitForSelector('text=Saved “JSON mine”');
     if (!mock) {
-      const saved = (await api('/api/rules')).modifiers.find((m) => m.saved && m.id === 'json_mine');
+      const saved = (await api('/api/rules?saved=json_mine')).modifiers.find((m) => m.saved && m.id === 'json_mine');
       check(saved?.descriptor?.parameters?.[0]?.default === 'c6', 'Save sends the JSON text being edited');
     }
     const phj = await page(PHONE, '/editor');
@@ -1211,13 +1224,17 @@ try {
       // inline). simple-mine puts one mine on its square parameter (c6 now) and kills the first
       // non-royal piece that ends a move there (library simple-mine.json): after 1. e4 Nc6 the
       // knight is gone and so is the one-shot mine.
-      const l = await page(DESKTOP, '/');
+      // In the browser that saved it: the lobby lists the saved rules whose owner tokens it holds
+      // (session 18; another browser's lobby does not, e2e-rules.mjs checks it).
+      const l = await p.context().newPage();
+      l.setDefaultTimeout(15_000);
+      await l.goto('/');
       await l.waitForSelector('[data-modifier="mine_on_c6"][data-saved="true"]');
       await l.check('[data-modifier="mine_on_c6"]');
       await l.click('button[type=submit]');
       await l.waitForSelector('[data-invite="black"]');
       const links = { white: await l.inputValue('[data-invite="white"]'), black: await l.inputValue('[data-invite="black"]') };
-      await l.context().close();
+      await l.close();
       const w = await page(DESKTOP, links.white);
       const b = await page(DESKTOP, links.black);
       await b.waitForSelector('[data-marker="mine"][data-on="c6"]');
@@ -1285,11 +1302,14 @@ try {
     await l.waitForSelector('[data-valid="true"]');
     await l.click('text=Save');
     await l.waitForSelector('text=Saved “Draft mine, changed”');
-    const again = (await api('/api/rules')).modifiers.filter((m) => m.saved && m.id === 'draft_mine');
+    const again = (await api('/api/rules?saved=draft_mine')).modifiers.filter((m) => m.saved && m.id === 'draft_mine');
     check(again.length === 1 && again[0].name === 'Draft mine, changed', 'the reopened rule is saved again under its id (one entry, the new name)');
     await l.close();
-    // And from the editor's own list, in a browser that never edited it.
-    const e2 = await page(DESKTOP, '/editor');
+    // And from the editor's own list, in a browser that never edited it but was given the rule's
+    // share link (session 18: a browser lists the saved rules it saved or was given).
+    const e2 = await page(DESKTOP, '/?rule=draft_mine');
+    await e2.waitForSelector('[data-modifier="draft_mine"][data-saved="true"]');
+    await e2.goto('/editor');
     await e2.waitForSelector('[data-saved-rules]');
     await e2.selectOption('[data-saved-rules]', 'saved:draft_mine');
     await e2.waitForSelector('text=Editing the saved rule');

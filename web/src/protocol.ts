@@ -82,9 +82,18 @@ export interface PendingChoice {
   timeout?: number | null;
 }
 
+/** The rule a log entry belongs to (docs/protocol.md § The rule log); absent for none. */
+export interface LogRule {
+  kind: 'modifier' | 'preset';
+  id: string;
+  name: string;
+}
+
 export interface LogEntry {
   event: string;
   detail: unknown;
+  /** The modifier or preset that wrote the entry (servers from session 18 on). */
+  rule?: LogRule;
 }
 
 export interface StatusShape {
@@ -592,8 +601,13 @@ export const api = {
     return { ...(parsed as { id: string; seat: Color; token: string; url: string }), created: res.status === 201 };
   },
   joinGame: (id: string) => call<{ seat: Color; token: string; url: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
-  rules: async (): Promise<Rules> => {
-    const v = await call<unknown>('GET', '/api/rules');
+  /**
+   * GET /api/rules; `saved`: the ids of the saved rules to list too (the server lists none
+   * unasked: editor/knownRules.ts says which a browser asks for).
+   */
+  rules: async (saved: string[] = []): Promise<Rules> => {
+    const q = saved.length ? `?saved=${saved.map(encodeURIComponent).join(',')}` : '';
+    const v = await call<unknown>('GET', `/api/rules${q}`);
     return { games: listOf(v, 'games'), layouts: listOf(v, 'layouts'), presets: listOf(v, 'presets'), modifiers: listOf(v, 'modifiers') };
   },
   /** POST /api/validate with a descriptor (the JSON itself as the body); answers the findings. */

@@ -152,3 +152,70 @@ describe('eventRows', () => {
     ]);
   });
 });
+
+describe('eventRows with the rule in each entry (issue 26 item 6, session 18)', () => {
+  const mf = { kind: 'modifier' as const, id: 'minefield', name: 'Minefield' };
+  const fz = { kind: 'modifier' as const, id: 'mr_freeze', name: 'Mr. Freeze' };
+  const hp = { kind: 'preset' as const, id: 'piece-hp', name: 'Hit Points' };
+  const parry = { kind: 'modifier' as const, id: 'parry', name: 'Parry' };
+  // The session-14 trial's game: Mr. Freeze and Minefield in play, and the mines' draw was shown
+  // as "Mr. Freeze: Picked at random (spots)" (the page guessed the rule from the order).
+  const log = [
+    { event: 'attach', detail: { chooser: 'white', id: 'mr_freeze', instance: 1 }, rule: fz },
+    { event: 'attach', detail: { chooser: 'white', id: 'minefield', instance: 2 }, rule: mf },
+    { event: 'random-pick', detail: { bind: 'spots', value: ['a3', 'c3'] }, rule: mf },
+    { event: 'move', detail: { color: 'white', uci: 'b1c3' } },
+    { event: 'entered-marker', detail: { square: 'c3', kind: 'mine', marker: 5, id: 2, type: 'knight', color: 'white', cause: 'move' }, rule: mf },
+    { event: 'removed', detail: { square: 'c3', id: 2, type: 'knight', color: 'white' }, rule: mf },
+    { event: 'move', detail: { color: 'black', uci: 'd7d5' } },
+    { event: 'skip', detail: { color: 'black' } },
+  ];
+  const names = { minefield: 'Minefield', mr_freeze: 'Mr. Freeze' };
+  const rows = eventRows(log, names, () => undefined);
+
+  it('takes each entry’s rule, certain, and no rule for an entry without one', () => {
+    expect(rows.map((r) => [r.when, r.rule, r.sure, r.text])).toEqual([
+      ['start', null, true, 'Mr. Freeze is now in play (chosen by White).'],
+      ['start', null, true, 'Minefield is now in play (chosen by White).'],
+      ['start', 'Minefield', true, 'Picked at random (spots): a3, c3.'],
+      ['1.', 'Minefield', true, 'A white knight landed on the mine on c3.'],
+      ['1.', 'Minefield', true, 'The white knight on c3 was removed.'],
+      ['1…', null, true, 'Black’s turn passes to White.'],
+    ]);
+  });
+  it('names a preset by the name in its entry', () => {
+    const hit = [
+      { event: 'move', detail: { color: 'white', uci: 'e4d5' } },
+      { event: 'hp', detail: { id: 20, square: 'd6', type: 'pawn', color: 'black', hp: 1, was: 2 }, rule: hp },
+      { event: 'pushed', detail: { id: 20, from: 'd5', to: 'd6', type: 'pawn', color: 'black' }, rule: hp },
+    ];
+    expect(eventRows(hit, {}, () => 'exd5').map((r) => [r.rule, r.text])).toEqual([
+      ['Hit Points', 'The black pawn on d6 lost a hit point: 1 left.'],
+      ['Hit Points', 'The black pawn was pushed from d5 to d6.'],
+    ]);
+  });
+  it('says that a parried capture stood, in SAN', () => {
+    const stood = [
+      { event: 'move', detail: { color: 'white', uci: 'e4d5' } },
+      { event: 'choice', detail: { answers: { black: 'scissors', white: 'rock' }, choiceId: 'c5', player: 'black', value: 'scissors' }, rule: parry },
+      { event: 'capture-stands', detail: { uci: 'e4d5' }, rule: parry },
+    ];
+    expect(eventRows(stood, { parry: 'Parry' }, () => 'exd5').map((r) => [r.rule, r.text])).toEqual([
+      ['Parry', 'Answers: White rock, Black scissors.'],
+      ['Parry', 'The capture exd5 stands.'],
+    ]);
+  });
+});
+
+describe('eventText for hit points, markers and removals', () => {
+  const t = (event: string, detail: Record<string, unknown>) => eventText({ event, detail }, {});
+  it('writes the new entries in words', () => {
+    expect(t('hp', { square: 'e1', type: 'king', color: 'white', hp: 2, was: 1 })).toBe('The white king on e1 regained a hit point: 2 now.');
+    expect(t('hp', { square: 'e4', type: 'queen', color: 'black', hp: 1, was: 3 })).toBe('The black queen on e4 lost 2 hit points: 1 left.');
+    expect(t('pushed-off', { square: 'h8', type: 'rook', color: 'black', hp: 1 })).toBe('The black rook on h8 survived the hit, but no square beside it was empty: it is off the board.');
+    expect(t('removed', { square: 'd4', type: 'pawn', color: 'white', hp: 0 })).toBe('The white pawn on d4 lost its last hit point and was removed.');
+    expect(t('removed', { square: 'd4' })).toBe('The piece on d4 was removed.');
+    expect(t('entered-marker', { square: 'd5', kind: 'treasure-chest', type: 'pawn', color: 'black', cause: 'effect' })).toBe('A black pawn was put onto the treasure chest on d5.');
+    expect(t('marker-expired', { kind: 'frozen-square', square: 'a4' })).toBe('The frozen square on a4 expired.');
+  });
+});

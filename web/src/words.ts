@@ -136,6 +136,23 @@ export function waitingText(forPlayer: string, kind: string, modifier: string | 
 }
 
 const side = (c: unknown) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : String(c ?? '?'));
+
+/** "a white knight" from an entry's `color` and `type` ("a piece" when they are missing). */
+function pieceWords(d: Record<string, unknown>, article: 'a' | 'the' = 'the'): string {
+  const ty = typeof d.type === 'string' ? d.type.replace(/[_-]+/g, ' ') : '';
+  const co = d.color === 'white' || d.color === 'black' ? d.color : '';
+  if (!ty && !co) return article === 'a' ? 'a piece' : 'the piece';
+  return `${article} ${[co, ty || 'piece'].filter(Boolean).join(' ')}`;
+}
+
+/** A marker kind in words: "treasure-chest" → "treasure chest". */
+const markerWords = (k: unknown) => String(k ?? 'marker').replace(/[_-]+/g, ' ');
+
+/** The first letter in capitals. */
+const cap = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+/** "a hit point" / "2 hit points". */
+const points = (n: number) => (n === 1 ? 'a hit point' : `${n} hit points`);
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : String(v));
 
 /**
@@ -155,6 +172,10 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
     case 'capture-cancelled':
       // In SAN when the move list has the move (issue 26 item 6: "e4d5" read as code).
       return `The capture ${moveSan ?? (d.uci ? String(d.uci) : '')}${moveSan || d.uci ? ' ' : ''}was cancelled: the pieces stay where they were.`;
+    case 'capture-stands':
+      // The attempt hooks (Parry's answers) let the capture stand: said, so the log does not end at
+      // the answers (issue 26 item 6).
+      return `The capture ${moveSan ?? (d.uci ? String(d.uci) : '')}${moveSan || d.uci ? ' ' : ''}stands.`;
     case 'kill-cancelled':
       return `The capture on ${String(d.square ?? '?')} was prevented.`;
     case 'skip':
@@ -181,7 +202,23 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
     case 'spawn':
       return `A ${side(d.color).toLowerCase()} ${String(d.type ?? 'piece')} appeared on ${String(d.square ?? '?')}.`;
     case 'removed':
-      return `The piece on ${String(d.square ?? '?')} was removed.`;
+      if (d.hp === 0) return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} lost its last hit point and was removed.`;
+      return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} was removed.`;
+    case 'entered-marker': {
+      const onto = d.cause === 'move' || d.cause === undefined ? 'landed on' : 'was put onto';
+      return `${cap(pieceWords(d, 'a'))} ${onto} the ${markerWords(d.kind)} on ${String(d.square ?? '?')}.`;
+    }
+    case 'hp': {
+      const hp = Number(d.hp);
+      const was = Number(d.was);
+      if (!Number.isFinite(hp) || !Number.isFinite(was)) return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} has ${String(d.hp ?? '?')} hit points.`;
+      if (hp < was) return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} lost ${points(was - hp)}: ${hp} left.`;
+      return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} regained ${points(hp - was)}: ${hp} now.`;
+    }
+    case 'pushed':
+      return `${cap(pieceWords(d))} was pushed from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
+    case 'pushed-off':
+      return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} survived the hit, but no square beside it was empty: it is off the board.`;
     case 'moved':
       return `A piece was moved from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
     case 'stepped':
@@ -189,9 +226,9 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
     case 'swapped':
       return `The pieces on ${String(d.a ?? '?')} and ${String(d.b ?? '?')} swapped places.`;
     case 'marker-placed':
-      return `A ${String(d.kind ?? 'marker')} was placed on ${String(d.square ?? '?')}.`;
+      return `A ${markerWords(d.kind)} was placed on ${String(d.square ?? '?')}.`;
     case 'marker-expired':
-      return `A ${String(d.kind ?? 'marker')} marker expired.`;
+      return d.square ? `The ${markerWords(d.kind)} on ${String(d.square)} expired.` : `A ${markerWords(d.kind)} marker expired.`;
     case 'marker-limit':
       return 'No more markers can be placed (the board’s limit is reached).';
     case 'draft':
@@ -228,8 +265,10 @@ export interface EventRow {
 /**
  * The event log's rows, oldest first, with the move each follows and the rule that wrote it.
  *
- * The session's log entries do not carry their rule (only `attach`, `detach` and `error` name
- * it), so the rule is derived: an entry after an `attach` and before the next move belongs to it
+ * The server's entries name the rule that wrote them (`rule`, session 18; docs/protocol.md § The
+ * rule log): when any entry of the log does, each row takes its entry's rule, and an entry without
+ * one belongs to no rule. Older logs name none (only `attach`, `detach` and `error` say it), so
+ * there the rule is derived: an entry after an `attach` and before the next move belongs to it
  * (its activation); a `choice` to the modifier of the prompt the page saw (`choiceRules`, choice id
  * to descriptor id, from `pendingChoice.descriptorId`), and the entries after it to the same
  * rule (the rest of its handler); an entry after a move to the only active modifier; otherwise the
@@ -248,11 +287,22 @@ export function eventRows(
   let moves = 0;
   // The rule whose handler is running, when known.
   let ctx: string | null = null;
+  const named = log.some((e) => e.rule);
+  // The entries' own rule names, by id (a preset's name is not in `names`).
+  const own: Record<string, string> = {};
+  for (const e of log) if (e.rule && !names[e.rule.id]) own[e.rule.id] = e.rule.name || humanId(e.rule.id);
+  const allNames = { ...own, ...names };
   log.forEach((e, key) => {
     const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
     const id = typeof d.id === 'string' ? d.id : null;
     let rule: string[];
-    switch (e.event) {
+    if (named) {
+      if (e.event === 'move') {
+        moves++;
+        return;
+      }
+      rule = e.rule ? [e.rule.id] : [];
+    } else switch (e.event) {
       case 'move':
         moves++;
         ctx = active.length === 1 ? active[0] : null;
@@ -287,13 +337,13 @@ export function eventRows(
       default:
         rule = ctx ? [ctx] : [...active];
     }
-    const text = eventText(e, names, e.event === 'capture-cancelled' && moves > 0 ? sanOf(moves - 1) : undefined);
+    const text = eventText(e, names, (e.event === 'capture-cancelled' || e.event === 'capture-stands') && moves > 0 ? sanOf(moves - 1) : undefined);
     if (text === null) return;
     const k = moves - 1 + (firstBlack ? 1 : 0);
     const when = moves === 0 ? 'start' : `${Math.floor(k / 2) + 1}${k % 2 === 0 ? '.' : '…'}`;
     // "Parry is now in play" names its rule already: no "Parry: " before it.
-    const named = e.event === 'attach' || e.event === 'detach';
-    rows.push({ key, when, rule: rule.length && !named ? rule.map((r) => modifierName(r, names)).join(' / ') : null, sure: rule.length <= 1, text });
+    const says = e.event === 'attach' || e.event === 'detach';
+    rows.push({ key, when, rule: rule.length && !says ? rule.map((r) => modifierName(r, allNames)).join(' / ') : null, sure: rule.length <= 1, text });
   });
   return rows;
 }
@@ -315,6 +365,18 @@ export function cancelledMoves(log: LogEntry[]): Set<number> {
 /** A uniform seed for the random rules (a u32, as `seed` in POST /api/games). */
 export function randomSeed(rand: (a: Uint32Array) => Uint32Array = (a) => crypto.getRandomValues(a)): number {
   return rand(new Uint32Array(1))[0];
+}
+
+/**
+ * The seed a new game is created with: the typed whole number 0–2³²−1, or a uniform random u32
+ * when the field is empty (session-7 web trial: every game sent none, so the server's default 0
+ * gave every random rule the same outcome).
+ */
+export function seedOf(text: string, rand: () => number = randomSeed): number | Error {
+  const t = text.trim();
+  if (!t) return rand();
+  if (!/^\d{1,10}$/.test(t) || Number(t) > 4294967295) return new Error(`the seed is a whole number from 0 to 4294967295, not “${t.slice(0, 20)}”`);
+  return Number(t);
 }
 
 /** A piece choice's button label ("white knight f3"). */

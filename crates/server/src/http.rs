@@ -930,10 +930,44 @@ async fn rematch_game(
     }
 }
 
-/// Games (layouts), presets with descriptions and incompatibilities, and
-/// the library modifiers.
-#[utoipa::path(get, path = "/api/rules", responses((status = 200, body = Object, description = "{games, presets, layouts, modifiers}"), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
-async fn rules(State(app): State<Arc<AppState>>) -> Response {
+/// Which saved rules `GET /api/rules` lists.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RulesQuery {
+    /// Ids of saved rules to list, joined by commas (at most
+    /// [`MAX_SAVED_ASKED`]); unknown ids are left out. Without it no saved
+    /// rule is listed: a browser asks for the rules it saved (it holds
+    /// their owner tokens) and the ones it was given a link to, not every
+    /// visitor's (session-14 trial: every saved rule was in every lobby).
+    #[param(required = false)]
+    saved: Option<String>,
+}
+
+/// The most saved-rule ids one `GET /api/rules?saved=…` lists.
+pub const MAX_SAVED_ASKED: usize = 200;
+
+/// Games (layouts), presets with descriptions and incompatibilities, the
+/// library modifiers, and the saved rules asked for by id.
+#[utoipa::path(get, path = "/api/rules", params(RulesQuery), responses((status = 200, body = Object, description = "{games, presets, layouts, modifiers}: `modifiers` lists the built-in library, then the saved rules named in `saved` that exist (`saved: true`, with their descriptor)"), (status = 400, body = ApiError, description = "A bad query (`query.invalid`; `query.too-many-saved`: more than 200 ids)"), (status = 503, body = ApiError, description = "The store failed (`server.store`)")))]
+async fn rules(State(app): State<Arc<AppState>>, ApiQuery(q): ApiQuery<RulesQuery>) -> Response {
+    let asked: Vec<&str> = q
+        .saved
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if asked.len() > MAX_SAVED_ASKED {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "query.too-many-saved",
+            format!(
+                "saved names {} ids; at most {MAX_SAVED_ASKED} are listed at once",
+                asked.len()
+            ),
+        );
+    }
     use houserules_presets::Layout;
     let layouts: Vec<Value> = [
         ("standard", Some(Layout::Standard)),
@@ -981,8 +1015,18 @@ async fn rules(State(app): State<Arc<AppState>>) -> Response {
             v
         })
         .collect();
-    // The library saved with POST /api/modifiers, after the built-in one.
-    match app.store.saved_modifiers().await {
+    // The rules saved with POST /api/modifiers that were asked for, after
+    // the built-in library.
+    let saved = if asked.is_empty() {
+        Ok(Vec::new())
+    } else {
+        app.store.saved_modifiers().await.map(|all| {
+            all.into_iter()
+                .filter(|(id, _)| asked.contains(&id.as_str()))
+                .collect::<Vec<_>>()
+        })
+    };
+    match saved {
         Ok(saved) => modifiers.extend(saved.into_iter().map(|(id, text)| {
             let descriptor: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             json!({"id": id, "name": descriptor["name"].as_str().unwrap_or(&id), "saved": true, "descriptor": descriptor})

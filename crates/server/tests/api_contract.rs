@@ -155,7 +155,7 @@ async fn duplicate_keys_in_bodies_are_refused_naming_key_and_path() {
     }
     // Nothing was created or saved.
     assert_eq!(get_json(s.addr, "/api/games").await, json!([]));
-    let rules = get_json(s.addr, "/api/rules").await;
+    let rules = get_json(s.addr, "/api/rules?saved=twice").await;
     assert!(
         !rules["modifiers"]
             .as_array()

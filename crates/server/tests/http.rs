@@ -332,7 +332,9 @@ async fn modifier_library(b: Backend) {
     assert_eq!(v["findings"][0]["path"], "$.id", "{body}");
     drop(s);
     let again = start_on(db, fast()).await;
-    let rules = get_json(again.addr, "/api/rules").await;
+    // Saved rules are listed when asked for by id (session 18): the
+    // refused ids were never saved, so they are not listed either.
+    let rules = get_json(again.addr, "/api/rules?saved=my-parry,minefield,nope").await;
     let saved: Vec<&Value> = rules["modifiers"]
         .as_array()
         .unwrap()
@@ -342,6 +344,24 @@ async fn modifier_library(b: Backend) {
     assert_eq!(saved.len(), 1, "only the valid descriptor is kept");
     assert_eq!(saved[0]["id"], "my-parry");
     assert_eq!(saved[0]["descriptor"], d);
+    // Not asked for, not listed: a visitor's lobby shows the library and
+    // its own rules, not every visitor's (session-14 trial).
+    let rules = get_json(again.addr, "/api/rules").await;
+    assert!(
+        !rules["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["saved"] == true),
+        "{rules}"
+    );
+    // More than 200 ids at once: refused, saying how many.
+    let many = vec!["x"; 201].join(",");
+    let (status, body) = http(again.addr, "GET", &format!("/api/rules?saved={many}"), None).await;
+    assert_eq!(status, 400, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["code"], "query.too-many-saved", "{body}");
+    assert!(v["message"].as_str().unwrap().contains("201"), "{body}");
 }
 
 /// Regression (session-14 trial): a game created already over (a FEN of
@@ -473,14 +493,14 @@ async fn saved_modifiers_are_owned(b: Backend) {
             "{body}"
         );
     }
-    let rules = get_json(s.addr, "/api/rules").await;
+    let rules = get_json(s.addr, "/api/rules?saved=owned-parry").await;
     assert_eq!(saved_name(&rules), Some(json!("First")));
     // The owner: replaced, 200, no new token.
     let mut second = d.clone();
     second["name"] = json!("Second");
     let (status, body) = save_as(s.addr, &second.to_string(), Some(&token)).await;
     assert_eq!((status, body.as_str()), (200, r#"{"id":"owned-parry"}"#));
-    let rules = get_json(s.addr, "/api/rules").await;
+    let rules = get_json(s.addr, "/api/rules?saved=owned-parry").await;
     assert_eq!(saved_name(&rules), Some(json!("Second")));
     // The token is not in the store: its SHA-256 is, 64 hex digits (the
     // hash itself is checked against FIPS 180-2's test vector in

@@ -478,7 +478,92 @@ async fn draw_claim_in_the_state(b: Backend) {
     assert_eq!(st["drawClaim"], "threefold-repetition");
 }
 
+/// Issue 26 item 6: an update's events name the rule that wrote them and
+/// say what the presets did. Under `piece-hp` (kings 1 point, others 2,
+/// RULINGS P6), from White K e1, R d1; Black K e8, P d5: Rd1xd5 takes a
+/// point and the pawn, left with 1, is pushed to the first empty square
+/// clockwise from north of d5, d6. The update's events: the move (no
+/// rule), `hp` 2 → 1 on d6 and `pushed` d5 → d6, both the preset's
+/// (`{kind: preset, id: piece-hp, name: Hit Points}`), valid against the
+/// schema (which now has `rule`).
+async fn events_name_their_rule(b: Backend) {
+    let s = start(b).await;
+    let schema = server_schema();
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "presets": ["piece-hp"]}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.mv("d1d5", 0).await;
+    let u = expect_valid(&mut w, "update", &schema).await;
+    let events = u["events"].as_array().expect("events");
+    let hp_rule = json!({"kind": "preset", "id": "piece-hp", "name": "Hit Points"});
+    assert_eq!(events.len(), 3, "{u}");
+    assert_eq!(events[0]["event"], "move");
+    assert!(events[0].get("rule").is_none(), "a move is no rule's: {u}");
+    assert_eq!(events[1]["event"], "hp");
+    assert_eq!(
+        (
+            &events[1]["detail"]["square"],
+            &events[1]["detail"]["hp"],
+            &events[1]["detail"]["was"]
+        ),
+        (&json!("d6"), &json!(1), &json!(2))
+    );
+    assert_eq!(events[1]["rule"], hp_rule);
+    assert_eq!(events[2]["event"], "pushed");
+    assert_eq!(
+        (&events[2]["detail"]["from"], &events[2]["detail"]["to"]),
+        (&json!("d5"), &json!("d6"))
+    );
+    assert_eq!(events[2]["rule"], hp_rule);
+    // The full state's log says the same.
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(st["log"][2]["rule"]["name"], "Hit Points", "{st}");
+}
+
+/// `#` in PGN says checkmate (PGN standard §8.2.3.5). Under First Blood
+/// (`capture-to-win`) 1. e4 d5 2. exd5 wins by the capture, not by mate:
+/// python-chess 1.11.2 reading the game as standard chess finds no mate
+/// after 2. exd5 (`board.is_checkmate()` False) and writes its SAN
+/// `exd5`, so the PGN writes `2. exd5 1-0`, not `exd5#`. A real mate
+/// under house rules keeps it: with `parry` (which contests captures
+/// only) 1. f3 e5 2. g4 Qh4# is fool's mate (python-chess `Qh4#`).
+/// (Under `capture-to-win` itself
+/// "checkmate does not end the game": the preset's description; a side
+/// left without moves is stalemated.)
+async fn first_blood_is_no_mate_in_the_pgn(b: Backend) {
+    let s = start(b).await;
+    for (request, line, want) in [
+        (
+            json!({"presets": ["capture-to-win"]}),
+            ["e2e4", "d7d5", "e4d5"].as_slice(),
+            "2. exd5 1-0",
+        ),
+        (
+            json!({"modifiers": ["parry"], "seed": 1}),
+            ["f2f3", "e7e5", "g2g4", "d8h4"].as_slice(),
+            "2. g4 Qh4# 0-1",
+        ),
+    ] {
+        let g = create(s.addr, request).await;
+        let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+        let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+        for (ply, m) in line.iter().enumerate() {
+            let c = if ply % 2 == 0 { &mut w } else { &mut bl };
+            c.mv(m, ply as u32).await;
+            let _ = w.expect("update").await;
+            let _ = bl.expect("update").await;
+        }
+        let pgn = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+        assert!(pgn.1.contains(want), "{want}: {}", pgn.1);
+    }
+}
+
 on_both!(
+    events_name_their_rule,
+    first_blood_is_no_mate_in_the_pgn,
     updates_after_a_move_and_events,
     draw_claim_in_the_state,
     in_check_follows_the_rules_in_force,

@@ -52,6 +52,43 @@ impl Movetext {
     }
 }
 
+/// The move's SAN as PGN writes it, `s` being the session just after it:
+/// `#` says checkmate (PGN standard §8.2.3.5), so a move that won by
+/// another rule (First Blood's capture, a king reaching the hill under a
+/// preset, a royal lost to a modifier) keeps it only where the reader
+/// knows that rule: a lichess variant's game with no preset and no
+/// modifier on top (python-chess writes `#` after a variant win there,
+/// e.g. three-check's third check, an atomic king blown up). Elsewhere a
+/// reader takes the movetext as the named game's, where the move is no
+/// mate: the SAN gets `+` if it gives check under the rules in force,
+/// else nothing, and the `Result` and `Termination` tags say who won
+/// (session-17 finding: `exd5#` after a First Blood capture).
+fn pgn_suffix(s: &Session, san: String) -> String {
+    let Some(bare) = san.strip_suffix('#') else {
+        return san;
+    };
+    // The status names its end in `status` (`checkmate`, or a rule's reason).
+    if s.status()["status"] == "checkmate" {
+        return san;
+    }
+    let id = &s.game().variant().definition().id;
+    let pure = !id.contains('+') && s.state().descriptors.is_empty();
+    // lichess's variants (three-check, King of the Hill, Racing Kings,
+    // atomic, horde, …): python-chess's boards of them write `#` after a
+    // variant win, and their PGN names the variant.
+    let lichess = houserules_presets::lichess::LICHESS_GAMES
+        .iter()
+        .any(|g| g.id == id);
+    if pure && lichess {
+        return san;
+    }
+    if s.is_check() {
+        format!("{bare}+")
+    } else {
+        bare.to_string()
+    }
+}
+
 /// A command of a `[%hr …]` comment (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -124,6 +161,7 @@ impl Recorder {
                 let san = s.san(m);
                 let before = Now::of(s);
                 s.submit(input)?;
+                let san = pgn_suffix(s, san);
                 // The turn before this move is complete: judge it on the
                 // position this move was played from.
                 self.close_turn(s, &before);

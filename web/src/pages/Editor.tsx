@@ -34,6 +34,7 @@ import {
 } from '../editor/model';
 import { loadCustomModifiers, saveCustomModifier } from './customModifiers';
 import { saveOwned } from '../editor/ownerTokens';
+import { knownRuleIds } from '../editor/knownRules';
 import { loadDraft, openKey, saveDraft, savedRules, type SavedRule } from '../editor/draft';
 import { applyFix, describeRule, markerWarnings } from '../editor/explain';
 import {
@@ -49,6 +50,10 @@ import {
   type SquareMode,
 } from '../editor/moveFilter';
 import { SANDBOX_PLAYER, sandboxUrl } from './liveGames';
+import { seedOf } from '../words';
+
+/** The seed of the editor's last sandbox (Try it), kept in this browser. */
+const LAST_SEED_KEY = 'houserules.editorTrySeed';
 import { readPieces, refChoices, switchPieces, type PiecesMode } from '../editor/pieces';
 
 const FILES8 = 'abcdefgh';
@@ -390,8 +395,10 @@ export function Editor() {
   const [saved, setSaved] = useState<SavedRule[]>(() => savedRules([], loadCustomModifiers()));
   // The library's modifier ids, which Save cannot use (POST /api/modifiers: `modifier.id-taken`).
   const [libraryIds, setLibraryIds] = useState<string[]>([]);
-  const refreshSaved = () =>
-    api.rules().then(
+  // The saved rules this browser saved or was given (editor/knownRules.ts), and the one an
+  // `?open=saved:ID` address names.
+  const refreshSaved = (extra: string[] = []) =>
+    api.rules(knownRuleIds(extra)).then(
       (r) => {
         setLibraryIds(r.modifiers.filter((m) => !m.saved).map((m) => m.id));
         const list = savedRules(r.modifiers, loadCustomModifiers());
@@ -404,7 +411,7 @@ export function Editor() {
     // `/editor?open=saved:ID` (the lobby's edit link) opens that rule; the address then becomes
     // plain `/editor`, so a reload keeps the edits rather than reopening the saved version.
     const want = openKey(location.search);
-    refreshSaved().then((list) => {
+    refreshSaved(want?.startsWith('saved:') ? [want.slice(6)] : []).then((list) => {
       if (!want) return;
       const r = list.find((x) => x.key === want);
       if (r) {
@@ -545,11 +552,30 @@ export function Editor() {
     }
   };
 
+  // Try it's seed (session-17 finding: the sandbox had none, so the server drew one and a rule's
+  // random outcome could not be played again): empty is a new random seed each time; the seed used
+  // is shown in the sandbox's rules panel and kept here, so typing it back replays the draw.
+  const [trySeed, setTrySeed] = useState('');
+  const [lastSeed, setLastSeed] = useState<number | null>(() => {
+    const v = Number(localStorage.getItem(LAST_SEED_KEY) ?? 'NaN');
+    return Number.isInteger(v) && v >= 0 ? v : null;
+  });
   const tryIt = async () => {
     const d = current();
     if (!d) return;
+    const seed = seedOf(trySeed);
+    if (seed instanceof Error) {
+      setStatus(`Not started: ${seed.message}.`);
+      return;
+    }
+    setLastSeed(seed);
     try {
-      const g = await api.createGame({ modifiers: [d], choiceTimeout: { mode: 'no-timeout' }, white: SANDBOX_PLAYER, black: SANDBOX_PLAYER });
+      localStorage.setItem(LAST_SEED_KEY, String(seed));
+    } catch {
+      /* storage off: the seed is still in the sandbox's rules panel */
+    }
+    try {
+      const g = await api.createGame({ modifiers: [d], seed, choiceTimeout: { mode: 'no-timeout' }, white: SANDBOX_PLAYER, black: SANDBOX_PLAYER });
       location.assign(sandboxUrl(g));
     } catch (e) {
       setStatus(`Could not start the sandbox: ${(e as Error).message}`);
@@ -637,6 +663,15 @@ export function Editor() {
           <button type="button" onClick={fromJson}>Visual view</button>
         )}
         <button type="button" onClick={save}>Save</button>
+        <label class="try-seed" for="try-seed" title="The seed of the rule's random outcomes in the sandbox: empty for a new random one each time; type a seed shown in a sandbox's rules panel to play the same draws again">
+          Seed{' '}
+          <input id="try-seed" data-try-seed type="text" inputMode="numeric" size={11} placeholder={lastSeed === null ? 'random' : `random (last ${lastSeed})`} value={trySeed} onInput={(e) => setTrySeed((e.target as HTMLInputElement).value)} />
+        </label>
+        {lastSeed !== null && trySeed.trim() !== String(lastSeed) && (
+          <button type="button" data-reuse-seed onClick={() => setTrySeed(String(lastSeed))} title="Play the last sandbox's random outcomes again">
+            Same seed
+          </button>
+        )}
         <button type="button" class="primary" onClick={tryIt}>Try it</button>
         {saved.length > 0 && (
           <label class="saved-rules">

@@ -129,6 +129,33 @@ export function opponentCame(seenPresent: boolean, moveColors: string[], opponen
   return seenPresent || moveColors.includes(opponent);
 }
 
+/**
+ * What a player reads while the opponent is away (session-11 trial: nothing but a grey dot said
+ * it): `awayMs`, how long this page has seen them gone (null when they were already gone when the
+ * page opened: the server's own timer started earlier), and `afterMs`, the server's
+ * `claimVictoryAfterMs`.
+ */
+export function awayText(awayMs: number | null, afterMs: number | undefined): string {
+  const wait = afterMs ? Math.round(afterMs / 1000) : null;
+  if (wait === null) return 'Your opponent left the game. If they do not come back, you can claim the win.';
+  if (awayMs === null) return `Your opponent is not connected. Once they have been away ${wait} s you can claim the win (Claim victory).`;
+  const left = Math.ceil((afterMs! - awayMs) / 1000);
+  if (left > 0) return `Your opponent left the game. If they are not back in ${left} s, you can claim the win.`;
+  return 'Your opponent left the game: you can claim the win now (Claim victory), or wait for them.';
+}
+
+/**
+ * Whose time a pending choice spends (session-14 trial: during a Parry answer the clock ran with
+ * no word of whose it was): the side to move's clock runs while a choice is pending (docs/protocol.md
+ * § Rules of play). Null when no clock runs.
+ */
+export function choiceClockText(running: Color | null, mySide: Color | null): string | null {
+  if (!running) return null;
+  const who = running === 'white' ? 'White' : 'Black';
+  if (mySide === running) return 'Your clock runs while this choice is answered (it is part of your turn).';
+  return `${who}’s clock runs while this choice is answered (it is part of ${who}’s turn).`;
+}
+
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
 export function resultOf(c: GameClient): { result: string; reason: string } | null {
   if (c.gameOver) return c.gameOver;
@@ -314,8 +341,14 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   useEffect(() => setTypedError(''), [s?.plyCount]);
   // The seats this page has seen connected (a win can be claimed only against one that came).
   const seenOpponent = useRef<Partial<Record<Color, boolean>>>({});
-  if (g?.presence.white) seenOpponent.current.white = true;
-  if (g?.presence.black) seenOpponent.current.black = true;
+  // When this page saw each seat leave (its presence went from on to off), for "claim in N s".
+  const leftAt = useRef<Partial<Record<Color, number>>>({});
+  for (const c of ['white', 'black'] as const) {
+    if (g?.presence[c]) {
+      seenOpponent.current[c] = true;
+      delete leftAt.current[c];
+    } else if (g && seenOpponent.current[c] && leftAt.current[c] === undefined) leftAt.current[c] = Date.now();
+  }
   // The rematch this page asked for was accepted: to the new game, with this seat's token.
   const [dropPick, setDropPick] = useState<{ piece: string; at: number } | null>(null);
   // Sounds (issue 26): one per new move (capture, check) and at the end; none for the state a page opens with.
@@ -481,7 +514,8 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     live && choice && ['piece', 'square', 'column', 'row'].includes(choice.prompt.kind)
       ? { kind: choice.prompt.kind as 'piece' | 'square' | 'column' | 'row', options: choice.prompt.options.map(String) }
       : null;
-  // A draft card's prompt has no timeout of its own: the game's rule (once the record has answered).
+  // Every prompt carries the game's timeout (a draft card's too, from session 18); the game's rule
+  // from the record stands in for an older server's card prompt.
   const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout ?? (s.pendingChoice?.kind === 'card' && request !== undefined ? choiceSeconds(request) : undefined);
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
@@ -573,6 +607,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
               <>
                 <h3>{choiceTitle(choice.prompt.kind, pendingFor)}</h3>
                 {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
+                {choiceClockText(g.clocks?.running ?? null, mySide ?? null) && <p class="clock-note" data-choice-clock>{choiceClockText(g.clocks?.running ?? null, mySide ?? null)}</p>}
                 {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' || choice.prompt.kind === 'card' ? null : <p>Click the board, or pick:</p>}
                 <div class={choice.prompt.kind === 'card' ? 'options cards' : 'options'}>
                   {(choice.prompt.options.length ? choice.prompt.options : defaultOptions(choice.prompt.kind)).map((o) => (
@@ -591,11 +626,14 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
                 </div>
               </>
             ) : (
-              <p>
-                {sentRps && s.pendingChoice.kind === 'rps'
-                  ? 'Your answer is in. It stays hidden from your opponent until both have answered.'
-                  : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
-              </p>
+              <>
+                <p>
+                  {sentRps && s.pendingChoice.kind === 'rps'
+                    ? 'Your answer is in. It stays hidden from your opponent until both have answered.'
+                    : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
+                </p>
+                {choiceClockText(g.clocks?.running ?? null, mySide ?? null) && <p class="clock-note" data-choice-clock>{choiceClockText(g.clocks?.running ?? null, mySide ?? null)}</p>}
+              </>
             )}
           </div>
         )}
@@ -753,6 +791,9 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         {s.activeModifiers.length > 0 && (
           <p class="mods" data-rules={s.activeModifiers.map((m) => m.id).join(' ')}>In play now: {s.activeModifiers.map((m) => modifierName(m.id, names)).join(', ')}</p>
         )}
+        {opponent && live && !hot && !g.presence[opponent] && !notJoined && opponentCame(!!seenOpponent.current[opponent], moveColors, opponent) && (
+          <AwayNotice since={leftAt.current[opponent] ?? null} afterMs={g.claimVictoryAfterMs} />
+        )}
         <MarkerLegend present={s.markers.map((m) => m.kind)} />
         <div class="notices" aria-live="assertive">
           {client.notices.slice(-3).map((n) => (
@@ -783,6 +824,16 @@ function Clock({ reading, side, offset, live }: { reading: ClockReading; side: C
     <div class={`clock ${side}${running ? ' running' : ''}${ms < 10_000 ? ' low' : ''}`} data-clock={side} role="timer" aria-label={`${side} clock`}>
       {formatClock(ms)}
     </div>
+  );
+}
+
+/** The opponent-away notice, counting down to the moment the win can be claimed. */
+function AwayNotice({ since, afterMs }: { since: number | null; afterMs?: number }) {
+  const now = useTicker(since !== null);
+  return (
+    <p class="notice info" data-opponent-away role="status">
+      {awayText(since === null ? null : now - since, afterMs)}
+    </p>
   );
 }
 

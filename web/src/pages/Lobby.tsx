@@ -6,8 +6,9 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
 import { editUrl } from '../editor/draft';
+import { knownRuleIds, rememberSharedRule, ruleFromUrl, shareUrl } from '../editor/knownRules';
 import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
-import { randomSeed } from '../words';
+import { randomSeed, seedOf } from '../words';
 import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
 import { timeControl } from '../rules';
 
@@ -114,17 +115,8 @@ export function chess960Layout(choice: string, rand: () => number = Math.random)
   return { layout: `chess960:${index}`, index };
 }
 
-/**
- * The seed a new game is created with: the typed whole number 0–2³²−1, or a uniform random u32
- * when the field is empty (session-7 web trial: every game sent none, so the server's default 0
- * gave every random rule the same outcome).
- */
-export function seedOf(text: string, rand: () => number = randomSeed): number | Error {
-  const t = text.trim();
-  if (!t) return rand();
-  if (!/^\d{1,10}$/.test(t) || Number(t) > 4294967295) return new Error(`the seed is a whole number from 0 to 4294967295, not “${t.slice(0, 20)}”`);
-  return Number(t);
-}
+// The seed field's reading (words.ts: the editor's Try it reads its field the same way).
+export { seedOf };
 
 /**
  * The choice timeout typed in the lobby: a whole number of seconds from 1 to 3600 (session-14
@@ -199,6 +191,10 @@ export function Lobby() {
   const [gameYaml, setGameYaml] = useState<{ name: string; text: string; error?: string } | null>(null);
   const [presets, setPresets] = useState<string[]>([]);
   const [modifiers, setModifiers] = useState<string[]>([]);
+  // A shared link's rule that this server does not hold (`/?rule=ID`).
+  const [sharedMissing, setSharedMissing] = useState<string | null>(null);
+  // The saved rule whose share link was just copied.
+  const [copied, setCopied] = useState<string | null>(null);
   const [custom, setCustom] = useState<string[]>([]);
   const [draft, setDraft] = useState(false);
   const [tc, setTc] = useState(0);
@@ -246,7 +242,19 @@ export function Lobby() {
   const customMods = useMemo(loadCustomModifiers, []);
 
   useEffect(() => {
-    api.rules().then(setRules, (e: Error) => setLoadError(e.message));
+    // The saved rules this browser saved or was given a link to (`/?rule=ID`, offered ticked);
+    // the server lists no other visitor's (session 18).
+    const shared = ruleFromUrl(location.search);
+    if (shared) rememberSharedRule(shared);
+    api.rules(knownRuleIds(shared ? [shared] : [])).then(
+      (r) => {
+        setRules(r);
+        if (!shared) return;
+        if (r.modifiers.some((m) => m.saved && m.id === shared)) setModifiers((ms) => (ms.includes(`saved:${shared}`) ? ms : [...ms, `saved:${shared}`]));
+        else setSharedMissing(shared);
+      },
+      (e: Error) => setLoadError(e.message),
+    );
     const refresh = () => {
       api.listGames('open').then(setOpen, () => {});
       api.listGames('live').then((gs) => setLive(gs.filter(watchable)), () => {});
@@ -349,6 +357,11 @@ export function Lobby() {
       <section class="create">
         <h2>New game</h2>
         {loadError && <p class="notice error">Could not load the rules: {loadError}</p>}
+        {sharedMissing && (
+          <p class="notice error" data-shared-missing>
+            The link names a saved rule “{sharedMissing.slice(0, 60)}” that this server does not hold.
+          </p>
+        )}
         <form onSubmit={create} noValidate>
           <label for="lobby-game">
             Game
@@ -451,6 +464,21 @@ export function Lobby() {
                       {' '}
                       <a href={editUrl(`saved:${m.id}`)} data-edit-saved={m.id} title="Open this rule in the modifier editor to change it">
                         edit
+                      </a>{' '}
+                      <a
+                        href={shareUrl(location.origin, m.id)}
+                        data-share-saved={m.id}
+                        title="Copy a link that offers this rule in another visitor's lobby (saved rules are listed only for the browser that saved them and those given a link)"
+                        onClick={(e) => {
+                          e.preventDefault();
+                          const url = shareUrl(location.origin, m.id);
+                          void navigator.clipboard?.writeText(url).then(
+                            () => setCopied(m.id),
+                            () => prompt('Copy this link', url),
+                          );
+                        }}
+                      >
+                        {copied === m.id ? 'link copied' : 'share link'}
                       </a>
                     </>
                   )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { canAskTakeback, moveListRows, opponentCame, pieceNow, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, choiceClockText, moveListRows, opponentCame, pieceNow, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -104,5 +104,26 @@ describe('pieceNow', () => {
   it('without a usable id, matches square, type and colour', () => {
     expect(pieceNow(pc(0, 'b1'), [pc(0, 'b1'), pc(0, 'g1')])).toEqual(pc(0, 'b1'));
     expect(pieceNow(pc(0, 'b1'), [pc(0, 'b1', 'bishop')])).toBeNull();
+  });
+});
+
+describe('the opponent-away notice (session-11 trial: only a grey dot said it)', () => {
+  it('counts down to the claim, from when this page saw them leave', () => {
+    expect(awayText(0, 60_000)).toBe('Your opponent left the game. If they are not back in 60 s, you can claim the win.');
+    expect(awayText(45_500, 60_000)).toBe('Your opponent left the game. If they are not back in 15 s, you can claim the win.');
+    expect(awayText(60_000, 60_000)).toBe('Your opponent left the game: you can claim the win now (Claim victory), or wait for them.');
+  });
+  it('says the rule when the page did not see them leave, or knows no wait', () => {
+    expect(awayText(null, 30_000)).toBe('Your opponent is not connected. Once they have been away 30 s you can claim the win (Claim victory).');
+    expect(awayText(5_000, undefined)).toBe('Your opponent left the game. If they do not come back, you can claim the win.');
+  });
+});
+
+describe('whose clock a pending choice spends (the side to move’s: docs/protocol.md § Rules of play)', () => {
+  it('names the running clock', () => {
+    expect(choiceClockText('white', 'black')).toBe('White’s clock runs while this choice is answered (it is part of White’s turn).');
+    expect(choiceClockText('white', 'white')).toBe('Your clock runs while this choice is answered (it is part of your turn).');
+    expect(choiceClockText('black', null)).toBe('Black’s clock runs while this choice is answered (it is part of Black’s turn).');
+    expect(choiceClockText(null, 'white')).toBeNull();
   });
 });

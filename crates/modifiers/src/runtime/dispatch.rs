@@ -125,8 +125,13 @@ impl Session {
 
     pub(crate) fn detach_now(&mut self, instance: u32) {
         if let Some(i) = self.st.modifiers.iter().position(|m| m.id == instance) {
+            let rule = self.instance_rule(instance);
             let m = self.st.modifiers.remove(i);
-            self.log("detach", json!({"id": m.descriptor, "instance": m.id}));
+            self.log_as(
+                "detach",
+                json!({"id": m.descriptor, "instance": m.id}),
+                rule,
+            );
             self.sync_topology();
         }
     }
@@ -136,8 +141,9 @@ impl Session {
     pub(crate) fn post(&mut self) {
         if self.st.cursor.skip {
             self.st.cursor.skip = false;
+            let by = self.st.cursor.skip_by.take();
             self.st.cursor.items.push_front(Work::Step(Step::Post));
-            self.do_skip();
+            self.do_skip(by);
             return;
         }
         self.st.cursor.ply = None;
@@ -289,6 +295,28 @@ impl Session {
                     generation,
                 });
             }
+        }
+        // A landing that fires a rule is said (issue 26 item 6: a treasure
+        // chest or a mine was entered without a word), named after the
+        // marker's own rule when it listens, else the first that does.
+        if let Some(first) = arms.first().map(|a| a.instance) {
+            let by = if arms.iter().any(|a| a.instance == marker.source) {
+                marker.source
+            } else {
+                first
+            };
+            let def = self.game.variant().definition();
+            let detail = json!({
+                "square": self.geom.name(square),
+                "kind": marker.kind.as_str(),
+                "marker": marker.id,
+                "id": p.id,
+                "type": super::kind_name(def, p.piece.kind),
+                "color": p.piece.color.name(),
+                "cause": cause,
+            });
+            let rule = self.instance_rule(by);
+            self.log_as("entered-marker", detail, rule);
         }
         let cont = Work::Entry {
             piece,
@@ -453,7 +481,12 @@ impl Session {
                     .retain(|m| !expired.iter().any(|e| e.id == m.id));
                 let mut arms = Vec::new();
                 for m in &expired {
-                    self.log("marker-expired", json!({"marker": m.id, "kind": m.kind}));
+                    let rule = self.instance_rule(m.source);
+                    self.log_as(
+                        "marker-expired",
+                        json!({"marker": m.id, "kind": m.kind, "square": self.geom.name(m.square)}),
+                        rule,
+                    );
                     let mut e = ev.clone();
                     e.insert("marker".into(), marker_value(self.geom, m));
                     let modifiers: Vec<u32> = self.st.modifiers.iter().map(|i| i.id).collect();

@@ -94,18 +94,39 @@ impl Session {
             "draft",
             json!({"ply": p, "for": who.name(), "cards": shown}),
         );
+        // The game's choice timeout, as every other prompt says it
+        // (a draft's prompt had none, so the page counted down from the
+        // game's setting instead: session-17 finding).
+        let timeout = match self.st.choice_timeout {
+            super::ChoiceTimeout::TimeoutWithDefault { seconds } => Some(seconds),
+            super::ChoiceTimeout::NoTimeout => None,
+        };
+        let mut prompt =
+            json!({"kind": "card", "options": options, "cards": shown, "forPlayer": who.name()});
+        if let Some(t) = timeout {
+            prompt["timeout"] = json!(t);
+        }
         self.st.pending.push(PendingChoice {
             choice_id: format!("c{id}"),
             descriptor_id: String::new(),
             modifier_instance_id: 0,
-            trigger_path: vec![PathStep { index: 0, branch: String::new() }],
+            trigger_path: vec![PathStep {
+                index: 0,
+                branch: String::new(),
+            }],
             primitive_index: 0,
             bindings: BTreeMap::new(),
             kind: "card".into(),
-            prompt: json!({"kind": "card", "options": options, "cards": shown, "forPlayer": who.name()}),
+            prompt,
             for_player: who.name().into(),
-            timeout: None,
-            arm: Arm { instance: 0, trigger: 0, event: BTreeMap::new(), subject: Value::Null, generation: 1 },
+            timeout,
+            arm: Arm {
+                instance: 0,
+                trigger: 0,
+                event: BTreeMap::new(),
+                subject: Value::Null,
+                generation: 1,
+            },
             bind: "card".into(),
             collected: BTreeMap::new(),
             count: 1,

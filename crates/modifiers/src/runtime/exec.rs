@@ -102,8 +102,15 @@ impl Session {
         )
     }
 
-    /// Runs an arm from its start (the cascade limit applies, E1).
+    /// Runs an arm from its start (the cascade limit applies, E1); the
+    /// log entries it writes are named after its rule.
     pub(crate) fn run_arm(&mut self, arm: Arm) {
+        self.running.push(arm.instance);
+        self.run_arm_named(arm);
+        self.running.pop();
+    }
+
+    fn run_arm_named(&mut self, arm: Arm) {
         if arm.generation > MAX_CASCADE {
             let id = self
                 .st
@@ -178,10 +185,12 @@ impl Session {
             arm: arm.clone(),
             binds,
         };
+        self.running.push(arm.instance);
         // The frame opened when the arm started is still in the cursor.
         if self.resume_body(&mut run, &effects, path, &[]) == Flow::Done {
             self.close_hp_frame(arm.generation);
         }
+        self.running.pop();
     }
 
     fn resume_body(
@@ -611,9 +620,15 @@ impl Session {
                     self.convert(&t, ty.as_ref().and_then(Value::as_str), co);
                 }
             }
-            K::CancelCapture => self.st.cursor.cancelled = true,
+            K::CancelCapture => {
+                self.st.cursor.cancelled = true;
+                self.st.cursor.cancelled_by = Some(run.arm.instance);
+            }
             K::CancelKill => self.kill_cancelled = true,
-            K::SkipTurn => self.st.cursor.skip = true,
+            K::SkipTurn => {
+                self.st.cursor.skip = true;
+                self.st.cursor.skip_by = Some(run.arm.instance);
+            }
             K::DetachModifier => {
                 let inst = run.arm.instance;
                 if self
@@ -1087,12 +1102,18 @@ impl Session {
         let Some(cur) = self.find_piece(p.id) else {
             return;
         };
+        let def = self.game.variant().definition();
+        // The piece is named (issue 26 item 6: "the piece on e4 was
+        // removed" after a mine said neither what nor by which rule).
+        let detail = json!({
+            "square": self.geom.name(cur.sq),
+            "id": cur.id,
+            "type": super::kind_name(def, cur.piece.kind),
+            "color": cur.piece.color.name(),
+        });
         self.rewrite(Rewrite::Remove(cur.sq));
         self.st.attrs.remove(&cur.id);
-        self.log(
-            "removed",
-            json!({"square": self.geom.name(cur.sq), "id": cur.id}),
-        );
+        self.log("removed", detail);
     }
 
     fn step_pieces(&mut self, run: &mut ArmRun, p: &BTreeMap<String, Value>) {

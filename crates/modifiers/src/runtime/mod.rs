@@ -35,6 +35,7 @@ pub mod entry;
 mod eval;
 mod exec;
 mod geom;
+mod hp_log;
 mod legal;
 mod quiet;
 mod repetition;
@@ -57,8 +58,8 @@ pub use geom::Geom;
 pub use legal::is_fully_immobilising;
 pub use shapes::{shape_ok, DIRECTIONS};
 pub use state::{
-    Arm, ChoiceTimeout, CoinFlips, Cursor, Instance, Lifetime, LogEntry, Marker, MarkerLifetime,
-    PathStep, PendingChoice, Ply, State, Step, Work,
+    Arm, ChoiceTimeout, CoinFlips, Cursor, Instance, Lifetime, LogEntry, LogRule, LogRuleKind,
+    Marker, MarkerLifetime, PathStep, PendingChoice, Ply, State, Step, Work,
 };
 
 /// The name the trigger, primitive and legality code (`exec.rs`,
@@ -169,6 +170,10 @@ pub struct Runtime {
     /// The repetition key of the position the move being dispatched
     /// started from, taken before its first trigger ran.
     ply_start_key: Option<u64>,
+    /// Transient: the instances whose arms are running, innermost last
+    /// (a kill attempt's hooks run inside the killing arm): the log's
+    /// entries are named after the innermost.
+    running: Vec<u32>,
 }
 
 /// How a [`Runtime`] starts: the options of a session's creation request.
@@ -306,6 +311,7 @@ impl Runtime {
             probing: false,
             rep_keys: Vec::new(),
             ply_start_key: None,
+            running: Vec::new(),
         };
         // A saved state may hold a modifier that wraps the files.
         rt.sync_topology();
@@ -868,11 +874,56 @@ impl Runtime {
         id
     }
 
+    /// Logs an entry named after the rule whose arm is running (none
+    /// outside an arm).
     pub(crate) fn log(&mut self, event: &str, detail: Value) {
+        let rule = self
+            .running
+            .last()
+            .copied()
+            .and_then(|i| self.instance_rule(i));
+        self.log_as(event, detail, rule);
+    }
+
+    /// Logs an entry named after `rule`.
+    pub(crate) fn log_as(&mut self, event: &str, detail: Value, rule: Option<LogRule>) {
         self.st.log.push(LogEntry {
             event: event.into(),
             detail,
+            rule,
         });
+    }
+
+    /// The rule of an attached (or once attached) instance: its
+    /// descriptor's id and name.
+    pub(crate) fn instance_rule(&self, inst: u32) -> Option<LogRule> {
+        let i = self.st.modifiers.iter().find(|m| m.id == inst)?;
+        let name = self
+            .st
+            .descriptors
+            .get(&i.descriptor)
+            .map(|d| d.name.as_str());
+        Some(Self::descriptor_rule(&i.descriptor, name))
+    }
+
+    /// The rule of a descriptor by id (its name when the descriptor is
+    /// known, else the id).
+    pub(crate) fn descriptor_rule(id: &str, name: Option<&str>) -> LogRule {
+        LogRule {
+            kind: LogRuleKind::Modifier,
+            id: id.to_string(),
+            name: name.filter(|n| !n.is_empty()).unwrap_or(id).to_string(),
+        }
+    }
+
+    /// The rule of a preset by id (its registry name).
+    pub(crate) fn preset_rule(id: &str) -> LogRule {
+        LogRule {
+            kind: LogRuleKind::Preset,
+            id: id.to_string(),
+            name: houserules_presets::registry::find(id)
+                .map_or_else(|| id.to_string(), |p| p.name.to_string()),
+        }
     }
 
     fn descriptor_of(&self, inst: u32) -> Option<&Arc<Descriptor>> {
@@ -903,9 +954,11 @@ impl Runtime {
             },
             l => l,
         };
-        self.log(
+        let rule = Self::descriptor_rule(&desc.id, Some(&desc.name));
+        self.log_as(
             "attach",
             json!({"id": desc.id, "instance": id, "chooser": chooser.name()}),
+            Some(rule),
         );
         self.st.modifiers.push(Instance {
             id,
@@ -1165,13 +1218,24 @@ impl Runtime {
             en_passant,
             rook: None,
             hp_aura_lost: Vec::new(),
+            contested_by: Vec::new(),
         };
         self.log("move", json!({"uci": uci, "color": mover.name()}));
         let c = &mut self.st.cursor;
         c.ply = Some(ply);
         c.cancelled = false;
+        c.cancelled_by = None;
         if !captured.is_null() {
             let arms = self.capture_attempt_arms();
+            let mut by: Vec<u32> = Vec::new();
+            for a in &arms {
+                if !by.contains(&a.instance) {
+                    by.push(a.instance);
+                }
+            }
+            if let Some(p) = self.st.cursor.ply.as_mut() {
+                p.contested_by = by;
+            }
             self.st.cursor.items.extend(arms.into_iter().map(Work::Arm));
         }
         self.st.cursor.items.push_back(Work::Step(Step::ApplyMove));
@@ -1192,9 +1256,19 @@ impl Runtime {
             let uci = ply.uci.clone();
             // No move is played: no position to record.
             self.ply_start_key = None;
-            self.log("capture-cancelled", json!({"uci": uci}));
-            self.do_skip();
+            let by = self.st.cursor.cancelled_by.take();
+            let rule = by.and_then(|i| self.instance_rule(i));
+            self.log_as("capture-cancelled", json!({"uci": uci}), rule);
+            self.do_skip(by);
             return;
+        }
+        // A capture its attempt hooks let stand (parry's answers went the
+        // capturer's way): said, so that the log does not end at the
+        // answers (issue 26 item 6).
+        if let Some(&by) = ply.contested_by.first() {
+            let uci = ply.uci.clone();
+            let rule = self.instance_rule(by);
+            self.log_as("capture-stands", json!({"uci": uci}), rule);
         }
         let pos = self.position();
         let mover_id = pos.piece_id(mv.from);
@@ -1210,6 +1284,7 @@ impl Runtime {
         // Under `piece-hp`, the move's own damage (a capture that leaves
         // the target standing) lowers its `Hp` fact: stage 2 too.
         let preset_before = self.preset_hp_all();
+        let hp_log = self.hp_before();
         // The captured piece's attributes go with it (after its snapshot).
         self.record_repetition();
         // A push move first pushes the line of pieces on its destination
@@ -1229,6 +1304,7 @@ impl Runtime {
             Vec::new()
         };
         self.game.apply_unchecked(mv);
+        self.log_hp_changes(&hp_log, captured_id.map(|c| c as u16), (mover_id, mv.to));
         // A dropped piece gets its id when it lands: the ply names it from
         // now on (its move triggers and marker entries).
         let landed = self.position();
@@ -1310,11 +1386,14 @@ impl Runtime {
 
     /// A skip (rulings A5): the other side moves; no ply, no lifetime; a
     /// fresh stage-12 dispatch for the new side.
-    fn do_skip(&mut self) {
+    /// `by`: the instance whose rule passed the turn (its `skip-turn` or
+    /// `cancel-capture`), which names the log entry.
+    fn do_skip(&mut self, by: Option<u32>) {
         let skipped = self.game.turn();
         edit_board!(self.game, |p, _t| p.skip_turn());
         self.st.skips_in_row += 1;
-        self.log("skip", json!({"color": skipped.name()}));
+        let rule = by.and_then(|i| self.instance_rule(i));
+        self.log_as("skip", json!({"color": skipped.name()}), rule);
         self.st.cursor.ply = None;
         if self.st.skips_in_row >= MAX_SKIPS {
             self.st.result = Some(json!({"status": "draw", "reason": "skip-loop"}));
@@ -1434,7 +1513,16 @@ impl Runtime {
         if frame.for_player == "both" && complete {
             entry["answers"] = Value::Object(frame.collected.clone().into_iter().collect());
         }
-        self.log("choice", entry);
+        // Named after the rule that asked (none for a draft's card).
+        let rule = (!frame.descriptor_id.is_empty()).then(|| {
+            let name = self
+                .st
+                .descriptors
+                .get(&frame.descriptor_id)
+                .map(|d| d.name.as_str());
+            Self::descriptor_rule(&frame.descriptor_id, name)
+        });
+        self.log_as("choice", entry, rule);
         self.st.pending.pop();
         if !complete {
             self.st.pending.push(frame);

@@ -33,15 +33,18 @@ impl Runtime {
     /// result.
     pub(crate) fn quiet_submit(&mut self, m: Move, recorded: String) -> String {
         let mover = self.game.turn();
-        let captured = if self.st.attrs.is_empty() {
+        let hp_log = self.hp_before();
+        let captured = if self.st.attrs.is_empty() && hp_log.is_empty() {
             None
         } else {
             self.captured_id(m, mover)
         };
+        let mover_id = self.position().piece_id(m.from);
         self.log("move", json!({"uci": recorded, "color": mover.name()}));
         self.st.cursor.cancelled = false;
         self.record_repetition();
         self.game.apply_unchecked(m);
+        self.log_hp_changes(&hp_log, captured, (mover_id, m.to));
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
         if let Some(id) = captured {
@@ -55,7 +58,7 @@ impl Runtime {
 
     /// The id of the piece `m` captures, before it is played (en passant:
     /// the pawn beside the destination).
-    fn captured_id(&self, m: Move, mover: Color) -> Option<u16> {
+    pub(crate) fn captured_id(&self, m: Move, mover: Color) -> Option<u16> {
         let pos = self.position();
         let sq = match m.kind {
             MoveKind::Castle => return None,

@@ -310,6 +310,12 @@ pub struct Ply {
     /// fires on-damaged for those still standing, rulings C8).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hp_aura_lost: Vec<u16>,
+    /// The instances whose `on-capture-attempt` arms the capture fired,
+    /// in order (a capture they let stand is logged as `capture-stands`,
+    /// named after the first: issue 26 item 6, "a parry that lets the
+    /// capture stand says only the answers").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contested_by: Vec<u32>,
 }
 
 mod color_serde {
@@ -407,6 +413,14 @@ pub struct Cursor {
     /// A skip-turn was requested.
     #[serde(default)]
     pub skip: bool,
+    /// The instance whose `cancel-capture` cancelled the capture (its
+    /// rule names the log's `capture-cancelled` entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled_by: Option<u32>,
+    /// The instance whose `skip-turn` requested the skip (its rule names
+    /// the log's `skip` entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_by: Option<u32>,
     /// `Hp` bonus from auras per piece id when the running arm started
     /// (empty when no aura touches `Hp`): the arm is one atomic frame, so
     /// a bonus lost by its primitives is compared when it ends, across a
@@ -419,10 +433,41 @@ pub struct Cursor {
 /// One log entry: what an input (or a step of it) did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogEntry {
-    /// `move`, `skip`, `choice`, `attach`, `detach`, `error`, …
+    /// `move`, `skip`, `choice`, `attach`, `detach`, `error`, `removed`,
+    /// `entered-marker`, `hp`, `pushed`, `capture-stands`, … (the list is
+    /// in docs/protocol.md § The rule log).
     pub event: String,
     /// Details.
     pub detail: Value,
+    /// The rule that wrote the entry: the modifier whose trigger or choice
+    /// it comes from, or the preset whose hook did it (hit points, pushes);
+    /// absent for the game's own events (a move, a draft offer) and for a
+    /// turn passed by no rule. With several modifiers in play a reader
+    /// cannot tell from the order alone which one wrote an entry (issue 26
+    /// item 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<LogRule>,
+}
+
+/// The rule a [`LogEntry`] belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct LogRule {
+    /// `modifier` or `preset`.
+    pub kind: LogRuleKind,
+    /// The modifier's descriptor id or the preset's id.
+    pub id: String,
+    /// Its display name (the descriptor's `name`, the preset's name).
+    pub name: String,
+}
+
+/// Whether a [`LogRule`] is a modifier or a preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LogRuleKind {
+    /// A modifier (a descriptor attached to the game).
+    Modifier,
+    /// A preset of the game's rule set.
+    Preset,
 }
 
 /// The JSON-serialisable session state.
