@@ -56,7 +56,16 @@ the report has a line per node (games created, moves sent, moves per
 second, ack p50/p99, and its CPU per move with its --server-pid, given in
 the same order as the --server) and the totals. Start the nodes with
 --max-connections-per-ip 0 --creations-per-minute 0 (one address makes
-every game) and a --messages-per-second above the bots' rate.";
+every game) and a --messages-per-second above the bots' rate.
+
+With --ramp-seconds S the games start one after another over S seconds
+(game i at i*S/GAMES), rather than all at once: the creations and the
+sockets then come at GAMES/S a second. The measured window (--seconds)
+starts once every game has its two sockets welcomed (and has played its
+warm-up): the moves acknowledged before, the ramp, are reported apart
+(moves per second and ack p50/p99/max, in total and per node), and the
+measured window is also given in slices of 10 s (p50/p99/max of each),
+which shows whether its tail is steady or comes in bursts.";
 
 /// Options of `houserules loadtest`.
 #[derive(Debug, Args)]
@@ -98,6 +107,22 @@ pub struct LoadtestArgs {
     /// Plies every game plays before the measured window starts
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     warmup_plies: u32,
+    /// Start the games over this many seconds (game i at i*S/GAMES)
+    /// rather than all at once; the moves of the ramp are reported apart
+    /// from the measured window
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    ramp_seconds: f64,
+}
+
+/// One acknowledged move outside the warm-up: when it was sent (ms since
+/// the bots started), its ack latency, the node of its mover, and whether
+/// it fell in the measured window (else in the ramp).
+#[derive(Clone, Copy)]
+struct Sample {
+    at_ms: u64,
+    us: u64,
+    node: usize,
+    measured: bool,
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -130,6 +155,10 @@ struct Stats {
     games_done: AtomicU64,
     connections: AtomicU64,
     latencies_us: Mutex<Vec<u64>>,
+    /// Every acknowledged move after the warm-up, ramp and measured window.
+    samples: Mutex<Vec<Sample>>,
+    /// When the bots started.
+    launched: Option<Instant>,
 }
 
 /// The resident memory of a process (this one for `None`), in KiB
@@ -257,10 +286,30 @@ struct Plan {
     version: u8,
     request: String,
     warmup_plies: u32,
+    /// When this pair starts (the ramp).
+    start_at: Instant,
 }
 
-/// Plays games one after another until `until`.
-async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), String> {
+/// Plays games one after another until `until`; a pair that fails before
+/// it was counted ready is counted then, so that the measured window does
+/// not wait for it.
+async fn bot_pair(plan: Plan, rng: u64, stats: Arc<Stats>) -> Result<(), String> {
+    let mut ready = false;
+    let r = bot_pair_games(plan, rng, &stats, &mut ready).await;
+    if r.is_err() && !ready {
+        stats.warm.fetch_add(1, Ordering::Relaxed);
+    }
+    r
+}
+
+/// [`bot_pair`]'s games; `ready` is set when the pair is counted in
+/// `stats.warm` (its first game's sockets welcomed and its warm-up played).
+async fn bot_pair_games(
+    plan: Plan,
+    mut rng: u64,
+    stats: &Stats,
+    ready: &mut bool,
+) -> Result<(), String> {
     let Plan {
         servers,
         home,
@@ -269,21 +318,21 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
         version,
         request,
         warmup_plies,
+        start_at,
     } = plan;
+    tokio::time::sleep_until(start_at.into()).await;
     let mut warm = warmup_plies == 0;
     let mut last_sent = Instant::now();
-    if warm {
-        stats.warm.fetch_add(1, Ordering::Relaxed);
-    }
     // Paced games start their clocks at spread-out times, so that the
     // moves do not come in waves.
     let mut next_move =
         Instant::now() + pace.map_or(Duration::ZERO, |p| p.mul_f64((rng % 1000) as f64 / 1000.0));
     let going = |stats: &Stats| Instant::now() < until && !stats.stop.load(Ordering::Relaxed);
+    let launched = stats.launched.unwrap_or_else(Instant::now);
     // The node of each seat (white at home, black on the next node).
     let seat_node = [home, (home + 1) % servers.len()];
     let addr = servers[home];
-    while going(&stats) {
+    while going(stats) {
         let g = http_post(addr, "/api/games", &request).await?;
         stats.nodes[home].games.fetch_add(1, Ordering::Relaxed);
         let id = g["id"].as_str().ok_or("no id")?;
@@ -296,7 +345,11 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
         stats.connections.fetch_add(2, Ordering::Relaxed);
         let mut state = next_state(&mut socks[0]).await?["state"].clone();
         next_state(&mut socks[1]).await?;
-        while going(&stats) {
+        if warm && !*ready {
+            *ready = true;
+            stats.warm.fetch_add(1, Ordering::Relaxed);
+        }
+        while going(stats) {
             let legal = state["legalMoves"].as_array().cloned().unwrap_or_default();
             if legal.is_empty() || !state["result"].is_null() {
                 stats.games_done.fetch_add(1, Ordering::Relaxed);
@@ -310,9 +363,9 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
             let ply = state["plyCount"].as_u64().unwrap_or(0);
             if !warm && ply >= u64::from(warmup_plies) {
                 warm = true;
+                *ready = true;
                 stats.warm.fetch_add(1, Ordering::Relaxed);
             }
-            let measured = warm && stats.measuring.load(Ordering::Relaxed);
             if !warm {
                 // The warm-up keeps each seat under the server's default
                 // 20 messages a second (`--messages-per-second`; a seat
@@ -343,6 +396,9 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
                     break;
                 }
             }
+            // Read when the move goes (after the pace's wait): a move sent
+            // in the window counts in it.
+            let measured = warm && stats.measuring.load(Ordering::Relaxed);
             let side = usize::from(state["sideToMove"] == "black");
             let sent = Instant::now();
             socks[side]
@@ -358,6 +414,16 @@ async fn bot_pair(plan: Plan, mut rng: u64, stats: Arc<Stats>) -> Result<(), Str
             next_state(&mut socks[1 - side]).await?;
             if ack["kind"] != "state" && ack["kind"] != "update" {
                 break;
+            }
+            if warm {
+                if let Ok(mut l) = stats.samples.lock() {
+                    l.push(Sample {
+                        at_ms: (sent - launched).as_millis() as u64,
+                        us,
+                        node: seat_node[side],
+                        measured,
+                    });
+                }
             }
             if measured {
                 stats.moves.fetch_add(1, Ordering::Relaxed);
@@ -395,6 +461,68 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[i] as f64 / 1000.0
 }
 
+/// `n moves, p50 …, p99 …, max … ms` of some ack latencies.
+fn summary(mut us: Vec<u64>) -> String {
+    us.sort_unstable();
+    format!(
+        "{} moves, ack p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        us.len(),
+        percentile(&us, 0.50),
+        percentile(&us, 0.99),
+        percentile(&us, 1.0)
+    )
+}
+
+/// The report of the ramp (the moves acknowledged before the measured
+/// window: in total and per node) and of the measured window in slices of
+/// 10 s, from the samples; `ramp` is how long the ramp took and `window`
+/// when the measured window started, both since the bots started.
+fn phases(
+    samples: &[Sample],
+    servers: &[SocketAddr],
+    ramp: Duration,
+    window: Duration,
+    games: usize,
+) -> (String, String) {
+    let secs = ramp.as_secs_f64().max(1e-3);
+    let ramped: Vec<&Sample> = samples.iter().filter(|s| !s.measured).collect();
+    let mut out = format!(
+        "ramp: {games} games started and welcomed in {secs:.1} s: {} = {:.0} moves/s\n",
+        summary(ramped.iter().map(|s| s.us).collect()),
+        ramped.len() as f64 / secs
+    );
+    if servers.len() > 1 {
+        for (i, a) in servers.iter().enumerate() {
+            let mine: Vec<u64> = ramped
+                .iter()
+                .filter(|s| s.node == i)
+                .map(|s| s.us)
+                .collect();
+            out.push_str(&format!("  ramp on node {a}: {}\n", summary(mine)));
+        }
+    }
+    let from = window.as_millis() as u64;
+    let measured: Vec<&Sample> = samples.iter().filter(|s| s.measured).collect();
+    let last = measured.iter().map(|s| s.at_ms).max().unwrap_or(from);
+    let mut slices = String::new();
+    let mut t = from;
+    while t <= last {
+        let slice: Vec<u64> = measured
+            .iter()
+            .filter(|s| s.at_ms >= t && s.at_ms < t + 10_000)
+            .map(|s| s.us)
+            .collect();
+        slices.push_str(&format!(
+            "  {}–{} s of the window: {}\n",
+            (t - from) / 1000,
+            (t - from) / 1000 + 10,
+            summary(slice)
+        ));
+        t += 10_000;
+    }
+    (out, slices)
+}
+
 /// Runs the load test.
 pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     for a in &args.server {
@@ -415,6 +543,12 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         return Err(CliError::input(
             "--games must be at least 1 and --seconds from 1 to 3600",
         ));
+    }
+    if !(0.0..=3600.0).contains(&args.ramp_seconds) {
+        return Err(CliError::input(format!(
+            "--ramp-seconds {}: give a number of seconds from 0 to 3600",
+            args.ramp_seconds
+        )));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -474,13 +608,18 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             }],
             given => given.to_vec(),
         };
+        let launched = Instant::now();
         let stats = Arc::new(Stats {
             nodes: servers.iter().map(|_| NodeStats::default()).collect(),
+            launched: Some(launched),
             ..Stats::default()
         });
         let servers = Arc::new(servers);
         // The warm-up is bounded too: at most 10 minutes.
         let warmup_bound = if args.warmup_plies > 0 { Duration::from_secs(600) } else { Duration::ZERO };
+        // The ramp, and the connections after it, within a minute more.
+        let ramp = Duration::from_secs_f64(args.ramp_seconds);
+        let warmup_bound = warmup_bound + ramp + Duration::from_secs(60);
         let hard_end = Instant::now() + warmup_bound + Duration::from_secs(args.seconds);
         let mut tasks = Vec::new();
         let pace = (args.moves_per_second > 0)
@@ -493,11 +632,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             version: args.protocol,
             request: args.request.clone(),
             warmup_plies: args.warmup_plies,
+            start_at: launched,
         };
         for i in 0..args.games {
             let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
             let plan = Plan {
                 home: i % servers.len(),
+                start_at: launched + ramp.mul_f64(i as f64 / args.games as f64),
                 ..plan.clone()
             };
             tasks.push(tokio::spawn(bot_pair(plan, seed, Arc::clone(&stats))));
@@ -505,12 +646,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         // The warm-up: until every game has played its plies.
         let mut peak = 0;
         let mut rss_peak = 0;
-        while (stats.warm.load(Ordering::Relaxed) as usize) < args.games && Instant::now() < hard_end {
+        while (stats.warm.load(Ordering::Relaxed) as usize) < args.games && Instant::now() < launched + warmup_bound {
             tokio::time::sleep(Duration::from_millis(250)).await;
             peak = peak.max(stats.connections.load(Ordering::Relaxed));
         }
         // The measured window.
         let start = Instant::now();
+        let ramp_took = start - launched;
         let until = start + Duration::from_secs(args.seconds);
         let cpu_start = cpu_all(&pids);
         let cpu_node_start: Vec<Option<f64>> = pids.iter().map(|p| p.and_then(cpu_seconds)).collect();
@@ -570,6 +712,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             ),
             _ => "unknown (give --server-pid)".into(),
         };
+        let (ramp_report, slices) = phases(
+            &stats.samples.lock().map(|l| l.clone()).unwrap_or_default(),
+            &servers,
+            ramp_took,
+            start - launched,
+            args.games,
+        );
         let mean_ply = if moves > 0 { plies as f64 / moves as f64 } else { 0.0 };
         let whose = match (args.server_pid.as_slice(), args.server.len()) {
             ([p], _) => format!("the server, process {p}"),
@@ -591,11 +740,12 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
                     _ => String::new(),
                 };
                 per_node.push_str(&format!(
-                    "node {a}: games created {}, moves sent {m} = {:.0} moves/s, ack p50 {:.2} ms, p99 {:.2} ms{cpu}\n",
+                    "node {a}: games created {}, moves sent {m} = {:.0} moves/s, ack p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms{cpu}\n",
                     n.games.load(Ordering::Relaxed),
                     m as f64 / elapsed,
                     percentile(&l, 0.50),
                     percentile(&l, 0.99),
+                    percentile(&l, 1.0),
                 ));
             }
         }
@@ -609,7 +759,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "{per_node}{}protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms\nresident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            "{ramp_report}{per_node}{}protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (the measured window)\n{slices}resident memory per game: {per_game}\nbots failed: {failed}{}\n",
             if servers.len() > 1 {
                 format!("total over {} nodes (load average {load_start} at the start, {load_end} at the end):\n", servers.len())
             } else {
@@ -626,6 +776,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             args.warmup_plies,
             percentile(&lat, 0.50),
             percentile(&lat, 0.99),
+            percentile(&lat, 1.0),
             first_error.map(|e| format!(" (first: {e})")).unwrap_or_default(),
         ))
     });

@@ -1353,13 +1353,13 @@ async fn renewals_and_fenced_appends_do_not_deadlock() {
             let mut out = Vec::new();
             while !done.load(Ordering::Relaxed) {
                 let t = Instant::now();
-                let r = houserules_server::cluster::renew_leases(
+                let r = houserules_server::cluster::renew_lease(
                     store.lease_pool(),
                     node,
                     Duration::from_secs(3),
                 )
                 .await;
-                out.push((r.map(|g| g.len()), t.elapsed()));
+                out.push((r, t.elapsed()));
             }
             out
         })
@@ -1415,15 +1415,90 @@ async fn renewals_and_fenced_appends_do_not_deadlock() {
         longest < Duration::from_secs(1),
         "a renewal took {longest:?}"
     );
+    // The first renewal found no lease (the node's first); the others
+    // found the lease each left, not run out.
     assert!(
         renewals
             .iter()
-            .all(|(r, _)| r.as_ref().ok() == Some(&GAMES)),
-        "every renewal renews every game"
+            .skip(1)
+            .all(|(r, _)| r.as_ref().ok() == Some(&false)),
+        "a renewal found the lease run out"
     );
     for id in &ids {
         assert_eq!(store.entries(id).await.unwrap().len(), INPUTS as usize);
     }
+    store.close().await;
+    drop(pool);
+    cluster.drop_schema().await;
+}
+
+/// Session 18: a node's lease renewal locks no game's owner row. Until
+/// session 17 the renewal updated the lease of every game of the node,
+/// locking each row `FOR NO KEY UPDATE`, the lock that an append's fence
+/// check (`FOR SHARE`, held to the commit) waits for and holds back: every
+/// renewal held the node's appends back, and an append in flight held the
+/// renewal. Here a transaction holds a game's owner row as the writer's
+/// fence check does, and the renewal of the game's node must finish while
+/// it is held (the old renewal waited for the transaction's end, which
+/// comes only after the renewal here); the renewal then tells whether the
+/// lease had run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_renewal_does_not_wait_for_an_appends_fence() {
+    use houserules_server::store::{GameRow, Store};
+    if !services().await {
+        return;
+    }
+    let cluster = Cluster::new();
+    let db = common::Db {
+        url: common::pg_url(),
+        schema: Some(cluster.schema.clone()),
+    };
+    let store = common::open(&db).await;
+    let pool = cluster.pool().await;
+    store
+        .create_game(&GameRow {
+            id: "g1".into(),
+            request: "{}".into(),
+            white_token: Some("w".into()),
+            black_token: Some("b".into()),
+            status: "live".into(),
+            result: None,
+            created_ms: 1,
+        })
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO game_owner (game_id, node_id, epoch, lease_until_ms) VALUES ('g1', 'n-1', 1, 0)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let renew = || {
+        houserules_server::cluster::renew_lease(store.lease_pool(), "n-1", Duration::from_secs(3))
+    };
+    // The node's first renewal: no lease before.
+    assert_eq!(renew().await, Ok(true));
+    let mut fence = pool.begin().await.unwrap();
+    let row: (String, i64) =
+        sqlx::query_as("SELECT node_id, epoch FROM game_owner WHERE game_id = 'g1' FOR SHARE")
+            .fetch_one(&mut *fence)
+            .await
+            .unwrap();
+    assert_eq!(row, ("n-1".to_string(), 1));
+    let renewed = tokio::time::timeout(Duration::from_secs(10), renew()).await;
+    assert_eq!(
+        renewed,
+        Ok(Ok(false)),
+        "the renewal ends while an append's fence holds the game's row, and the lease had not run out"
+    );
+    fence.commit().await.unwrap();
+    // A lease that ran out is reported by the next renewal.
+    sqlx::query("UPDATE node_lease SET lease_until_ms = 0 WHERE node_id = 'n-1'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(renew().await, Ok(true));
+    assert_eq!(renew().await, Ok(false));
     store.close().await;
     drop(pool);
     cluster.drop_schema().await;

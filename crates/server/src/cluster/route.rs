@@ -48,8 +48,16 @@ pub(crate) enum Req {
         seat: Seat,
         version: u8,
     },
-    /// A message of the connection `conn`.
-    Msg { conn: u64, msg: ClientMessage },
+    /// A message of the connection `conn`, relayed under `key` (the key
+    /// of its hello: the owner plays it only for the connection that hello
+    /// made; a connection id alone may name another connection of a game
+    /// loaded again, on this node or a new owner, whose ids start at 1).
+    Msg {
+        conn: u64,
+        #[serde(default)]
+        key: String,
+        msg: ClientMessage,
+    },
     /// The connection closed.
     Gone { conn: u64, key: String },
     /// The full state.
@@ -153,7 +161,12 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
             tokio::spawn(pump(Arc::downgrade(c), subject, key, prx));
             Rep::Ok(json!({"conn": conn, "node": c.node}))
         }
-        Req::Msg { conn, msg } => {
+        Req::Msg { conn, key, msg } => {
+            if !held_by(c, &key, conn, tx) {
+                // Not a connection of this game's task: the relay finds the
+                // owner again (its socket reconnects).
+                return Rep::Moved;
+            }
             let cmd = Cmd::Message {
                 conn,
                 msg,
@@ -162,7 +175,11 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
             ok(tx.send(cmd).await.ok().map(|()| Value::Null))
         }
         Req::Gone { conn, key } => {
+            let held = held_by(c, &key, conn, tx);
             lock(&c.remote).remove(&key);
+            if !held {
+                return Rep::Ok(Value::Null);
+            }
             ok(tx.send(Cmd::Gone { conn }).await.ok().map(|()| Value::Null))
         }
         Req::View => ok(ask(tx, Cmd::View).await),
@@ -184,6 +201,15 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
                 }))
         }
     }
+}
+
+/// Whether the relayed connection `key` is `conn` of the game task `tx`
+/// (a request of a connection that hello made to another owner, or to
+/// an earlier task of this game, is not: its id may be another's here).
+fn held_by(c: &Cluster, key: &str, conn: u64, tx: &mpsc::Sender<Cmd>) -> bool {
+    lock(&c.remote)
+        .get(key)
+        .is_some_and(|r| r.conn == conn && r.game.upgrade().is_some_and(|g| g.same_channel(tx)))
 }
 
 /// Microseconds since the Unix epoch by this machine's clock (the relay
@@ -376,7 +402,7 @@ async fn step(
         } => tokio::select! {
             cmd = rx.recv() => match cmd {
                 Some(Cmd::Message { msg, .. }) => {
-                    request(c, id, &Req::Msg { conn: *conn, msg }).await.is_ok()
+                    request(c, id, &Req::Msg { conn: *conn, key: key.clone(), msg }).await.is_ok()
                 }
                 Some(Cmd::Gone { .. }) => {
                     let _ = request(c, id, &Req::Gone { conn: *conn, key: key.clone() }).await;
@@ -408,7 +434,8 @@ async fn step(
                         let Some(last_seq) = resync else { return true };
                         tracing::info!(game = %id, last_seq, "relay gap: resync from the owner");
                         let msg = ClientMessage::Resync { last_seq };
-                        request(c, id, &Req::Msg { conn: *conn, msg }).await.is_ok()
+                        let req = Req::Msg { conn: *conn, key: key.clone(), msg };
+                        request(c, id, &req).await.is_ok()
                     }
                 }
             }

@@ -322,6 +322,13 @@ fn migrator() -> Migrator {
                 Cow::Borrowed(include_str!("../../migrations/0006_modifier_owners.sql")),
                 false,
             ),
+            Migration::new(
+                7,
+                Cow::Borrowed("node lease"),
+                MigrationType::Simple,
+                Cow::Borrowed(include_str!("../../migrations/0007_node_lease.sql")),
+                false,
+            ),
         ]),
         ..Migrator::DEFAULT
     }
