@@ -30,6 +30,10 @@ Examples:
       --server 127.0.0.1:8080 --server-pid $(pgrep -n -f 'houserules serve')
   houserules loadtest --games 3000 --moves-per-second 600 --seconds 30 \\
       --server 127.0.0.1:8081 --server 127.0.0.1:8082 --server 127.0.0.1:8083
+  houserules loadtest --games 1000 --moves-per-second 1000 --seconds 20 \\
+      --warmup-plies 300 --no-replace --server 127.0.0.1:8080 --server-pid PID
+  houserules loadtest --create-finish 100000 --games 8 \\
+      --server 127.0.0.1:8080 --server-pid PID
 
 Without --server, a server is started in this process on a loopback port
 with a fresh SQLite file in the temporary directory (removed after), so
@@ -47,6 +51,17 @@ at early and late plies. The server's CPU time per accepted move (user +
 system, /proc/PID/stat, needs --server-pid) is taken over the measured
 window only, and printed with the load average at its start and end: on a
 shared machine it is the figure that depends least on the other jobs.
+With --no-replace a game that ends after its warm-up is not replaced, so
+a late-ply window holds no game that restarted from ply 0 (the games that
+ended are counted in the report).
+
+With --create-finish N no games are held: N games are created and
+finished one after another, --games at a time (each: created, both seats
+connect with protocol 3, white resigns, both leave), and the server's
+resident memory is printed after the first 100 (the start), after each
+tenth, and once no game is loaded (its /metrics houserules_games_loaded),
+each with the load average: whether games leave memory (issue 21: within
+2x of the start). Start the server with --creations-per-minute 0.
 
 With several --server (the nodes of a cluster, docs/cluster.md), game i is
 created on node i mod N, its white seat connects to that node and its black
@@ -112,6 +127,23 @@ pub struct LoadtestArgs {
     /// from the measured window
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     ramp_seconds: f64,
+    /// A game that ends once it has played its warm-up is not replaced
+    /// (its bots stop): every measured move is then at or past the
+    /// warm-up's ply, and no game creation is in the CPU figure
+    #[arg(long)]
+    no_replace: bool,
+    /// Instead of holding games: create and finish this many games one
+    /// after another (--games at a time; each created, both seats
+    /// connected, white resigns, both leave) and print the server's
+    /// resident memory along the way (needs one --server and its
+    /// --server-pid; start the server with --creations-per-minute 0)
+    #[arg(
+        long,
+        value_name = "GAMES",
+        default_value_t = 0,
+        requires = "server_pid"
+    )]
+    create_finish: u64,
 }
 
 /// One acknowledged move outside the warm-up: when it was sent (ms since
@@ -288,6 +320,8 @@ struct Plan {
     warmup_plies: u32,
     /// When this pair starts (the ramp).
     start_at: Instant,
+    /// [`LoadtestArgs::no_replace`].
+    no_replace: bool,
 }
 
 /// Plays games one after another until `until`; a pair that fails before
@@ -319,6 +353,7 @@ async fn bot_pair_games(
         request,
         warmup_plies,
         start_at,
+        no_replace,
     } = plan;
     tokio::time::sleep_until(start_at.into()).await;
     let mut warm = warmup_plies == 0;
@@ -353,6 +388,15 @@ async fn bot_pair_games(
             let legal = state["legalMoves"].as_array().cloned().unwrap_or_default();
             if legal.is_empty() || !state["result"].is_null() {
                 stats.games_done.fetch_add(1, Ordering::Relaxed);
+                if no_replace && warm {
+                    // A replacement would play from ply 0 in a window
+                    // meant for late plies: this pair stops here.
+                    for s in &mut socks {
+                        let _ = s.close(None).await;
+                    }
+                    stats.connections.fetch_sub(2, Ordering::Relaxed);
+                    return Ok(());
+                }
                 break;
             }
             // xorshift64*: a reproducible stream of random moves.
@@ -451,6 +495,144 @@ async fn bot_pair_games(
         stats.connections.fetch_sub(2, Ordering::Relaxed);
     }
     Ok(())
+}
+
+/// The value of the metric `name` (no labels) in a server's `/metrics`.
+async fn metric(addr: SocketAddr, name: &str) -> Option<f64> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.ok()?;
+    let req = format!("GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.ok()?;
+    let text = String::from_utf8_lossy(&out);
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// One game of `--create-finish`: created, both seats connected (v3),
+/// white resigns, both leave once they saw the end.
+async fn create_and_finish(addr: SocketAddr, request: &str) -> Result<(), String> {
+    let g = http_post(addr, "/api/games", request).await?;
+    let id = g["id"]
+        .as_str()
+        .ok_or_else(|| format!("no game id in {g}"))?;
+    let tw = g["seats"]["white"]["token"].as_str().ok_or("no token")?;
+    let tb = g["seats"]["black"]["token"].as_str().ok_or("no token")?;
+    let mut w = connect(addr, id, tw, 3).await?;
+    let mut b = connect(addr, id, tb, 3).await?;
+    next_state(&mut w).await?;
+    next_state(&mut b).await?;
+    w.send(Message::Text(json!({"kind": "resign"}).to_string().into()))
+        .await
+        .map_err(|e| e.to_string())?;
+    for ws in [&mut w, &mut b] {
+        loop {
+            let m = next_state(ws).await?;
+            if m["kind"] == "game-over" {
+                break;
+            }
+        }
+    }
+    let _ = w.close(None).await;
+    let _ = b.close(None).await;
+    Ok(())
+}
+
+/// `--create-finish N`: N games created and finished in a row, `--games`
+/// at a time; the server's resident memory at the start (after 100 games,
+/// so that pools and first allocations are in it), after each tenth, and
+/// once the games have left memory.
+async fn create_finish(args: &LoadtestArgs, addr: SocketAddr, pid: u32) -> Result<String, String> {
+    use std::fmt::Write as _;
+    let n = args.create_finish;
+    let parallel = args.games.max(1) as u64;
+    let mut report = String::new();
+    let run = |count: u64| {
+        let request = args.request.clone();
+        async move {
+            let next = Arc::new(AtomicU64::new(0));
+            let mut tasks = Vec::new();
+            for _ in 0..parallel.min(count) {
+                let next = Arc::clone(&next);
+                let request = request.clone();
+                tasks.push(tokio::spawn(async move {
+                    while next.fetch_add(1, Ordering::Relaxed) < count {
+                        create_and_finish(addr, &request).await?;
+                    }
+                    Ok::<(), String>(())
+                }));
+            }
+            for t in tasks {
+                t.await.map_err(|e| e.to_string())??;
+            }
+            Ok::<(), String>(())
+        }
+    };
+    let mib = |k: u64| k as f64 / 1024.0;
+    let loaded = || metric(addr, "houserules_games_loaded");
+    // Waits (10 s at most) until no game is loaded; the games loaded then.
+    let settle = || async {
+        let by = Instant::now() + Duration::from_secs(10);
+        loop {
+            let l = loaded().await;
+            if l.is_none_or(|l| l == 0.0) || Instant::now() > by {
+                return l;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    let fresh = rss_kib(Some(pid)).ok_or("no /proc/PID/status for --server-pid")?;
+    run(100).await?;
+    settle().await;
+    let start = rss_kib(Some(pid)).ok_or("the server is gone")?;
+    let t0 = Instant::now();
+    let line = format!(
+        "create-finish: {n} games, {parallel} at a time; server RSS {:.1} MiB before any game, {:.1} MiB after 100 games (the start; load average {})",
+        mib(fresh),
+        mib(start),
+        load_average()
+    );
+    reportln!("{line}");
+    let _ = writeln!(report, "{line}");
+    let step = (n / 10).max(1);
+    let mut done = 0;
+    let mut first_tenth = None;
+    let mut peak = start;
+    while done < n {
+        let k = step.min(n - done);
+        run(k).await?;
+        done += k;
+        let now = rss_kib(Some(pid)).ok_or("the server is gone")?;
+        peak = peak.max(now);
+        let tenth = *first_tenth.get_or_insert(now);
+        let line = format!(
+            "{done} games: RSS {:.1} MiB ({:.2}× the start, {:.2}× the first tenth), games loaded {}, {:.0} games/s, load average {}",
+            mib(now),
+            now as f64 / start as f64,
+            now as f64 / tenth as f64,
+            loaded().await.map_or("unknown".into(), |l| l.to_string()),
+            done as f64 / t0.elapsed().as_secs_f64(),
+            load_average()
+        );
+        // Along the way on standard error (a 100,000-game run takes
+        // minutes); the report has every line.
+        reportln!("{line}");
+        let _ = writeln!(report, "{line}");
+    }
+    let left = settle().await;
+    let end = rss_kib(Some(pid)).ok_or("the server is gone")?;
+    let _ = writeln!(
+        report,
+        "end: RSS {:.1} MiB = {:.2}× the start ({:.2}× the first tenth; peak {:.2}×), games loaded {}, load average {}",
+        mib(end),
+        end as f64 / start as f64,
+        end as f64 / first_tenth.unwrap_or(start) as f64,
+        peak as f64 / start as f64,
+        left.map_or("unknown".into(), |l| l.to_string()),
+        load_average()
+    );
+    Ok(report)
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -554,6 +736,18 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
         .enable_all()
         .build()
         .map_err(|e| CliError::input(format!("cannot start the async runtime: {e}")))?;
+    if args.create_finish > 0 {
+        let ([addr], [pid]) = (args.server.as_slice(), args.server_pid.as_slice()) else {
+            return Err(CliError::input(
+                "--create-finish: give one --server and its --server-pid",
+            ));
+        };
+        let report = runtime
+            .block_on(create_finish(args, *addr, *pid))
+            .map_err(CliError::input)?;
+        write!(out, "{report}")?;
+        return Ok(Outcome::Success);
+    }
     let report = runtime.block_on(async {
         let pids: Vec<Option<u32>> = if args.server_pid.is_empty() {
             vec![None]
@@ -633,6 +827,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             request: args.request.clone(),
             warmup_plies: args.warmup_plies,
             start_at: launched,
+            no_replace: args.no_replace,
         };
         for i in 0..args.games {
             let seed = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64) | 1;
@@ -759,7 +954,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             None => "unknown (no /proc)".into(),
         };
         Ok::<String, String>(format!(
-            "{ramp_report}{per_node}{}protocol: {}\ngames: {} concurrent ({} finished and replaced){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (the measured window)\n{slices}resident memory per game: {per_game}\nbots failed: {failed}{}\n",
+            "{ramp_report}{per_node}{}protocol: {}\ngames: {} concurrent ({} finished{}){}\nconnections held: {peak}\nmoves: {moves} in {elapsed:.1} s = {:.0} moves/s (mean ply {mean_ply:.0}, after a warm-up of {} plies)\nserver CPU: {cpu}\nserver context switches: {switches}\nack latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (the measured window)\n{slices}resident memory per game: {per_game}\nbots failed: {failed}{}\n",
             if servers.len() > 1 {
                 format!("total over {} nodes (load average {load_start} at the start, {load_end} at the end):\n", servers.len())
             } else {
@@ -768,6 +963,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> Result<Outcome, CliError
             args.protocol,
             args.games,
             stats.games_done.load(Ordering::Relaxed),
+            if args.no_replace { ", those past the warm-up not replaced" } else { " and replaced" },
             match pace {
                 Some(p) => format!(", each moving every {:.2} s", p.as_secs_f64()),
                 None => ", moving as fast as acknowledged".into(),
