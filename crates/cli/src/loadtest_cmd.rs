@@ -51,9 +51,11 @@ at early and late plies. The server's CPU time per accepted move (user +
 system, /proc/PID/stat, needs --server-pid) is taken over the measured
 window only, and printed with the load average at its start and end: on a
 shared machine it is the figure that depends least on the other jobs.
-With --no-replace a game that ends after its warm-up is not replaced, so
-a late-ply window holds no game that restarted from ply 0 (the games that
-ended are counted in the report).
+With --no-replace a game that has played its warm-up waits for the
+others (answering the server's pings), so that every game enters the
+window at the warm-up's ply, and a game that ends after its warm-up is
+not replaced, so a late-ply window holds no game that restarted from ply
+0 (the games that ended are counted in the report).
 
 With --create-finish N no games are held: N games are created and
 finished one after another, --games at a time (each: created, both seats
@@ -127,9 +129,10 @@ pub struct LoadtestArgs {
     /// from the measured window
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     ramp_seconds: f64,
-    /// A game that ends once it has played its warm-up is not replaced
-    /// (its bots stop): every measured move is then at or past the
-    /// warm-up's ply, and no game creation is in the CPU figure
+    /// A game that has played its warm-up waits for the others, and one
+    /// that ends after it is not replaced (its bots stop): every measured
+    /// move is then at or past the warm-up's ply, and no game creation is
+    /// in the CPU figure
     #[arg(long)]
     no_replace: bool,
     /// Instead of holding games: create and finish this many games one
@@ -409,6 +412,24 @@ async fn bot_pair_games(
                 warm = true;
                 *ready = true;
                 stats.warm.fetch_add(1, Ordering::Relaxed);
+            }
+            if no_replace && warm && warmup_plies > 0 {
+                // A late-ply window: a game that has played its warm-up
+                // waits for the others (a game moving on meanwhile would
+                // enter the window hundreds of plies later, or over),
+                // reading its sockets so that the server's pings are
+                // answered.
+                let mut waited = false;
+                while !stats.measuring.load(Ordering::Relaxed) && going(&stats) {
+                    waited = true;
+                    for s in &mut socks {
+                        let _ = tokio::time::timeout(Duration::from_millis(50), s.next()).await;
+                    }
+                }
+                if let (Some(p), true) = (pace, waited) {
+                    // Spread again over one interval, not all at once.
+                    next_move = Instant::now() + p.mul_f64((rng % 1000) as f64 / 1000.0);
+                }
             }
             if !warm {
                 // The warm-up keeps each seat under the server's default
