@@ -192,6 +192,15 @@ impl AppState {
             .await
             .map_err(ReadError::Store)?
             .ok_or(ReadError::NotFound)?;
+        if row.result.is_none() {
+            // An unfinished game may hold a secret answer (an rps throw
+            // waiting for the other's): only its task knows, so it is asked.
+            if let Ok(Some(h)) = self.game(id).await {
+                if let Some(v) = ask(&h, Cmd::Record).await {
+                    return Ok(v);
+                }
+            }
+        }
         let entries = self.store.entries(id).await.map_err(ReadError::Store)?;
         let outcome = outcome_of(row.result.as_deref());
         Ok(record(id, &row.request, &entries, outcome.as_ref()))
@@ -215,6 +224,15 @@ impl AppState {
             .await
             .map_err(ReadError::Store)?
             .ok_or(ReadError::NotFound)?;
+        if row.result.is_none() {
+            // An unfinished game may hold a secret answer (an rps throw
+            // waiting for the other's): only its task knows, so it is asked.
+            if let Ok(Some(h)) = self.game(id).await {
+                if let Some(v) = ask(&h, Cmd::Pgn).await {
+                    return Ok(v);
+                }
+            }
+        }
         let entries = self.store.entries(id).await.map_err(ReadError::Store)?;
         let (meta, request) = crate::split_request(&row.request).map_err(ReadError::Rebuild)?;
         let outcome = outcome_of(row.result.as_deref());

@@ -898,11 +898,29 @@ impl Game {
         v
     }
 
+    /// The answers already given to a pending choice for both players (an
+    /// rps throw): secret until the other player's is in (modifier-rulings
+    /// B5), so the record, the PGN and the update of such an answer leave
+    /// them out. They are the last inputs: nothing else is accepted while
+    /// the choice is pending.
+    fn hidden_answers(&self) -> usize {
+        self.out
+            .pending_choice
+            .as_ref()
+            .filter(|p| p.for_player == "both")
+            .map_or(0, |p| p.collected.len())
+    }
+
+    /// The inputs anyone may read: all but [`Game::hidden_answers`].
+    fn public_entries(&self) -> &[Entry] {
+        &self.entries[..self.entries.len().saturating_sub(self.hidden_answers())]
+    }
+
     fn record(&self) -> Value {
         crate::archive::record(
             &self.id,
             &self.request_text,
-            &self.entries,
+            self.public_entries(),
             self.outcome.as_ref(),
         )
     }
@@ -915,7 +933,7 @@ impl Game {
             self.request.clone(),
             &self.meta,
             self.created_ms,
-            &self.entries,
+            self.public_entries(),
             self.outcome.as_ref(),
         )
         .await
@@ -1808,7 +1826,15 @@ impl Game {
         }
         let uci = changes.mv.as_ref().map(|m| m.uci.clone());
         self.log.extend(events.iter().cloned());
-        let input: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        let mut input: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        if self.hidden_answers() > 0 {
+            // A throw of a choice still waiting for the other player's:
+            // everyone is sent the update, so the throw itself is hidden
+            // (trial 18: a v3 client read the opponent's rps answer here).
+            if let Some(v) = input.get_mut("choice") {
+                *v = Value::String("hidden".into());
+            }
+        }
         self.broadcast_input(input, changes, events);
         Ok((uci, claim))
     }

@@ -211,6 +211,73 @@ async fn parry_rps_v2(b: Backend) {
     assert!(fen.starts_with("4k3/8/8/3p4/4P3/8/8/4K3 b"), "{fen}");
 }
 
+/// Regression (trial 18): while a Parry throw waits for the other
+/// player's, nobody may read it — not in the update every connection gets
+/// (v3), the record, nor the PGN (both public, linked from the page). Once
+/// both are in, both are shown. The throws stay hidden until both are in:
+/// modifier-rulings B5.
+async fn a_waiting_rps_throw_is_not_revealed(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e4d5", 0).await;
+    let ask = w.expect("request-choice").await;
+    bl.expect("request-choice").await;
+    let id = ask["choiceId"].clone();
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "scissors"}))
+        .await;
+    let seen = bl.drain(Duration::from_millis(500)).await;
+    let update = seen
+        .iter()
+        .find(|m| m["kind"] == "update")
+        .unwrap_or_else(|| panic!("no update after White's throw: {seen:?}"));
+    assert_eq!(update["input"]["choice"], "hidden", "{update}");
+    for m in &seen {
+        // The prompt lists the three throws; nothing else may name one.
+        let text = m
+            .to_string()
+            .replace(r#"["rock","paper","scissors"]"#, "[]");
+        assert!(!text.contains("scissors"), "Black read White's throw: {m}");
+    }
+    let (_, record) = http(s.addr, "GET", &format!("/api/games/{}/record", g.id), None).await;
+    assert!(
+        !record.contains("scissors"),
+        "the record shows White's throw: {record}"
+    );
+    let (_, pgn) = http(s.addr, "GET", &format!("/api/games/{}/pgn", g.id), None).await;
+    assert!(
+        !pgn.contains("scissors"),
+        "the PGN shows White's throw: {pgn}"
+    );
+    bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"}))
+        .await;
+    // Scissors cut paper: the attacker wins the throw and the capture
+    // stands (modifier-rulings B5), so Black is to move after exd5.
+    let st = loop {
+        let u = w.expect("update").await;
+        if u["pendingChoice"].is_null() {
+            break u;
+        }
+    };
+    assert!(
+        st["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("4k3/8/8/3P4/8/8/8/4K3 b"),
+        "{st}"
+    );
+    let (_, record) = http(s.addr, "GET", &format!("/api/games/{}/record", g.id), None).await;
+    assert!(
+        record.contains("scissors") && record.contains("paper"),
+        "{record}"
+    );
+}
+
 /// Mind Control asks White at creation for an enemy piece, then Black
 /// (v2, piece prompts): d8 and d1 swap sides, so the queens change colour
 /// (rnbQkbnr / RNBqKBNR).
@@ -698,6 +765,7 @@ on_both!(
     resend_after_reconnect,
     resignation_and_agreed_draw,
     parry_rps_v2,
+    a_waiting_rps_throw_is_not_revealed,
     mind_control_v2,
     v1_fallback,
     choice_timeout,
