@@ -90,15 +90,15 @@ impl Runtime {
                         ));
                     }
                 }
-                None if is_target => {
-                    if was > 1 {
-                        entries.push((
-                            "pushed-off",
-                            json!({"id": id, "square": self.geom.name(sq), "type": ty, "color": color, "hp": was - 1}),
-                            "piece-hp",
-                        ));
-                    }
-                }
+                // A target that survived the damage but is gone: no empty
+                // square beside it.
+                None if is_target && was > 1 => entries.push((
+                    "pushed-off",
+                    json!({"id": id, "square": self.geom.name(sq), "type": ty, "color": color, "hp": was - 1}),
+                    "piece-hp",
+                )),
+                // A target with 1 point: captured, as the move list says.
+                None if is_target => {}
                 None if id != mover || pos.piece_at(to).is_none() => entries.push((
                     "removed",
                     json!({"id": id, "square": self.geom.name(sq), "type": ty, "color": color, "hp": 0}),
