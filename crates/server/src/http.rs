@@ -567,21 +567,44 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
         "$"
     }
     .to_string();
+    let typed_fen = request.fen.is_some();
     let created = tokio::task::spawn_blocking(move || {
         Session::create(request).map(|s| {
-            if s.is_over() {
+            // A typed position is held to what the command line holds it
+            // to (trial 18: a white pawn on a1 was accepted and moved):
+            // no piece where play cannot put it, no more royals than the
+            // rules allow. Checked at creation only, so that a game
+            // stored before still rebuilds.
+            let typed = if typed_fen {
+                let g = s.game();
+                g.check_royal_count()
+                    .and_then(|()| g.check_piece_ranks())
+                    .err()
+            } else {
+                None
+            };
+            if let Some(e) = typed {
+                Ok(Err(e.to_string()))
+            } else if s.is_over() {
                 Err(s.status())
             } else if engine_check {
-                Ok(crate::engine::supports(&s).err())
+                Ok(Ok(crate::engine::supports(&s).err()))
             } else {
-                Ok(None)
+                Ok(Ok(None))
             }
         })
     })
     .await;
     match created {
-        Ok(Ok(Ok(None))) => {}
-        Ok(Ok(Ok(Some(why)))) => {
+        Ok(Ok(Ok(Err(why)))) => {
+            return refused(vec![Finding {
+                code: "request.invalid".into(),
+                path: "$.fen".into(),
+                message: why,
+            }])
+        }
+        Ok(Ok(Ok(Ok(None)))) => {}
+        Ok(Ok(Ok(Ok(Some(why))))) => {
             return refused(vec![Finding {
                 code: "request.engine-unsupported".into(),
                 path: format!("$.{}", engine_seat.unwrap_or("black")),

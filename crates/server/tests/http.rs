@@ -364,6 +364,34 @@ async fn modifier_library(b: Backend) {
     assert!(v["message"].as_str().unwrap().contains("201"), "{body}");
 }
 
+/// Regression (trial 18): a typed position is held to what the command
+/// line and python-chess hold it to. `4k3/8/8/8/8/8/8/P3K3 w`: a white
+/// pawn on a1, its own first rank, where no move can put it (FIDE 3.7;
+/// python-chess's `Board.status()` reports `STATUS_PAWNS_ON_BACKRANK`) was
+/// created and a1a2 offered. `4k3/8/8/8/8/8/8/3KK3 w`: two white kings
+/// (`STATUS_TOO_MANY_KINGS`) was refused as "insufficient material".
+async fn a_typed_position_play_cannot_reach_is_refused(b: Backend) {
+    let s = start(b).await;
+    for (fen, names) in [
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a1"),
+        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "king"),
+    ] {
+        let body = json!({"fen": fen}).to_string();
+        let (status, text) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+        assert_eq!(status, 400, "{fen}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let f = &v["findings"][0];
+        assert_eq!(f["code"], "request.invalid", "{fen}: {text}");
+        assert_eq!(f["path"], "$.fen", "{fen}: {text}");
+        assert!(
+            f["message"].as_str().unwrap().contains(names),
+            "{fen}: {text}"
+        );
+    }
+    let games = get_json(s.addr, "/api/games").await;
+    assert_eq!(games.as_array().unwrap().len(), 0, "{games}");
+}
+
 /// Regression (session-14 trial): a game created already over (a FEN of
 /// bare kings) was listed as `live` with `result: null` and its state
 /// listed legal moves. Now it is refused with `request.game-over` at the
@@ -1006,6 +1034,7 @@ on_both!(
     modifier_library,
     saved_modifiers_are_owned,
     a_game_over_at_its_start_is_refused,
+    a_typed_position_play_cannot_reach_is_refused,
     rebuild_is_identical,
     a_restart_charges_the_time_used_before_it,
     doc_example_refusal_is_true,
