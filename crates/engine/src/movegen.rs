@@ -659,7 +659,7 @@ impl<B: BitSet> Position<B> {
                         let dbl = (mid & src).shift(d) & empty & mask;
                         emit(dbl, 2 * d, MoveKind::DoubleStep, sink);
                     }
-                    for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
+                    for &(from, ep) in &t.kinds[us.index()][k].pawn_rank_doubles {
                         let mid = (free & from & src).shift(d) & empty;
                         let dbl = (mid & src).shift(d) & empty & mask;
                         emit(dbl, 2 * d, double_kind(ep), sink);
@@ -1156,7 +1156,7 @@ impl<B: BitSet> Position<B> {
                     let dbl = (mid & src).shift(d) & empty;
                     emit_shifted(sink, dbl, 2 * d, MoveKind::DoubleStep, zones);
                 }
-                for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
+                for &(from, ep) in &t.kinds[ui][k].pawn_rank_doubles {
                     let mid = (free & from & src).shift(d) & empty;
                     let dbl = (mid & src).shift(d) & empty;
                     emit_shifted(sink, dbl, 2 * d, double_kind(ep), zones);

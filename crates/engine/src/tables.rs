@@ -282,6 +282,11 @@ pub(crate) struct KindTables<B> {
     pub magic: u8,
     /// Set when the shapes are exactly a pawn's: generated set-wise.
     pub pawn: Option<PawnPattern<B>>,
+    /// With `pawn`: its double steps along the push limited by ranks,
+    /// however the pawn got there (horde), each with the squares it may
+    /// start from and whether it opens en passant. Kept out of
+    /// [`PawnPattern`], which the orthodox counter copies.
+    pub pawn_rank_doubles: Vec<(B, bool)>,
 }
 
 /// Shapes of the pawn pattern: one move-only step, up to four capture-only
@@ -296,12 +301,6 @@ pub(crate) struct PawnPattern<B> {
     pub ncaps: usize,
     /// Whether unmoved pieces may double-step (opening en passant).
     pub double: bool,
-    /// Double steps along the push limited by ranks, however the pawn got
-    /// there (horde): the squares each may start from and whether it opens
-    /// en passant.
-    pub rank_doubles: [(B, bool); 2],
-    /// How many of `rank_doubles` are used.
-    pub n_rank_doubles: usize,
 }
 
 impl<B: BitSet> PawnPattern<B> {
@@ -311,8 +310,6 @@ impl<B: BitSet> PawnPattern<B> {
         caps: [(0, B::EMPTY); 4],
         ncaps: 0,
         double: false,
-        rank_doubles: [(B::EMPTY, false); 2],
-        n_rank_doubles: 0,
     };
 }
 
@@ -556,7 +553,7 @@ fn pawn_pattern<B: BitSet>(
     color: Color,
     w: u8,
     h: u8,
-) -> Option<PawnPattern<B>> {
+) -> Option<(PawnPattern<B>, Vec<(B, bool)>)> {
     let flip = |v: Vector| {
         if color == Color::White {
             v
@@ -663,18 +660,16 @@ fn pawn_pattern<B: BitSet>(
     for (i, &(v, f)) in caps.iter().enumerate() {
         c[i] = (delta(v), src(v) & f);
     }
-    let mut rd = [(B::EMPTY, false); 2];
-    for (i, &(_, f, ep)) in rank_doubles.iter().enumerate() {
-        rd[i] = (f, ep);
-    }
-    Some(PawnPattern {
-        push: (delta(push), src(push) & push_from),
-        caps: c,
-        ncaps: caps.len(),
-        double: double.is_some(),
-        rank_doubles: rd,
-        n_rank_doubles: rank_doubles.len(),
-    })
+    let rd = rank_doubles.iter().map(|&(_, f, ep)| (f, ep)).collect();
+    Some((
+        PawnPattern {
+            push: (delta(push), src(push) & push_from),
+            caps: c,
+            ncaps: caps.len(),
+            double: double.is_some(),
+        },
+        rd,
+    ))
 }
 
 /// Error compiling a definition.
@@ -892,6 +887,7 @@ impl<B: BitSet> Tables<B> {
                     leaper_only: true,
                     magic: 0,
                     pawn: None,
+                    pawn_rank_doubles: Vec::new(),
                 };
                 for &r in &pt.initial_ranks {
                     if r < h {
@@ -1084,7 +1080,10 @@ impl<B: BitSet> Tables<B> {
                         }
                     }
                 }
-                kt.pawn = pawn_pattern(pt, color, w, h);
+                if let Some((pp, rd)) = pawn_pattern(pt, color, w, h) {
+                    kt.pawn = Some(pp);
+                    kt.pawn_rank_doubles = rd;
+                }
                 kinds[c].push(kt);
             }
         }
@@ -1337,7 +1336,7 @@ impl<B: BitSet> Tables<B> {
         let per_colour = |c: usize| {
             self.kinds[c]
                 .get(PAWN)
-                .is_some_and(|kt| kt.pawn.is_some_and(|p| p.n_rank_doubles == 0))
+                .is_some_and(|kt| kt.pawn.is_some() && kt.pawn_rank_doubles.is_empty())
                 && self.leap_attackers[c] == bit(PAWN) | bit(KNIGHT) | bit(KING)
                 && self.plain_leapers[c] == bit(KNIGHT) | bit(KING)
                 && self.plain_movers[c]
