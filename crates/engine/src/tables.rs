@@ -282,11 +282,6 @@ pub(crate) struct KindTables<B> {
     pub magic: u8,
     /// Set when the shapes are exactly a pawn's: generated set-wise.
     pub pawn: Option<PawnPattern<B>>,
-    /// With `pawn`: its double steps along the push limited by ranks,
-    /// however the pawn got there (horde), each with the squares it may
-    /// start from and whether it opens en passant. Kept out of
-    /// [`PawnPattern`], which the orthodox counter copies.
-    pub pawn_rank_doubles: Vec<(B, bool)>,
 }
 
 /// Shapes of the pawn pattern: one move-only step, up to four capture-only
@@ -553,7 +548,7 @@ fn pawn_pattern<B: BitSet>(
     color: Color,
     w: u8,
     h: u8,
-) -> Option<(PawnPattern<B>, Vec<(B, bool)>)> {
+) -> Option<PawnPattern<B>> {
     let flip = |v: Vector| {
         if color == Color::White {
             v
@@ -660,16 +655,18 @@ fn pawn_pattern<B: BitSet>(
     for (i, &(v, f)) in caps.iter().enumerate() {
         c[i] = (delta(v), src(v) & f);
     }
-    let rd = rank_doubles.iter().map(|&(_, f, ep)| (f, ep)).collect();
-    Some((
-        PawnPattern {
-            push: (delta(push), src(push) & push_from),
-            caps: c,
-            ncaps: caps.len(),
-            double: double.is_some(),
-        },
-        rd,
-    ))
+    if !rank_doubles.is_empty() {
+        // Pawns with double steps limited by ranks (horde) go square by
+        // square through `first_moves` (their `from` masks): the set-wise
+        // generators keep no branch for them.
+        return None;
+    }
+    Some(PawnPattern {
+        push: (delta(push), src(push) & push_from),
+        caps: c,
+        ncaps: caps.len(),
+        double: double.is_some(),
+    })
 }
 
 /// Error compiling a definition.
@@ -887,7 +884,6 @@ impl<B: BitSet> Tables<B> {
                     leaper_only: true,
                     magic: 0,
                     pawn: None,
-                    pawn_rank_doubles: Vec::new(),
                 };
                 for &r in &pt.initial_ranks {
                     if r < h {
@@ -1080,10 +1076,7 @@ impl<B: BitSet> Tables<B> {
                         }
                     }
                 }
-                if let Some((pp, rd)) = pawn_pattern(pt, color, w, h) {
-                    kt.pawn = Some(pp);
-                    kt.pawn_rank_doubles = rd;
-                }
+                kt.pawn = pawn_pattern(pt, color, w, h);
                 kinds[c].push(kt);
             }
         }
@@ -1334,9 +1327,7 @@ impl<B: BitSet> Tables<B> {
         use crate::orthodox::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
         let bit = |k: usize| 1u32 << k;
         let per_colour = |c: usize| {
-            self.kinds[c]
-                .get(PAWN)
-                .is_some_and(|kt| kt.pawn.is_some() && kt.pawn_rank_doubles.is_empty())
+            self.kinds[c].get(PAWN).is_some_and(|kt| kt.pawn.is_some())
                 && self.leap_attackers[c] == bit(PAWN) | bit(KNIGHT) | bit(KING)
                 && self.plain_leapers[c] == bit(KNIGHT) | bit(KING)
                 && self.plain_movers[c]
