@@ -487,10 +487,10 @@ impl State {
     /// board, never the log, which only grows with the game).
     pub(crate) fn clone_without_log(&self) -> State {
         State {
-            rng: self.rng.clone(),
+            rng: self.rng,
             ply_count: self.ply_count,
             next_entity: self.next_entity,
-            coin_flips: self.coin_flips.clone(),
+            coin_flips: self.coin_flips,
             choice_timeout: self.choice_timeout.clone(),
             descriptors: self.descriptors.clone(),
             modifiers: self.modifiers.clone(),
