@@ -659,11 +659,6 @@ impl<B: BitSet> Position<B> {
                         let dbl = (mid & src).shift(d) & empty & mask;
                         emit(dbl, 2 * d, MoveKind::DoubleStep, sink);
                     }
-                    for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
-                        let mid = (free & from & src).shift(d) & empty;
-                        let dbl = (mid & src).shift(d) & empty & mask;
-                        emit(dbl, 2 * d, double_kind(ep), sink);
-                    }
                     for &(cd, csrc) in &pp.caps[..pp.ncaps] {
                         emit(
                             (free & csrc).shift(cd) & their & mask,
@@ -1156,11 +1151,6 @@ impl<B: BitSet> Position<B> {
                     let dbl = (mid & src).shift(d) & empty;
                     emit_shifted(sink, dbl, 2 * d, MoveKind::DoubleStep, zones);
                 }
-                for &(from, ep) in &pp.rank_doubles[..pp.n_rank_doubles] {
-                    let mid = (free & from & src).shift(d) & empty;
-                    let dbl = (mid & src).shift(d) & empty;
-                    emit_shifted(sink, dbl, 2 * d, double_kind(ep), zones);
-                }
                 for &(cd, csrc) in &pp.caps[..pp.ncaps] {
                     emit_shifted(
                         sink,
@@ -1543,17 +1533,6 @@ impl<B: BitSet> Position<B> {
         tally.test = self.exposed_movers(t).unwrap_or(t.board);
         tally.test_singles = true;
         self.gen_pseudo(t, tally, true);
-    }
-}
-
-/// The move kind of a double step limited by ranks: one that opens en
-/// passant is a [`MoveKind::DoubleStep`], another a plain move.
-#[inline(always)]
-fn double_kind(ep: bool) -> MoveKind {
-    if ep {
-        MoveKind::DoubleStep
-    } else {
-        MoveKind::Normal
     }
 }
 

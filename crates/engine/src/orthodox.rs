@@ -145,12 +145,22 @@ impl<B: BitSet> Position<B> {
             let our_pawns = pawns & our;
             let empty = !occ & t.board;
             let zone = t.promo_zone[ui];
-            let moves = |set: B, mask: B| {
-                pawn_moves(pp, set, mask, empty, self.unmoved, their, zone, promo)
-            };
-            n += moves(our_pawns & !pinned, target);
+            // Direct calls, not a closure: the closure stopped being
+            // inlined once the tables grew (session 18, callgrind).
+            let um = self.unmoved;
+            n += pawn_moves(
+                pp,
+                our_pawns & !pinned,
+                target,
+                empty,
+                um,
+                their,
+                zone,
+                promo,
+            );
             for sq in (our_pawns & pinned).iter() {
-                n += moves(B::bit(sq), target & pin_mask(sq));
+                let mask = target & pin_mask(sq);
+                n += pawn_moves(pp, B::bit(sq), mask, empty, um, their, zone, promo);
             }
             if self.ep.any() {
                 let mut c = Counter { n: 0, promo };

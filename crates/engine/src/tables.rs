@@ -296,12 +296,6 @@ pub(crate) struct PawnPattern<B> {
     pub ncaps: usize,
     /// Whether unmoved pieces may double-step (opening en passant).
     pub double: bool,
-    /// Double steps along the push limited by ranks, however the pawn got
-    /// there (horde): the squares each may start from and whether it opens
-    /// en passant.
-    pub rank_doubles: [(B, bool); 2],
-    /// How many of `rank_doubles` are used.
-    pub n_rank_doubles: usize,
 }
 
 impl<B: BitSet> PawnPattern<B> {
@@ -311,8 +305,6 @@ impl<B: BitSet> PawnPattern<B> {
         caps: [(0, B::EMPTY); 4],
         ncaps: 0,
         double: false,
-        rank_doubles: [(B::EMPTY, false); 2],
-        n_rank_doubles: 0,
     };
 }
 
@@ -663,17 +655,17 @@ fn pawn_pattern<B: BitSet>(
     for (i, &(v, f)) in caps.iter().enumerate() {
         c[i] = (delta(v), src(v) & f);
     }
-    let mut rd = [(B::EMPTY, false); 2];
-    for (i, &(_, f, ep)) in rank_doubles.iter().enumerate() {
-        rd[i] = (f, ep);
+    if !rank_doubles.is_empty() {
+        // Pawns with double steps limited by ranks (horde) go square by
+        // square through `first_moves` (their `from` masks): the set-wise
+        // generators keep no branch for them.
+        return None;
     }
     Some(PawnPattern {
         push: (delta(push), src(push) & push_from),
         caps: c,
         ncaps: caps.len(),
         double: double.is_some(),
-        rank_doubles: rd,
-        n_rank_doubles: rank_doubles.len(),
     })
 }
 
@@ -1335,9 +1327,7 @@ impl<B: BitSet> Tables<B> {
         use crate::orthodox::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
         let bit = |k: usize| 1u32 << k;
         let per_colour = |c: usize| {
-            self.kinds[c]
-                .get(PAWN)
-                .is_some_and(|kt| kt.pawn.is_some_and(|p| p.n_rank_doubles == 0))
+            self.kinds[c].get(PAWN).is_some_and(|kt| kt.pawn.is_some())
                 && self.leap_attackers[c] == bit(PAWN) | bit(KNIGHT) | bit(KING)
                 && self.plain_leapers[c] == bit(KNIGHT) | bit(KING)
                 && self.plain_movers[c]

@@ -196,8 +196,7 @@ impl Runtime {
         let us = pos.turn();
         let ours_before = pos.royals(us).count_ones();
         let theirs_before = pos.royals(us.flip()).count_ones();
-        let mut probe = self.clone();
-        probe.probing = true;
+        let mut probe = self.probe_copy();
         probe.begin_input();
         let uci = self.game.uci(m);
         probe.dispatch_move(m, &uci);
@@ -205,6 +204,27 @@ impl Runtime {
             return None;
         }
         Some(probe.judged_after(us, (ours_before, theirs_before)))
+    }
+
+    /// A copy of the runtime for a probe (`probing` set): the state
+    /// without its log, which nothing a probe judges reads (session 18:
+    /// the log grows with the game and was copied for every probed move).
+    pub(crate) fn probe_copy(&self) -> Runtime {
+        Runtime {
+            game: self.game.clone(),
+            st: self.st.clone_without_log(),
+            kill_cancelled: self.kill_cancelled,
+            kill_depth: self.kill_depth,
+            kill_attempts: self.kill_attempts,
+            plan_cache: self.plan_cache.clone(),
+            hp_preset: self.hp_preset,
+            dispatch_always: self.dispatch_always,
+            geom: self.geom,
+            base_variant: self.base_variant.clone(),
+            probing: true,
+            rep_keys: self.rep_keys.clone(),
+            ply_start_key: self.ply_start_key,
+        }
     }
 
     /// The self-check judgement on a runtime where `us`'s move was played
@@ -237,8 +257,7 @@ impl Runtime {
             pos.royals(us).count_ones(),
             pos.royals(us.flip()).count_ones(),
         );
-        let mut probe = self.clone();
-        probe.probing = true;
+        let mut probe = self.probe_copy();
         let (dx, dy) = super::shapes::push_step(self.geom, m.from, m.to);
         probe.push_line(m.to, dx, dy, false, false);
         probe.game.apply_unchecked(m);

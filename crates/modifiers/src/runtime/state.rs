@@ -526,6 +526,36 @@ pub struct State {
     pub log: Vec<LogEntry>,
 }
 
+impl State {
+    /// A copy without the log: what a probe needs (legality that sees a
+    /// move's effects and SAN suffixes play a move on a copy and read the
+    /// board, never the log, which only grows with the game).
+    pub(crate) fn clone_without_log(&self) -> State {
+        State {
+            rng: self.rng,
+            ply_count: self.ply_count,
+            next_entity: self.next_entity,
+            coin_flips: self.coin_flips,
+            choice_timeout: self.choice_timeout.clone(),
+            descriptors: self.descriptors.clone(),
+            modifiers: self.modifiers.clone(),
+            markers: self.markers.clone(),
+            attrs: self.attrs.clone(),
+            vars: self.vars.clone(),
+            pending: self.pending.clone(),
+            cursor: self.cursor.clone(),
+            checked: self.checked.clone(),
+            check_pairs: self.check_pairs.clone(),
+            skips_in_row: self.skips_in_row,
+            result: self.result.clone(),
+            draft: self.draft,
+            castle_kings: self.castle_kings.clone(),
+            drafted: self.drafted.clone(),
+            log: Vec::new(),
+        }
+    }
+}
+
 /// Serde helper: a zero generation is left out.
 fn is_zero(g: &u8) -> bool {
     *g == 0
