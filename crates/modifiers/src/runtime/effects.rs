@@ -224,6 +224,7 @@ impl Runtime {
             probing: true,
             rep_keys: self.rep_keys.clone(),
             ply_start_key: self.ply_start_key,
+            running: self.running.clone(),
         }
     }
 
