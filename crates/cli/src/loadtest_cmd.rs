@@ -420,7 +420,7 @@ async fn bot_pair_games(
                 // reading its sockets so that the server's pings are
                 // answered.
                 let mut waited = false;
-                while !stats.measuring.load(Ordering::Relaxed) && going(&stats) {
+                while !stats.measuring.load(Ordering::Relaxed) && going(stats) {
                     waited = true;
                     for s in &mut socks {
                         let _ = tokio::time::timeout(Duration::from_millis(50), s.next()).await;
