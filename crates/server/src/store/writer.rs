@@ -484,17 +484,7 @@ async fn append_fenced_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result
     for (game_id, node, epoch) in &fences {
         q = q.bind(*game_id).bind(*node).bind(*epoch);
     }
-    for j in appends {
-        if let Job::Append { game_id, entry, .. } = j {
-            q = q
-                .bind(game_id.as_str())
-                .bind(entry.seq)
-                .bind(entry.body.as_str())
-                .bind(entry.at_ms)
-                .bind(entry.white_ms)
-                .bind(entry.black_ms);
-        }
-    }
+    q = bind_inputs(q, appends);
     let done = q.execute(&mut *conn).await?;
     if done.rows_affected() != appends.len() as u64 {
         let which = match fences.as_slice() {
@@ -506,6 +496,26 @@ async fn append_fenced_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result
         )));
     }
     Ok(())
+}
+
+/// Binds the six columns of each [`Job::Append`]'s input row, in order
+/// (the fenced and the plain multi-row `INSERT` write the same rows).
+fn bind_inputs<'q>(
+    mut q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    appends: &'q [Job],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    for j in appends {
+        if let Job::Append { game_id, entry, .. } = j {
+            q = q
+                .bind(game_id.as_str())
+                .bind(entry.seq)
+                .bind(entry.body.as_str())
+                .bind(entry.at_ms)
+                .bind(entry.white_ms)
+                .bind(entry.black_ms);
+        }
+    }
+    q
 }
 
 /// The inputs of `appends` (all [`Job::Append`]) in one `INSERT`, then the
@@ -530,17 +540,7 @@ async fn append_rows(conn: &mut AnyConnection, appends: &[Job]) -> Result<(), sq
         ));
     }
     let mut q = sqlx::query(&sql);
-    for j in appends {
-        if let Job::Append { game_id, entry, .. } = j {
-            q = q
-                .bind(game_id.as_str())
-                .bind(entry.seq)
-                .bind(entry.body.as_str())
-                .bind(entry.at_ms)
-                .bind(entry.white_ms)
-                .bind(entry.black_ms);
-        }
-    }
+    q = bind_inputs(q, appends);
     q.execute(&mut *conn).await?;
     for j in appends {
         if let Job::Append {
