@@ -681,6 +681,65 @@ async fn json_logs_have_the_fields_and_no_token() {
     find("stopped", None);
 }
 
+/// Issue 22: in a cluster, the log spans of a game and of a WebSocket name
+/// the node (`<--node-id>/<incarnation>`) beside the game's id, so that
+/// the lines of several nodes' logs say which node served what. Needs
+/// Postgres and NATS on loopback; skipped with a message without them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cluster_log_spans_name_the_node() {
+    let Some(nats) = test_nats().await else {
+        return;
+    };
+    let Some(pg) = Postgres::create("log_node").await else {
+        return;
+    };
+    let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
+    let mut args = vec![
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        &url,
+        "--cluster",
+        &nats,
+        "--node-id",
+        "lognode",
+    ];
+    // A socket silent for 1 s is closed, which logs inside its span.
+    args.extend_from_slice(&["--log-format", "json", "--ws-idle-timeout", "1"]);
+    let mut s = start(&args, &[("RUST_LOG", "info")]).await;
+    let (id, tokens) = create(&s.addr, "{}").await;
+    play_moves(&s.addr, &id, &tokens, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
+    let (id2, tokens2) = create(&s.addr, "{}").await;
+    // Opened and never read: no pong, so the idle timeout closes it.
+    let silent = ws(&s.addr, &id2, &tokens2[0]).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_, ok) = s.terminate(Duration::from_secs(10)).await;
+    drop(silent);
+    let stderr = s.stderr();
+    assert!(ok, "{stderr}");
+    drop(pg);
+    let lines: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: not JSON: {l}")))
+        .collect();
+    let node_of = |l: &Value| l["span"]["node"].as_str().map(str::to_string);
+    let finished = lines
+        .iter()
+        .find(|l| l["fields"]["message"] == "game finished" && l["fields"]["game"] == id.as_str())
+        .unwrap_or_else(|| panic!("no \"game finished\" line in\n{stderr}"));
+    assert_eq!(finished["span"]["name"], "game", "{finished}");
+    assert_eq!(finished["span"]["id"], id.as_str(), "{finished}");
+    let node = node_of(finished).unwrap_or_else(|| panic!("no node in {finished}"));
+    assert!(node.starts_with("lognode/"), "{finished}");
+    let closed = lines
+        .iter()
+        .find(|l| l["fields"]["message"] == "websocket closed: idle")
+        .unwrap_or_else(|| panic!("no idle close in\n{stderr}"));
+    assert_eq!(closed["span"]["name"], "ws", "{closed}");
+    assert_eq!(closed["span"]["game"], id2.as_str(), "{closed}");
+    assert_eq!(node_of(closed).as_deref(), Some(node.as_str()), "{closed}");
+}
+
 /// A password in a Postgres `--db` is never printed: not on the start
 /// line, not in the logs (debug), not in a connection error, not in
 /// `--help` when it comes from `HOUSERULES_DB`.

@@ -590,7 +590,12 @@ impl Game {
         if game.outcome.is_none() {
             game.metrics.games_live.inc();
         }
-        let span = tracing::info_span!("game", id = %game.id);
+        // In a cluster the span names the node too (issue 22): a game's
+        // lines from several nodes' logs then say which node owned it.
+        let span = tracing::info_span!("game", id = %game.id, node = tracing::field::Empty);
+        if let Some(node) = game.store.node() {
+            span.record("node", node.as_str());
+        }
         shard::spawn(
             &game.id.clone(),
             tracing::Instrument::instrument(game.run(rx), span),

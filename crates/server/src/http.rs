@@ -1417,7 +1417,10 @@ async fn ws(
         shutdown: app.shutdown.subscribe(),
         metrics: Arc::clone(&app.metrics),
     };
-    let span = tracing::info_span!("ws", game = %id, seat = ?seat);
+    let span = tracing::info_span!("ws", game = %id, seat = ?seat, node = tracing::field::Empty);
+    if let Some(c) = app.cluster() {
+        span.record("node", c.node());
+    }
     // Frames up to 1 MiB are read so that a message over the protocol's
     // 64 KiB gets an error reply rather than a dropped connection.
     // A read buffer of 8 KiB rather than tungstenite's 128 KiB, allocated

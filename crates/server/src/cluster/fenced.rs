@@ -30,6 +30,10 @@ impl FencedStore {
 
 #[async_trait]
 impl Store for FencedStore {
+    fn node(&self) -> Option<String> {
+        self.cluster.upgrade().map(|c| c.node().to_string())
+    }
+
     async fn create_game(&self, game: &GameRow) -> Result<(), StoreError> {
         self.sql.create_game(game).await
     }

@@ -229,6 +229,12 @@ pub trait Store: Send + Sync + 'static {
     async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         Ok(None)
     }
+    /// The cluster node this store writes for, as `<id>/<incarnation>`
+    /// (issue 24), so that a game's log span can name it (issue 22);
+    /// `None` on a single server (the default).
+    fn node(&self) -> Option<String> {
+        None
+    }
     /// Saves a modifier descriptor (JSON text) under `id` for its owner:
     /// a new id (or one saved before rules had owners) is saved with
     /// `owner.new_hash` as its owner ([`Saved::Created`]); an id saved
