@@ -682,7 +682,7 @@ async fn json_logs_have_the_fields_and_no_token() {
 }
 
 /// Issue 22: in a cluster, the log spans of a game and of a WebSocket name
-/// the node (`<--node-id>/<incarnation>`) beside the game's id, so that
+/// the node (`<--node-id>-<incarnation>`) beside the game's id, so that
 /// the lines of several nodes' logs say which node served what. Needs
 /// Postgres and NATS on loopback; skipped with a message without them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -730,7 +730,7 @@ async fn cluster_log_spans_name_the_node() {
     assert_eq!(finished["span"]["name"], "game", "{finished}");
     assert_eq!(finished["span"]["id"], id.as_str(), "{finished}");
     let node = node_of(finished).unwrap_or_else(|| panic!("no node in {finished}"));
-    assert!(node.starts_with("lognode/"), "{finished}");
+    assert!(node.starts_with("lognode-"), "{finished}");
     let closed = lines
         .iter()
         .find(|l| l["fields"]["message"] == "websocket closed: idle")

@@ -116,7 +116,7 @@ pub(crate) enum Route {
 
 /// This node's part in the cluster.
 pub struct Cluster {
-    /// `<id>/<incarnation>`.
+    /// `<id>-<incarnation>` (the incarnation: 8 random hex digits).
     node: String,
     nats: async_nats::Client,
     sql: Arc<SqlStore>,

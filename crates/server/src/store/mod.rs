@@ -229,7 +229,7 @@ pub trait Store: Send + Sync + 'static {
     async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         Ok(None)
     }
-    /// The cluster node this store writes for, as `<id>/<incarnation>`
+    /// The cluster node this store writes for, as `<id>-<incarnation>`
     /// (issue 24), so that a game's log span can name it (issue 22);
     /// `None` on a single server (the default).
     fn node(&self) -> Option<String> {
