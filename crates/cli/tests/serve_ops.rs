@@ -694,19 +694,15 @@ async fn cluster_log_spans_name_the_node() {
         return;
     };
     let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
-    let mut args = vec![
-        "--addr",
-        "127.0.0.1:0",
-        "--db",
-        &url,
-        "--cluster",
-        &nats,
-        "--node-id",
-        "lognode",
-    ];
     // A socket silent for 1 s is closed, which logs inside its span.
-    args.extend_from_slice(&["--log-format", "json", "--ws-idle-timeout", "1"]);
-    let mut s = start(&args, &[("RUST_LOG", "info")]).await;
+    let mut s = start_cluster_node(
+        &url,
+        &nats,
+        "lognode",
+        &["--log-format", "json", "--ws-idle-timeout", "1"],
+        &[("RUST_LOG", "info")],
+    )
+    .await;
     let (id, tokens) = create(&s.addr, "{}").await;
     play_moves(&s.addr, &id, &tokens, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
     let (id2, tokens2) = create(&s.addr, "{}").await;
@@ -1224,8 +1220,14 @@ async fn test_nats() -> Option<String> {
 }
 
 /// A `houserules serve` cluster node on loopback: the Postgres database
-/// `url`, NATS at `nats`, named `node_id`, with `extra` flags.
-async fn start_cluster_node(url: &str, nats: &str, node_id: &str, extra: &[&str]) -> Server {
+/// `url`, NATS at `nats`, named `node_id`, with `extra` flags and `env`.
+async fn start_cluster_node(
+    url: &str,
+    nats: &str,
+    node_id: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Server {
     let mut args = vec![
         "--addr",
         "127.0.0.1:0",
@@ -1237,7 +1239,7 @@ async fn start_cluster_node(url: &str, nats: &str, node_id: &str, extra: &[&str]
         node_id,
     ];
     args.extend_from_slice(extra);
-    start(&args, &[]).await
+    start(&args, env).await
 }
 
 /// The `/metrics` of a cluster node (`--cluster` on the NATS server of
@@ -1248,7 +1250,7 @@ async fn cluster_node_metrics() -> Option<String> {
     let nats = test_nats().await?;
     let pg = Postgres::create("grafana_cluster").await?;
     let url = format!("postgres://postgres@127.0.0.1:5432/{}", pg.name);
-    let mut s = start_cluster_node(&url, &nats, "grafana", &[]).await;
+    let mut s = start_cluster_node(&url, &nats, "grafana", &[], &[]).await;
     let _ = create(&s.addr, "{}").await;
     let metrics = get_text(&s.addr, "/metrics").await;
     s.terminate(Duration::from_secs(10)).await;
@@ -1469,6 +1471,7 @@ async fn loadtest_drives_a_cluster_with_a_report_per_node() {
                     "--messages-per-second",
                     "1000",
                 ],
+                &[],
             )
             .await,
         );
