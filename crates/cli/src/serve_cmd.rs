@@ -141,8 +141,8 @@ pub struct ServeArgs {
         env = "HOUSERULES_MAX_CONNECTIONS_PER_IP"
     )]
     max_connections_per_ip: u32,
-    /// Games one IP address may create per minute (0: no limit); more are
-    /// answered 429 with Retry-After
+    /// Game creation requests one IP address may send per minute, refused
+    /// ones included (0: no limit); more are answered 429 with Retry-After
     #[arg(
         long,
         value_name = "N",
@@ -150,8 +150,9 @@ pub struct ServeArgs {
         env = "HOUSERULES_CREATIONS_PER_MINUTE"
     )]
     creations_per_minute: u32,
-    /// Modifiers one IP address may save per minute with POST
-    /// /api/modifiers (0: no limit); more are answered 429 with Retry-After
+    /// Modifier saves (POST /api/modifiers) one IP address may send per
+    /// minute, refused ones included (0: no limit); more are answered 429
+    /// with Retry-After
     #[arg(
         long,
         value_name = "N",

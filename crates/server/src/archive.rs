@@ -25,8 +25,13 @@ pub enum ReadError {
     NotFound,
     /// The store failed.
     Store(StoreError),
-    /// The game had to be rebuilt and did not rebuild (or its task stopped).
+    /// The game had to be rebuilt and did not rebuild.
     Rebuild(String),
+    /// The game's task (on a cluster, its owner) gave no answer: it
+    /// stopped, or no owner answered within the forward's retries
+    /// (`503 game.unavailable`, as docs/cluster.md says; trial 19 got a
+    /// `500 server.rebuild` from a node that had lost NATS).
+    Unavailable(String),
 }
 
 /// Whether an unfinished game needs its task from start-up on, judged from
@@ -172,7 +177,7 @@ impl AppState {
         let h = self.task(id).await?;
         ask(&h, Cmd::View)
             .await
-            .ok_or_else(|| ReadError::Rebuild("the game's task stopped".into()))
+            .ok_or_else(|| ReadError::Unavailable("the game's task gave no answer".into()))
     }
 
     /// The record of a game (`GET /api/games/{id}/record`): from its task

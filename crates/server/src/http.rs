@@ -653,7 +653,9 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
         return store_failed(&app, e);
     }
     app.metrics.games_created.inc();
-    tracing::info!(game = %id, rules = %rules_line, open, engine = ?engine_seat, "game created");
+    // On a cluster the line names the node that made the game (trial 19).
+    let node = app.cluster().map(|c| c.node());
+    tracing::info!(game = %id, rules = %rules_line, open, engine = ?engine_seat, node, "game created");
     let mut seats = std::collections::BTreeMap::new();
     for (name, t) in ["white", "black"].iter().zip(&tokens) {
         if let Some(t) = t.as_ref().filter(|_| engine_seat != Some(*name)) {
@@ -762,6 +764,9 @@ fn read_failed(app: &AppState, id: &str, e: crate::archive::ReadError) -> Respon
         crate::archive::ReadError::Store(e) => store_failed(app, e),
         crate::archive::ReadError::Rebuild(e) => {
             error(StatusCode::INTERNAL_SERVER_ERROR, "server.rebuild", e)
+        }
+        crate::archive::ReadError::Unavailable(e) => {
+            error(StatusCode::SERVICE_UNAVAILABLE, "game.unavailable", e)
         }
     }
 }

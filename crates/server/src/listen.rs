@@ -95,6 +95,81 @@ impl AsyncWrite for Counted {
     }
 }
 
+/// The routes a refused connection may still ask: liveness, readiness
+/// and metrics, one request each (docs/operations.md).
+const OPERATOR_ROUTES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+/// How long a connection over a cap may take to show its request line
+/// before it gets the refusal: a probe sends it at once, and a client
+/// that sends nothing is answered after this.
+const OPERATOR_PEEK: Duration = Duration::from_millis(500);
+
+/// Whether the first bytes `tcp` sends (peeked, so still to be read) are
+/// `GET` of an [`OPERATOR_ROUTES`] path, within [`OPERATOR_PEEK`].
+async fn asks_operator_route(tcp: &TcpStream) -> bool {
+    let mut buf = [0u8; 32];
+    let deadline = tokio::time::Instant::now() + OPERATOR_PEEK;
+    loop {
+        let n = match tokio::time::timeout_at(deadline, tcp.peek(&mut buf)).await {
+            Ok(Ok(n)) => n,
+            _ => return false,
+        };
+        let seen = &buf[..n];
+        let line_ends = seen.contains(&b' ') && seen.len() > 4 && seen[4..].contains(&b' ');
+        if n == buf.len() || line_ends || n == 0 {
+            return operator_request_line(seen);
+        }
+        // Part of the line: wait for more bytes (peek returns at once
+        // while data is waiting, so sleep a little between tries).
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+    }
+}
+
+/// Whether `start`, the start of a request line, is `GET` of an operator
+/// route (the path alone or with a query).
+fn operator_request_line(start: &[u8]) -> bool {
+    let Some(target) = start.strip_prefix(b"GET ") else {
+        return false;
+    };
+    OPERATOR_ROUTES.iter().any(|r| {
+        target
+            .strip_prefix(r.as_bytes())
+            .is_some_and(|rest| matches!(rest.first(), Some(b' ' | b'?')))
+    })
+}
+
+/// Serves one operator-route request on a connection that is not counted
+/// among the connections (it is over a cap); any other request on it is
+/// refused as the cap says, and the connection then closes.
+async fn serve_operator_route(tcp: TcpStream, peer: SocketAddr, router: axum::Router) {
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        let router = router.clone();
+        async move {
+            if request.method() != hyper::Method::GET
+                || !OPERATOR_ROUTES.contains(&request.uri().path())
+            {
+                return Ok::<_, std::convert::Infallible>(
+                    axum::response::IntoResponse::into_response((
+                        hyper::StatusCode::SERVICE_UNAVAILABLE,
+                        "only /healthz, /readyz and /metrics are served over the connection cap",
+                    )),
+                );
+            }
+            request.extensions_mut().insert(ConnectInfo(peer));
+            tower::ServiceExt::oneshot(router, request).await
+        }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(2))
+        .keep_alive(false)
+        .serve_connection(TokioIo::new(tcp), service);
+    let _ = tokio::time::timeout(Duration::from_secs(10), conn).await;
+}
+
 /// Serves `state` on `listener` until `shutdown` completes, then stops as
 /// the module docs say. Returns once the connections and games are done
 /// (or their deadlines passed).
@@ -136,14 +211,28 @@ pub async fn serve(
         ) {
             Ok(s) => s,
             Err(why) => {
-                state.metrics.refused(why);
                 let limit = match why {
                     crate::limits::Refusal::Connections => limits.max_connections,
                     _ => limits.max_connections_per_ip,
                 };
-                tracing::warn!(%peer, reason = why.as_str(), limit, "connection refused");
                 let answer = crate::limits::refused_connection(why, &limits);
+                let router = router.clone();
+                let state = Arc::clone(&state);
                 tokio::spawn(async move {
+                    // A probe or a scrape must not fail because players
+                    // fill the server (trial 19: `/healthz` answered 503,
+                    // and a liveness check restarted a healthy full
+                    // server): their requests are served outside the cap.
+                    if asks_operator_route(&tcp).await {
+                        serve_operator_route(tcp, peer, router).await;
+                        return;
+                    }
+                    state.metrics.refused(why);
+                    tracing::warn!(%peer, reason = why.as_str(), limit, "connection refused");
+                    // What the client sent is read (not answered) first: a
+                    // socket closed with unread bytes is reset, and a reset
+                    // can discard the answer before the client reads it.
+                    let _ = tcp.try_read(&mut [0u8; 8192]);
                     let mut tcp = tcp;
                     let _ = tokio::time::timeout(Duration::from_secs(2), async {
                         let _ = tcp.write_all(&answer).await;

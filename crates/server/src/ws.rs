@@ -290,13 +290,22 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                     tx,
                     reply: r,
                 };
-                if game.tx.send(hello).await.is_err() {
+                // No answer: the game's task stopped, or (on a cluster)
+                // no owner answered in time. The client is told to
+                // reconnect (trial 19: a node without NATS closed such a
+                // socket with no code, or 1008 as if it did not read).
+                let answered = match game.tx.send(hello).await {
+                    Ok(()) => id.await.ok(),
+                    Err(_) => None,
+                };
+                let Some(id) = answered else {
+                    close = Some(CloseFrame {
+                        code: CLOSE_RESTART,
+                        reason: "the game did not answer; reconnect".into(),
+                    });
                     break;
-                }
-                match id.await {
-                    Ok(id) => conn = Some(id),
-                    Err(_) => break,
-                }
+                };
+                conn = Some(id);
             }
             (None, _) => reply(ServerMessage::error(
                 "message.hello-first",
@@ -331,6 +340,20 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
         Some(end) => end,
         None => writer.await.unwrap_or(WriterEnd::Asked),
     };
+    // Counted when decided, before the closing handshake below (which
+    // waits up to a second for the client): a scrape right after the
+    // socket's end sees it (ops.rs a_client_that_does_not_read… read the
+    // count before it was made, under load).
+    if let WriterEnd::NotReading(why) = &end {
+        metrics.refused_because("ws-not-reading");
+        tracing::warn!(
+            ?seat,
+            reason = "ws-not-reading",
+            queue,
+            write_timeout_s = write_timeout.as_secs(),
+            "websocket dropped: {why}"
+        );
+    }
     if closing || matches!(end, WriterEnd::NotReading(_)) {
         // The closing handshake (RFC 6455 § 7.1.1): the client's own Close
         // is awaited (a second at most) before the socket goes, so that a
@@ -343,15 +366,5 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
             }
         })
         .await;
-    }
-    if let WriterEnd::NotReading(why) = end {
-        metrics.refused_because("ws-not-reading");
-        tracing::warn!(
-            ?seat,
-            reason = "ws-not-reading",
-            queue,
-            write_timeout_s = write_timeout.as_secs(),
-            "websocket dropped: {why}"
-        );
     }
 }

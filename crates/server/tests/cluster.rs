@@ -1059,6 +1059,30 @@ async fn a_nats_restart_loses_nothing() {
             Some(0.0)
         );
     }
+    // Trial 19: the node without NATS answered a read of a game owned
+    // elsewhere `500 server.rebuild` and closed a new spectator's socket 1008 (a client
+    // that does not read); docs/cluster.md promises `503
+    // game.unavailable` and a close that says reconnect (1012), after the
+    // node has looked for the owner for 8 s. Both asked at once.
+    let path = format!("/api/games/{}", g.id);
+    let read = common::http(b.addr, "GET", &path, None);
+    let socket = async {
+        // A spectator's: no seat to look up before the upgrade (a seat's
+        // token is checked with the owner first, answered 503 here).
+        let url = format!("ws://{}/api/games/{}/ws", b.addr, g.id);
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let mut c = Ws {
+            ws,
+            welcome: Value::Null,
+        };
+        c.send(json!({"kind": "hello", "protocolVersion": 3})).await;
+        c.closed(Duration::from_secs(15)).await
+    };
+    let ((status, body), (code, seen)) = tokio::join!(read, socket);
+    assert_eq!(status, 503, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["code"], "game.unavailable", "{v}");
+    assert_eq!(code, Some(1012), "{seen:?}");
     assert!(nats.up().await, "NATS starts again");
     // Ready again once the client has reconnected (its back-off is short).
     for n in [&a, &b] {

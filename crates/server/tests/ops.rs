@@ -181,6 +181,50 @@ async fn connections_over_the_total_cap_get_503() {
     );
 }
 
+/// Trial 19: a server full of players answered `/healthz`, `/readyz` and
+/// `/metrics` with 503, so a liveness check following docs/operations.md
+/// would restart a healthy full server, and a scrape failed just when the
+/// connection gauge mattered. Over either cap those three are served
+/// (not counted as refusals); any other request is still refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_routes_are_served_over_the_connection_caps() {
+    for (total, per_ip, refused) in [(3, 0, 503), (100, 3, 429)] {
+        let s = serve(Limits {
+            max_connections: total,
+            max_connections_per_ip: per_ip,
+            ..Limits::default()
+        })
+        .await;
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(TcpStream::connect(s.addr).await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (status, _) = http(s.addr, "GET", "/api/games", None).await;
+        assert_eq!(status, refused, "a player's request over the cap");
+        for route in ["/healthz", "/readyz", "/metrics?x=1"] {
+            let (status, body) = http(s.addr, "GET", route, None).await;
+            assert_eq!(status, 200, "{route} over the cap: {body}");
+        }
+        let m = metrics(s.addr).await;
+        assert!(m.contains("houserules_connections"), "{m}");
+        let reason = if refused == 503 {
+            "connection-limit"
+        } else {
+            "address-connection-limit"
+        };
+        assert_eq!(
+            metric(
+                &m,
+                &format!("houserules_refused_total{{reason=\"{reason}\"}}")
+            ),
+            Some(1.0),
+            "only the player's request counts as refused: {m}"
+        );
+        drop(held);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_over_the_per_address_cap_get_429() {
     let s = serve(Limits {
@@ -221,7 +265,8 @@ async fn idle_sockets_up_to_the_cap_do_not_lock_a_new_client_out() {
         idle.push(TcpStream::connect(s.addr).await.unwrap());
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let (status, _) = http(s.addr, "GET", "/healthz", None).await;
+    // (A player's request: `/healthz` is served over the cap.)
+    let (status, _) = http(s.addr, "GET", "/api/games", None).await;
     assert_eq!(status, 503, "the cap is reached");
     // The idle ones are closed by the server within the timeout.
     tokio::time::sleep(Duration::from_millis(1000)).await;
@@ -279,7 +324,10 @@ async fn modifier_saves_over_the_rate_get_429_with_retry_after() {
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["code"], "request.rate-limited");
     assert!(
-        v["message"].as_str().unwrap().contains("saved 3 modifiers"),
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("sent 3 modifier saves"),
         "{body}"
     );
     // 3 a minute: the next token in 20 s (60 / 3).

@@ -556,7 +556,9 @@ impl Cluster {
         };
         for id in orphans {
             match self.take(&app, &id, "swept").await {
-                Ok(true) => tracing::info!(game = %id, "took over an orphaned game"),
+                Ok(true) => {
+                    tracing::info!(game = %id, node = %self.node, "took over an orphaned game");
+                }
                 Ok(false) => {}
                 Err(e) => tracing::warn!(game = %id, error = %e, "taking over failed"),
             }
@@ -721,6 +723,11 @@ impl Cluster {
             sub = Some(s);
         }
         app.metrics().cluster.lease(reason);
+        // A take-over is worth a line (trial 19: one caused by a
+        // reconnecting client logged nothing); the sweep logs its own.
+        if epoch > 1 && reason != "swept" {
+            tracing::info!(game = %id, node = %self.node, epoch, reason, "took over a game");
+        }
         self.publish_moved(id, epoch).await;
         Ok(Some(h))
     }

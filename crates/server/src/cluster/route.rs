@@ -318,7 +318,7 @@ async fn run_proxy(c: Arc<Cluster>, id: String, mut rx: mpsc::Receiver<Cmd>) {
                     version,
                     tx,
                     reply,
-                } => match hello(&c, &id, seat, version, tx).await {
+                } => match hello(&c, &id, seat, version, &tx).await {
                     Some((l, conn)) => {
                         let _ = reply.send(conn);
                         if matches!(l, Link::Remote { .. }) {
@@ -328,7 +328,15 @@ async fn run_proxy(c: Arc<Cluster>, id: String, mut rx: mpsc::Receiver<Cmd>) {
                         }
                         link = Some(l);
                     }
-                    None => break,
+                    None => {
+                        // No owner answered (NATS away, say): the queue
+                        // closes before the socket's sender goes, so that
+                        // its writer closes 1012 (reconnect), not 1008 as
+                        // for a client that does not read (trial 19).
+                        rx.close();
+                        drop(tx);
+                        break;
+                    }
                 },
                 other => one_shot(&c, &id, other).await,
             }
@@ -521,7 +529,7 @@ async fn hello(
     id: &str,
     seat: Seat,
     version: u8,
-    ws: mpsc::Sender<Arc<str>>,
+    ws: &mpsc::Sender<Arc<str>>,
 ) -> Option<(Link, u64)> {
     let deadline = Instant::now() + FIND_OWNER;
     loop {
@@ -542,7 +550,7 @@ async fn hello(
                             h,
                             conn,
                             rx: prx,
-                            ws,
+                            ws: ws.clone(),
                         };
                         return Some((link, conn));
                     }
@@ -597,7 +605,7 @@ async fn hello(
                             next: 1,
                             last_seq: 0,
                             heard: Instant::now(),
-                            ws,
+                            ws: ws.clone(),
                         };
                         return Some((link, conn));
                     }
