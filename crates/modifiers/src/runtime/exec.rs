@@ -49,7 +49,7 @@ pub(crate) struct ArmRun {
 fn body_of(params: &BTreeMap<String, Value>, key: &str) -> Vec<Node> {
     params
         .get(key)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .and_then(|v| <Vec<Node> as serde::Deserialize>::deserialize(v).ok())
         .unwrap_or_default()
 }
 
