@@ -26,6 +26,12 @@
 //!   `Variant::chess()` (the engine bench's figure): `ratio` is
 //!   presets/engine, and presets not in use should cost nothing
 //!   (issue 4: slowdown at most 1.05, i.e. ratio at least 0.95).
+//! - `lichess/<game> <FEN> dN`: each shipped lichess game
+//!   (`houserules_presets::lichess`) on its start position and a position
+//!   of its scalachess perft file, beside shakmaty 0.30.1's variant of the
+//!   same name (`ratio` is houserules/shakmaty; issue 25's goal is at
+//!   least 1.0). `cargo bench -p houserules-presets --bench perft -- lichess`
+//!   runs only these.
 //!
 //! Every houserules row goes through `Game::perft`, the public path the CLI
 //! uses. Node counts are checked: against the tsv, against shakmaty, against
@@ -266,7 +272,9 @@ fn fide_rows(quick: bool) -> Vec<Row> {
 
 /// lichess's shipped games beside shakmaty's variants (issue 25: goal
 /// houserules/shakmaty >= 1.0): game id, FEN, depth, quick depth. Leaves
-/// are checked against shakmaty.
+/// are checked against shakmaty. The positions are the start positions and
+/// positions of scalachess's perft files (`crates/engine/tests/data/*.perft`,
+/// MIT), with the depth whose count is a few million leaves.
 const LICHESS: &[(&str, &str, u32, u32)] = &[
     (
         "crazyhouse",
@@ -281,9 +289,78 @@ const LICHESS: &[(&str, &str, u32, u32)] = &[
         5,
         3,
     ),
+    (
+        "atomic",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        5,
+        3,
+    ),
+    (
+        "atomic",
+        "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+        4,
+        2,
+    ),
+    (
+        "3check",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        5,
+        3,
+    ),
+    (
+        "3check",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 1+1 0 1",
+        4,
+        2,
+    ),
+    (
+        "kingofthehill",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        5,
+        3,
+    ),
+    (
+        "kingofthehill",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        4,
+        2,
+    ),
+    (
+        "horde",
+        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+        6,
+        4,
+    ),
+    (
+        "horde",
+        "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1",
+        5,
+        3,
+    ),
+    (
+        "racingkings",
+        "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+        5,
+        3,
+    ),
+    ("racingkings", "4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1", 7, 4),
 ];
 
+/// A perft runner of shakmaty's `P` on `fen`.
+fn shakmaty_runner<P>(fen: &str) -> Runner
+where
+    P: shakmaty::Position + shakmaty::FromSetup + Clone + 'static,
+{
+    let pos: P = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e}"))
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("shakmaty refuses {fen}: {e}"));
+    Box::new(move |d| shakmaty_perft(black_box(&pos), d))
+}
+
 fn lichess_rows(quick: bool) -> Vec<Row> {
+    use shakmaty::variant as v;
     LICHESS
         .iter()
         .map(|&(id, fen, depth, quick_depth)| {
@@ -292,19 +369,21 @@ fn lichess_rows(quick: bool) -> Vec<Row> {
                 .expect("shipped")
                 .build()
                 .expect("builds");
-            let setup = fen
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e}"));
-            let reference: (&'static str, Runner) = if id == "crazyhouse" {
-                let pos: shakmaty::variant::Crazyhouse = setup
-                    .into_position(shakmaty::CastlingMode::Standard)
-                    .unwrap_or_else(|e| panic!("shakmaty refuses {fen}: {e}"));
-                (
-                    "shakmaty Crazyhouse",
-                    Box::new(move |d| shakmaty_perft(black_box(&pos), d)),
-                )
-            } else {
-                ("shakmaty Antichess", antichess_runner(fen))
+            let reference: (&'static str, Runner) = match id {
+                "crazyhouse" => ("shakmaty Crazyhouse", shakmaty_runner::<v::Crazyhouse>(fen)),
+                "antichess" => ("shakmaty Antichess", antichess_runner(fen)),
+                "atomic" => ("shakmaty Atomic", shakmaty_runner::<v::Atomic>(fen)),
+                "3check" => ("shakmaty ThreeCheck", shakmaty_runner::<v::ThreeCheck>(fen)),
+                "kingofthehill" => (
+                    "shakmaty KingOfTheHill",
+                    shakmaty_runner::<v::KingOfTheHill>(fen),
+                ),
+                "horde" => ("shakmaty Horde", shakmaty_runner::<v::Horde>(fen)),
+                "racingkings" => (
+                    "shakmaty RacingKings",
+                    shakmaty_runner::<v::RacingKings>(fen),
+                ),
+                other => panic!("no shakmaty variant for {other}"),
             };
             Row {
                 label: format!("lichess/{id} {} d{depth}", &fen[..fen.len().min(24)]),

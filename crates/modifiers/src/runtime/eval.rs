@@ -179,6 +179,14 @@ pub(crate) fn items(v: Value) -> Vec<Value> {
 
 /// The square a value names on the board `g`: a square name or index, a
 /// piece or marker.
+/// The filter of a `{"pieces": FILTER}` source, if `src` is one.
+pub(crate) fn pieces_filter(src: &Value) -> Option<&Value> {
+    match src {
+        Value::Object(o) if o.len() == 1 => o.get("pieces"),
+        _ => None,
+    }
+}
+
 pub(crate) fn square_of(g: Geom, v: &Value) -> Option<u8> {
     match v {
         Value::String(s) => g.parse(s),
@@ -703,14 +711,13 @@ impl Session {
 
     /// The items of a source, in canonical order (rulings B4).
     pub(crate) fn source(&self, cx: &Cx, src: &Value) -> Vec<Value> {
-        let pos = self.board(cx);
         match src {
             Value::Object(o) if o.len() == 1 => {
                 let (k, x) = o.iter().next().expect("one key");
                 match k.as_str() {
-                    "pieces" => super::pieces_of(pos)
+                    "pieces" => self
+                        .source_pieces(cx, x)
                         .iter()
-                        .filter(|p| self.piece_ok(cx, x, &self.view(pos, p)))
                         .map(|p| self.snap(p))
                         .collect(),
                     "squares" => (0..self.geom.squares())
@@ -734,6 +741,18 @@ impl Session {
             }
             other => items(self.val(cx, other)),
         }
+    }
+
+    /// The pieces of a `{"pieces": FILTER}` source (`x` is the filter), in
+    /// ascending square order, without their snapshots: the order
+    /// [`Runtime::order`] gives their snapshots by default, so a caller that
+    /// needs only some of them (a count, a random pick) snapshots only
+    /// those (issue 25: the probes of effect-aware legality).
+    pub(crate) fn source_pieces(&self, cx: &Cx, x: &Value) -> Vec<super::PieceInfo> {
+        let pos = self.board(cx);
+        let mut v = super::pieces_of(pos);
+        v.retain(|p| self.piece_ok(cx, x, &self.view(pos, p)));
+        v
     }
 
     /// Sorts items by an order (rulings 2.1 § Order); stable.
@@ -861,7 +880,10 @@ impl Session {
                 .as_array()
                 .is_some_and(|a| a.iter().any(|x| truthy(&self.eval(cx, x))))),
             "not" => json!(!truthy(&self.eval(cx, arg))),
-            "count" => json!(self.source(cx, arg).len()),
+            "count" => match pieces_filter(arg) {
+                Some(x) => json!(self.source_pieces(cx, x).len()),
+                None => json!(self.source(cx, arg).len()),
+            },
             "legal-move-count" => {
                 if cx.depth > 0 {
                     return json!(0);

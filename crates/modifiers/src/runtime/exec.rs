@@ -49,7 +49,7 @@ pub(crate) struct ArmRun {
 fn body_of(params: &BTreeMap<String, Value>, key: &str) -> Vec<Node> {
     params
         .get(key)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .and_then(|v| <Vec<Node> as serde::Deserialize>::deserialize(v).ok())
         .unwrap_or_default()
 }
 
@@ -741,10 +741,18 @@ impl Session {
             }
             K::RandomPick => {
                 let cx = self.cx(run);
-                let mut cands = self.source(&cx, p.get("from").unwrap_or(&Value::Null));
-                if !p.get("from").is_some_and(super::eval::is_values_source) {
-                    cands = self.order(&cx, cands, None);
-                }
+                let from = p.get("from").unwrap_or(&Value::Null);
+                // Pieces: the candidates in ascending square order (the
+                // default order of their snapshots), and snapshots only of
+                // the picked ones (issue 25: legality probes pick often).
+                let mut cands = match super::eval::pieces_filter(from) {
+                    Some(x) => Err(self.source_pieces(&cx, x)),
+                    None if super::eval::is_values_source(from) => Ok(self.source(&cx, from)),
+                    None => {
+                        let c = self.source(&cx, from);
+                        Ok(self.order(&cx, c, None))
+                    }
+                };
                 let count = p.get("count").map_or(1, |c| {
                     whole_count(&self.val(&cx, c), crate::validate::MAX_COUNT)
                 }) as usize;
@@ -753,15 +761,30 @@ impl Session {
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_string();
-                if cands.is_empty() {
+                let empty = match &cands {
+                    Ok(c) => c.is_empty(),
+                    Err(c) => c.is_empty(),
+                };
+                if empty {
                     run.binds.insert(bind, Value::Null);
                     let els = body_of(p, "else");
                     return self.run_body(run, &els, 0, &with_step(prefix, index, "else"));
                 }
                 let mut picked = Vec::new();
-                for _ in 0..count.min(cands.len()) {
-                    let i = self.st.rng.below(cands.len() as u32) as usize;
-                    picked.push(cands.remove(i));
+                match &mut cands {
+                    Ok(c) => {
+                        for _ in 0..count.min(c.len()) {
+                            let i = self.st.rng.below(c.len() as u32) as usize;
+                            picked.push(c.remove(i));
+                        }
+                    }
+                    Err(c) => {
+                        for _ in 0..count.min(c.len()) {
+                            let i = self.st.rng.below(c.len() as u32) as usize;
+                            let info = c.remove(i);
+                            picked.push(self.snap(&info));
+                        }
+                    }
                 }
                 let v = if count == 1 {
                     picked[0].clone()

@@ -887,6 +887,11 @@ impl Runtime {
 
     /// Logs an entry named after `rule`.
     pub(crate) fn log_as(&mut self, event: &str, detail: Value, rule: Option<LogRule>) {
+        if self.probing {
+            // A probe (`effects.rs`) is dropped after its judgement, which
+            // reads no log entry: nothing to keep.
+            return;
+        }
         self.st.log.push(LogEntry {
             event: event.into(),
             detail,
