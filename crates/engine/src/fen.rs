@@ -109,9 +109,25 @@ pub enum FenError {
 
 /// The name of `sq` on a board `width` files wide: `a1`, `h8`, `l10`.
 pub fn square_name(sq: Square, width: u8) -> String {
+    let mut s = String::with_capacity(3);
+    push_square_name(&mut s, sq, width);
+    s
+}
+
+/// Appends [`square_name`] to `out`, without `format!`: every legal move of
+/// every update is written in UCI (issue 21: `fmt` was a visible share of a
+/// server's CPU per move).
+pub fn push_square_name(out: &mut String, sq: Square, width: u8) {
     let f = sq % width;
-    let r = sq / width;
-    format!("{}{}", (b'a' + f) as char, r as u32 + 1)
+    let r = u32::from(sq / width) + 1;
+    out.push((b'a' + f) as char);
+    if r >= 100 {
+        out.push(char::from(b'0' + (r / 100) as u8));
+    }
+    if r >= 10 {
+        out.push(char::from(b'0' + (r / 10 % 10) as u8));
+    }
+    out.push(char::from(b'0' + (r % 10) as u8));
 }
 
 /// Parses a square name on a `width`×`height` board.
@@ -779,11 +795,11 @@ pub fn write<B: BitSet>(
     s.push(' ');
     match legal_ep {
         Some(e) => {
-            s.push_str(&square_name(e, t.width));
+            push_square_name(&mut s, e, t.width);
             // A victim not straight past the passed square (Berolina pawns)
             // needs the landing square too (RULINGS P27: passed, landing).
             if t.file(pos.ep_victim) != t.file(e) {
-                s.push_str(&square_name(pos.ep_victim, t.width));
+                push_square_name(&mut s, pos.ep_victim, t.width);
             }
         }
         None => s.push('-'),
@@ -923,4 +939,30 @@ pub fn standard_castling_letters(fen: &str, start_fen: &str) -> bool {
                 .is_some_and(|f| king_file(start_fen, king, last) == Some(f))
     };
     home('K', true, "KQ") && home('k', false, "kq")
+}
+
+#[cfg(test)]
+mod square_name_tests {
+    use super::*;
+
+    #[test]
+    fn square_names_follow_rank_times_width_plus_file() {
+        // Square = rank × width + file (RULINGS G1), files from `a`, ranks
+        // from 1: on 8×8, a1 = 0, h1 = 7, e4 = 3 × 8 + 4 = 28, h8 = 63.
+        assert_eq!(square_name(0, 8), "a1");
+        assert_eq!(square_name(7, 8), "h1");
+        assert_eq!(square_name(28, 8), "e4");
+        assert_eq!(square_name(63, 8), "h8");
+        // 10×10: j10 = 9 × 10 + 9 = 99; a10 = 90.
+        assert_eq!(square_name(99, 10), "j10");
+        assert_eq!(square_name(90, 10), "a10");
+        // 12 wide: rank 21 = square 20 × 12 = 240 (a21).
+        assert_eq!(square_name(240, 12), "a21");
+        let mut s = String::from("x");
+        push_square_name(&mut s, 28, 8);
+        assert_eq!(s, "xe4");
+        for sq in 0..=255u8 {
+            assert_eq!(parse_square(&square_name(sq, 16), 16, 16), Some(sq));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::bitboard::BitSet;
 use crate::definition::GameDefinition;
-use crate::fen::{parse_square, square_name};
+use crate::fen::{parse_square, push_square_name, square_name};
 use crate::position::Position;
 use crate::san::castle_king_to;
 use crate::tables::Tables;
@@ -78,8 +78,9 @@ pub fn write<B: BitSet>(
             to = kto;
         }
     }
-    let mut s = square_name(m.from, t.width);
-    s.push_str(&square_name(to, t.width));
+    let mut s = String::with_capacity(6);
+    push_square_name(&mut s, m.from, t.width);
+    push_square_name(&mut s, to, t.width);
     if let Some(k) = m.promotion {
         s.push(def.pieces[k.index()].symbol.to_ascii_lowercase());
     }

@@ -36,7 +36,7 @@ use crate::clock::{Clock, ClockSpec};
 use crate::engine::{self, EngineSeat, Thought};
 use crate::protocol::{
     BothSides, ClientMessage, ClockView, EngineView, GameInfo, ResultView, Seat, ServerMessage,
-    SideClock, Update,
+    SideClock, UpdateRef,
 };
 use crate::registry::Registry;
 use crate::store::{Entry, Store};
@@ -1980,26 +1980,26 @@ impl Game {
             modifiers,
             vars,
         } = changes;
-        let update = Update {
+        let update = UpdateRef {
             info: self.info(),
             input,
             mv,
             ply_count: out.ply_count,
-            fen: out.fen.clone(),
+            fen: &out.fen,
             side_to_move: out.side_to_move,
             in_check: self.in_check,
-            draw_claim: self.draw_claim.map(str::to_string),
-            status: out.status.clone(),
-            legal_moves: out.legal_moves.clone(),
-            pending_choice: out.pending_choice.clone(),
+            draw_claim: self.draw_claim,
+            status: &out.status,
+            legal_moves: &out.legal_moves,
+            pending_choice: out.pending_choice.as_ref(),
             events,
             pieces,
-            markers: markers.then(|| out.markers.clone()),
-            active_modifiers: modifiers.then(|| out.active_modifiers.clone()),
-            vars: vars.then(|| out.vars.clone()),
+            markers: markers.then_some(out.markers.as_slice()),
+            active_modifiers: modifiers.then_some(out.active_modifiers.as_slice()),
+            vars: vars.then_some(&out.vars),
             rng_stream: out.rng_stream,
         };
-        let text: Arc<str> = ServerMessage::Update(Box::new(update)).to_text().into();
+        let text: Arc<str> = update.to_text().into();
         self.history.push(self.seq(), Arc::clone(&text));
         self.send_text(|c| c.version >= 3, &text);
         self.send_full_state(|c| c.version < 3);
@@ -2114,23 +2114,7 @@ impl Game {
 
 /// A message's kind, for `ref` in errors.
 fn kind_name(m: &ClientMessage) -> &'static str {
-    match m {
-        ClientMessage::Hello { .. } => "hello",
-        ClientMessage::Move { .. } => "move",
-        ClientMessage::SubmitChoice { .. } => "submit-choice",
-        ClientMessage::Resign => "resign",
-        ClientMessage::OfferDraw => "offer-draw",
-        ClientMessage::AcceptDraw => "accept-draw",
-        ClientMessage::DeclineDraw => "decline-draw",
-        ClientMessage::ClaimDraw { .. } => "claim-draw",
-        ClientMessage::ClaimVictory => "claim-victory",
-        ClientMessage::Ping => "ping",
-        ClientMessage::Resync { .. } => "resync",
-        ClientMessage::OfferTakeback => "offer-takeback",
-        ClientMessage::AcceptTakeback => "accept-takeback",
-        ClientMessage::DeclineTakeback => "decline-takeback",
-        ClientMessage::DeclineRematch => "decline-rematch",
-    }
+    m.kind()
 }
 
 /// A PGN `Date` tag value, `YYYY.MM.DD` (PGN Standard 8.1.1.3), for a time in

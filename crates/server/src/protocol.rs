@@ -432,6 +432,88 @@ pub struct Update {
     pub rng_stream: u32,
 }
 
+/// [`ServerMessage::Update`] as sent, its fields borrowed from the game's
+/// state rather than copied into an [`Update`] (issue 21: the copy of the
+/// legal moves, FEN, status and choice was a visible share of a move's
+/// CPU). Serialises to the same text as `ServerMessage::Update` of the same
+/// fields (test `update_ref_writes_what_update_writes`); [`Update`] stays
+/// the documented shape.
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename = "update", rename_all = "camelCase")]
+pub struct UpdateRef<'a> {
+    /// [`Update::info`].
+    #[serde(flatten)]
+    pub info: GameInfo,
+    /// [`Update::input`].
+    pub input: Value,
+    /// [`Update::mv`].
+    #[serde(rename = "move")]
+    pub mv: Option<MovePlayed>,
+    /// [`Update::ply_count`].
+    pub ply_count: u32,
+    /// [`Update::fen`].
+    pub fen: &'a str,
+    /// [`Update::side_to_move`].
+    pub side_to_move: ColorName,
+    /// [`Update::in_check`].
+    pub in_check: bool,
+    /// [`Update::draw_claim`].
+    pub draw_claim: Option<&'a str>,
+    /// [`Update::status`].
+    pub status: &'a Value,
+    /// [`Update::legal_moves`].
+    pub legal_moves: &'a [String],
+    /// [`Update::pending_choice`].
+    pub pending_choice: Option<&'a PendingChoice>,
+    /// [`Update::events`].
+    pub events: Vec<LogEntry>,
+    /// [`Update::pieces`].
+    pub pieces: Option<PiecesChange>,
+    /// [`Update::markers`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markers: Option<&'a [MarkerOut]>,
+    /// [`Update::active_modifiers`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_modifiers: Option<&'a [ActiveModifier]>,
+    /// [`Update::vars`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vars: Option<&'a BTreeMap<String, Value>>,
+    /// [`Update::rng_stream`].
+    pub rng_stream: u32,
+}
+
+impl UpdateRef<'_> {
+    /// The JSON text sent ([`ServerMessage::to_text`]).
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"kind":"error","code":"server.encode","message":"{e}"}}"#)
+        })
+    }
+}
+
+impl ClientMessage {
+    /// The message's `kind`, as the client wrote it (the metrics' label).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMessage::Hello { .. } => "hello",
+            ClientMessage::Move { .. } => "move",
+            ClientMessage::SubmitChoice { .. } => "submit-choice",
+            ClientMessage::Resign => "resign",
+            ClientMessage::OfferDraw => "offer-draw",
+            ClientMessage::AcceptDraw => "accept-draw",
+            ClientMessage::DeclineDraw => "decline-draw",
+            ClientMessage::ClaimDraw { .. } => "claim-draw",
+            ClientMessage::ClaimVictory => "claim-victory",
+            ClientMessage::Ping => "ping",
+            ClientMessage::Resync { .. } => "resync",
+            ClientMessage::OfferTakeback => "offer-takeback",
+            ClientMessage::AcceptTakeback => "accept-takeback",
+            ClientMessage::DeclineTakeback => "decline-takeback",
+            ClientMessage::DeclineRematch => "decline-rematch",
+        }
+    }
+}
+
 impl ServerMessage {
     /// An error message.
     pub fn error(code: &str, message: impl Into<String>, r#ref: Option<&str>) -> ServerMessage {
@@ -612,4 +694,134 @@ pub fn schemas_markdown() -> String {
         pretty(schemars::schema_for!(ClientMessage)),
         pretty(schemars::schema_for!(ServerMessage)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_session::{CreateRequest, Input, Session};
+
+    /// The metrics' label of a client message is its `kind` as written
+    /// (docs/protocol.md § Client messages), now read from the parsed
+    /// message instead of a second parse of the text.
+    #[test]
+    fn a_client_message_names_its_kind() {
+        let texts = [
+            (r#"{"kind":"hello","protocolVersion":3}"#, "hello"),
+            (r#"{"kind":"move","move":"e2e4","ply":0}"#, "move"),
+            (
+                r#"{"kind":"submit-choice","choiceId":"c1","value":"rock"}"#,
+                "submit-choice",
+            ),
+            (r#"{"kind":"resign"}"#, "resign"),
+            (r#"{"kind":"offer-draw"}"#, "offer-draw"),
+            (r#"{"kind":"accept-draw"}"#, "accept-draw"),
+            (r#"{"kind":"decline-draw"}"#, "decline-draw"),
+            (r#"{"kind":"claim-draw"}"#, "claim-draw"),
+            (r#"{"kind":"claim-victory"}"#, "claim-victory"),
+            (r#"{"kind":"ping"}"#, "ping"),
+            (r#"{"kind":"resync","lastSeq":4}"#, "resync"),
+            (r#"{"kind":"offer-takeback"}"#, "offer-takeback"),
+            (r#"{"kind":"accept-takeback"}"#, "accept-takeback"),
+            (r#"{"kind":"decline-takeback"}"#, "decline-takeback"),
+            (r#"{"kind":"decline-rematch"}"#, "decline-rematch"),
+        ];
+        for (text, kind) in texts {
+            let m: ClientMessage = serde_json::from_str(text).unwrap();
+            assert_eq!(m.kind(), kind, "{text}");
+        }
+    }
+
+    /// The borrowed update the game sends and the documented [`Update`]
+    /// write the same text for the same fields, with and without the
+    /// optional lists (a client reads one shape).
+    #[test]
+    fn update_ref_writes_what_update_writes() {
+        let mut s = Session::create(CreateRequest::parse("{}").unwrap()).unwrap();
+        let from = s.log_len();
+        s.submit(Input::Move { mv: "e2e4".into() }).unwrap();
+        let out = s.output_since(from);
+        assert!(!out.log.is_empty(), "the move is logged");
+        let info = GameInfo {
+            seq: 1,
+            clock: Some(ClockView {
+                white: SideClock {
+                    remaining_ms: 60_000,
+                },
+                black: SideClock {
+                    remaining_ms: 59_000,
+                },
+                running: Some(ColorName::Black),
+                server_time_ms: 1_700_000_000_000,
+            }),
+            presence: BothSides {
+                white: true,
+                black: false,
+            },
+            draw_offer: None,
+            result: None,
+            paused: false,
+            seats: BothSides {
+                white: true,
+                black: true,
+            },
+            engine: Some(EngineView {
+                color: ColorName::Black,
+                level: 3,
+                thinking: true,
+            }),
+            rematch: None,
+            takeback_offer: Some(ColorName::White),
+        };
+        let mv = MovePlayed {
+            uci: "e2e4".into(),
+            san: "e4".into(),
+        };
+        let input = serde_json::json!({"move": "e2e4"});
+        for with_lists in [false, true] {
+            let owned = ServerMessage::Update(Box::new(Update {
+                info: info.clone(),
+                input: input.clone(),
+                mv: Some(mv.clone()),
+                ply_count: out.ply_count,
+                fen: out.fen.clone(),
+                side_to_move: out.side_to_move,
+                in_check: false,
+                draw_claim: Some("fifty-move-rule".into()),
+                status: out.status.clone(),
+                legal_moves: out.legal_moves.clone(),
+                pending_choice: out.pending_choice.clone(),
+                events: out.log.clone(),
+                pieces: None,
+                markers: with_lists.then(|| out.markers.clone()),
+                active_modifiers: with_lists.then(|| out.active_modifiers.clone()),
+                vars: with_lists.then(|| out.vars.clone()),
+                rng_stream: out.rng_stream,
+            }))
+            .to_text();
+            let borrowed = UpdateRef {
+                info: info.clone(),
+                input: input.clone(),
+                mv: Some(mv.clone()),
+                ply_count: out.ply_count,
+                fen: &out.fen,
+                side_to_move: out.side_to_move,
+                in_check: false,
+                draw_claim: Some("fifty-move-rule"),
+                status: &out.status,
+                legal_moves: &out.legal_moves,
+                pending_choice: out.pending_choice.as_ref(),
+                events: out.log.clone(),
+                pieces: None,
+                markers: with_lists.then_some(out.markers.as_slice()),
+                active_modifiers: with_lists.then_some(out.active_modifiers.as_slice()),
+                vars: with_lists.then_some(&out.vars),
+                rng_stream: out.rng_stream,
+            }
+            .to_text();
+            assert_eq!(borrowed, owned);
+            assert!(owned.starts_with(r#"{"kind":"update","seq":1,"#), "{owned}");
+            assert_eq!(owned.contains(r#""markers":"#), with_lists);
+        }
+    }
 }

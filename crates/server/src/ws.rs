@@ -21,6 +21,8 @@ use crate::game::{Cmd, GameHandle};
 use crate::metrics::KindLabels;
 use crate::protocol::{read_client_message, ClientMessage, Seat, ServerMessage};
 use crate::Metrics;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 
 /// A token bucket: `rate` messages per second, bursts of `2 × rate`.
 struct Bucket {
@@ -88,14 +90,29 @@ fn kind_of(text: &str) -> &str {
         .unwrap_or("other")
 }
 
-/// A client message's `kind` for the metrics (only once it was read, so
-/// that the labels stay the protocol's kinds).
-fn client_kind(text: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct Kind {
-        kind: String,
+/// One connection's counters of a metric family by message kind, each
+/// looked up in the family once: a lookup takes the family's lock and
+/// builds a label `String`, per message sent and received (issue 21).
+#[derive(Default)]
+struct KindCounters {
+    seen: Vec<(String, Counter)>,
+}
+
+impl KindCounters {
+    /// Counts one message of `kind` in `family`.
+    fn inc(&mut self, family: &Family<KindLabels, Counter>, kind: &str) {
+        if let Some((_, c)) = self.seen.iter().find(|(k, _)| k == kind) {
+            c.inc();
+            return;
+        }
+        let c = family
+            .get_or_create(&KindLabels {
+                kind: kind.to_string(),
+            })
+            .clone();
+        c.inc();
+        self.seen.push((kind.to_string(), c));
     }
-    serde_json::from_str::<Kind>(text).map_or_else(|_| "other".into(), |k| k.kind)
 }
 
 /// Why the writer stopped.
@@ -132,6 +149,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
     // connection's `Gone`, and refuse its unload then (tests/lifecycle.rs).
     let game_tx = game.tx.downgrade();
     let mut writer = tokio::spawn(async move {
+        let mut out_kinds = KindCounters::default();
         let mut ping = tokio::time::interval(idle / 3);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ping.tick().await;
@@ -149,10 +167,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                         }
                         break (WriterEnd::NotReading("the game dropped it: its queue was full"), None);
                     };
-                    out_metrics
-                        .ws_out
-                        .get_or_create(&KindLabels { kind: kind_of(&text).to_string() })
-                        .inc();
+                    out_kinds.inc(&out_metrics.ws_out, kind_of(&text));
                     let sent = tokio::time::timeout(
                         write_timeout,
                         sink.send(Message::Text(text.as_ref().into())),
@@ -197,6 +212,7 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
         }
     };
     let mut bucket = Bucket::new(rate);
+    let mut in_kinds = KindCounters::default();
     let mut conn: Option<u64> = None;
     let mut close: Option<CloseFrame> = None;
     let mut writer_done: Option<WriterEnd> = None;
@@ -269,12 +285,8 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                 continue;
             }
         };
-        metrics
-            .ws_in
-            .get_or_create(&KindLabels {
-                kind: client_kind(text.as_str()),
-            })
-            .inc();
+        // The kind of the message read (not a second parse of the text).
+        in_kinds.inc(&metrics.ws_in, msg.kind());
         match (conn, msg) {
             (
                 None,

@@ -257,7 +257,39 @@ async fn final_state_and_unfinished_summaries(b: Backend) {
     assert_eq!(open_games, vec![("b".to_string(), 1)]);
 }
 
+/// A finishing game keeps its final state with one conditional write
+/// (`Store::keep_final_state`, no read first: session 19's churn runs
+/// queued those reads past the pool's timeout): the first state kept stays,
+/// a later one does not replace it, a game with none gets it; a plain
+/// `set_final_state` (a rematch's new view) still replaces it.
+async fn keep_final_state_keeps_the_first(b: Backend) {
+    let s = open(&fresh_db(b)).await;
+    s.create_game(&row("a", "finished", 1)).await.unwrap();
+    s.create_game(&row("b", "finished", 2)).await.unwrap();
+    s.keep_final_state("a", r#"{"n":1}"#).await.unwrap();
+    s.keep_final_state("a", r#"{"n":2}"#).await.unwrap();
+    assert_eq!(
+        s.final_state("a").await.unwrap().as_deref(),
+        Some(r#"{"n":1}"#)
+    );
+    assert_eq!(s.final_state("b").await.unwrap(), None);
+    s.keep_final_state("b", r#"{"n":3}"#).await.unwrap();
+    assert_eq!(
+        s.final_state("b").await.unwrap().as_deref(),
+        Some(r#"{"n":3}"#)
+    );
+    s.set_final_state("a", r#"{"n":4}"#).await.unwrap();
+    assert_eq!(
+        s.final_state("a").await.unwrap().as_deref(),
+        Some(r#"{"n":4}"#)
+    );
+    // A game that is not stored: nothing written, no error.
+    s.keep_final_state("nope", "{}").await.unwrap();
+    assert_eq!(s.final_state("nope").await.unwrap(), None);
+}
+
 on_both!(
+    keep_final_state_keeps_the_first,
     log_is_append_only_and_ordered,
     finishing_is_in_the_same_transaction,
     seats_and_lobby,

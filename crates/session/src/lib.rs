@@ -39,7 +39,7 @@ use serde_json::{json, Value};
 pub use houserules_modifiers::runtime::{
     codes, is_fully_immobilising, shape_ok, Arm, ChoiceTimeout, CoinFlips, Cursor, Instance,
     Lifetime, LogEntry, Marker, MarkerLifetime, PathStep, PendingChoice, Ply, Refusal, Runtime,
-    State, Step, Work, DIRECTIONS, MAX_CASCADE, MAX_MARKERS, MAX_SKIPS,
+    SanBefore, State, Step, Work, DIRECTIONS, MAX_CASCADE, MAX_MARKERS, MAX_SKIPS,
 };
 pub use output::{
     input_schema_json, output_schema_json, request_schema_json, ActiveModifier, ColorName,
@@ -494,6 +494,16 @@ impl Session {
         Ok(())
     }
 
+    /// Plays `m` recorded as `uci`, both as [`Session::resolve_move`] or
+    /// [`Session::resolve_move_san`] gave them in this same state (nothing
+    /// submitted since): [`Session::submit`] of the move without reading
+    /// and judging it a second time. Recorded as `{"move": uci}`.
+    pub fn submit_resolved_move(&mut self, m: Move, uci: String) {
+        self.rt.begin_input();
+        self.rt.submit_resolved(m, uci.clone());
+        self.inputs.push(Input::Move { mv: uci });
+    }
+
     /// The move that `text` (UCI or SAN: `e2e4`, `Nf3`, `O-O`) names among
     /// the moves the active rules allow now, and the UCI the session would
     /// record for it, without playing it.
@@ -502,6 +512,18 @@ impl Session {
     /// The [`Refusal`] [`Session::submit`] would give.
     pub fn resolve_move(&self, text: &str) -> Result<(Move, String), Refusal> {
         self.rt.resolve_move(text)
+    }
+
+    /// [`Session::resolve_move`] and the move's SAN ([`Session::san`]) as
+    /// far as it is known before the move is played, from one listing of
+    /// the legal moves: complete it with [`SanBefore::finish`] from the
+    /// state after [`Session::submit_resolved_move`] ([`Session::status`],
+    /// [`Session::is_check`]).
+    ///
+    /// # Errors
+    /// As [`Session::resolve_move`].
+    pub fn resolve_move_san(&self, text: &str) -> Result<(Move, String, SanBefore), Refusal> {
+        self.rt.resolve_move_san(text)
     }
 
     /// Answers the pending choice on top of the stack.

@@ -322,11 +322,12 @@ impl Session {
                 vars: i.vars.clone(),
             })
             .collect();
+        let (status, legal_moves) = rt.status_and_legal_moves_uci();
         SessionOutput {
             fen: rt.game().fen(),
             side_to_move: rt.game().turn().into(),
-            status: self.status(),
-            legal_moves: self.legal_moves_uci(),
+            status,
+            legal_moves,
             pending_choice: self.pending_choice().map(PendingChoice::public),
             markers,
             active_modifiers,

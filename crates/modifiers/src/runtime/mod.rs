@@ -251,6 +251,41 @@ pub(crate) fn kind_by_name(
         .find(|&k| kind_name(def, k) == name)
 }
 
+/// A move's SAN before the move is played ([`Runtime::san_before`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SanBefore {
+    /// The whole SAN: the engine's rules judged its `+`/`#`.
+    Done(String),
+    /// The SAN without its suffix, which the rules in force decide from
+    /// the state after the move.
+    Bare(String),
+}
+
+impl SanBefore {
+    /// The SAN, given the state right after the move (its triggers
+    /// included): `status` as [`Runtime::status`] gives it and whether the
+    /// side to move is then in check ([`Runtime::is_check`]). `#` when the
+    /// game then ends with a winner (mate under the rules' check, or a
+    /// rule's win), `+` when the side to move is in check.
+    pub fn finish(self, status: &Value, in_check: bool) -> String {
+        match self {
+            SanBefore::Done(san) => san,
+            SanBefore::Bare(bare) => {
+                let won = status["status"] != "ongoing"
+                    && status["status"] != "awaiting-choice"
+                    && status["winner"].is_string();
+                if won {
+                    bare + "#"
+                } else if in_check {
+                    bare + "+"
+                } else {
+                    bare
+                }
+            }
+        }
+    }
+}
+
 impl Runtime {
     /// A runtime on `game` (any board the engine holds, up to 128
     /// squares) with no modifier attached: the castling kings and the check
@@ -519,6 +554,26 @@ impl Runtime {
             .collect()
     }
 
+    /// [`Runtime::status`] and [`Runtime::legal_moves_uci`] together, from
+    /// one listing of the rules' legal moves and one of the engine's (each
+    /// alone lists both: a state built after every move listed each twice,
+    /// issue 21).
+    pub fn status_and_legal_moves_uci(&self) -> (Value, Vec<String>) {
+        if !self.st.pending.is_empty() {
+            return (json!({"status": "awaiting-choice"}), Vec::new());
+        }
+        if let Some(r) = &self.st.result {
+            return (r.clone(), Vec::new());
+        }
+        let (legal, engine_legal) = self.rule_and_engine_legal();
+        let status = self.status_among(&legal, &engine_legal);
+        let uci = legal
+            .iter()
+            .map(|m| self.write_uci(*m, &legal, &engine_legal))
+            .collect();
+        (status, uci)
+    }
+
     /// UCI of a legal move (`legal`: the rules' legal moves; `engine_legal`:
     /// the engine's, [`Game::legal_moves`], which its castling notation
     /// reads). Castling is written king-takes-rook when its usual form
@@ -556,6 +611,18 @@ impl Runtime {
     /// listed (`legal`, as [`Session::legal_moves`] gives them; a caller
     /// writing many moves lists them once).
     pub fn san_among(&self, m: Move, legal: &[Move]) -> String {
+        match self.san_before(m, legal) {
+            SanBefore::Done(san) => san,
+            SanBefore::Bare(bare) => self.san_suffixed(m, legal, bare),
+        }
+    }
+
+    /// [`Runtime::san_among`] as far as it is known before `m` is played:
+    /// the whole SAN when the engine's rules judge its suffix, else the SAN
+    /// without a suffix, which [`SanBefore::finish`] completes from the
+    /// state after the move (what [`Runtime::san_among`] computes on a copy
+    /// of the runtime with the move played on it).
+    pub fn san_before(&self, m: Move, legal: &[Move]) -> SanBefore {
         let def = self.game.variant().definition();
         let quiet = self.is_quiet();
         if !quiet && self.is_push(self.position(), m, 0) {
@@ -569,19 +636,18 @@ impl Runtime {
                 Board::Small(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
                 Board::Large(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
             };
-            return self.san_suffixed(m, legal, bare);
+            return SanBefore::Bare(bare);
         }
-        let bare = match self.position() {
+        SanBefore::Bare(match self.position() {
             Board::Small(pos, t) if quiet => {
-                return houserules_engine::san::write(def, t, pos, legal, m)
+                return SanBefore::Done(houserules_engine::san::write(def, t, pos, legal, m))
             }
             Board::Large(pos, t) if quiet => {
-                return houserules_engine::san::write(def, t, pos, legal, m)
+                return SanBefore::Done(houserules_engine::san::write(def, t, pos, legal, m))
             }
             Board::Small(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
             Board::Large(pos, t) => houserules_engine::san::write_bare(def, t, pos, legal, m),
-        };
-        self.san_suffixed(m, legal, bare)
+        })
     }
 
     /// `bare` (the SAN of `m` without a suffix) with `+` or `#` as the
@@ -599,17 +665,7 @@ impl Runtime {
             // Not a move the rules allow now: no suffix can be judged.
             return bare;
         }
-        let status = after.status();
-        let won = status["status"] != "ongoing"
-            && status["status"] != "awaiting-choice"
-            && status["winner"].is_string();
-        if won {
-            bare + "#"
-        } else if after.is_check() {
-            bare + "+"
-        } else {
-            bare
-        }
+        SanBefore::Bare(bare).finish(&after.status(), after.is_check())
     }
 
     /// Legal moves under the active rules (dry mode).
@@ -1080,6 +1136,28 @@ impl Runtime {
     /// The [`Refusal`] `submit_move` would give: a pending choice, a game
     /// over, or an illegal move with the reason.
     pub fn resolve_move(&self, uci: &str) -> Result<(Move, String), Refusal> {
+        self.resolve_move_among(uci).map(|(m, text, _)| (m, text))
+    }
+
+    /// [`Runtime::resolve_move`] and the move's SAN ([`Runtime::san`]) as
+    /// far as it is known before the move ([`Runtime::san_before`]), from
+    /// the one listing of the legal moves that reading the move made
+    /// (`san` alone lists them again). A caller that then plays the move
+    /// ([`Runtime::submit_resolved`]) completes the SAN with
+    /// [`SanBefore::finish`] from the state after it, instead of the copy
+    /// of the runtime [`Runtime::san`] plays the move on.
+    ///
+    /// # Errors
+    /// As [`Runtime::resolve_move`].
+    pub fn resolve_move_san(&self, uci: &str) -> Result<(Move, String, SanBefore), Refusal> {
+        let (m, text, legal) = self.resolve_move_among(uci)?;
+        let san = self.san_before(m, &legal);
+        Ok((m, text, san))
+    }
+
+    /// [`Runtime::resolve_move`] with the rules' legal moves it read the
+    /// move among.
+    fn resolve_move_among(&self, uci: &str) -> Result<(Move, String, Vec<Move>), Refusal> {
         if !self.st.pending.is_empty() {
             return Err(refuse(
                 codes::CHOICE_PENDING,
@@ -1144,7 +1222,7 @@ impl Runtime {
         } else {
             uci.to_string()
         };
-        Ok((m, text))
+        Ok((m, text, legal))
     }
 
     /// Plays a move given in UCI or SAN, with the whole after-move
@@ -1156,14 +1234,24 @@ impl Runtime {
     /// the runtime is then unchanged.
     pub fn submit_move(&mut self, text: &str) -> Result<String, Refusal> {
         let (m, recorded) = self.resolve_move(text)?;
+        self.submit_resolved(m, recorded.clone());
+        Ok(recorded)
+    }
+
+    /// Plays `m`, recorded as `recorded`: what [`Runtime::resolve_move`]
+    /// gave in this same state (nothing changed since), so the move is not
+    /// read and judged again (the game server reads it first for its SAN
+    /// and a draw claim, issue 21). A move that was not resolved here is a
+    /// caller's bug: it must use [`Runtime::submit_move`].
+    pub fn submit_resolved(&mut self, m: Move, recorded: String) {
         if self.is_quiet() {
-            return Ok(self.quiet_submit(m, recorded));
+            self.quiet_submit(m, recorded);
+            return;
         }
         // The position the move starts from, before on-capture-attempt
         // arms change anything: what a repetition compares.
         self.ply_start_key = Some(self.repetition_key());
         self.dispatch_move(m, &recorded);
-        Ok(recorded)
     }
 
     /// Plays `m`, a move already judged legal (recorded as `uci`), with

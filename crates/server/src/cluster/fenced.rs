@@ -104,6 +104,10 @@ impl Store for FencedStore {
         self.sql.final_state(game_id).await
     }
 
+    async fn keep_final_state(&self, game_id: &str, state: &str) -> Result<(), StoreError> {
+        self.sql.keep_final_state(game_id, state).await
+    }
+
     async fn save_modifier(
         &self,
         id: &str,

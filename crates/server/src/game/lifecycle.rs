@@ -96,22 +96,16 @@ impl Game {
     }
 
     /// Keeps the finished game's state in the store (once; a game finished
-    /// before it was loaded may have it already). A failure is counted and
-    /// logged, and the game unloads anyway: its reads then rebuild it.
+    /// before it was loaded may have it already, and keeps it). A failure
+    /// is counted and logged, and the game unloads anyway: its reads then
+    /// rebuild it. One conditional write, no read first: under churn the
+    /// reads of finishing games queued on the reads' pool past its timeout
+    /// (issue 21, session 19).
     async fn keep_final_state(&mut self) {
         self.life.final_kept = true;
-        match self.store.final_state(&self.id).await {
-            Ok(Some(_)) => return,
-            Ok(None) => {}
-            Err(e) => {
-                self.metrics.store_errors.inc();
-                tracing::warn!(game = %self.id, error = %e, "reading the final state failed");
-                return;
-            }
-        }
         let engine = self.engine.as_ref().map(|e| e.seat.color);
         let text = crate::archive::final_state_text(self.view(), engine);
-        if let Err(e) = self.store.set_final_state(&self.id, &text).await {
+        if let Err(e) = self.store.keep_final_state(&self.id, &text).await {
             self.metrics.store_errors.inc();
             tracing::warn!(game = %self.id, error = %e, "keeping the final state failed");
         }

@@ -99,7 +99,7 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
     let log_from = s.log_len();
     let (mv, claim) = match act {
         Act::Move { text, claim } => {
-            let Ok((m, uci)) = s.resolve_move(&text) else {
+            let Ok((m, uci, san)) = s.resolve_move_san(&text) else {
                 return Err((
                     "move.illegal",
                     format!(
@@ -107,7 +107,6 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
                     ),
                 ));
             };
-            let san = s.san(m);
             let claim = if claim {
                 s.claimable_draw_after(m)
                     .ok()
@@ -116,9 +115,10 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
             } else {
                 None
             };
-            s.submit(Input::Move { mv: uci.clone() })
-                .map_err(|r| (r.code, r.message))?;
-            (Some(MovePlayed { uci, san }), claim)
+            // Read and judged above, in this same state: played without
+            // reading it again.
+            s.submit_resolved_move(m, uci.clone());
+            (Some((uci, san)), claim)
         }
         Act::Input(i) => {
             s.submit(i).map_err(|r| (r.code, r.message))?;
@@ -135,10 +135,17 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
         .cloned()
         .ok_or(("server.rules", "the session recorded no input".to_string()))?;
     let out = s.output_since(log_from);
+    let in_check = s.is_check();
+    // The SAN's `+`/`#` from the state the move made (not from a copy of
+    // the runtime with the move played again, issue 21).
+    let mv = mv.map(|(uci, san)| MovePlayed {
+        uci,
+        san: san.finish(&out.status, in_check),
+    });
     Ok(Stepped {
         input,
         claim,
-        in_check: s.is_check(),
+        in_check,
         draw_claim: s.claimable_draw().map(claim_name),
         changes: Changes {
             mv,
@@ -164,6 +171,143 @@ mod tests {
     use super::*;
     use houserules_session::CreateRequest;
     use std::time::{Duration, Instant};
+
+    /// One input's rules work reads the move once and plays it (issue 21:
+    /// it no longer reads it a second time in the submit): UCI and SAN in,
+    /// the move recorded in UCI with its SAN, the state after it. Expected
+    /// values by hand: the scholar's mate, 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6
+    /// 4. Qxf7#, with SAN input for two of the moves.
+    #[test]
+    fn a_move_is_read_once_and_played_with_its_uci_and_san() {
+        let mut s = Session::create(CreateRequest::parse("{}").unwrap()).unwrap();
+        let mut prev = Arc::new(s.output_since(0));
+        assert_eq!(prev.legal_moves.len(), 20, "20 moves from the start");
+        let plies = [
+            ("e2e4", "e2e4", "e4"),
+            ("e5", "e7e5", "e5"),
+            ("f1c4", "f1c4", "Bc4"),
+            ("b8c6", "b8c6", "Nc6"),
+            ("Qh5", "d1h5", "Qh5"),
+            ("g8f6", "g8f6", "Nf6"),
+            ("h5f7", "h5f7", "Qxf7#"),
+        ];
+        for (text, uci, san) in plies {
+            let st = run(
+                &mut s,
+                &prev,
+                Act::Move {
+                    text: text.into(),
+                    claim: false,
+                },
+            )
+            .map_err(|e| e.1)
+            .unwrap();
+            let mv = st.changes.mv.as_ref().unwrap();
+            assert_eq!((mv.uci.as_str(), mv.san.as_str()), (uci, san));
+            assert_eq!(
+                serde_json::to_value(&st.input).unwrap(),
+                serde_json::json!({ "move": uci })
+            );
+            prev = Arc::new(st.out);
+        }
+        assert_eq!(s.inputs().len(), 7, "each move recorded once");
+        assert_eq!(prev.ply_count, 7);
+        assert_eq!(prev.status["status"], "checkmate");
+        assert_eq!(prev.status["winner"], "white");
+        assert!(prev.legal_moves.is_empty());
+        assert_eq!(
+            prev.fen,
+            "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+        );
+        // After the mate no move is read.
+        let e = run(
+            &mut s,
+            &prev,
+            Act::Move {
+                text: "a7a6".into(),
+                claim: false,
+            },
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.0, "move.illegal");
+        assert_eq!(s.inputs().len(), 7);
+    }
+
+    /// The SAN an update carries is completed from the state the move made
+    /// ([`houserules_session::SanBefore::finish`]); [`Session::san`] plays
+    /// the move on a copy of the runtime instead. Both must write the same
+    /// SAN: random games under the five benchmark modifiers and under
+    /// `god_kings` (whose rooks give no check along the king's rank, so the
+    /// rules' suffix is not the engine's), every move compared.
+    #[test]
+    fn the_san_from_the_state_after_the_move_is_the_san_of_a_copy() {
+        let requests = [
+            r#"{"modifiers": ["ice_physics", "bloodthirsty", "hobbit_slaughter", "ice_age", "frozen-column"]}"#,
+            r#"{"modifiers": ["god_kings"]}"#,
+            "{}",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut compared = 0;
+        let mut suffixed = 0;
+        for request in requests {
+            for _game in 0..12 {
+                let mut s = Session::create(CreateRequest::parse(request).unwrap()).unwrap();
+                let mut prev = Arc::new(s.output_since(0));
+                for _ply in 0..160 {
+                    // A drawn game (insufficient material, the 75-move
+                    // rule) still lists moves but takes none.
+                    if prev.legal_moves.is_empty() || s.is_over() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let text =
+                        prev.legal_moves[(seed % prev.legal_moves.len() as u64) as usize].clone();
+                    let (m, _) = s.resolve_move(&text).unwrap();
+                    let by_copy = s.san(m);
+                    let st = run(
+                        &mut s,
+                        &prev,
+                        Act::Move {
+                            text: text.clone(),
+                            claim: false,
+                        },
+                    )
+                    .map_err(|e| e.1)
+                    .unwrap();
+                    let san = st.changes.mv.as_ref().unwrap().san.clone();
+                    assert_eq!(san, by_copy, "{request}: {text}");
+                    compared += 1;
+                    suffixed += usize::from(san.ends_with('+') || san.ends_with('#'));
+                    prev = Arc::new(st.out);
+                    // A choice the move raised: its first option.
+                    while let Some(p) = prev.pending_choice.clone() {
+                        let first = p.prompt["options"][0].clone();
+                        let st = run(
+                            &mut s,
+                            &prev,
+                            Act::Input(houserules_session::Input::Choice {
+                                choice: first,
+                                player: None,
+                                auto: None,
+                            }),
+                        );
+                        match st {
+                            Ok(st) => prev = Arc::new(st.out),
+                            Err(_) => break,
+                        }
+                    }
+                    if prev.pending_choice.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared} moves compared");
+        assert!(suffixed > 20, "{suffixed} checks and mates among them");
+    }
 
     /// The cost of one input's rules work ([`run`], what a game's task does
     /// per move) by ply, over random FIDE games (a fixed xorshift seed):

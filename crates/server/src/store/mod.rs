@@ -217,6 +217,15 @@ pub trait Store: Send + Sync + 'static {
     async fn final_state(&self, _game_id: &str) -> Result<Option<String>, StoreError> {
         Ok(None)
     }
+    /// Keeps `state` as the game's final state unless one is kept already
+    /// (a game finished before it was loaded has it): what a finished game
+    /// does as it leaves memory. The default reads, then writes.
+    async fn keep_final_state(&self, game_id: &str, state: &str) -> Result<(), StoreError> {
+        if self.final_state(game_id).await?.is_none() {
+            self.set_final_state(game_id, state).await?;
+        }
+        Ok(())
+    }
     /// Records that the server runs at `at_ms` (ms since the Unix epoch):
     /// a single server writes it every few seconds and when it stops, so
     /// that the next start knows when the last one stopped (issue 26 item
@@ -431,6 +440,12 @@ impl SqlStore {
                 // Reads run beside the writer (SQLite's WAL: readers do
                 // not wait on it).
                 .max_connections(if sqlite { 4 } else { 8 })
+                // A SQLite connection is a file handle of this process: no
+                // ping before each read (a trip to its worker thread; sqlx
+                // pings it again as it goes back to the pool), which made
+                // every read three trips and, under churn, queued the
+                // reads past the timeout below (issue 21, session 19).
+                .test_before_acquire(!sqlite)
                 .acquire_timeout(std::time::Duration::from_secs(10))
                 .after_connect(move |conn, _| setup(conn, sqlite, schema.clone()))
                 .connect_with(options)
@@ -819,6 +834,23 @@ impl Store for SqlStore {
             &self.writes,
             || format!("store the final state of game {game_id}"),
             |reply| Job::FinalState {
+                game_id: game_id.into(),
+                state: state.into(),
+                reply,
+            },
+        )
+        .await
+    }
+
+    /// One conditional write through the writer, no read: under churn
+    /// (hundreds of games finished a second) the read of each finishing
+    /// game queued on the reads' pool past its timeout (issue 21, session
+    /// 19).
+    async fn keep_final_state(&self, game_id: &str, state: &str) -> Result<(), StoreError> {
+        written(
+            &self.writes,
+            || format!("store the final state of game {game_id}"),
+            |reply| Job::KeepFinalState {
                 game_id: game_id.into(),
                 state: state.into(),
                 reply,

@@ -74,6 +74,13 @@ pub(super) enum Job {
         state: String,
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
+    /// [`super::Store::keep_final_state`]: the final state unless one is
+    /// kept.
+    KeepFinalState {
+        game_id: String,
+        state: String,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
     /// [`super::Store::mark_alive`].
     Alive {
         at_ms: i64,
@@ -109,6 +116,7 @@ impl Job {
             Job::Append { reply, .. }
             | Job::Create { reply, .. }
             | Job::FinalState { reply, .. }
+            | Job::KeepFinalState { reply, .. }
             | Job::Alive { reply, .. } => {
                 let _ = reply.send(r.map(|_| ()));
             }
@@ -129,9 +137,65 @@ impl Job {
                 column.trim_end_matches("_token")
             ),
             Job::SaveModifier { id, .. } => format!("save modifier {id}"),
-            Job::FinalState { game_id, .. } => format!("store the final state of game {game_id}"),
+            Job::FinalState { game_id, .. } | Job::KeepFinalState { game_id, .. } => {
+                format!("store the final state of game {game_id}")
+            }
             Job::Alive { .. } => "record that the server runs".to_string(),
         }
+    }
+}
+
+/// How long the writer waits, once a batch has begun, for the writes of
+/// other games before it commits, when writes arrive fast (see
+/// [`Linger`]); `HOUSERULES_WRITE_LINGER_US` sets it in microseconds (0:
+/// never wait). Why: at 1,000 moves a second over 1,000 games a batch held
+/// about one append, and each batch costs the same four thread wake-ups
+/// (the writer, sqlx's SQLite thread and back, the game) and one commit
+/// whatever it holds (issue 21: thread switches and SQLite's commit were a
+/// third of the server's CPU per move). Waiting 2 ms puts two or three
+/// appends in a batch at that rate, and the wait is one timer, not a
+/// wake-up per write. An input is still answered only after its commit.
+const LINGER_DEFAULT: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Writes a second at which the writer starts to wait ([`LINGER_DEFAULT`]):
+/// below it (one game played at a time, a test) every write is committed
+/// as soon as it comes.
+const LINGER_FROM_RATE: f64 = 300.0;
+
+/// The writer's estimate of how fast writes come, to decide whether a
+/// batch waits for more ([`LINGER_DEFAULT`]).
+struct Linger {
+    /// How long to wait, zero for never.
+    wait: std::time::Duration,
+    /// Writes a second, decayed over [`Linger::TAU`].
+    rate: f64,
+    /// When `rate` was last updated.
+    at: std::time::Instant,
+}
+
+impl Linger {
+    /// The estimate's time constant.
+    const TAU: f64 = 0.1;
+
+    fn new() -> Linger {
+        let wait = std::env::var("HOUSERULES_WRITE_LINGER_US")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(LINGER_DEFAULT, std::time::Duration::from_micros);
+        Linger {
+            wait,
+            rate: 0.0,
+            at: std::time::Instant::now(),
+        }
+    }
+
+    /// `n` writes came now; whether the batch they begin should wait.
+    fn arrived(&mut self, n: usize) -> bool {
+        let now = std::time::Instant::now();
+        let dt = now.duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.rate = self.rate * (-dt / Self::TAU).exp() + n as f64 / Self::TAU;
+        !self.wait.is_zero() && self.rate >= LINGER_FROM_RATE
     }
 }
 
@@ -172,7 +236,21 @@ pub(super) fn spawn(target: Target) -> mpsc::UnboundedSender<Job> {
 async fn run(mut target: Target, mut rx: mpsc::UnboundedReceiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     let mut last_used = std::time::Instant::now();
+    let mut linger = Linger::new();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        if batch.len() < MAX_BATCH && linger.arrived(batch.len()) {
+            // Writes come fast: the other games' writes of the next moments
+            // join this batch. One timer, then what queued meanwhile.
+            tokio::time::sleep(linger.wait).await;
+            let before = batch.len();
+            while batch.len() < MAX_BATCH {
+                match rx.try_recv() {
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+            linger.arrived(batch.len() - before);
+        }
         // A connection of its own that sat idle may have been closed under
         // it (a Postgres restart while another node owned the games: the
         // first write after it failed, cluster test
@@ -614,6 +692,14 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
             .bind(*at_ms)
             .execute(conn)
             .await?;
+            Ok(Done::Written)
+        }
+        Job::KeepFinalState { game_id, state, .. } => {
+            sqlx::query("UPDATE games SET final_state = $1 WHERE id = $2 AND final_state IS NULL")
+                .bind(state.as_str())
+                .bind(game_id.as_str())
+                .execute(conn)
+                .await?;
             Ok(Done::Written)
         }
         Job::FinalState { game_id, state, .. } => {
