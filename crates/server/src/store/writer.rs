@@ -147,19 +147,22 @@ impl Job {
 
 /// How long the writer waits, once a batch has begun, for the writes of
 /// other games before it commits, when writes arrive fast (see
-/// [`Linger`]); `HOUSERULES_WRITE_LINGER_US` sets it in microseconds (0:
-/// never wait). Why: at 1,000 moves a second over 1,000 games a batch held
-/// about one append, and each batch costs the same four thread wake-ups
-/// (the writer, sqlx's SQLite thread and back, the game) and one commit
-/// whatever it holds (issue 21: thread switches and SQLite's commit were a
-/// third of the server's CPU per move). Waiting 2 ms puts two or three
-/// appends in a batch at that rate, and the wait is one timer, not a
-/// wake-up per write. An input is still answered only after its commit.
-const LINGER_DEFAULT: std::time::Duration = std::time::Duration::from_millis(2);
+/// [`Linger`]): by default not at all; `HOUSERULES_WRITE_LINGER_US` sets
+/// it in microseconds. Why it exists: at 1,000 moves a second over 1,000
+/// games a batch held about one append, and each batch costs the same
+/// wake-ups (the writer, sqlx's SQLite thread and back, the game) and one
+/// commit whatever it holds; waiting 2 ms put two or three appends in a
+/// batch and cut the server's CPU per move on SQLite by about a sixth
+/// (docs/load.md § Session 19). Why it is off: the wait is added to every
+/// acknowledgement, and at 2,000 moves a second over 5,000 games it took
+/// the ack p99 from 16–37 ms to 35–76 ms (1 ms: 59 ms), past the 20 ms
+/// goal of issue 21. An input is answered only after its commit either
+/// way.
+const LINGER_DEFAULT: std::time::Duration = std::time::Duration::ZERO;
 
-/// Writes a second at which the writer starts to wait ([`LINGER_DEFAULT`]):
-/// below it (one game played at a time, a test) every write is committed
-/// as soon as it comes.
+/// Writes a second at which the writer starts to wait, when a wait is set
+/// ([`LINGER_DEFAULT`]): below it (one game played at a time, a test)
+/// every write is committed as soon as it comes.
 const LINGER_FROM_RATE: f64 = 300.0;
 
 /// The writer's estimate of how fast writes come, to decide whether a
