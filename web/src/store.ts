@@ -185,6 +185,7 @@ function withInfo(g: GameView, m: GameInfo, session: SessionOutput): Record<stri
     engine: m.engine,
     rematch: m.rematch ?? null,
     takebackOffer: m.takebackOffer ?? null,
+    ...('choiceLeftMs' in m ? { choiceLeftMs: m.choiceLeftMs } : {}),
     players: g.players,
     claimVictoryAfterMs: g.claimVictoryAfterMs,
   };
