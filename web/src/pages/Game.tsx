@@ -636,7 +636,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             {choice && (
               <>
                 {' '}
-                <button type="button" class="link" data-choice-jump onClick={() => document.querySelector('.choice')?.scrollIntoView({ block: 'center', behavior: 'smooth' })}>
+                <button type="button" data-choice-jump onClick={() => document.querySelector('.choice')?.scrollIntoView({ block: 'center', behavior: 'smooth' })}>
                   Answer
                 </button>
               </>

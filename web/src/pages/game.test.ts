@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { awayText, canAskTakeback, choiceClockText, moveListRows, opponentCame, pieceNow, rematchSpectatorText, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, rematchSpectatorText, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -139,5 +139,35 @@ describe('rematchSpectatorText', () => {
     expect(rematchSpectatorText({ status: 'accepted', offeredBy: 'white' })).toBe('The players agreed a rematch (colours swapped).');
     expect(rematchSpectatorText({ status: 'declined', offeredBy: 'white' })).toBe('The rematch was declined.');
     expect(rematchSpectatorText(null)).toBeNull();
+  });
+});
+
+describe('choiceNearBoardText', () => {
+  // Regression (trial 18): at 390 px nothing near the board said a choice waits.
+  it('says under the board that an answer is needed, or whom the game waits for', () => {
+    expect(choiceNearBoardText(true, 'Parry: rock, paper, scissors', '', 12)).toBe('Parry: rock, paper, scissors: your answer is needed (12 s left).');
+    expect(choiceNearBoardText(false, '', 'Waiting for both players to choose a throw (Parry)…', null)).toBe('Waiting for both players to choose a throw (Parry).');
+  });
+});
+
+describe('choiceSecondsLeft', () => {
+  // Regression (trial 18): after a restart the server starts the timer again; pages kept the old countdown.
+  it('counts down from the server’s time left as of the last state', () => {
+    // 20 s left when the state came at t=1000; at t=6000, 15 s.
+    expect(choiceSecondsLeft(6_000, 20_000, 60, 1_000)).toBe(15);
+    // The server says no timer runs (a chooser is away): no countdown, whatever the prompt says.
+    expect(choiceSecondsLeft(6_000, null, 60, 1_000)).toBeNull();
+    // An older server (no field): the prompt's seconds from the state's arrival.
+    expect(choiceSecondsLeft(6_000, undefined, 60, 1_000)).toBe(55);
+    expect(choiceSecondsLeft(6_000, undefined, null, 1_000)).toBeNull();
+  });
+});
+
+describe('playedText', () => {
+  // Regression (trial 18): "Black played Qh4#. Check." after mate.
+  it('says Check. after a check, not after mate', () => {
+    expect(playedText('Black', 'Qh4#', true)).toBe('Black played Qh4#.');
+    expect(playedText('White', 'Qxf7+', true)).toBe('White played Qxf7+. Check.');
+    expect(playedText('White', 'e4', false)).toBe('White played e4.');
   });
 });
