@@ -163,6 +163,11 @@ export interface GameView {
   rematch?: RematchView | null;
   /** The side whose takeback request stands (§ Takeback), or null. */
   takebackOffer?: Color | null;
+  /**
+   * Milliseconds left on the pending choice's timer as of this state (then its default is taken),
+   * null when none runs; absent from an older server (the prompt's `timeout` is used then).
+   */
+  choiceLeftMs?: number | null;
 }
 
 /** A rematch: the new game, who asked, where it stands. */
@@ -265,6 +270,7 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
     claimVictoryAfterMs: num(raw.claimVictoryAfterMs),
     rematch: readRematch(raw.rematch),
     takebackOffer: color(raw.takebackOffer),
+    choiceLeftMs: 'choiceLeftMs' in raw ? (num(raw.choiceLeftMs) ?? null) : undefined,
   };
 }
 
@@ -300,6 +306,7 @@ export interface GameInfo {
   engine: { color: Color; level: number; thinking: boolean } | null;
   rematch?: RematchView | null;
   takebackOffer?: Color | null;
+  choiceLeftMs?: number | null;
 }
 
 /** (v3) What one accepted input changed: apply it to the state of `seq - 1`. */
@@ -494,6 +501,11 @@ export interface GameSummary {
   createdAt?: string;
   /** How many inputs the game's log holds (moves, choice answers, game events); 0: nobody acted. */
   inputs?: number;
+  /**
+   * A live game nobody is at: no connection, nothing running, no input for the server's idle-unload
+   * time (docs/protocol.md § Lobby). The live list leaves it out.
+   */
+  abandoned?: boolean;
 }
 
 function findingsOf(body: unknown): Finding[] {

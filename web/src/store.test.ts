@@ -331,6 +331,38 @@ describe('protocol 3 updates', () => {
     expect(check.game!.session.inCheck).toBe(true);
   });
 
+  // Regression (trial 18): the SAN of a Parry-contested capture was judged while the throw waited
+  // (the mover still to move), so the move list read `Qxf7` then `Kxf7+`; python-chess: `Qxf7+`.
+  it('gives a contested capture the check sign of the position once the throw decided it', () => {
+    const pending = { choiceId: 'c2', kind: 'rps', forPlayer: 'both', prompt: { kind: 'rps', forPlayer: 'both', options: ['rock', 'paper', 'scissors'] } };
+    const before = reduce(initialClient(), { ...welcome(1), protocolVersion: 3 } as ServerMessage, 0);
+    // White's capture: the board unchanged while the throw waits, White still to move.
+    const asked = reduce(before, update(2, {
+      input: { move: 'h5f7' },
+      move: { uci: 'h5f7', san: 'Qxf7' },
+      fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+      sideToMove: 'white',
+      status: { status: 'awaiting-choice' },
+      pendingChoice: pending,
+      events: [{ event: 'move', detail: { uci: 'h5f7' } }],
+      pieces: { removed: [], changed: [] },
+    }), 0);
+    expect(asked.san).toEqual({ 0: 'Qxf7' });
+    // Both throws in, the capture stands: the board changed, Black to move and in check.
+    const decided = reduce(asked, update(3, {
+      input: { choice: 'scissors', player: 'black' },
+      move: null,
+      fen: 'rnbqkbnr/pppppQpp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1',
+      sideToMove: 'black',
+      status: { status: 'ongoing' },
+      inCheck: true,
+      pendingChoice: null,
+      events: [{ event: 'capture-stands', detail: { uci: 'h5f7' } }],
+      pieces: { removed: [], changed: [] },
+    }), 0);
+    expect(decided.san).toEqual({ 0: 'Qxf7+' });
+  });
+
   it('applies a patch at the seq it has, without touching the session', () => {
     let c = reduce(initialClient(), welcome(2, {}, { seats: { white: true, black: false } }), 0);
     c = reduce(c, { kind: 'patch', ...info(2) } as ServerMessage, 0);

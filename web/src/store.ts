@@ -185,6 +185,7 @@ function withInfo(g: GameView, m: GameInfo, session: SessionOutput): Record<stri
     engine: m.engine,
     rematch: m.rematch ?? null,
     takebackOffer: m.takebackOffer ?? null,
+    ...('choiceLeftMs' in m ? { choiceLeftMs: m.choiceLeftMs } : {}),
     players: g.players,
     claimVictoryAfterMs: g.claimVictoryAfterMs,
   };
@@ -230,9 +231,24 @@ function applyUpdate(c: GameClient, m: UpdateMessage, now: number): GameClient {
   // The server's SAN of the move (written among the moves the rules in force allowed, with their
   // check test): the page's own SAN would use standard chess's (issue 26: `Qe2+` under
   // trans-rights, where the server's SAN and PGN have no check).
-  if (!m.move || next.game === c.game) return next;
   const ply = session.log.filter((e) => e.event === 'move').length - 1;
+  if (!m.move && s.pendingChoice && !m.pendingChoice && s.sideToMove !== m.sideToMove && ply >= 0 && next.game !== c.game) {
+    // The answer that decided a contested move (a Parry throw): its SAN was written while the choice
+    // waited, its check sign judged with the mover still to move. The sign is the position's now
+    // (trial 18: `Qxf7` then `Kxf7+`, python-chess `Qxf7+`, `Kxf7`). A cancelled capture (board
+    // unchanged) keeps its SAN as tried.
+    const old = next.san[ply];
+    if (old !== undefined && m.fen.split(' ')[0] !== s.fen.split(' ')[0]) return { ...next, san: { ...next.san, [ply]: resuffix(old, m.status, m.inCheck) } };
+  }
+  if (!m.move || next.game === c.game) return next;
   return ply < 0 ? next : { ...next, san: { ...next.san, [ply]: m.move.san } };
+}
+
+/** `san` with the check sign of the position after it: `#` at checkmate, `+` in check, else none. */
+export function resuffix(san: string, status: { status?: string } | undefined, inCheck: boolean | undefined): string {
+  const bare = san.replace(/[+#]+$/, '');
+  if (status?.status === 'checkmate') return `${bare}#`;
+  return inCheck ? `${bare}+` : bare;
 }
 
 /** (v3) Applies a `patch`: the game-level fields at the seq the client has. */

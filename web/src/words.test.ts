@@ -62,6 +62,9 @@ describe('rule-event log', () => {
     // A one-player choice is logged without its player: no "? chose" (session-7 re-trial).
     expect(eventText({ event: 'choice', detail: { choiceId: 'c2', value: 'e7', player: null, auto: null } }, names)).toBe('Chosen: e7.');
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white' } }, names)).toBe('White has answered (hidden until both have).');
+    // Regression (trial 18): a throw the timeout filled read "White has answered" though nobody did.
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white', auto: 'timeout' } }, names)).toBe('White’s time ran out: the default was taken.');
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'rock', player: 'black', auto: 'timeout', answers: { black: 'rock', white: 'rock' } } }, names)).toBe('Answers: White rock, Black rock (Black’s time ran out: the default was taken).');
     expect(eventText({ event: 'detach', detail: { id: 'mr_freeze', instance: 2 } }, names)).toBe('Mr. Freeze has ended.');
   });
   it('hides moves (they are in the move list) and keeps unknown events readable', () => {
@@ -217,5 +220,13 @@ describe('eventText for hit points, markers and removals', () => {
     expect(t('removed', { square: 'd4' })).toBe('The piece on d4 was removed.');
     expect(t('entered-marker', { square: 'd5', kind: 'treasure-chest', type: 'pawn', color: 'black', cause: 'effect' })).toBe('A black pawn was put onto the treasure chest on d5.');
     expect(t('marker-expired', { kind: 'frozen-square', square: 'a4' })).toBe('The frozen square on a4 expired.');
+  });
+  // Regressions (trial 18): a mine's kill Parry saved read "The capture on h5 was prevented"; the
+  // mine then vanished unlogged; spawn-marker wrote nothing.
+  it('names the piece a cancelled kill saved, and markers placed and removed', () => {
+    expect(t('kill-cancelled', { square: 'h5', type: 'knight', color: 'black', id: 7 })).toBe('The black knight on h5 was saved: the kill was cancelled.');
+    expect(t('marker-removed', { kind: 'mine', square: 'h5', marker: 40, used: true })).toBe('The mine on h5 is used up.');
+    expect(t('marker-removed', { kind: 'mine', square: 'h5', marker: 40 })).toBe('The mine on h5 is gone.');
+    expect(t('marker-placed', { kind: 'frozen-square', square: 'a4', marker: 41 })).toBe('A frozen square was placed on a4.');
   });
 });

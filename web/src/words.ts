@@ -177,14 +177,18 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       // the answers (issue 26 item 6).
       return `The capture ${moveSan ?? (d.uci ? String(d.uci) : '')}${moveSan || d.uci ? ' ' : ''}stands.`;
     case 'kill-cancelled':
-      return `The capture on ${String(d.square ?? '?')} was prevented.`;
+      // Not a capture: a rule's kill (a mine's, a custom rule's) a hook cancelled; the piece is named
+      // when the entry carries it (trial 18: "The capture on h5 was prevented").
+      return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} was saved: the kill was cancelled.`;
     case 'skip':
       return `${side(d.color)}’s turn passes to ${d.color === 'white' ? 'Black' : d.color === 'black' ? 'White' : 'the other side'}.`;
     case 'choice': {
+      // A slot the timeout filled (trial 18: it read "White has answered" though nobody did).
+      if (d.value === 'hidden' && d.auto) return `${side(d.player)}’s time ran out: the default was taken.`;
       if (d.value === 'hidden') return `${side(d.player)} has answered (hidden until both have).`;
       // White's answer first, as everywhere on the page (the server's object is in key order).
       const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>).sort(([a], [b]) => (a === 'white' ? -1 : b === 'white' ? 1 : 0)) : [];
-      if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}.`;
+      if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}${d.auto && d.player ? ` (${side(d.player)}’s time ran out: the default was taken)` : ''}.`;
       const auto = d.auto ? ' (time ran out: the default was taken)' : '';
       // A choice for one player is logged without its player (only an rps
       // answer for both names it): no "? chose" (session-7 re-trial).
@@ -227,6 +231,9 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       return `The pieces on ${String(d.a ?? '?')} and ${String(d.b ?? '?')} swapped places.`;
     case 'marker-placed':
       return `A ${markerWords(d.kind)} was placed on ${String(d.square ?? '?')}.`;
+    case 'marker-removed':
+      // Trial 18: a mine used up vanished with no entry.
+      return `The ${markerWords(d.kind)} on ${String(d.square ?? '?')} ${d.used ? 'is used up' : 'is gone'}.`;
     case 'marker-expired':
       return d.square ? `The ${markerWords(d.kind)} on ${String(d.square)} expired.` : `A ${markerWords(d.kind)} marker expired.`;
     case 'marker-limit':

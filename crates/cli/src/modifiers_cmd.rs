@@ -336,17 +336,16 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
         // the PGN: `pgn check --game FILE.yaml` replays it, and the tag
         // tells the reader which game it was). A composed definition is
         // named `GAME+PRESETS`; the presets are the `HouseRules` tag.
-        let full = &start.variant().definition().id;
-        let id = full.split('+').next().unwrap_or(full);
-        let variant = if start.is_chess960() {
-            Some("Chess960".to_string())
-        } else if id != "chess" {
-            Some(crate::pgn_cmd::written_name(id))
-        } else {
-            None
-        };
+        // Antichess is `Variant "Antichess"` without `HouseRules`, as
+        // lichess writes it (trial 18).
+        let (variant, house_rules) = houserules_pgn::export::variant_and_rules(
+            &start.variant().definition().id,
+            start.is_chess960(),
+            tags.house_rules.as_deref().unwrap_or(""),
+        );
         let tags = RuleTags {
             variant,
+            house_rules,
             ..tags.clone()
         };
         // The rules' own start position needs no FEN tag, on any game

@@ -89,14 +89,17 @@ fn named(tag: &str) -> Named {
 }
 
 /// The shipped game id a `Variant` tag names (`chess` and `chess960`
-/// included; absent: `chess`), or `None` for Antichess and names
-/// houserules does not know (for the modifier session, which takes a game
+/// included; absent: `chess`; `antichess` for Antichess), or `None` for
+/// names houserules does not know (for the modifier session, which takes a game
 /// id).
 pub fn shipped_game_of(tag: &str) -> Option<&'static str> {
     match named(tag) {
         Named::Absent => Some("chess"),
         Named::Chess(id) | Named::Game(id) => Some(id),
-        Named::Antichess | Named::Unknown => None,
+        // The session builds the `antichess` game (a modifier game on
+        // antichess is written with `Variant "Antichess"`).
+        Named::Antichess => Some("antichess"),
+        Named::Unknown => None,
     }
 }
 

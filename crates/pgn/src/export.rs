@@ -162,7 +162,37 @@ pub const GAME_NAMES: &[(&str, &[&str])] = &[
         &["King of the Hill", "king-of-the-hill", "koth"],
     ),
     ("atomic", &["Atomic", "atom", "atomic chess"]),
+    // A YAML game since session 18; lichess and python-chess write
+    // `Horde` (trial 18: the id `horde` was written).
+    ("horde", &["Horde", "horde chess"]),
 ];
+
+/// The definition id of antichess as built (FIDE chess under the
+/// `suicide-chess` preset: `houserules_presets::lichess`).
+const ANTICHESS_ID: &str = "chess+suicide-chess";
+
+/// The `Variant` and `HouseRules` tags of a game whose definition id is
+/// `full` (`GAME` or `GAME+PRESETS`) played with the presets `rules`
+/// (`--rules` syntax, empty for none). Antichess — the `antichess` game,
+/// or FIDE chess under the `suicide-chess` preset alone, which is the same
+/// rules — is `Variant "Antichess"` without `HouseRules`, as lichess and
+/// python-chess write it (trial 18: no tag at all was written, so readers
+/// refused `Kxb3` as illegal in chess).
+pub fn variant_and_rules(
+    full: &str,
+    chess960: bool,
+    rules: &str,
+) -> (Option<String>, Option<String>) {
+    let rules = rules.trim();
+    if !chess960 && full == ANTICHESS_ID && (rules.is_empty() || rules == "suicide-chess") {
+        return (Some("Antichess".into()), None);
+    }
+    let id = full.split('+').next().unwrap_or(full);
+    (
+        variant_name(id, chess960),
+        Some(rules.to_string()).filter(|r| !r.is_empty()),
+    )
+}
 
 /// The `Variant` tag value of the game with id `id` (a shipped game id
 /// or a YAML game's own id): `None` for FIDE chess, `Chess960` for
@@ -210,11 +240,11 @@ impl RuleTags {
     pub fn of_game(game: &Game, rules: &str) -> RuleTags {
         // A composed definition is named `GAME+PRESETS`: the Variant tag
         // names the game, the HouseRules tag the presets.
-        let full = &game.variant().definition().id;
-        let id = full.split('+').next().unwrap_or(full);
+        let (variant, house_rules) =
+            variant_and_rules(&game.variant().definition().id, game.is_chess960(), rules);
         RuleTags {
-            variant: variant_name(id, game.is_chess960()),
-            house_rules: Some(rules.to_string()).filter(|r| !r.is_empty()),
+            variant,
+            house_rules,
             modifiers: None,
             seed: None,
         }
@@ -295,7 +325,35 @@ mod tests {
             variant_name("capablanca", false).as_deref(),
             Some("capablanca")
         );
+        // lichess's name (trial 18: `horde` was written).
+        assert_eq!(variant_name("horde", false).as_deref(), Some("Horde"));
         // A game no other program knows (a YAML game) is named by its id.
         assert_eq!(variant_name("my-game", false).as_deref(), Some("my-game"));
+    }
+
+    /// Regression (trial 18): antichess (FIDE chess under the
+    /// `suicide-chess` preset, as `houserules_presets::lichess` builds it)
+    /// had no `Variant` tag, so python-chess and `pgn check` refused its
+    /// king captures. lichess and python-chess (`chess.variant.
+    /// AntichessBoard.uci_variant`/`aliases`: "Antichess") write
+    /// `Variant "Antichess"`; no `HouseRules` beside it.
+    #[test]
+    fn antichess_is_named_as_lichess_names_it() {
+        let (v, _) = houserules_presets::lichess::find("antichess")
+            .unwrap()
+            .build()
+            .unwrap();
+        let g = Game::from_fen(v, "startpos").unwrap();
+        let tags = RuleTags::of_game(&g, "");
+        assert_eq!(tags.variant.as_deref(), Some("Antichess"));
+        assert_eq!(tags.house_rules, None);
+        let tags = RuleTags::of_game(&g, "suicide-chess");
+        assert_eq!(tags.variant.as_deref(), Some("Antichess"));
+        assert_eq!(tags.house_rules, None);
+        // Other presets on chess keep their HouseRules tag.
+        assert_eq!(
+            variant_and_rules("chess+piece-hp", false, "piece-hp"),
+            (None, Some("piece-hp".into()))
+        );
     }
 }

@@ -5,10 +5,11 @@
 //!   accepted, then the increment is added.
 //! - The clocks start with White's first move: no clock runs before it
 //!   (so a game waiting for its players loses no time).
-//! - While a choice is pending, the clock of the side to move keeps
-//!   running: the choice belongs to the turn in progress, and the choice
-//!   timeout bounds it. It stops while the game is paused (a player with a
-//!   pending choice gone in `no-timeout` mode).
+//! - While a choice is pending, the clock of the player the game waits
+//!   for runs (for a choice for both, the mover's until the mover has
+//!   answered, then the other's; `Game::clock_side`). It stops while the
+//!   game is paused (a player with a pending choice gone in `no-timeout`
+//!   mode).
 //! - Restart: the remaining times are stored with every input; on a
 //!   restart each clock resumes from its stored value less, for the side
 //!   to move, the time it thought between its last input and the previous

@@ -668,27 +668,36 @@ impl Game {
         if self.outcome.is_none() {
             self.outcome = session_outcome(&output.status);
         }
-        // A restart charges the side to move the time it thought between
+        // A restart charges the side whose clock ran (the side to move, or
+        // the chooser the game waited for) the time it thought between
         // its turn's last stored input and the previous server's stop; the
         // outage itself is charged to no one (docs/protocol.md § Clocks).
         // Before, the clock resumed from the value stored with the last
         // input, giving that thinking time back (issue 26 item 7).
-        if let (Some(stop), Some(clock), Some(last)) = (
+        let mut charge_restart = None;
+        if let (Some(stop), Some(last)) = (
             stopped_ms,
-            self.clock.as_mut(),
             self.entries.iter().rev().find(|e| e.white_ms.is_some()),
         ) {
             let used = (stop - last.at_ms).max(0);
-            if used > 0 && self.outcome.is_none() && output.ply_count > 0 {
-                let (w, b) = (last.white_ms.unwrap_or(0), last.black_ms.unwrap_or(0));
-                match output.side_to_move {
-                    ColorName::White => clock.set(w - used, b),
-                    ColorName::Black => clock.set(w, b - used),
-                }
+            if used > 0 && self.clock.is_some() && self.outcome.is_none() && output.ply_count > 0 {
+                charge_restart =
+                    Some((used, last.white_ms.unwrap_or(0), last.black_ms.unwrap_or(0)));
             }
         }
         self.log = std::mem::take(&mut output.log);
         self.out = Arc::new(output);
+        // The side charged is the one whose clock ran (a pending choice's
+        // chooser, [`Game::clock_side`]), known once the output is in.
+        if let Some((used, w, b)) = charge_restart {
+            let side = self.clock_side();
+            if let Some(clock) = self.clock.as_mut() {
+                match side {
+                    Color::White => clock.set(w - used, b),
+                    Color::Black => clock.set(w, b - used),
+                }
+            }
+        }
         self.in_check = in_check;
         self.draw_claim = draw_claim;
         self.after_change(Instant::now());
@@ -786,7 +795,7 @@ impl Game {
             && ["white", "black"]
                 .iter()
                 .any(|c| (for_player == *c || for_player == "both") && !self.present(color_of(c)));
-        let turn = self.turn();
+        let turn = self.clock_side();
         let ply = self.ply_count();
         let over = self.outcome.is_some();
         let paused = self.paused;
@@ -822,6 +831,33 @@ impl Game {
             }
             _ => None,
         };
+    }
+
+    /// The side whose clock runs (when clocks run): the player the game
+    /// waits for. Without a pending choice, the side to move. A choice for
+    /// one player runs that player's clock; a choice for both (Parry's
+    /// throw) runs the mover's until the mover has answered, then the
+    /// other's. A player who has answered never loses time, so a defender
+    /// who does not answer runs their own clock down, not the capturer's
+    /// (trial 18; docs/protocol.md § Clocks during choices).
+    fn clock_side(&self) -> Color {
+        let turn = self.turn();
+        match self.pending().map(|p| p.for_player.as_str()) {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            Some("both") => {
+                let answered = |c: Color| {
+                    self.pending()
+                        .is_some_and(|p| p.collected.contains_key(c.name()))
+                };
+                if answered(turn) && !answered(turn.flip()) {
+                    turn.flip()
+                } else {
+                    turn
+                }
+            }
+            _ => turn,
+        }
     }
 
     fn present(&self, c: Color) -> bool {
@@ -874,6 +910,7 @@ impl Game {
             m.insert("drawOffer".into(), json!(self.draw_offer.map(|c| c.name())));
             m.insert("result".into(), json!(self.outcome));
             m.insert("paused".into(), json!(self.paused));
+            m.insert("choiceLeftMs".into(), json!(self.choice_left_ms(now)));
             m.insert(
                 "players".into(),
                 json!({"white": self.meta.white, "black": self.meta.black}),
@@ -1223,8 +1260,39 @@ impl Game {
         }
         if self.choice_deadline.as_ref().is_some_and(|d| d.1 <= now) {
             self.choice_deadline = None;
-            let _ = self.apply_input(None).await;
+            self.time_out_choice().await;
         }
+    }
+
+    /// The pending choice's timer ran out: its default is taken. A throw
+    /// for both players gets `rock` for each player who has not answered
+    /// (rulings B7), each stored as an input of its own, White's first:
+    /// the session's timeout answers every missing slot in one step, and
+    /// only the last of them was stored (trial 18: after a restart the
+    /// replay lacked White's throw).
+    async fn time_out_choice(&mut self) {
+        let missing: Vec<Color> = match self.pending() {
+            Some(p) if p.for_player == "both" && p.kind == "rps" => [Color::White, Color::Black]
+                .into_iter()
+                .filter(|c| !p.collected.contains_key(c.name()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if missing.is_empty() {
+            let _ = self.apply_input(None).await;
+            return;
+        }
+        for c in missing {
+            let act = Act::Input(Input::Choice {
+                choice: json!("rock"),
+                player: Some(c.name().into()),
+                auto: Some("timeout".into()),
+            });
+            if self.submit_commit(act).await.is_err() {
+                return;
+            }
+        }
+        self.on_pending_choice().await;
     }
 
     async fn handle(&mut self, cmd: Cmd) {
@@ -1254,7 +1322,11 @@ impl Game {
                     }
                 }
                 let was_paused = self.paused;
+                let had_timer = self.choice_deadline.is_some();
                 self.after_change(Instant::now());
+                // A chooser came: the choice's timer starts now (after a
+                // restart, in full), and every page counts down from it.
+                let timer_started = !had_timer && self.choice_deadline.is_some();
                 let welcome = ServerMessage::Welcome {
                     protocol_version: version,
                     seat,
@@ -1263,7 +1335,7 @@ impl Game {
                 };
                 self.send(id, &welcome);
                 self.broadcast_presence();
-                if was_paused && !self.paused {
+                if (was_paused && !self.paused) || timer_started {
                     self.broadcast_state();
                 }
                 self.on_pending_choice().await;
@@ -1954,7 +2026,19 @@ impl Game {
             }),
             rematch: self.rematch_view(),
             takeback_offer: self.takeback_offer.map(Into::into),
+            choice_left_ms: self.choice_left_ms(now),
         }
+    }
+
+    /// Milliseconds before the pending choice's timer runs out, if one
+    /// runs ([`GameInfo::choice_left_ms`]).
+    fn choice_left_ms(&self, now: Instant) -> Option<u64> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.choice_deadline
+            .as_ref()
+            .map(|(_, at)| at.saturating_duration_since(now).as_millis() as u64)
     }
 
     /// The messages of a committed input: the full `state` for v1 and v2

@@ -135,6 +135,15 @@ pub struct LobbyGame {
     /// How many inputs the game's log holds (moves, choice answers, game
     /// events): 0 while nobody has acted in it.
     pub inputs: i64,
+    /// A live game nobody is at: no connection and nothing running on
+    /// this server (the game has left memory: no clock, choice timer or
+    /// engine runs) and no input for the idle-unload time (`--idle-unload`,
+    /// 120 s by default; creation counts as the first). A lobby leaves
+    /// such games out of its live list (trial 18: it listed abandoned
+    /// games). On a cluster node only the time is known, so a game counts
+    /// as abandoned after 10 idle-unload times without an input. `false`
+    /// for open and finished games.
+    pub abandoned: bool,
 }
 
 /// An API error other than findings.
@@ -829,10 +838,31 @@ async fn list_games(
             );
         }
     }
-    match app.store.list(q.status.as_deref(), 100).await {
-        Ok(rows) => Json(
+    let rows = match app.store.list(q.status.as_deref(), 100).await {
+        Ok(rows) => rows,
+        Err(e) => return store_failed(&app, e),
+    };
+    let now = crate::game::now_ms();
+    let idle = i64::try_from(app.config.timing.idle_unload.as_millis()).unwrap_or(i64::MAX);
+    let clustered = app.cluster().is_some();
+    let mut games = Vec::with_capacity(rows.len());
+    for r in rows {
+        let last = r.last_input_ms.unwrap_or(r.created_ms).max(r.created_ms);
+        let quiet_for = now.saturating_sub(last);
+        let abandoned = r.status == "live"
+            && if clustered {
+                quiet_for >= idle.saturating_mul(10)
+            } else {
+                quiet_for >= idle && app.registry().loaded(&r.id).await.is_none()
+            };
+        games.push((r, abandoned));
+    }
+    {
+        let rows = games;
+        Json(
             rows.into_iter()
-                .map(|r| LobbyGame {
+                .map(|(r, abandoned)| LobbyGame {
+                    abandoned,
                     id: r.id,
                     status: r.status,
                     request: serde_json::from_str(&r.request).unwrap_or(Value::Null),
@@ -845,8 +875,7 @@ async fn list_games(
                 })
                 .collect::<Vec<_>>(),
         )
-        .into_response(),
-        Err(e) => store_failed(&app, e),
+        .into_response()
     }
 }
 

@@ -295,6 +295,13 @@ pub struct GameInfo {
     /// The side whose takeback request stands, or null.
     #[schemars(required, schema_with = "nullable::<ColorName>")]
     pub takeback_offer: Option<ColorName>,
+    /// Milliseconds left, as of this message, before the pending choice
+    /// times out and its default is taken; null when no choice timer runs
+    /// (no choice pending, `no-timeout` mode, or a chooser not yet at the
+    /// board). A page counts down from it: after a restart the timer
+    /// starts again in full (trial 18: pages kept the old countdown).
+    #[schemars(required, schema_with = "nullable::<u64>")]
+    pub choice_left_ms: Option<u64>,
 }
 
 /// The full state of a game, as `GET /api/games/{id}`, `welcome` and

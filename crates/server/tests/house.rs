@@ -395,7 +395,34 @@ async fn default_seed_is_random_stored_and_fresh_for_a_rematch(b: Backend) {
     }
 }
 
+/// Regression (trial 18): the page offered Takeback while a Parry choice
+/// was pending. The server refuses it with `takeback.choice` (the move is
+/// undecided: its throw belongs to both players), for the mover and the
+/// defender alike, and the game goes on.
+async fn takeback_is_refused_while_a_choice_is_pending(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e4d5", 0).await;
+    w.expect("request-choice").await;
+    bl.expect("request-choice").await;
+    for c in [&mut w, &mut bl] {
+        c.send(json!({"kind": "offer-takeback"})).await;
+        let e = c.expect("error").await;
+        assert_eq!(e["code"], "takeback.choice", "{e}");
+    }
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(st["takebackOffer"], Value::Null, "{st}");
+    assert!(!st["pendingChoice"].is_null(), "{st}");
+}
+
 on_both!(
+    takeback_is_refused_while_a_choice_is_pending,
     takeback_refused_after_a_random_draw,
     default_seed_is_random_stored_and_fresh_for_a_rematch,
     rematch_between_two_persons,

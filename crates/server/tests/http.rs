@@ -612,7 +612,8 @@ async fn web_app(b: Backend) {
 }
 
 /// A restarted server rebuilds every unfinished game from its log with a
-/// byte-identical state (the clocks aside, which read the time).
+/// byte-identical state (the clocks and the choice's time left aside,
+/// which read the time; the new server's timer waits for the choosers).
 async fn rebuild_is_identical(b: Backend) {
     let s = start(b).await;
     let g = create(
@@ -636,7 +637,7 @@ async fn rebuild_is_identical(b: Backend) {
     let again = start_on(s.db.clone(), fast()).await;
     let after = get_json(again.addr, &format!("/api/games/{}", g.id)).await;
     let strip = |mut v: Value| {
-        for k in ["presence", "clock"] {
+        for k in ["presence", "clock", "choiceLeftMs"] {
             v.as_object_mut().unwrap().remove(k);
         }
         serde_json::to_string(&v).unwrap()
@@ -1025,7 +1026,51 @@ async fn a_slow_load_holds_up_no_other_game(b: Backend) {
     server.abort();
 }
 
+/// Regression (trial 18): "Live games" listed abandoned games. Decided:
+/// a live game is `abandoned` when nobody is at it (no connection,
+/// nothing running: it has left memory) and nobody has acted for the
+/// idle-unload time (1 s in these tests). Game A keeps a player
+/// connected; game B's players leave after a move: B becomes abandoned
+/// (polled for up to 10 s), A never is; an open challenge is not.
+async fn a_game_nobody_is_at_is_listed_as_abandoned(b: Backend) {
+    let s = start(b).await;
+    let a = create(s.addr, json!({})).await;
+    let bg = create(s.addr, json!({})).await;
+    let mut aw = Client::connect(s.addr, &a.id, &a.white, 3).await;
+    aw.mv("e2e4", 0).await;
+    aw.expect("update").await;
+    {
+        let mut bw = Client::connect(s.addr, &bg.id, &bg.white, 3).await;
+        bw.mv("e2e4", 0).await;
+        bw.expect("update").await;
+    }
+    let open = create(s.addr, json!({"seat": "white"})).await;
+    let abandoned = |list: &Value, id: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["abandoned"].clone())
+    };
+    let started = std::time::Instant::now();
+    loop {
+        let list = get_json(s.addr, "/api/games").await;
+        assert_eq!(abandoned(&list, &a.id), Some(json!(false)), "{list}");
+        assert_eq!(abandoned(&list, &open.id), Some(json!(false)), "{list}");
+        if abandoned(&list, &bg.id) == Some(json!(true)) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "game B never counted as abandoned: {list}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop(aw);
+}
+
 on_both!(
+    a_game_nobody_is_at_is_listed_as_abandoned,
     create_answers_seats_and_refuses_bad_requests,
     open_game_and_join,
     open_challenge_starts_when_joined,

@@ -6,8 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{create, get_json, http, start, Backend, Client};
-use serde_json::json;
+use common::{create, fast, fresh_db, get_json, http, start, start_on, Backend, Client};
+use serde_json::{json, Value};
 
 /// Fool's mate (1. f3 e5 2. g4 Qh4#) between two clients with a spectator
 /// watching; every client sees each state in seq order, and all see the
@@ -254,6 +254,11 @@ async fn a_waiting_rps_throw_is_not_revealed(b: Backend) {
         !pgn.contains("scissors"),
         "the PGN shows White's throw: {pgn}"
     );
+    // Regression (trial 18): the undecided capture was written as decided
+    // (`--` and a skipped turn). The PGN of the unfinished game ends
+    // before it: no move at all here.
+    let movetext = pgn.split_once("\n\n").map_or("", |(_, m)| m).trim();
+    assert_eq!(movetext, "*", "{pgn}");
     bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"}))
         .await;
     // Scissors cut paper: the attacker wins the throw and the capture
@@ -276,6 +281,215 @@ async fn a_waiting_rps_throw_is_not_revealed(b: Backend) {
         record.contains("scissors") && record.contains("paper"),
         "{record}"
     );
+}
+
+/// Regression (trial 18): under Parry the defender could run the
+/// capturer's clock down by not answering, because only the side to
+/// move's clock ran during the choice (0-1 on time in a 20+0 game).
+/// Decided: the clock of the player the game waits for runs; for a
+/// choice for both, the mover's until the mover has answered, then the
+/// other's. From the position, after 1. e4 Ke7 (each a normal move),
+/// 2. exd5 raises Parry's throw for both: White's clock runs; once White
+/// has thrown, Black's. Black (3 s) never answers and the choice has no
+/// timeout, so Black's flag falls: 1-0 on time (before the fix, White's
+/// flag fell: 0-1).
+async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/8/4P3/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0,
+               "clock": {"initialSeconds": 3, "incrementSeconds": 0},
+               "choiceTimeout": {"mode": "no-timeout"}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e3e4", 0).await;
+    w.expect("update").await;
+    bl.expect("update").await;
+    bl.mv("e8e7", 1).await;
+    bl.expect("update").await;
+    w.expect("update").await;
+    w.mv("e4d5", 2).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["pendingChoice"]["forPlayer"], "both", "{u}");
+    assert_eq!(
+        u["clock"]["running"], "white",
+        "the mover has not thrown yet: {u}"
+    );
+    let ask = w.expect("request-choice").await;
+    w.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "rock"}))
+        .await;
+    let u = w.expect("update").await;
+    assert!(!u["pendingChoice"].is_null(), "{u}");
+    assert_eq!(
+        u["clock"]["running"], "black",
+        "White has thrown; the game waits for Black: {u}"
+    );
+    let white_left = u["clock"]["white"]["remainingMs"].as_i64().unwrap();
+    let over = w.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("1-0"), Some("timeout")),
+        "{over}"
+    );
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(v["clock"]["black"]["remainingMs"], 0, "{v}");
+    assert_eq!(
+        v["clock"]["white"]["remainingMs"].as_i64().unwrap(),
+        white_left,
+        "White, who had answered, lost time: {v}"
+    );
+}
+
+/// The same decision when the defender throws first: the mover's clock
+/// runs on until the mover has answered (the defender, who has answered,
+/// loses nothing), and the mover who never answers flags: 0-1.
+async fn a_mover_who_does_not_answer_runs_their_own_clock(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/8/4P3/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0,
+               "clock": {"initialSeconds": 3, "incrementSeconds": 0},
+               "choiceTimeout": {"mode": "no-timeout"}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e3e4", 0).await;
+    w.expect("update").await;
+    bl.expect("update").await;
+    bl.mv("e8e7", 1).await;
+    bl.expect("update").await;
+    w.expect("update").await;
+    w.mv("e4d5", 2).await;
+    let ask = bl.expect("request-choice").await;
+    bl.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "rock"}))
+        .await;
+    let u = loop {
+        let u = bl.expect("update").await;
+        if u["input"].get("choice").is_some() {
+            break u;
+        }
+    };
+    assert_eq!(u["clock"]["running"], "white", "{u}");
+    let black_left = u["clock"]["black"]["remainingMs"].as_i64().unwrap();
+    let over = bl.expect("game-over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("0-1"), Some("timeout")),
+        "{over}"
+    );
+    let v = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        v["clock"]["black"]["remainingMs"].as_i64().unwrap(),
+        black_left,
+        "{v}"
+    );
+}
+
+/// Stops a game's task on `s` (as the cluster's hand-over does).
+async fn stop_game(s: &common::Server, id: &str) {
+    if let Ok(Some(h)) = s.state.game(id).await {
+        let _ = h.tx.send(houserules_server::game::Cmd::Stop).await;
+    }
+    s.state.close_games().await;
+}
+
+/// Regression (trial 18): after a restart with a Parry throw pending, the
+/// server starts the choice's timer again in full once both choosers are
+/// back, but the pages kept the old countdown; and when the timer ran out
+/// the log read "White has answered" though nobody had, with no word of
+/// the timeout, and only the last of the two timed-out throws was stored
+/// (the session answers both slots in one step). Now the state carries
+/// `choiceLeftMs` (null while the timer waits for its choosers), a patch
+/// sends it when the timer starts, each timed-out throw is its own
+/// stored input with `auto: timeout` (rulings B7: a slot that times out
+/// gets rock), and a second restart rebuilds the same position.
+async fn a_restart_with_a_pending_throw_restarts_the_countdown_and_logs_the_timeout(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    // 20 "seconds" of 50 ms: 1 s.
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0,
+               "choiceTimeout": {"mode": "timeout-with-default", "seconds": 20}}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let _bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e4d5", 0).await;
+    let u = w.expect("update").await;
+    let left = u["choiceLeftMs"].as_u64().expect("a running timer");
+    assert!(left <= 1000, "{u}");
+    // The first server's game task stops as a killed process's would (its
+    // timer must not fire into the shared store).
+    stop_game(&s, &g.id).await;
+    drop(w);
+    drop(_bl);
+    drop(s);
+    let s = start_on(db.clone(), fast()).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert!(!st["pendingChoice"].is_null(), "{st}");
+    assert_eq!(
+        st["choiceLeftMs"],
+        Value::Null,
+        "no chooser is back yet: {st}"
+    );
+    let mut spec = Client::connect(s.addr, &g.id, "", 3).await;
+    let _w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let _b = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    let patch = spec.expect("patch").await;
+    let patch = if patch["choiceLeftMs"].is_null() {
+        spec.expect("patch").await
+    } else {
+        patch
+    };
+    let left = patch["choiceLeftMs"].as_u64().expect("the new timer");
+    assert!(left > 0 && left <= 1000, "{patch}");
+    let first = spec.expect("update").await;
+    assert_eq!(
+        first["input"],
+        json!({"choice": "hidden", "player": "white", "auto": "timeout"}),
+        "{first}"
+    );
+    let entry = first["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "choice")
+        .cloned()
+        .unwrap_or_else(|| panic!("no choice entry: {first}"));
+    assert_eq!(entry["detail"]["auto"], "timeout", "{entry}");
+    let second = spec.expect("update").await;
+    assert_eq!(second["input"]["player"], "black", "{second}");
+    assert_eq!(second["input"]["auto"], "timeout", "{second}");
+    assert!(second["pendingChoice"].is_null(), "{second}");
+    let rec = get_json(s.addr, &format!("/api/games/{}/record", g.id)).await;
+    let inputs: Vec<Value> = rec["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["input"].clone())
+        .collect();
+    assert_eq!(
+        inputs[1..],
+        [
+            json!({"choice": "rock", "player": "white", "auto": "timeout"}),
+            json!({"choice": "rock", "player": "black", "auto": "timeout"}),
+        ],
+        "{rec}"
+    );
+    let before = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    stop_game(&s, &g.id).await;
+    drop(spec);
+    drop(_w);
+    drop(_b);
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let after = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(after["fen"], before["fen"], "{after}");
+    assert!(after["pendingChoice"].is_null(), "{after}");
 }
 
 /// Mind Control asks White at creation for an enemy piece, then Black
@@ -766,6 +980,9 @@ on_both!(
     resignation_and_agreed_draw,
     parry_rps_v2,
     a_waiting_rps_throw_is_not_revealed,
+    a_defender_who_does_not_answer_runs_their_own_clock,
+    a_mover_who_does_not_answer_runs_their_own_clock,
+    a_restart_with_a_pending_throw_restarts_the_countdown_and_logs_the_timeout,
     mind_control_v2,
     v1_fallback,
     choice_timeout,

@@ -122,6 +122,45 @@ struct Turn {
     board: String,
     log_from: usize,
     choices: Vec<String>,
+    /// The side that played the move.
+    side: Color,
+    /// The move raised a choice before its turn could end (a Parry
+    /// throw): its suffix is judged once the choice is decided.
+    contested: bool,
+}
+
+impl Turn {
+    /// Whether the move is still undecided in `s`: a choice it raised is
+    /// pending and the turn has not passed.
+    fn undecided(&self, s: &Session) -> bool {
+        s.status()["status"] == "awaiting-choice" && s.game().turn() == self.side
+    }
+
+    /// The move's check sign from `s`, the position once its choices were
+    /// decided (trial 18: a Parry-contested capture was judged while the
+    /// throw was pending, with the mover still to move, so `Qxf7+` was
+    /// written `Qxf7` and the reply `Kxf7` got the `+`; python-chess:
+    /// `Qxf7+`, `Kxf7`). A capture that was cancelled keeps its SAN as
+    /// tried (it is written `--` with `[%hr move SAN]`).
+    fn settle(&mut self, s: &Session) {
+        if !self.contested || Now::of(s).board == self.board {
+            return;
+        }
+        self.contested = false;
+        let bare = self.san.trim_end_matches(['+', '#']).to_string();
+        let status = s.status();
+        let won = status["status"] != "ongoing"
+            && status["status"] != "awaiting-choice"
+            && status["winner"].is_string();
+        let san = if won {
+            bare + "#"
+        } else if s.is_check() {
+            bare + "+"
+        } else {
+            bare
+        };
+        self.san = pgn_suffix(s, san);
+    }
 }
 
 /// What the end of a turn is judged on: the board (the placement part
@@ -159,9 +198,16 @@ impl Recorder {
             Input::Move { mv } => {
                 let (m, _) = s.resolve_move(mv)?;
                 let san = s.san(m);
+                // The turn before this move is decided: its check sign is
+                // that of this position.
+                if let Some(t) = self.turn.as_mut() {
+                    t.settle(s);
+                }
                 let before = Now::of(s);
                 s.submit(input)?;
                 let san = pgn_suffix(s, san);
+                let contested =
+                    s.status()["status"] == "awaiting-choice" && s.game().turn() == before.side;
                 // The turn before this move is complete: judge it on the
                 // position this move was played from.
                 self.close_turn(s, &before);
@@ -171,6 +217,8 @@ impl Recorder {
                     board: before.board,
                     log_from: before.log_len,
                     choices: Vec::new(),
+                    side: before.side,
+                    contested,
                 });
             }
             Input::Choice { .. } => {
@@ -185,8 +233,17 @@ impl Recorder {
         Ok(())
     }
 
-    /// The movetext of everything recorded.
+    /// The movetext of everything recorded. A move whose choice is still
+    /// pending is left out: the movetext of an unfinished game ends before
+    /// its undecided move (trial 18: it was written as decided, a `--`
+    /// and a skipped turn, which `pgn check` then refused); its answers so
+    /// far go with it.
     pub fn finish(mut self, s: &Session) -> Movetext {
+        match self.turn.as_mut() {
+            Some(t) if t.undecided(s) => self.turn = None,
+            Some(t) => t.settle(s),
+            None => {}
+        }
         let now = Now::of(s);
         self.close_turn(s, &now);
         self.out

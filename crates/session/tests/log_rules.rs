@@ -375,3 +375,110 @@ fn a_draft_prompt_carries_the_timeout() {
     assert_eq!(pc.prompt["timeout"], json!(17));
     assert_eq!(pc.timeout, Some(17));
 }
+
+/// The fixed mine on e4 of `a_mine_kill_names_the_mine_and_the_piece`.
+fn fixed_mine() -> Value {
+    json!({
+        "version": 1, "id": "fixed_mine", "name": "Fixed Mine",
+        "triggers": [
+            {"kind": "on-rule-activated", "effects": [
+                {"kind": "spawn-marker", "params": {"kind": "mine", "at": "e4", "lifetime": {"kind": "one-shot"}}}
+            ]},
+            {"kind": "on-piece-entered-marker", "params": {"kind": "mine"}, "effects": [
+                {"kind": "kill", "params": {"pieces": "$event.piece"}}
+            ]}
+        ]
+    })
+}
+
+/// Regression (trial 18): `spawn-marker` wrote no log entry. The fixed
+/// mine's activation places one mine on e4: one `marker-placed` entry,
+/// the mine rule's, naming its kind and square (and the marker's id, the
+/// one the state lists).
+#[test]
+fn spawn_marker_is_logged() {
+    let s = create(
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        &[],
+        vec![fixed_mine()],
+        1,
+    );
+    let placed = entry(&s, "marker-placed");
+    let marker = s.to_json()["markers"][0]["id"].clone();
+    assert_eq!(
+        placed.detail,
+        json!({"marker": marker, "kind": "mine", "square": "e4"})
+    );
+    assert_eq!(
+        placed.rule.as_ref().map(|r| r.id.as_str()),
+        Some("fixed_mine")
+    );
+}
+
+/// Regression (trial 18): a mine's kill that Parry saved read "The
+/// capture on h5 was prevented" and the mine vanished unlogged. The pawn
+/// e2-e4 lands on the one-shot mine: the mine is used up (its
+/// `lifetime`), logged as `marker-removed` with `used: true` by the mine's
+/// rule; the kill then goes to Parry's hook, and in a game where the
+/// draws save the pawn (some seed of the first 64: two draws, about one
+/// chance in three each) `kill-cancelled` names the white pawn on e4.
+#[test]
+fn a_mine_kill_parry_saved_names_the_piece_and_the_used_mine() {
+    let mut saved = false;
+    for seed in 0..64 {
+        let mut s = create(
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            &[],
+            vec![json!("parry"), fixed_mine()],
+            seed,
+        );
+        let pawn = piece_id(&s, "e2");
+        let marker = s.to_json()["markers"][0]["id"].clone();
+        mv(&mut s, "e2e4");
+        let used = entry(&s, "marker-removed");
+        assert_eq!(
+            used.detail,
+            json!({"marker": marker, "kind": "mine", "square": "e4", "used": true})
+        );
+        assert_eq!(
+            used.rule.as_ref().map(|r| r.id.as_str()),
+            Some("fixed_mine")
+        );
+        if s.state().log.iter().any(|e| e.event == "kill-cancelled") {
+            let k = entry(&s, "kill-cancelled");
+            assert_eq!(
+                k.detail,
+                json!({"square": "e4", "id": pawn, "type": "pawn", "color": "white"})
+            );
+            saved = true;
+            break;
+        }
+    }
+    assert!(saved, "no seed of 64 had Parry save the pawn");
+}
+
+/// Regression (trial 18): a rule's write of `Hp` was not logged as an
+/// `hp` entry (only the presets' changes were). vampire-on-capture with
+/// amount 2: e4xd5 gives the capturing pawn 2 hit points (`add-to-
+/// attribute` on an absent `Hp`, 0): `hp` 2, `was` 0, the pawn now on d5,
+/// named after the rule.
+#[test]
+fn a_rule_write_of_hit_points_is_logged() {
+    let mut s = create(
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        &[],
+        vec![json!("vampire-on-capture:amount=2")],
+        0,
+    );
+    let pawn = piece_id(&s, "e4");
+    mv(&mut s, "e4d5");
+    let hp = entry(&s, "hp");
+    assert_eq!(
+        hp.detail,
+        json!({"id": pawn, "square": "d5", "type": "pawn", "color": "white", "hp": 2, "was": 0})
+    );
+    assert_eq!(
+        hp.rule.as_ref().map(|r| r.id.as_str()),
+        Some("vampire-on-capture")
+    );
+}

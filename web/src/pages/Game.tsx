@@ -92,10 +92,11 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
  * Whether a seat may ask to take back its last move now: some move was played and it is the
  * opponent's turn (the server refuses a request whose last move is the opponent's, `takeback.not-
  * yours`; session-14 trial: the button was shown on one's own turn and the refusal appeared far
- * from it).
+ * from it). Not while a choice is pending (trial 18: offered during a Parry throw; the move is
+ * undecided and the server refuses with `takeback.choice`).
  */
-export function canAskTakeback(plies: number, sideToMove: string | undefined, mySide: string): boolean {
-  return plies > 0 && sideToMove !== undefined && sideToMove !== mySide;
+export function canAskTakeback(plies: number, sideToMove: string | undefined, mySide: string, choicePending = false): boolean {
+  return plies > 0 && sideToMove !== undefined && sideToMove !== mySide && !choicePending;
 }
 
 /**
@@ -146,14 +147,53 @@ export function awayText(awayMs: number | null, afterMs: number | undefined): st
 
 /**
  * Whose time a pending choice spends (session-14 trial: during a Parry answer the clock ran with
- * no word of whose it was): the side to move's clock runs while a choice is pending (docs/protocol.md
- * § Rules of play). Null when no clock runs.
+ * no word of whose it was). The clock of the player the game waits for runs; for a choice for both,
+ * the mover's until the mover has answered, then the other's (docs/protocol.md § Clocks during
+ * choices; trial 18: only the mover's ran, so a defender could run it down). Null when no clock runs.
  */
 export function choiceClockText(running: Color | null, mySide: Color | null): string | null {
   if (!running) return null;
   const who = running === 'white' ? 'White' : 'Black';
-  if (mySide === running) return 'Your clock runs while this choice is answered (it is part of your turn).';
-  return `${who}’s clock runs while this choice is answered (it is part of ${who}’s turn).`;
+  if (mySide === running) return 'Your clock runs until you answer.';
+  return `${who}’s clock runs until ${who} answers.`;
+}
+
+/**
+ * What a spectator is told of a rematch (trial 18: nothing): who offered it, that it was agreed
+ * (with a link to watch it, the page's caller adds), or declined. Null when there is none.
+ */
+export function rematchSpectatorText(rematch: { status: string; offeredBy: string } | null | undefined): string | null {
+  if (!rematch) return null;
+  const who = rematch.offeredBy === 'white' ? 'White' : 'Black';
+  switch (rematch.status) {
+    case 'offered':
+      return `${who} offers a rematch (colours swapped).`;
+    case 'accepted':
+      return 'The players agreed a rematch (colours swapped).';
+    case 'declined':
+      return 'The rematch was declined.';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The line under the board while a choice is pending (trial 18: at 390 px the prompt and its
+ * countdown were below the fold with nothing near the board saying a choice waits). `mine`: this
+ * page has a prompt to answer; `title` its heading; else `waiting`, the other player's line.
+ */
+export function choiceNearBoardText(mine: boolean, title: string, waiting: string, left: number | null): string {
+  const time = left === null ? '' : ` (${left} s left)`;
+  return mine ? `${title}: your answer is needed${time}.` : `${waiting.replace(/…$/, '')}${time}.`;
+}
+
+/**
+ * The screen reader's line after a move: "Black played Qh4#." — ' Check.' only for a check that is
+ * not mate (trial 18: "Black played Qh4#. Check.").
+ */
+export function playedText(mover: string, san: string, check: boolean): string {
+  const mate = san.endsWith('#');
+  return `${mover} played ${san}.${check && !mate ? ' Check.' : ''}`;
 }
 
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
@@ -517,6 +557,8 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   // Every prompt carries the game's timeout (a draft card's too, from session 18); the game's rule
   // from the record stands in for an older server's card prompt.
   const timeout = s.pendingChoice?.prompt?.timeout ?? s.pendingChoice?.timeout ?? (s.pendingChoice?.kind === 'card' && request !== undefined ? choiceSeconds(request) : undefined);
+  // The server's time left on the pending choice as of the last state, when it sends it.
+  const choiceLeftMs = g.choiceLeftMs;
 
   const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
   const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
@@ -581,6 +623,26 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             onPremove={setPremove}
           />
         </div>
+        {s.pendingChoice && live && (
+          <p class="choice-near notice info" data-choice-near={choice ? 'mine' : 'waiting'} role="status">
+            <ChoiceNearBoard
+              mine={!!choice}
+              title={choice ? choiceTitle(choice.prompt.kind, pendingFor) : ''}
+              waiting={sentRps && s.pendingChoice.kind === 'rps' ? 'Your answer is in: waiting for your opponent' : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
+              timeout={timeout ?? null}
+              since={client.receivedAt}
+              leftMs={choiceLeftMs}
+            />
+            {choice && (
+              <>
+                {' '}
+                <button type="button" data-choice-jump onClick={() => document.querySelector('.choice')?.scrollIntoView({ block: 'center', behavior: 'smooth' })}>
+                  Answer
+                </button>
+              </>
+            )}
+          </p>
+        )}
         {premove && (
           <p class="premove-note" data-premove-note role="status">
             Premove {premove.from}–{premove.to}: played when your turn comes, if legal then. Click elsewhere on the board or right-click to cancel.
@@ -595,7 +657,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         )}
         {player(bottom)}
         <p class="sr-only" aria-live="polite">
-          {moveUcis.length ? `${lastMover} played ${san(moveUcis.length - 1)}.${checkSq ? ' Check.' : ''}` : ''}
+          {moveUcis.length ? playedText(lastMover, san(moveUcis.length - 1), !!checkSq && !result) : ''}
         </p>
         <p class="inspect" aria-live="polite">{inspected ? describePiece(inspected) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
@@ -606,7 +668,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             {choice ? (
               <>
                 <h3>{choiceTitle(choice.prompt.kind, pendingFor)}</h3>
-                {timeout ? <ChoiceCountdown seconds={timeout} since={client.receivedAt} /> : null}
+                <ChoiceCountdown seconds={timeout ?? null} since={client.receivedAt} leftMs={choiceLeftMs} />
                 {choiceClockText(g.clocks?.running ?? null, mySide ?? null) && <p class="clock-note" data-choice-clock>{choiceClockText(g.clocks?.running ?? null, mySide ?? null)}</p>}
                 {choice.prompt.kind === 'rps' || choice.prompt.kind === 'coin-flip' || choice.prompt.kind === 'card' ? null : <p>Click the board, or pick:</p>}
                 <div class={choice.prompt.kind === 'card' ? 'options cards' : 'options'}>
@@ -686,6 +748,17 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             {rematchError && <p class="err" role="alert">{rematchError}</p>}
           </div>
         )}
+        {result && !mySide && rematchSpectatorText(rematch) && (
+          <p class="notice info" role="status" data-rematch-spectator={rematch?.status}>
+            {rematchSpectatorText(rematch)}
+            {rematch?.status === 'accepted' && (
+              <>
+                {' '}
+                <a href={`/games/${encodeURIComponent(rematch.game)}`}>Watch the rematch</a>
+              </>
+            )}
+          </p>
+        )}
         {live && drawOffer && (
           <p class="draw-offer notice info" role="status" data-draw-offer={g.drawOffer ?? ''}>{drawOffer}</p>
         )}
@@ -722,7 +795,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
                   <button type="button" data-takeback="decline" onClick={() => sendAs(mySide, { kind: 'decline-takeback' })}>Decline takeback</button>
                 </>
               ) : (
-                canAskTakeback(moveUcis.length, s.sideToMove, mySide) && (
+                canAskTakeback(moveUcis.length, s.sideToMove, mySide, !!s.pendingChoice) && (
                   <button type="button" data-takeback="offer" disabled={takebackOffer === mySide} title="Ask your opponent to take back your last move (not a move that drew randomness or raised a choice)." onClick={() => sendAs(mySide, { kind: 'offer-takeback' })}>
                     {takebackOffer === mySide ? 'Takeback asked' : 'Takeback'}
                   </button>
@@ -837,10 +910,28 @@ function AwayNotice({ since, afterMs }: { since: number | null; afterMs?: number
   );
 }
 
-function ChoiceCountdown({ seconds, since }: { seconds: number; since: number }) {
+/**
+ * Seconds left of a pending choice, counted from `since`, when the page received the last state:
+ * the server's `choiceLeftMs` of that state when it sends one — after a restart the server starts
+ * the timer again and the page must follow it (trial 18: pages kept the old countdown) — else the
+ * prompt's `seconds` (an older server). Null when the choice has no running timer.
+ */
+export function choiceSecondsLeft(now: number, leftMs: number | null | undefined, seconds: number | null, since: number): number | null {
+  if (leftMs !== undefined) return leftMs === null ? null : Math.max(0, Math.ceil((leftMs - (now - since)) / 1000));
+  if (!seconds) return null;
+  return Math.max(0, Math.ceil(seconds - (now - since) / 1000));
+}
+
+function ChoiceCountdown({ seconds, since, leftMs }: { seconds: number | null; since: number; leftMs: number | null | undefined }) {
   const now = useTicker(true);
-  const left = Math.max(0, Math.ceil(seconds - (now - since) / 1000));
+  const left = choiceSecondsLeft(now, leftMs, seconds, since);
+  if (left === null) return null;
   return <p class="timeout">{left} s left, then the first option is taken</p>;
+}
+
+function ChoiceNearBoard({ mine, title, waiting, timeout, since, leftMs }: { mine: boolean; title: string; waiting: string; timeout: number | null; since: number; leftMs: number | null | undefined }) {
+  const now = useTicker(true);
+  return <>{choiceNearBoardText(mine, title, waiting, choiceSecondsLeft(now, leftMs, timeout, since))}</>;
 }
 
 const POCKET_NAMES: Record<string, string> = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };

@@ -330,7 +330,10 @@ export function Lobby() {
         location.assign(mySeat.url);
         return;
       }
-      setCreated({ ...g, chess960: c960?.index, open: mode === 'open', seed: seedValue });
+      // The seed only matters to random rules (modifiers, a draft): not shown for other games
+      // (trial 18: the panel showed a seed for plain chess).
+      const randomRules = modifiers.length > 0 || custom.length > 0 || !!draft;
+      setCreated({ ...g, chess960: c960?.index, open: mode === 'open', seed: randomRules ? seedValue : undefined });
       setMyColour(mine);
       setCreating(false);
     } catch (err) {
@@ -645,7 +648,7 @@ function GameList({ games, rules, empty, action }: { games: GameSummary[]; rules
             {gameParts(g, rules, SHIPPED_GAMES).map((p, i) => (i ? ` · ${p}` : <b>{p}</b>))}
             {' · '}
             {timeControl(g.clock)}
-            {playersLine(g.white, g.black) ? ` · ${playersLine(g.white, g.black)}` : ''}
+            {playersLine(g.white, g.black, g.status === 'open' ? g.seat : undefined) ? ` · ${playersLine(g.white, g.black, g.status === 'open' ? g.seat : undefined)}` : ''}
           </span>
           {action(g)}
         </li>

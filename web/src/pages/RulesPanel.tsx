@@ -53,10 +53,13 @@ export function RulesPanel({ summary }: { summary: RulesSummary }) {
             <dd>{summary.coinFlips}</dd>
           </div>
         )}
-        <div>
-          <dt>Seed</dt>
-          <dd data-game-seed={summary.seed}>{summary.seed}</dd>
-        </div>
+        {/* The seed only matters to random rules (trial 18: shown for games without modifiers). */}
+        {(summary.modifiers.length > 0 || summary.draft) && (
+          <div>
+            <dt>Seed</dt>
+            <dd data-game-seed={summary.seed}>{summary.seed}</dd>
+          </div>
+        )}
       </dl>
       {summary.draft && <p class="draft">Draft mode: a rule card is drafted before every third ply.</p>}
       {rules.length > 0 ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { awayText, canAskTakeback, choiceClockText, moveListRows, opponentCame, pieceNow, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, rematchSpectatorText, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -88,6 +88,10 @@ describe('canAskTakeback', () => {
     expect(canAskTakeback(2, 'white', 'white')).toBe(false);
     expect(canAskTakeback(0, 'black', 'white')).toBe(false);
   });
+  it('is not offered while a choice is pending (trial 18: offered during a Parry throw)', () => {
+    expect(canAskTakeback(3, 'white', 'black', true)).toBe(false);
+    expect(canAskTakeback(3, 'white', 'black', false)).toBe(true);
+  });
 });
 
 describe('pieceNow', () => {
@@ -119,11 +123,51 @@ describe('the opponent-away notice (session-11 trial: only a grey dot said it)',
   });
 });
 
-describe('whose clock a pending choice spends (the side to move’s: docs/protocol.md § Rules of play)', () => {
-  it('names the running clock', () => {
-    expect(choiceClockText('white', 'black')).toBe('White’s clock runs while this choice is answered (it is part of White’s turn).');
-    expect(choiceClockText('white', 'white')).toBe('Your clock runs while this choice is answered (it is part of your turn).');
-    expect(choiceClockText('black', null)).toBe('Black’s clock runs while this choice is answered (it is part of Black’s turn).');
+describe('whose clock a pending choice spends (the chooser the game waits for: docs/protocol.md § Clocks during choices)', () => {
+  it('names the running clock as the one whose answer is awaited (trial 18: a defender ran the mover’s clock down)', () => {
+    expect(choiceClockText('white', 'black')).toBe('White’s clock runs until White answers.');
+    expect(choiceClockText('black', 'black')).toBe('Your clock runs until you answer.');
+    expect(choiceClockText('black', null)).toBe('Black’s clock runs until Black answers.');
     expect(choiceClockText(null, 'white')).toBeNull();
+  });
+});
+
+describe('rematchSpectatorText', () => {
+  // Regression (trial 18): a spectator was not told about a rematch.
+  it('tells a spectator of the offer, the agreement and the refusal', () => {
+    expect(rematchSpectatorText({ status: 'offered', offeredBy: 'black' })).toBe('Black offers a rematch (colours swapped).');
+    expect(rematchSpectatorText({ status: 'accepted', offeredBy: 'white' })).toBe('The players agreed a rematch (colours swapped).');
+    expect(rematchSpectatorText({ status: 'declined', offeredBy: 'white' })).toBe('The rematch was declined.');
+    expect(rematchSpectatorText(null)).toBeNull();
+  });
+});
+
+describe('choiceNearBoardText', () => {
+  // Regression (trial 18): at 390 px nothing near the board said a choice waits.
+  it('says under the board that an answer is needed, or whom the game waits for', () => {
+    expect(choiceNearBoardText(true, 'Parry: rock, paper, scissors', '', 12)).toBe('Parry: rock, paper, scissors: your answer is needed (12 s left).');
+    expect(choiceNearBoardText(false, '', 'Waiting for both players to choose a throw (Parry)…', null)).toBe('Waiting for both players to choose a throw (Parry).');
+  });
+});
+
+describe('choiceSecondsLeft', () => {
+  // Regression (trial 18): after a restart the server starts the timer again; pages kept the old countdown.
+  it('counts down from the server’s time left as of the last state', () => {
+    // 20 s left when the state came at t=1000; at t=6000, 15 s.
+    expect(choiceSecondsLeft(6_000, 20_000, 60, 1_000)).toBe(15);
+    // The server says no timer runs (a chooser is away): no countdown, whatever the prompt says.
+    expect(choiceSecondsLeft(6_000, null, 60, 1_000)).toBeNull();
+    // An older server (no field): the prompt's seconds from the state's arrival.
+    expect(choiceSecondsLeft(6_000, undefined, 60, 1_000)).toBe(55);
+    expect(choiceSecondsLeft(6_000, undefined, null, 1_000)).toBeNull();
+  });
+});
+
+describe('playedText', () => {
+  // Regression (trial 18): "Black played Qh4#. Check." after mate.
+  it('says Check. after a check, not after mate', () => {
+    expect(playedText('Black', 'Qh4#', true)).toBe('Black played Qh4#.');
+    expect(playedText('White', 'Qxf7+', true)).toBe('White played Qxf7+. Check.');
+    expect(playedText('White', 'e4', false)).toBe('White played e4.');
   });
 });

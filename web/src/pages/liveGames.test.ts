@@ -17,6 +17,10 @@ describe('live games list', () => {
     expect(watchable(g({ status: 'open', seat: 'white' }))).toBe(false);
     expect(watchable(g({ status: 'finished', inputs: 9 }))).toBe(false);
   });
+  it('leaves out games the server calls abandoned (trial 18: they were listed)', () => {
+    expect(watchable(g({ inputs: 4, abandoned: true }))).toBe(false);
+    expect(watchable(g({ inputs: 4, abandoned: false }))).toBe(true);
+  });
   it('names game, layout, presets and modifiers from GET /api/rules', () => {
     const rules: Rules = {
       games: [{ id: 'gardner', name: 'Gardner minichess' }],
@@ -71,6 +75,10 @@ describe('rules of the same name', () => {
     expect(playersLine(undefined, 'engine:5')).toBe('Anonymous vs Computer (level 5)');
     expect(playersLine('Ann', null)).toBe('Ann vs Anonymous');
     expect(playersLine(null, undefined)).toBeNull();
+  });
+  it('says an open challenge waits for an opponent (trial 18: "Carol vs Anonymous" before anyone joined)', () => {
+    expect(playersLine('Carol', null, 'white')).toBe('Carol (white), waiting for an opponent');
+    expect(playersLine(null, null, 'black')).toBe('Anonymous (black), waiting for an opponent');
   });
 });
 

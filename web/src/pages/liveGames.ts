@@ -30,10 +30,11 @@ export function isSandbox(g: Pick<GameSummary, 'white' | 'black'>): boolean {
  * (its creator's `seat` is set and the status left `open`, so both seats are taken) or a game in
  * which someone has acted (`inputs`, the server's count of moves, answers and events, above 0;
  * `plyCount` where a server sends it).
- * An invitation nobody opened yet is left out.
+ * An invitation nobody opened yet is left out, and so is a game the server calls abandoned.
  */
 export function watchable(g: GameSummary): boolean {
-  if (g.status !== 'live' || isSandbox(g)) return false;
+  // Trial 18: abandoned games were listed (the server says which, `abandoned`).
+  if (g.status !== 'live' || isSandbox(g) || g.abandoned) return false;
   return !!g.seat || (g.inputs ?? 0) > 0 || (g.plyCount ?? 0) > 0;
 }
 
@@ -95,7 +96,10 @@ function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null):
  * "? vs engine:5"; session-14 trial: the board and the lobby used two words); null when neither
  * has a name.
  */
-export function playersLine(white: string | null | undefined, black: string | null | undefined): string | null {
+export function playersLine(white: string | null | undefined, black: string | null | undefined, openSeat?: 'white' | 'black'): string | null {
+  // An open challenge (its creator's seat given, the other free): nobody is the opponent yet
+  // (trial 18: "Carol vs Anonymous" before anyone joined).
+  if (openSeat) return `${shownName(openSeat === 'white' ? white : black)} (${openSeat}), waiting for an opponent`;
   if (!white && !black) return null;
   return `${shownName(white)} vs ${shownName(black)}`;
 }

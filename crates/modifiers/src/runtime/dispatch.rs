@@ -318,6 +318,16 @@ impl Session {
             let rule = self.instance_rule(by);
             self.log_as("entered-marker", detail, rule);
         }
+        // A one-shot marker is used up by the landing (trial 18: a mine
+        // vanished with no entry).
+        if marker.lifetime == MarkerLifetime::OneShot {
+            let rule = self.instance_rule(marker.source);
+            self.log_as(
+                "marker-removed",
+                json!({"marker": marker.id, "kind": marker.kind.as_str(), "square": self.geom.name(square), "used": true}),
+                rule,
+            );
+        }
         let cont = Work::Entry {
             piece,
             square,

@@ -343,7 +343,12 @@ impl Session {
                         value.clone()
                     };
                     let newf = new.as_f64();
-                    entry.insert(attr.clone(), new);
+                    entry.insert(attr.clone(), new.clone());
+                    // A rule's write of hit points is logged as the presets'
+                    // are (trial 18: it was not).
+                    if attr == "Hp" && newf != old {
+                        self.log_hp_write(&t, old.map_or(json!(0), |o| json!(o)), &new);
+                    }
                     // on-damaged is queued whenever Hp goes down (rulings C8);
                     // an absent value is 0, as in the effective attribute.
                     if attr == "Hp" && newf.is_some_and(|b| b < old.unwrap_or(0.0)) {
@@ -495,16 +500,32 @@ impl Session {
                         links: links.clone(),
                         source: run.arm.instance,
                     });
+                    // Markers are public (the state lists them): the log
+                    // says where each came from (trial 18: `spawn-marker`
+                    // wrote no entry).
+                    self.log(
+                        "marker-placed",
+                        json!({"marker": id, "kind": kind, "square": self.geom.name(sq)}),
+                    );
                 }
             }
             K::RemoveMarker => {
                 let cx = self.cx(run);
-                let gone: Vec<u32> = self
+                let gone: Vec<(u32, MarkerKind, u8)> = self
                     .markers_matching(&cx, p.get("markers").unwrap_or(&Value::Null))
                     .iter()
-                    .map(|m| m.id)
+                    .map(|m| (m.id, m.kind, m.square))
                     .collect();
-                self.st.markers.retain(|m| !gone.contains(&m.id));
+                self.st
+                    .markers
+                    .retain(|m| !gone.iter().any(|g| g.0 == m.id));
+                // Trial 18: a mine used up vanished with no log entry.
+                for (id, kind, sq) in gone {
+                    self.log(
+                        "marker-removed",
+                        json!({"marker": id, "kind": kind, "square": self.geom.name(sq)}),
+                    );
+                }
             }
             K::MoveMarker => {
                 let cx = self.cx(run);
@@ -1114,7 +1135,18 @@ impl Session {
         let cancelled = self.kill_cancelled;
         self.kill_cancelled = saved;
         if cancelled {
-            self.log("kill-cancelled", json!({"square": self.geom.name(cur.sq)}));
+            // The piece is named (trial 18: a mine's kill Parry saved read
+            // "the capture on h5 was prevented", naming nothing).
+            let def = self.game.variant().definition();
+            self.log(
+                "kill-cancelled",
+                json!({
+                    "square": self.geom.name(cur.sq),
+                    "id": cur.id,
+                    "type": super::kind_name(def, cur.piece.kind),
+                    "color": cur.piece.color.name(),
+                }),
+            );
             return;
         }
         self.remove(&cur);
@@ -1421,6 +1453,30 @@ impl Session {
         if hp < old {
             self.enqueue_damaged(run, &cur);
         }
+    }
+
+    /// An `hp` entry for a rule's write of a piece's `Hp` attribute:
+    /// `was` and `hp` as written (whole numbers as integers).
+    fn log_hp_write(&mut self, t: &PieceInfo, was: Value, hp: &Value) {
+        let Some(cur) = self.find_piece(t.id) else {
+            return;
+        };
+        let whole = |v: &Value| match v.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => json!(x as i64),
+            _ => v.clone(),
+        };
+        let def = self.game.variant().definition();
+        self.log(
+            "hp",
+            json!({
+                "id": cur.id,
+                "square": self.geom.name(cur.sq),
+                "type": super::kind_name(def, cur.piece.kind),
+                "color": cur.piece.color.name(),
+                "hp": whole(hp),
+                "was": whole(&was),
+            }),
+        );
     }
 
     fn enqueue_damaged(&mut self, run: &ArmRun, t: &PieceInfo) {

@@ -1596,8 +1596,15 @@ impl Runtime {
         } else {
             value.clone()
         };
-        // `auto: timeout` would give the hidden throw away (the default).
-        let shown_auto = if frame.for_player == "both" && !complete {
+        // `auto: timeout` says the default (rock) was taken. It is kept on
+        // a hidden answer: the server answers a timed-out choice's missing
+        // slots together, so nobody answers after reading it, and every
+        // page saw the countdown end (trial 18: the log said "White has
+        // answered" for a throw nobody made). (The server's fallback for a
+        // protocol-1 player, whose slot is answered at once, shows `auto`
+        // in its update's input already.) Any other `auto` on a hidden
+        // answer would give the throw away.
+        let shown_auto = if frame.for_player == "both" && !complete && auto != Some("timeout") {
             None
         } else {
             auto

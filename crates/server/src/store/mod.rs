@@ -153,6 +153,8 @@ pub struct Summary {
     /// How many inputs the game's log holds (moves, choice answers, game
     /// events): 0 while nobody has acted, so a lobby can leave such games out.
     pub inputs: i64,
+    /// When the last input was stored (ms since the epoch), if any.
+    pub last_input_ms: Option<i64>,
 }
 
 /// Where games are kept. Every method is async and never blocks the
@@ -194,8 +196,10 @@ pub trait Store: Send + Sync + 'static {
         let mut out = Vec::new();
         for id in self.unfinished().await? {
             if let Some(g) = self.game(&id).await? {
+                let entries = self.entries(&id).await?;
                 out.push(Summary {
-                    inputs: self.entries(&id).await?.len() as i64,
+                    inputs: entries.len() as i64,
+                    last_input_ms: entries.last().map(|e| e.at_ms),
                     id: g.id,
                     status: g.status,
                     request: g.request,
@@ -646,6 +650,7 @@ fn summary(r: &sqlx::any::AnyRow) -> Result<Summary, sqlx::Error> {
         result: r.try_get("result")?,
         created_ms: r.try_get("created_ms")?,
         inputs: r.try_get("inputs")?,
+        last_input_ms: r.try_get("last_input_ms")?,
     })
 }
 
@@ -784,14 +789,16 @@ impl Store for SqlStore {
         let q = match status {
             Some(s) => sqlx::query(
                 "SELECT id, status, request, result, created_ms, \
-                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs, \
+                 (SELECT MAX(at_ms) FROM inputs WHERE inputs.game_id = games.id) AS last_input_ms \
                  FROM games WHERE status = $1 ORDER BY created_ms DESC, id LIMIT $2",
             )
             .bind(s.to_string())
             .bind(limit),
             None => sqlx::query(
                 "SELECT id, status, request, result, created_ms, \
-                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+                 (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs, \
+                 (SELECT MAX(at_ms) FROM inputs WHERE inputs.game_id = games.id) AS last_input_ms \
                  FROM games ORDER BY created_ms DESC, id LIMIT $1",
             )
             .bind(limit),
@@ -817,7 +824,8 @@ impl Store for SqlStore {
     async fn unfinished_summaries(&self) -> Result<Vec<Summary>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, status, request, result, created_ms, \
-             (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs \
+             (SELECT COUNT(*) FROM inputs WHERE inputs.game_id = games.id) AS inputs, \
+                 (SELECT MAX(at_ms) FROM inputs WHERE inputs.game_id = games.id) AS last_input_ms \
              FROM games WHERE status <> 'finished' ORDER BY created_ms, id",
         )
         .fetch_all(&self.pool)

@@ -1,0 +1,208 @@
+//! Regressions of the session-18 fresh-user trial's PGN findings: each
+//! PGN that `play --pgn` writes (the server's writer uses the same tags,
+//! `houserules_pgn::export::variant_and_rules`, and the same movetext,
+//! `houserules_session::pgn_record`) is read back by `houserules pgn
+//! check` and by python-chess 1.11.2 (pip install chess==1.11.2), whose
+//! boards give the expected positions.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn houserules(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("houserules-t18-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Plays `inputs` (JSON lines) on the game `request` and returns the PGN
+/// `play --pgn` wrote.
+fn played_pgn(d: &Path, request: &str, inputs: &[String]) -> (PathBuf, String) {
+    let req = d.join("request.json");
+    let inp = d.join("inputs.jsonl");
+    let pgn = d.join("game.pgn");
+    std::fs::write(&req, request).expect("write");
+    std::fs::write(&inp, inputs.join("\n")).expect("write");
+    let o = houserules(&[
+        "play",
+        "--create",
+        req.to_str().unwrap(),
+        "--inputs",
+        inp.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&pgn).unwrap_or_else(|e| {
+        panic!(
+            "no PGN ({e}): {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    (pgn, text)
+}
+
+fn moves(uci: &str) -> Vec<String> {
+    uci.split_whitespace()
+        .map(|m| format!(r#"{{"move": "{m}"}}"#))
+        .collect()
+}
+
+/// `pgn check --json`: (exit code, report).
+fn pgn_check(pgn: &Path) -> (Option<i32>, Value) {
+    let o = houserules(&["pgn", "check", "--json", pgn.to_str().unwrap()]);
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    (o.status.code(), r)
+}
+
+/// python-chess's reading of the file: the final FEN and the number of
+/// errors it met.
+fn python_chess(pgn: &Path) -> (String, usize) {
+    let py = Command::new("python3")
+        .args([
+            "-c",
+            "import chess.pgn, sys; g = chess.pgn.read_game(open(sys.argv[1])); \
+             b = g.end().board(); print(b.fen()); print(len(g.errors))",
+            pgn.to_str().unwrap(),
+        ])
+        .output()
+        .expect("python3 runs (this test needs python-chess 1.11.2: pip install chess==1.11.2)");
+    assert!(
+        py.status.success(),
+        "python-chess failed (pip install chess==1.11.2): {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let out = String::from_utf8_lossy(&py.stdout).to_string();
+    let mut lines = out.lines();
+    (
+        lines.next().unwrap_or_default().to_string(),
+        lines
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX),
+    )
+}
+
+/// Regression (trial 18): an antichess game's PGN had no `Variant` tag,
+/// so python-chess and `pgn check` read it as chess and refused the
+/// king's capture `Kxd7`. The game and its final FEN are python-chess's
+/// (`chess.variant.AntichessBoard`; the same game as the server's
+/// `lichess_games.rs`): 1-0, White has no pieces left.
+#[test]
+fn an_antichess_pgn_names_its_variant() {
+    let d = dir("antichess");
+    let (pgn, text) = played_pgn(
+        &d,
+        r#"{"game": "antichess"}"#,
+        &moves(
+            "h2h3 f7f6 b2b4 b8a6 g2g3 a6b4 c2c4 b4a2 a1a2 h7h5 a2a7 a8a7 g3g4 h5g4 h3g4 h8h1 \
+             d1c2 h1g1 c2d3 g1g4 d3d7 e8d7 f2f4 g4f4 b1c3 f4f1 e1f1 c7c5 d2d3 d7c7 c1h6 g8h6 \
+             e2e4 d8d3 f1e2 d3c3 e2f3 c3f3 e4e5 f6e5",
+        ),
+    );
+    let fen = "2b2b2/rpk1p1p1/7n/2p1p3/2P5/5q2/8/8 w - - 0 21";
+    assert!(text.contains("[Variant \"Antichess\"]"), "{text}");
+    assert!(!text.contains("[HouseRules"), "{text}");
+    assert!(text.contains("Kxd7"), "{text}");
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(
+        (&r["plies"], &r["final_fen"]),
+        (&40.into(), &fen.into()),
+        "{r}"
+    );
+    assert_eq!(python_chess(&pgn), (fen.to_string(), 0), "{text}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Trial 18: horde's PGN said `Variant "horde"`, which `pgn check`
+/// refused. lichess and python-chess write `Horde`. The game is
+/// python-chess's (`chess.variant.HordeBoard`, as in the server's
+/// `lichess_games.rs`): 1. g6 h5 2. e5 f6 3. exf6 a5 4. f7#.
+#[test]
+fn a_horde_pgn_names_its_variant_as_lichess() {
+    let d = dir("horde");
+    let (pgn, text) = played_pgn(
+        &d,
+        r#"{"game": "horde"}"#,
+        &moves("g5g6 h7h5 e4e5 f7f6 e5f6 a7a5 f6f7"),
+    );
+    let fen = "rnbqkbnr/1ppppPp1/6P1/pPP2P1p/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 4";
+    assert!(text.contains("[Variant \"Horde\"]"), "{text}");
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(
+        (&r["plies"], &r["final_fen"]),
+        (&7.into(), &fen.into()),
+        "{r}"
+    );
+    assert_eq!(python_chess(&pgn), (fen.to_string(), 0), "{text}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Regression (trial 18): after a Parry-contested capture the check sign
+/// landed on the next move (`Qxf7 … Kxf7+`): the capture was judged while
+/// its throw was pending. 1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 is
+/// python-chess's SAN (`board.san`), both captures standing here: White's
+/// rock beats Black's scissors, then Black's (the mover's) rock beats
+/// White's scissors (modifier-rulings B5: the attacker winning the throw
+/// keeps the capture). Final FEN python-chess's after those moves.
+#[test]
+fn a_parry_capture_that_checks_gets_the_check_sign() {
+    let d = dir("parry-check");
+    let mut inputs = moves("e2e4 e7e5 d1h5 b8c6 h5f7");
+    inputs.push(r#"{"choice": "rock", "player": "white"}"#.into());
+    inputs.push(r#"{"choice": "scissors", "player": "black"}"#.into());
+    inputs.extend(moves("e8f7"));
+    inputs.push(r#"{"choice": "rock", "player": "black"}"#.into());
+    inputs.push(r#"{"choice": "scissors", "player": "white"}"#.into());
+    let (pgn, text) = played_pgn(&d, r#"{"modifiers": ["parry"], "seed": 0}"#, &inputs);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("3. Qxf7+ {"), "{text}");
+    assert!(flat.contains("3... Kxf7 {"), "{text}");
+    let fen = "r1bq1bnr/pppp1kpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR w KQ - 0 4";
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(r["final_fen"], fen, "{r}");
+    assert_eq!(python_chess(&pgn), (fen.to_string(), 0), "{text}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Regression (trial 18): a PGN written while a choice is pending wrote
+/// the pending move as if decided (`--` and a skipped turn), which `pgn
+/// check` refused. It now ends before the undecided move: after 1. e4 d5
+/// 2. exd5 with White's throw only, the movetext is `1. e4 d5 *`, whose
+/// board (python-chess) is the one after 1. e4 d5.
+#[test]
+fn a_pgn_with_a_pending_choice_ends_before_the_undecided_move() {
+    let d = dir("pending");
+    let mut inputs = moves("e2e4 d7d5 e4d5");
+    inputs.push(r#"{"choice": "rock", "player": "white"}"#.into());
+    let (pgn, text) = played_pgn(&d, r#"{"modifiers": ["parry"], "seed": 0}"#, &inputs);
+    let (_, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
+    assert_eq!(movetext.trim(), "1. e4 d5 *", "{text}");
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(
+        (&r["plies"], &r["final_fen"]),
+        (&2.into(), &fen.into()),
+        "{r}"
+    );
+    assert_eq!(python_chess(&pgn), (fen.to_string(), 0), "{text}");
+    let _ = std::fs::remove_dir_all(&d);
+}
