@@ -318,7 +318,9 @@ impl MctsSearcher {
             nodes: 0,
         };
         let actions = match decider(&root) {
-            Decider::Player(c) if c == seat => run.actions(&root),
+            Decider::Player(c) if c == seat => {
+                crate::session::only_legal_in(session, run.actions(&root))
+            }
             Decider::Rps(players) if players.contains(&seat) => {
                 // The uniform mix, from the searcher's own stream.
                 let throws = ["rock", "paper", "scissors"];

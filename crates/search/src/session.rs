@@ -82,6 +82,26 @@ struct Entry {
     best: u16,
 }
 
+/// `actions` of a reseeded copy of `session` less the moves `session`
+/// itself does not allow (all of `session`'s moves when none is left). Legality that sees a move's effects draws the
+/// game's own random outcomes (docs/modifiers.md § Legality that sees a
+/// move's effects), so a root reseeded from the searcher's seed may allow a
+/// move the game refuses (regression: the test
+/// `plays_only_accepted_actions_under_random_rule_sets_with_choices`
+/// failed now and then with `all_on_red` + `second_chance`).
+pub(crate) fn only_legal_in(session: &Session, mut actions: Vec<Action>) -> Vec<Action> {
+    let legal = session.legal_moves_uci();
+    actions.retain(|a| match a {
+        Action::Move(m) => legal.contains(m),
+        Action::Choice { .. } => true,
+    });
+    // The copy allowed none of the game's moves: the game's own list.
+    if actions.is_empty() {
+        actions = legal.into_iter().map(Action::Move).collect();
+    }
+    actions
+}
+
 /// What the engine does in a session: play a move or answer the pending
 /// choice.
 #[derive(Clone, Debug, PartialEq)]
@@ -238,7 +258,7 @@ impl SessionSearcher {
             nodes: 0,
         };
         let actions = match run.decider(&root) {
-            Decider::Player(c) if c == seat => run.actions(&root),
+            Decider::Player(c) if c == seat => only_legal_in(session, run.actions(&root)),
             Decider::Rps(players) if players.contains(&seat) => {
                 // The uniform mix, from the searcher's own stream.
                 let throws = ["rock", "paper", "scissors"];

@@ -768,6 +768,7 @@ mod tests {
             draw_offer: None,
             result: None,
             paused: false,
+            choice_left_ms: Some(12_345),
             seats: BothSides {
                 white: true,
                 black: true,
