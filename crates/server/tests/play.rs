@@ -283,17 +283,10 @@ async fn a_waiting_rps_throw_is_not_revealed(b: Backend) {
     );
 }
 
-/// Regression (trial 18): under Parry the defender could run the
-/// capturer's clock down by not answering, because only the side to
-/// move's clock ran during the choice (0-1 on time in a 20+0 game).
-/// Decided: the clock of the player the game waits for runs; for a
-/// choice for both, the mover's until the mover has answered, then the
-/// other's. From the position, after 1. e4 Ke7 (each a normal move),
-/// 2. exd5 raises Parry's throw for both: White's clock runs; once White
-/// has thrown, Black's. Black (3 s) never answers and the choice has no
-/// timeout, so Black's flag falls: 1-0 on time (before the fix, White's
-/// flag fell: 0-1).
-async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
+/// A 3 s game under Parry with no choice timeout, after 1. e4 Ke7
+/// 2. exd5 (from `4k3/8/8/3p4/8/4P3/8/4K3 w`): the capture's throw waits
+/// for both players. The server, the game, White's and Black's clients.
+async fn parry_throw_pending(b: Backend) -> (common::Server, common::Created, Client, Client) {
     let s = start(b).await;
     let g = create(
         s.addr,
@@ -311,6 +304,21 @@ async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
     bl.expect("update").await;
     w.expect("update").await;
     w.mv("e4d5", 2).await;
+    (s, g, w, bl)
+}
+
+/// Regression (trial 18): under Parry the defender could run the
+/// capturer's clock down by not answering, because only the side to
+/// move's clock ran during the choice (0-1 on time in a 20+0 game).
+/// Decided: the clock of the player the game waits for runs; for a
+/// choice for both, the mover's until the mover has answered, then the
+/// other's. From the position, after 1. e4 Ke7 (each a normal move),
+/// 2. exd5 raises Parry's throw for both: White's clock runs; once White
+/// has thrown, Black's. Black (3 s) never answers and the choice has no
+/// timeout, so Black's flag falls: 1-0 on time (before the fix, White's
+/// flag fell: 0-1).
+async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
+    let (s, g, mut w, mut bl) = parry_throw_pending(b).await;
     let u = w.expect("update").await;
     assert_eq!(u["pendingChoice"]["forPlayer"], "both", "{u}");
     assert_eq!(
@@ -346,23 +354,7 @@ async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
 /// runs on until the mover has answered (the defender, who has answered,
 /// loses nothing), and the mover who never answers flags: 0-1.
 async fn a_mover_who_does_not_answer_runs_their_own_clock(b: Backend) {
-    let s = start(b).await;
-    let g = create(
-        s.addr,
-        json!({"fen": "4k3/8/8/3p4/8/4P3/8/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0,
-               "clock": {"initialSeconds": 3, "incrementSeconds": 0},
-               "choiceTimeout": {"mode": "no-timeout"}}),
-    )
-    .await;
-    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
-    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
-    w.mv("e3e4", 0).await;
-    w.expect("update").await;
-    bl.expect("update").await;
-    bl.mv("e8e7", 1).await;
-    bl.expect("update").await;
-    w.expect("update").await;
-    w.mv("e4d5", 2).await;
+    let (s, g, mut w, mut bl) = parry_throw_pending(b).await;
     let ask = bl.expect("request-choice").await;
     bl.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "rock"}))
         .await;
