@@ -318,7 +318,7 @@ async fn parry_throw_pending(b: Backend) -> (common::Server, common::Created, Cl
 /// timeout, so Black's flag falls: 1-0 on time (before the fix, White's
 /// flag fell: 0-1).
 async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
-    let (s, g, mut w, mut bl) = parry_throw_pending(b).await;
+    let (s, g, mut w, _bl) = parry_throw_pending(b).await;
     let u = w.expect("update").await;
     assert_eq!(u["pendingChoice"]["forPlayer"], "both", "{u}");
     assert_eq!(
@@ -354,7 +354,7 @@ async fn a_defender_who_does_not_answer_runs_their_own_clock(b: Backend) {
 /// runs on until the mover has answered (the defender, who has answered,
 /// loses nothing), and the mover who never answers flags: 0-1.
 async fn a_mover_who_does_not_answer_runs_their_own_clock(b: Backend) {
-    let (s, g, mut w, mut bl) = parry_throw_pending(b).await;
+    let (s, g, _w, mut bl) = parry_throw_pending(b).await;
     let ask = bl.expect("request-choice").await;
     bl.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "rock"}))
         .await;
