@@ -1105,6 +1105,7 @@ async fn the_deploy_examples_fit_the_server() {
         "User=houserules",
         "EnvironmentFile=/etc/houserules/houserules.env",
         "ExecStart=/usr/local/bin/houserules serve",
+        "UMask=0027",
     ] {
         assert!(unit.lines().any(|l| l == line), "no {line} in the unit");
     }
