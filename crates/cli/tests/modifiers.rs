@@ -7,6 +7,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod python_chess;
+
 fn houserules(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_houserules"))
         .args(args)
@@ -399,24 +401,7 @@ fn play_pgn_of_a_parry_game_replays_in_python_chess_and_pgn_check() {
         "{r}"
     );
     // python-chess reads `--` as a null move: the same board.
-    let py = Command::new("python3")
-        .args([
-            "-c",
-            "import chess.pgn, sys; g = chess.pgn.read_game(open(sys.argv[1])); \
-             b = g.end().board(); print(b.fen()); print(len(g.errors))",
-            pgn.to_str().unwrap(),
-        ])
-        .output()
-        .expect("python3 runs (this test needs python-chess 1.11.2: pip install chess==1.11.2)");
-    assert!(
-        py.status.success(),
-        "python-chess failed (pip install chess==1.11.2): {}",
-        String::from_utf8_lossy(&py.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&py.stdout),
-        format!("{expected}\n0\n")
-    );
+    assert_eq!(python_chess::end_of_game(&pgn), (expected.to_string(), 0));
     // Without the answers to exd5's choice, Nf6 comes while it is pending:
     // the replay stops there, naming it; a `--` without its command is
     // named too.

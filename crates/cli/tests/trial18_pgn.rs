@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod python_chess;
+
 fn houserules(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_houserules"))
         .args(args)
@@ -72,29 +74,7 @@ fn pgn_check(pgn: &Path) -> (Option<i32>, Value) {
 /// python-chess's reading of the file: the final FEN and the number of
 /// errors it met.
 fn python_chess(pgn: &Path) -> (String, usize) {
-    let py = Command::new("python3")
-        .args([
-            "-c",
-            "import chess.pgn, sys; g = chess.pgn.read_game(open(sys.argv[1])); \
-             b = g.end().board(); print(b.fen()); print(len(g.errors))",
-            pgn.to_str().unwrap(),
-        ])
-        .output()
-        .expect("python3 runs (this test needs python-chess 1.11.2: pip install chess==1.11.2)");
-    assert!(
-        py.status.success(),
-        "python-chess failed (pip install chess==1.11.2): {}",
-        String::from_utf8_lossy(&py.stderr)
-    );
-    let out = String::from_utf8_lossy(&py.stdout).to_string();
-    let mut lines = out.lines();
-    (
-        lines.next().unwrap_or_default().to_string(),
-        lines
-            .next()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(usize::MAX),
-    )
+    python_chess::end_of_game(pgn)
 }
 
 /// Regression (trial 18): an antichess game's PGN had no `Variant` tag,
