@@ -115,7 +115,8 @@ async fn asks_operator_route(tcp: &TcpStream) -> bool {
             _ => return false,
         };
         let seen = &buf[..n];
-        let line_ends = seen.contains(&b' ') && seen.len() > 4 && seen[4..].contains(&b' ');
+        // The request line's second space ends its target.
+        let line_ends = seen.len() > 4 && seen[4..].contains(&b' ');
         if n == buf.len() || line_ends || n == 0 {
             return operator_request_line(seen);
         }
@@ -142,21 +143,23 @@ fn operator_request_line(start: &[u8]) -> bool {
 }
 
 /// Serves one operator-route request on a connection that is not counted
-/// among the connections (it is over a cap); any other request on it is
-/// refused as the cap says, and the connection then closes.
-async fn serve_operator_route(tcp: TcpStream, peer: SocketAddr, router: axum::Router) {
+/// among the connections (it is over a cap, `why`); any other request on
+/// it gets the cap's JSON refusal, and the connection then closes.
+async fn serve_operator_route(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    router: axum::Router,
+    why: crate::limits::Refusal,
+    limits: crate::limits::Limits,
+) {
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         let router = router.clone();
+        let refused = (request.method() != hyper::Method::GET
+            || !OPERATOR_ROUTES.contains(&request.uri().path()))
+        .then(|| crate::limits::refused_request(why, &limits));
         async move {
-            if request.method() != hyper::Method::GET
-                || !OPERATOR_ROUTES.contains(&request.uri().path())
-            {
-                return Ok::<_, std::convert::Infallible>(
-                    axum::response::IntoResponse::into_response((
-                        hyper::StatusCode::SERVICE_UNAVAILABLE,
-                        "only /healthz, /readyz and /metrics are served over the connection cap",
-                    )),
-                );
+            if let Some(answer) = refused {
+                return Ok::<_, std::convert::Infallible>(answer);
             }
             request.extensions_mut().insert(ConnectInfo(peer));
             tower::ServiceExt::oneshot(router, request).await
@@ -218,13 +221,14 @@ pub async fn serve(
                 let answer = crate::limits::refused_connection(why, &limits);
                 let router = router.clone();
                 let state = Arc::clone(&state);
+                let caps = limits.clone();
                 tokio::spawn(async move {
                     // A probe or a scrape must not fail because players
                     // fill the server (trial 19: `/healthz` answered 503,
                     // and a liveness check restarted a healthy full
                     // server): their requests are served outside the cap.
                     if asks_operator_route(&tcp).await {
-                        serve_operator_route(tcp, peer, router).await;
+                        serve_operator_route(tcp, peer, router, why, caps).await;
                         return;
                     }
                     state.metrics.refused(why);
