@@ -626,7 +626,8 @@ async fn rebuild_is_identical(b: Backend) {
     w.mv("e1e2", 0).await;
     w.expect("state").await;
     bl.mv("e8e7", 1).await;
-    bl.expect("state").await;
+    // White's own turn must have arrived before 2. exd5 is sent at ply 2.
+    w.state_where(|s| s["plyCount"] == 2).await;
     w.mv("e4d5", 2).await;
     let ask = w.expect("request-choice").await;
     w.send(json!({"kind": "submit-choice", "choiceId": ask["choiceId"], "value": "scissors"}))
@@ -809,9 +810,13 @@ async fn pgn_writes_the_rule_set(b: Backend) {
     let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
     let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
     w.mv("e2e4", 0).await;
-    bl.expect("state").await;
+    bl.state_where(|s| s["sideToMove"] == "black").await;
     bl.mv("d7d5", 1).await;
-    w.expect("state").await;
+    // White's queue also holds the echo of 1. e4 (side to move black):
+    // wait for the state after 1... d5, else 2. exd5 can be sent at ply 1
+    // (the flaky `move.bad-ply` of session 19's CI).
+    w.state_where(|s| s["sideToMove"] == "white" && s["plyCount"] == 2)
+        .await;
     w.mv("e4d5", 2).await;
     for (c, throw) in [(&mut w, "rock"), (&mut bl, "paper")] {
         let ask = c.expect("request-choice").await;
