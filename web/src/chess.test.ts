@@ -38,6 +38,18 @@ describe('SAN', () => {
     expect(parseTypedMove('0-0', start, ['e1g1'])).toBe('e1g1');
     expect(parseTypedMove('Nc3', start, ['g1f3'])).toBeInstanceOf(Error);
   });
+  // Trial 20 (regression): with rooks on a1 and f1 and b1–e1 empty both reach d1, so "Rd1" needs
+  // its file (FIDE C.10.3: Rad1, Rfd1); it read "not a legal move here".
+  it('says a move typed without enough disambiguation is ambiguous', () => {
+    const ps = [pc('a1', 'rook', 'white'), pc('f1', 'rook', 'white'), pc('g1', 'king', 'white')];
+    const legal = ['a1d1', 'f1d1', 'a1b1', 'g1h1'];
+    const r = parseTypedMove('Rd1', ps, legal);
+    expect(r).toBeInstanceOf(Error);
+    expect((r as Error).message).toBe('"Rd1" is ambiguous: Rad1 or Rfd1');
+    expect(parseTypedMove('Rxd1', ps, legal)).toBeInstanceOf(Error);
+    expect(parseTypedMove('Rad1', ps, legal)).toBe('a1d1');
+    expect((parseTypedMove('Rd2', ps, legal) as Error).message).toBe('"Rd2" is not a legal move here');
+  });
   // Regressions (session-7 web trial).
   it('reads e2-e4 as e2e4, but keeps O-O castling', () => {
     expect(readTypedMove('e2-e4', start, ['g1f3', 'e2e4'])).toBe('e2e4');

@@ -271,6 +271,11 @@ function parsePlain(t: string, pieces: PieceOut[], legalMoves: string[], letters
     // Several promotions reached by a bare "e8": ask for the piece.
     return new Error(`"${cutEcho(t)}" is ambiguous: ${hits.join(', ')}`);
   }
+  // Too little disambiguation ("Rd1" when both rooks reach d1, FIDE C.10.3): ambiguous, not illegal
+  // (trial 20). The moves it could be, in SAN, with their file or rank dropped to compare.
+  const bare = (s: string) => loose(s).replace(/^([A-Z])[a-z]?\d*([a-z]\d+)/, '$1$2');
+  const sans = legalMoves.map((m) => toSan(m, pieces, legalMoves, '', letters, enPassant)).filter((san) => bare(san) === bare(t));
+  if (sans.length > 1) return new Error(`"${cutEcho(t)}" is ambiguous: ${sans.slice(0, -1).join(', ')} or ${sans[sans.length - 1]}`);
   return new Error(`"${cutEcho(t)}" is not a legal move here`);
 }
 

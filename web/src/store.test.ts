@@ -97,10 +97,26 @@ describe('reconnect', () => {
     let c = reduce(initialClient(), welcome(4, { plyCount: 3 }), 0);
     // the server's welcome after a reconnect with lastSeq 4 carries seq 4 (nothing missed) …
     c = reduce(c, welcome(4, { plyCount: 3 }), 10);
-    expect(c.receivedAt).toBe(0);
+    expect(c.seq).toBe(4);
+    expect(c.game?.session.plyCount).toBe(3);
     // … or a later seq when moves were played meanwhile
     c = reduce(c, welcome(6, { plyCount: 5 }), 20);
     expect(c.game?.session.plyCount).toBe(5);
+    // … never an older one.
+    c = reduce(c, welcome(5, { plyCount: 4 }), 30);
+    expect(c.game?.session.plyCount).toBe(5);
+  });
+
+  // Trial 20 (regression): after a server restart the page kept the clock reading from before the
+  // outage, since the welcome carried the seq it had, and counted the outage down. By hand: White
+  // (to move) has 300,000 ms at server time 1,000; the server is down from 5,000 to 25,000 and
+  // charges White only the 4,000 ms thought before it (docs/protocol.md § Clocks): its welcome at
+  // 25,000 reads 296,000. At 25,000 the page must show 296,000, not 300,000 − 24,000 = 276,000.
+  it('takes the clock of a welcome at the seq it has (a restart)', () => {
+    const clocks = (ms: number, at: number) => ({ clocks: { white: { remainingMs: ms }, black: { remainingMs: 300_000 }, running: 'white', serverTime: at } });
+    let c = reduce(initialClient(), welcome(4, {}, clocks(300_000, 1_000)), 1_000);
+    c = reduce(c, welcome(4, {}, clocks(296_000, 25_000)), 25_000);
+    expect(remainingMs(c.game!.clocks!, 'white', 25_000, c.clockOffset)).toBe(296_000);
   });
 });
 

@@ -272,8 +272,13 @@ export function reduce(c: GameClient, m: ServerMessage, now: number): GameClient
       // The connection is back (a welcome is the first message of an open socket): the
       // "connection lost" warning goes, whether or not the welcome brings anything new.
       const notices = c.notices.some((n) => n.tag) ? c.notices.filter((n) => !n.tag) : c.notices;
-      // After a reconnect with lastSeq the welcome may carry the state we have: applyState skips it.
-      return applyState({ ...c, seat, notices }, m.seq, m.state, now);
+      // After a reconnect with lastSeq the welcome may carry the seq we have, but it is the server's
+      // state now: applied, since its clock reading is new (trial 20: after a restart the page kept
+      // the reading from before the outage and counted the outage down, 20 s off until the next
+      // move). Only an older seq is skipped.
+      const next = applyState({ ...c, seat, notices }, m.seq, m.state, now, true);
+      // The game did not move on: the notices stay as they were (an error of an earlier action too).
+      return c.game && m.seq === c.seq && next.game ? { ...next, notices } : next;
     }
     case 'state':
       return applyState(c, m.seq, m.state, now);

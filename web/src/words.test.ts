@@ -67,6 +67,16 @@ describe('rule-event log', () => {
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'rock', player: 'black', auto: 'timeout', answers: { black: 'rock', white: 'rock' } } }, names)).toBe('Answers: White rock, Black rock (Black’s time ran out: the default was taken).');
     expect(eventText({ event: 'detach', detail: { id: 'mr_freeze', instance: 2 } }, names)).toBe('Mr. Freeze has ended.');
   });
+  // Trial 20 (regression): a draw of pieces read "[object Object], [object Object]", a rule's
+  // one-letter variable was shown as "(s)", and a draft's pick as the modifier's id. The pieces are
+  // the runtime's snapshots ({id, type, color, square}: crates/modifiers/src/runtime/mod.rs `snap`).
+  it('writes drawn pieces, hides variable names and names drafted rules', () => {
+    const pawns = [{ id: 12, type: 'pawn', color: 'white', square: 'e2' }, { id: 20, type: 'pawn', color: 'black', square: 'd7' }];
+    expect(eventText({ event: 'random-pick', detail: { bind: 'pawns', value: pawns } }, names)).toBe('Picked at random (pawns): the white pawn on e2, the black pawn on d7.');
+    expect(eventText({ event: 'random-pick', detail: { bind: 'a', value: pawns[0] } }, names)).toBe('Picked at random: the white pawn on e2.');
+    expect(eventText({ event: 'random-pick', detail: { bind: 's', value: 'a5' } }, names)).toBe('Picked at random: a5.');
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c1', value: 'mr_freeze', player: null, auto: null } }, names)).toBe('Chosen: Mr. Freeze.');
+  });
   it('hides moves (they are in the move list) and keeps unknown events readable', () => {
     expect(eventText({ event: 'move', detail: { uci: 'e2e4', color: 'white' } }, names)).toBeNull();
     expect(eventText({ event: 'new-thing', detail: { instance: 4, square: 'e4' } }, names)).toBe('New thing: square e4.');

@@ -153,7 +153,24 @@ const cap = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 
 /** "a hit point" / "2 hit points". */
 const points = (n: number) => (n === 1 ? 'a hit point' : `${n} hit points`);
-const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : String(v));
+/**
+ * One drawn or chosen value in words: a piece (the runtime's `{id, type, color, square}`) as "the
+ * white pawn on e4", anything else as text (trial 20: picked pieces read "[object Object]").
+ */
+function valueWords(v: unknown): string {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const d = v as Record<string, unknown>;
+    if (typeof d.square === 'string') return `${pieceWords(d)} on ${d.square}`;
+    return JSON.stringify(v);
+  }
+  return String(v);
+}
+const list = (v: unknown) => (Array.isArray(v) ? v.map(valueWords).join(', ') : valueWords(v));
+/**
+ * The rule's name for a draw, when it is a word ("spots", "attack"); one- or two-letter variable
+ * names ("s", "a", "w2") mean nothing to a player and are left out (trial 20).
+ */
+const bindWords = (b: unknown) => (typeof b === 'string' && /^[a-z][a-z_-]{2,}$/i.test(b) ? ` (${b.replace(/[_-]+/g, ' ')})` : '');
 
 /**
  * One rule-event log entry as a sentence, or null for entries the reader does not need (`move`
@@ -192,11 +209,13 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       const auto = d.auto ? ' (time ran out: the default was taken)' : '';
       // A choice for one player is logged without its player (only an rps
       // answer for both names it): no "? chose" (session-7 re-trial).
-      return d.player ? `${side(d.player)} chose ${list(d.value)}${auto}.` : `Chosen: ${list(d.value)}${auto}.`;
+      // A draft's pick is a modifier id: its name (trial 20: "Chosen: they_deserved_it").
+      const value = typeof d.value === 'string' && names[d.value] ? names[d.value] : list(d.value);
+      return d.player ? `${side(d.player)} chose ${value}${auto}.` : `Chosen: ${value}${auto}.`;
     }
     case 'random-pick':
       // The rule's own name for what is drawn ("attack", "spots"): says what the draw is for.
-      return `Picked at random${typeof d.bind === 'string' && d.bind ? ` (${d.bind.replace(/[_-]+/g, ' ')})` : ''}: ${list(d.value)}.`;
+      return `Picked at random${bindWords(d.bind)}: ${list(d.value)}.`;
     case 'coin':
       return `Coin flip${Array.isArray(d.value) ? 's' : ''}: ${list(d.value)}.`;
     case 'chance':

@@ -78,6 +78,11 @@ describe('rules of the same name', () => {
   });
   it('says an open challenge waits for an opponent (trial 18: "Carol vs Anonymous" before anyone joined)', () => {
     expect(playersLine('Carol', null, 'white')).toBe('Carol (white), waiting for an opponent');
+    // Trial 20 (regression): U+202E (right-to-left override) in a name reversed the rest of the
+    // lobby's line; the control goes, and right-to-left letters are isolated (U+2068 … U+2069).
+    expect(playersLine('\u202ERTL', 'engine:3')).toBe('RTL vs Computer (level 3)');
+    expect(playersLine('\u05D3\u05E0\u05D4', 'Bob')).toBe('\u2068\u05D3\u05E0\u05D4\u2069 vs Bob');
+    expect(playersLine('x\u2069\u202Ey', null, 'white')).toBe('xy (white), waiting for an opponent');
     expect(playersLine(null, null, 'black')).toBe('Anonymous (black), waiting for an opponent');
   });
 });

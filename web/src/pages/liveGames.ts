@@ -91,6 +91,17 @@ function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null):
 }
 
 /**
+ * A player's name for a line of plain text: explicit bidi controls removed, and a name with
+ * right-to-left letters wrapped in a first-strong isolate (U+2068 … U+2069), so that no name can
+ * reorder the rest of the line (trial 20: a name with U+202E turned the lobby's "RTL vs Computer
+ * (level 3)" into "(3 level) retupmoC sv LTR"). Other names are left as typed.
+ */
+export function isolatedName(name: string | null | undefined): string {
+  const shown = shownName(name).replace(/[\u202A-\u202E\u2066-\u2069]/g, '');
+  return /[\u0590-\u08FF\u200F\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(shown) ? `\u2068${shown}\u2069` : shown;
+}
+
+/**
  * The players of a lobby line: names as shown on the game page (`engine:5` reads "Computer
  * (level 5)"), "Anonymous" for a seat without a name, as the game page says (issue 26 item 10:
  * "? vs engine:5"; session-14 trial: the board and the lobby used two words); null when neither
@@ -99,9 +110,9 @@ function ruleName(kind: 'preset' | 'modifier', id: string, rules: Rules | null):
 export function playersLine(white: string | null | undefined, black: string | null | undefined, openSeat?: 'white' | 'black'): string | null {
   // An open challenge (its creator's seat given, the other free): nobody is the opponent yet
   // (trial 18: "Carol vs Anonymous" before anyone joined).
-  if (openSeat) return `${shownName(openSeat === 'white' ? white : black)} (${openSeat}), waiting for an opponent`;
+  if (openSeat) return `${isolatedName(openSeat === 'white' ? white : black)} (${openSeat}), waiting for an opponent`;
   if (!white && !black) return null;
-  return `${shownName(white)} vs ${shownName(black)}`;
+  return `${isolatedName(white)} vs ${isolatedName(black)}`;
 }
 
 /**
