@@ -13,9 +13,11 @@ pub enum FenError {
     #[error("empty FEN")]
     Empty,
     /// The board field is malformed.
-    #[error("FEN board field, rank {rank} (from the top): {reason}")]
+    #[error("FEN board field, rank {rank}: {reason}")]
     Board {
-        /// 1-based rank counted from the top of the board field.
+        /// The rank's number on the board (1 at White's side, the last
+        /// `/`-separated part of the field): trial 20 read "rank 8 (from
+        /// the top)" for a short last part as chess's rank 8.
         rank: usize,
         /// What is wrong.
         reason: String,
@@ -248,14 +250,14 @@ fn parse_inner<B: BitSet>(
                 }
                 if n == 0 {
                     return Err(FenError::Board {
-                        rank: i + 1,
+                        rank: r + 1,
                         reason: "empty-square count 0".into(),
                     });
                 }
                 f += n;
                 if f > t.width as usize {
                     return Err(FenError::Board {
-                        rank: i + 1,
+                        rank: r + 1,
                         reason: format!("more than {} files", t.width),
                     });
                 }
@@ -269,7 +271,7 @@ fn parse_inner<B: BitSet>(
             let kind = def.kind_of_symbol(c).ok_or(FenError::UnknownPiece(c))?;
             if f >= t.width as usize {
                 return Err(FenError::Board {
-                    rank: i + 1,
+                    rank: r + 1,
                     reason: format!("more than {} files", t.width),
                 });
             }
@@ -295,7 +297,7 @@ fn parse_inner<B: BitSet>(
         }
         if f != t.width as usize {
             return Err(FenError::Board {
-                rank: i + 1,
+                rank: r + 1,
                 reason: format!("{} files, expected {}", f, t.width),
             });
         }

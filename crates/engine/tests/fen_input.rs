@@ -106,3 +106,24 @@ fn too_large_clock_is_said_to_be_too_large() {
         .to_string();
     assert!(msg.contains("expected a non-negative number"), "{msg}");
 }
+
+/// Regression (trial 20): a short last part of the board field (White's
+/// first rank) was reported as "rank 8 (from the top)", which reads as
+/// chess's rank 8. By hand: `4k3/8/8/8/8/8/8/4K2` has seven files in its
+/// eighth part, rank 1 of the board; `4k3/8/8/8/8/8/8/9` is over the
+/// width there too.
+#[test]
+fn a_bad_rank_is_named_by_its_number_on_the_board() {
+    for (fen, rank, reason) in [
+        ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", 1, "7 files, expected 8"),
+        ("4k2/8/8/8/8/8/8/4K3 w - - 0 1", 8, "7 files, expected 8"),
+        ("4k3/8/8/8/8/8/8/9 w - - 0 1", 1, "more than 8 files"),
+    ] {
+        let err = Game::from_fen(Variant::chess(), fen).expect_err(fen);
+        assert_eq!(
+            err.to_string(),
+            format!("FEN board field, rank {rank}: {reason}"),
+            "{fen}"
+        );
+    }
+}

@@ -389,6 +389,7 @@ impl Searcher {
             noise: self.level.noise(),
             seed: self.seed,
             root_only: limits.searchmoves.clone(),
+            iteration: 1,
         };
         let mut root_moves = Vec::with_capacity(128);
         root.legal_moves_into(w.ctx.t, &mut root_moves);
@@ -417,6 +418,12 @@ impl Searcher {
         for depth in 1..=max_depth {
             w.seldepth = 0;
             let (score, best) = w.root(root, depth as i32);
+            if w.stopped && best.is_none() {
+                // No root move finished: the iteration has no score (it
+                // would be -INF, which UCI wrote as `mate 1000`, trial 20)
+                // and no move of its own; the answer is what came before.
+                break;
+            }
             if w.stopped && depth > 1 {
                 // An unfinished iteration keeps its best move only when it
                 // searched the previous best first and found something.
@@ -571,6 +578,9 @@ struct Worker<'a, 'c, B: BitSet> {
     seed: u64,
     /// The root moves to choose among (UCI `searchmoves`); empty: all.
     root_only: Vec<Move>,
+    /// The depth of the iteration running: check extensions stop at twice
+    /// it, in plies.
+    iteration: i32,
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -579,6 +589,19 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
+}
+
+/// The kind `m` promotes to: `None` for a drop, which carries the kind
+/// it drops in `promotion` (trial 20: drops counted as promotions, so
+/// the quiescence search played every drop from the hand and never
+/// ended in crazyhouse, and drops were ordered and spared from
+/// reductions as promotions are).
+fn promotes(m: Move) -> Option<PieceKind> {
+    if m.is_drop() {
+        None
+    } else {
+        m.promotion
+    }
 }
 
 fn move_code(m: Move) -> u64 {
@@ -679,7 +702,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
                     .piece_at(m.from)
                     .map_or(0, |a| self.ctx.eval.value(a.kind));
                 (1 << 28) + victim * 16 - attacker / 16
-            } else if let Some(k) = m.promotion {
+            } else if let Some(k) = promotes(m) {
                 (1 << 27) + self.ctx.eval.value(k)
             } else if self.killers[ply][0] == Some(m) {
                 (1 << 26) + 1
@@ -715,6 +738,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
     /// The root: every move searched, the best returned. With a level's
     /// noise, each move gets a full window and a seeded random margin.
     fn root(&mut self, p: &Position<B>, depth: i32) -> (i32, Option<Move>) {
+        self.iteration = depth;
         let mut moves = std::mem::take(&mut self.moves[0]);
         moves.clear();
         p.legal_moves_into(self.ctx.t, &mut moves);
@@ -810,7 +834,14 @@ impl<B: BitSet> Worker<'_, '_, B> {
             return s;
         }
         let in_check = p.in_check_hooked(self.ctx.t);
-        let depth = if in_check { depth + 1 } else { depth };
+        // A check extends the line by a ply, up to twice the iteration's
+        // depth (as Stockfish bounds its extensions): under drops a side
+        // can give check after check from its hand.
+        let depth = if in_check && (ply as i32) < 2 * self.iteration {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 {
             return self.quiesce(p, alpha, beta, ply);
         }
@@ -870,7 +901,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
                     && !in_check
                     && !same
                     && !self.ctx.is_capture(p, m)
-                    && m.promotion.is_none()
+                    && promotes(m).is_none()
                     && !self.killers[ply].contains(&Some(m))
                     && !child.in_check_hooked(self.ctx.t)
                 {
@@ -901,7 +932,7 @@ impl<B: BitSet> Worker<'_, '_, B> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        if !self.ctx.is_capture(p, m) && m.promotion.is_none() {
+                        if !self.ctx.is_capture(p, m) && promotes(m).is_none() {
                             if self.killers[ply][0] != Some(m) {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = Some(m);
@@ -963,13 +994,24 @@ impl<B: BitSet> Worker<'_, '_, B> {
             alpha = alpha.max(stand);
             // Keep only captures and promotions.
             let mut moves = std::mem::take(&mut self.moves[ply]);
-            moves.retain(|&m| self.ctx.is_capture(p, m) || m.promotion.is_some());
+            moves.retain(|&m| self.ctx.is_capture(p, m) || promotes(m).is_some());
             self.moves[ply] = moves;
         }
         self.score_moves(p, ply, None);
         let n = self.moves[ply].len();
+        let mut quiet_evasions = 0;
         for i in 0..n {
             let m = self.pick(ply, i);
+            if in_check && !self.ctx.is_capture(p, m) && promotes(m).is_none() {
+                // In check, two quiet evasions are searched once one
+                // evasion has shown the side is not mated, as Stockfish's
+                // quiescence search does: under drops every piece in hand
+                // on every square between checker and king is an evasion.
+                if best > -MATE_BOUND && quiet_evasions >= 2 {
+                    continue;
+                }
+                quiet_evasions += 1;
+            }
             let child = self.ctx.play(p, m);
             let s = if child.turn() == p.turn() {
                 self.quiesce(&child, alpha, beta, ply + 1)

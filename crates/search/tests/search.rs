@@ -256,3 +256,58 @@ fn hit_points_scale_material() {
     let r = s.search(&g, &Limits::depth(3), &AtomicBool::new(false), |_| {});
     assert!(g.is_legal(r.best.unwrap()));
 }
+
+fn crazyhouse(fen: Option<&str>) -> Game {
+    let (v, start) = houserules_presets::lichess::find("crazyhouse")
+        .unwrap()
+        .build()
+        .unwrap();
+    Game::from_fen(v, fen.unwrap_or(&start)).unwrap()
+}
+
+/// Regression (trial 20): in crazyhouse the computer never finished
+/// depth 2 (`info depth 1 seldepth 127`, 2 million nodes in 3 s): a drop
+/// carries its kind in `promotion`, so the quiescence search kept every
+/// drop from the hand as a promotion, to the ply limit. 1. e4 e5 in
+/// crazyhouse: depth 4 within 400,000 nodes.
+#[test]
+fn crazyhouse_search_gets_past_depth_one() {
+    let mut g = crazyhouse(None);
+    for m in ["e2e4", "e7e5"] {
+        g.apply_uci(m).unwrap();
+    }
+    let mut s = Searcher::new(4);
+    let limits = Limits {
+        depth: Some(4),
+        nodes: Some(400_000),
+        ..Limits::default()
+    };
+    let r = s.search(&g, &limits, &AtomicBool::new(false), |_| {});
+    assert!(r.depth >= 4, "depth {} in {} nodes", r.depth, r.nodes);
+    assert!(
+        !matches!(r.score, Score::Mate(_)),
+        "no mate at move 2: {:?}",
+        r.score
+    );
+}
+
+/// A drop mate (by hand): Black's king on g8 behind its pawns f7, g7, h7,
+/// nothing else of Black's on rank 8 or able to reach it; White has a rook
+/// in hand. A rook dropped on a8, b8, c8, d8 or e8 checks along the rank,
+/// the king's squares f8 and h8 are on that rank, the pawns block the
+/// rest, and nothing captures or blocks (e8: f8 is next to the rook but
+/// still on its rank): mate in one. Black's only pieces are the king and
+/// the pawns, and its hand is empty.
+#[test]
+fn crazyhouse_drop_mate_in_one() {
+    let g = crazyhouse(Some("6k1/5ppp/8/8/8/8/8/K7[R] w - - 0 1"));
+    let mut s = Searcher::new(4);
+    let r = s.search(&g, &Limits::depth(2), &AtomicBool::new(false), |_| {});
+    assert_eq!(r.score, Score::Mate(1));
+    let m = r.best.expect("a move");
+    let uci = g.uci(m);
+    assert!(
+        ["R@a8", "R@b8", "R@c8", "R@d8", "R@e8"].contains(&uci.as_str()),
+        "{uci}"
+    );
+}

@@ -512,6 +512,18 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
                     path: format!("$.{k}"),
                     message: "a player's name is a string of at most 100 characters".into(),
                 });
+            } else if let Some((i, c)) = n.as_str().and_then(name_control) {
+                // Trial 20: an escape went unchanged into the PGN's tag, and a
+                // right-to-left override reversed the lobby's line around it.
+                findings.push(Finding {
+                    code: "request.bad-name".into(),
+                    path: format!("$.{k}"),
+                    message: format!(
+                        "a player's name has no control characters: U+{:04X} at character {}",
+                        c as u32,
+                        i + 1
+                    ),
+                });
             } else if let Some(level) = n.as_str().and_then(crate::engine::parse_name) {
                 match level {
                     Err(message) => findings.push(Finding {
@@ -1485,4 +1497,15 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
+}
+
+/// The first control character of a player's name and its index (in
+/// characters): C0 and C1 controls, and the explicit bidirectional
+/// controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
+/// reorder the text around the name wherever it is shown.
+fn name_control(name: &str) -> Option<(usize, char)> {
+    name.chars().enumerate().find(|(_, c)| {
+        c.is_control()
+            || matches!(*c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    })
 }

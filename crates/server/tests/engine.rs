@@ -128,6 +128,20 @@ async fn refusals(b: Backend) {
             "request.bad-seat",
             "$.seat",
         ),
+        // Trial 20 (regression): an escape in a name reached the PGN's
+        // tag as it was, a right-to-left override reversed the lobby's
+        // line.
+        (
+            json!({"white": "Ann\u{1b}[31m"}),
+            "request.bad-name",
+            "$.white",
+        ),
+        (
+            json!({"black": "\u{202e}RTL"}),
+            "request.bad-name",
+            "$.black",
+        ),
+        (json!({"white": "tab\there"}), "request.bad-name", "$.white"),
     ];
     for (req, code, path) in cases {
         let (status, body) = http(s.addr, "POST", "/api/games", Some(&req.to_string())).await;
