@@ -150,6 +150,25 @@ impl Clock {
         self.running = Some((c, now));
     }
 
+    /// Starts `c`'s clock as of `since`, which may be later than `now`
+    /// (after charging the one running up to `now`): until then it shows
+    /// the same time and loses none (a clock held for a player's return
+    /// after a restart or a take-over; `Timing::seat_return`).
+    pub fn start_at(&mut self, c: Color, now: Instant, since: Instant) {
+        self.stop(now);
+        self.running = Some((c, since));
+    }
+
+    /// A clock started for a later moment (see [`Clock::start_at`]) runs
+    /// from `now` if that is earlier.
+    pub fn resume_by(&mut self, now: Instant) {
+        if let Some((_, since)) = self.running.as_mut() {
+            if *since > now {
+                *since = now;
+            }
+        }
+    }
+
     /// The side whose clock runs.
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(c, _)| c)
@@ -182,6 +201,33 @@ mod tests {
         let (side, at) = c.deadline().unwrap();
         assert_eq!(side, Color::Black);
         assert_eq!(at, t0 + Duration::from_secs(65));
+    }
+
+    /// A clock started for a later moment loses nothing until then, runs
+    /// from then by itself, and from the moment it is resumed if that
+    /// comes first; its flag falls its remaining time after its start.
+    #[test]
+    fn a_clock_held_until_later_loses_nothing_until_then() {
+        let spec = ClockSpec {
+            initial_seconds: 10.0,
+            increment_seconds: 0.0,
+        };
+        let t0 = Instant::now();
+        let s = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut c = Clock::new(&spec);
+        c.start_at(Color::White, t0, s(3_000));
+        assert_eq!(c.remaining(Color::White, s(2_000)), 10_000);
+        assert_eq!(c.remaining(Color::White, s(4_000)), 9_000);
+        assert_eq!(c.deadline(), Some((Color::White, s(13_000))));
+        c.resume_by(s(1_000));
+        assert_eq!(c.remaining(Color::White, s(4_000)), 7_000);
+        assert_eq!(c.deadline(), Some((Color::White, s(11_000))));
+        // Resuming later than the start changes nothing.
+        c.resume_by(s(5_000));
+        assert_eq!(c.remaining(Color::White, s(4_000)), 7_000);
+        // A move charges from the start: 10,000 - (2,000 - 1,000).
+        c.start(Color::Black, s(2_000));
+        assert_eq!(c.remaining(Color::White, s(9_000)), 9_000);
     }
 
     #[test]

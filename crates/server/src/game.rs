@@ -67,6 +67,13 @@ pub struct Timing {
     /// rebuilds it from the store (issue 21; 2 minutes by default). A
     /// finished game unloads as soon as its last connection is gone.
     pub idle_unload: Duration,
+    /// After a restart or a take-over by another node, how long the clock
+    /// waits for the player it runs for to come back to the board (a
+    /// connection of that seat; the engine is always there) before it runs
+    /// anyway: the players' reconnection is part of the outage, charged
+    /// to no one (10 s by default; trial 19: a paused owner's take-over
+    /// charged the mover the 1.5 s its socket took to move over).
+    pub seat_return: Duration,
 }
 
 impl Default for Timing {
@@ -76,6 +83,7 @@ impl Default for Timing {
             claim_victory_after: Duration::from_secs(40),
             choice_disconnect_grace: Duration::from_secs(15),
             idle_unload: Duration::from_secs(120),
+            seat_return: Duration::from_secs(10),
         }
     }
 }
@@ -395,6 +403,9 @@ pub struct Game {
     outcome: Option<Outcome>,
     draw_offer: Option<Color>,
     clock: Option<Clock>,
+    /// After a rebuild: the clock waits for its player's seat until then
+    /// ([`Timing::seat_return`]).
+    clock_hold: Option<Instant>,
     conns: Vec<Conn>,
     /// Connections a send dropped (their writer stopped, or their queue
     /// was full), not yet handled as gone: [`Game::reap`] does it after
@@ -536,6 +547,7 @@ impl Game {
             id: init.id,
             request_text: init.request_text,
             clock: init.meta.clock.as_ref().map(Clock::new),
+            clock_hold: None,
             meta: init.meta,
             request: init.request,
             created_ms: init.created_ms,
@@ -700,7 +712,14 @@ impl Game {
         }
         self.in_check = in_check;
         self.draw_claim = draw_claim;
-        self.after_change(Instant::now());
+        let now = Instant::now();
+        // A game rebuilt with its clock to run (a restart, a take-over:
+        // a running clock keeps a game loaded otherwise) waits for the
+        // seat it runs for ([`Timing::seat_return`]).
+        if self.clock.is_some() && self.outcome.is_none() && self.ply_count() > 0 {
+            self.clock_hold = Some(now + self.timing.seat_return);
+        }
+        self.after_change(now);
         Ok(())
     }
 
@@ -799,11 +818,24 @@ impl Game {
         let ply = self.ply_count();
         let over = self.outcome.is_some();
         let paused = self.paused;
+        // The hold after a rebuild ends when the seat is back, at its
+        // bound, or when the clock stops anyway.
+        let present = self.present(turn);
+        self.clock_hold = self
+            .clock_hold
+            .filter(|until| !present && now < *until && !over && !paused && ply > 0);
+        let hold = self.clock_hold;
         if let Some(clock) = self.clock.as_mut() {
             if over || paused || ply == 0 {
                 clock.stop(now);
             } else if clock.running() != Some(turn) {
-                clock.start(turn, now);
+                match hold {
+                    Some(until) => clock.start_at(turn, now, until),
+                    None => clock.start(turn, now),
+                }
+            } else if hold.is_none() {
+                // Back within the hold: the clock runs from now.
+                clock.resume_by(now);
             }
         }
         let id = pending
@@ -1323,7 +1355,11 @@ impl Game {
                 }
                 let was_paused = self.paused;
                 let had_timer = self.choice_deadline.is_some();
+                let was_held = self.clock_hold.is_some();
                 self.after_change(Instant::now());
+                // The player a rebuilt game's clock waited for is back:
+                // every page gets the clock that runs from now.
+                let released = was_held && self.clock_hold.is_none();
                 // A chooser came: the choice's timer starts now (after a
                 // restart, in full), and every page counts down from it.
                 let timer_started = !had_timer && self.choice_deadline.is_some();
@@ -1335,7 +1371,7 @@ impl Game {
                 };
                 self.send(id, &welcome);
                 self.broadcast_presence();
-                if (was_paused && !self.paused) || timer_started {
+                if (was_paused && !self.paused) || timer_started || released {
                     self.broadcast_state();
                 }
                 self.on_pending_choice().await;

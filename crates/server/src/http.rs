@@ -1484,6 +1484,17 @@ async fn ws(
         })
 }
 
+/// The first control character of a player's name and its index (in
+/// characters): C0 and C1 controls, and the explicit bidirectional
+/// controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
+/// reorder the text around the name wherever it is shown.
+fn name_control(name: &str) -> Option<(usize, char)> {
+    name.chars().enumerate().find(|(_, c)| {
+        c.is_control()
+            || matches!(*c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1497,15 +1508,4 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
-}
-
-/// The first control character of a player's name and its index (in
-/// characters): C0 and C1 controls, and the explicit bidirectional
-/// controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
-/// reorder the text around the name wherever it is shown.
-fn name_control(name: &str) -> Option<(usize, char)> {
-    name.chars().enumerate().find(|(_, c)| {
-        c.is_control()
-            || matches!(*c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    })
 }

@@ -53,6 +53,148 @@ struct Counted {
     io: TcpStream,
     _slot: ConnectionSlot,
     _client: Arc<std::sync::Mutex<Option<ConnectionSlot>>>,
+    /// hyper's own answer to a request it could not read, being written
+    /// in its JSON form ([`json_for_bare_error`]): the bytes, how many are
+    /// written, and the length of hyper's buffer to report once all are.
+    replaced: Option<(Vec<u8>, usize, usize)>,
+    /// Set once such an answer went out: the close reads what the client
+    /// still sends, up to a deadline ([`LINGER`]), after sending FIN.
+    linger: Option<Pin<Box<tokio::time::Sleep>>>,
+    answered_error: bool,
+}
+
+/// The largest request head (request line and headers) read: a larger
+/// one is answered `431` (`request.headers-too-large`). hyper's own bound
+/// is its read buffer (about 400 KB, and a 500 KB header went through);
+/// no client of the server needs more than a few KiB, and a request
+/// target up to hyper's 64 KiB still fits (a longer one is `414`).
+pub const MAX_HEADER_BYTES: usize = 128 * 1024;
+
+/// How long a connection closed after hyper's error answer keeps reading
+/// what the client still sends (RFC 9112 § 9.6): closing a socket with
+/// unread bytes resets it, and a reset can discard the answer before the
+/// client reads it (a header section over hyper's buffer is never read
+/// whole).
+const LINGER: Duration = Duration::from_secs(2);
+
+impl Counted {
+    fn new(
+        io: TcpStream,
+        slot: ConnectionSlot,
+        client: Arc<std::sync::Mutex<Option<ConnectionSlot>>>,
+    ) -> Counted {
+        Counted {
+            io,
+            _slot: slot,
+            _client: client,
+            replaced: None,
+            linger: None,
+            answered_error: false,
+        }
+    }
+
+    /// Writes the replacement answer, then reports hyper's buffer written.
+    fn poll_replaced(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<usize>> {
+        let Some((bytes, done, claimed)) = self.replaced.as_mut() else {
+            return Poll::Ready(Ok(0));
+        };
+        while *done < bytes.len() {
+            match Pin::new(&mut self.io).poll_write(cx, &bytes[*done..]) {
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(n)) => *done += n,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        let claimed = *claimed;
+        self.replaced = None;
+        self.answered_error = true;
+        Poll::Ready(Ok(claimed))
+    }
+
+    /// After an error answer: FIN sent, the client's remaining bytes read
+    /// and dropped until it closes or [`LINGER`] passes.
+    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        if self.linger.is_none() {
+            std::task::ready!(Pin::new(&mut self.io).poll_shutdown(cx))?;
+            self.linger = Some(Box::pin(tokio::time::sleep(LINGER)));
+        }
+        let mut scratch = [0u8; 8192];
+        // At most 64 reads a poll, so that a client that keeps sending
+        // does not hold the runtime's thread until the deadline.
+        for _ in 0..64 {
+            if let Some(deadline) = self.linger.as_mut() {
+                if deadline.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Ok(()));
+                }
+            }
+            let mut buf = ReadBuf::new(&mut scratch);
+            match Pin::new(&mut self.io).poll_read(cx, &mut buf) {
+                Poll::Ready(Ok(())) if buf.filled().is_empty() => return Poll::Ready(Ok(())),
+                Poll::Ready(Ok(())) => continue,
+                Poll::Ready(Err(_)) => return Poll::Ready(Ok(())),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+/// hyper answers a request it cannot read (a malformed request line or
+/// header, a duplicate `Content-Length`, a target over 64 KiB, a header
+/// section over its buffer) by itself, with an empty body, and closes the
+/// connection; hyper has no hook for that answer. Every other error of
+/// the server is a JSON `{code, message}` (docs/protocol.md), so such an
+/// answer is recognised as it is written (a whole head, status 400, 414
+/// or 431, `content-length: 0`: no route of the server answers so) and
+/// written with the JSON body instead (trial 19). `None` for anything
+/// else.
+fn json_for_bare_error(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let rest = text.strip_prefix("HTTP/1.1 ")?;
+    let (code, message) = match rest.get(..4)? {
+        "400 " => (
+            "request.bad-http",
+            "the request could not be read as HTTP/1.1: a malformed request line or header, or a contradictory Content-Length or Transfer-Encoding",
+        ),
+        "414 " => (
+            "request.uri-too-long",
+            "the request's target (path and query) is too long",
+        ),
+        "431 " => (
+            "request.headers-too-large",
+            "the request's header section is too large",
+        ),
+        _ => return None,
+    };
+    let (status_line, headers) = text.strip_suffix("\r\n\r\n")?.split_once("\r\n")?;
+    let mut kept = String::new();
+    let mut empty = false;
+    for line in headers.split("\r\n") {
+        let (name, value) = line.split_once(':')?;
+        match name.trim().to_ascii_lowercase().as_str() {
+            "content-length" => empty = value.trim() == "0",
+            "connection" | "content-type" => {}
+            _ => {
+                kept.push_str(line);
+                kept.push_str("\r\n");
+            }
+        }
+    }
+    if !empty {
+        return None;
+    }
+    let body = serde_json::json!({"code": code, "message": message}).to_string();
+    Some(
+        format!(
+            "{status_line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{kept}\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
 }
 
 impl AsyncRead for Counted {
@@ -71,6 +213,14 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
+        if self.replaced.is_none() {
+            if let Some(json) = json_for_bare_error(buf) {
+                self.replaced = Some((json, 0, buf.len()));
+            }
+        }
+        if self.replaced.is_some() {
+            return self.poll_replaced(cx);
+        }
         Pin::new(&mut self.io).poll_write(cx, buf)
     }
 
@@ -79,6 +229,9 @@ impl AsyncWrite for Counted {
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        if self.answered_error {
+            return self.poll_linger(cx);
+        }
         Pin::new(&mut self.io).poll_shutdown(cx)
     }
 
@@ -87,6 +240,17 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
+        if self.replaced.is_none() {
+            // hyper's answer is a head alone: the first slice with bytes.
+            if let Some(first) = bufs.iter().find(|b| !b.is_empty()) {
+                if let Some(json) = json_for_bare_error(first) {
+                    self.replaced = Some((json, 0, first.len()));
+                }
+            }
+        }
+        if self.replaced.is_some() {
+            return self.poll_replaced(cx);
+        }
         Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
     }
 
@@ -168,6 +332,7 @@ async fn serve_operator_route(
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(Duration::from_secs(2))
+        .max_header_size(MAX_HEADER_BYTES)
         .keep_alive(false)
         .serve_connection(TokioIo::new(tcp), service);
     let _ = tokio::time::timeout(Duration::from_secs(10), conn).await;
@@ -255,11 +420,7 @@ pub async fn serve(
         let state = Arc::clone(&state);
         tokio::spawn(
             async move {
-                let io = TokioIo::new(Counted {
-                    io: tcp,
-                    _slot: slot,
-                    _client: Arc::clone(&upgraded),
-                });
+                let io = TokioIo::new(Counted::new(tcp, slot, Arc::clone(&upgraded)));
                 let service =
                     hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
                         let router = router.clone();
@@ -317,6 +478,7 @@ pub async fn serve(
                 let conn = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(header_timeout)
+                    .max_header_size(MAX_HEADER_BYTES)
                     .serve_connection(io, service)
                     .with_upgrades();
                 tokio::pin!(conn);
@@ -400,7 +562,51 @@ pub fn redact_db_url(url: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::redact_db_url;
+    use super::{json_for_bare_error, redact_db_url};
+
+    #[test]
+    fn hypers_bare_error_answers_get_a_json_body() {
+        // The head hyper 1.x writes for a request line it cannot parse
+        // (role.rs `on_error`: status only, no body, its date header).
+        let head = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\ndate: Mon, 07 Dec 2026 12:00:00 GMT\r\n\r\n";
+        let out = String::from_utf8(json_for_bare_error(head).unwrap()).unwrap();
+        let (head, body) = out.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{head}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        assert!(head.contains("connection: close"), "{head}");
+        assert!(
+            head.contains("date: Mon, 07 Dec 2026 12:00:00 GMT"),
+            "{head}"
+        );
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{head}"
+        );
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["code"], "request.bad-http");
+        let uri =
+            json_for_bare_error(b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\n\r\n").unwrap();
+        assert!(String::from_utf8(uri)
+            .unwrap()
+            .contains("request.uri-too-long"));
+        let big = json_for_bare_error(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n",
+        )
+        .unwrap();
+        assert!(String::from_utf8(big)
+            .unwrap()
+            .contains("request.headers-too-large"));
+        // The server's own answers are left alone: a body, another
+        // status, or not a whole head.
+        for other in [
+            &b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n"[..],
+            b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n",
+            b"{\"code\":\"request.bad-http\"}",
+        ] {
+            assert_eq!(json_for_bare_error(other), None);
+        }
+    }
 
     #[test]
     fn passwords_are_redacted() {

@@ -46,7 +46,7 @@ pub struct KindLabels {
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ReasonLabels {
     /// `connection-limit`, `address-connection-limit`, `rate-limited`,
-    /// `ws-not-reading`, `ws-idle`.
+    /// `ws-not-reading`, `ws-idle`, `ws-too-big`.
     pub reason: String,
 }
 

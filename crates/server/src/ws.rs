@@ -82,6 +82,20 @@ pub const CLOSE_NOT_READING: u16 = 1008;
 /// does).
 pub const CLOSE_RESTART: u16 = 1012;
 
+/// Close code 1009 (message too big): a frame or message over the read
+/// limit of 1 MiB.
+pub const CLOSE_TOO_BIG: u16 = 1009;
+
+/// Whether a read error is tungstenite's size limit (a frame or a message
+/// over the limit set at the upgrade).
+fn too_big(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error;
+    matches!(
+        e.into_inner().downcast::<Error>().as_deref(),
+        Ok(Error::Capacity(_))
+    )
+}
+
 /// A server message's `kind`, read from the start of its text (every
 /// server message is an object whose first field is `kind`).
 fn kind_of(text: &str) -> &str {
@@ -249,7 +263,25 @@ pub async fn run(socket: WebSocket, game: GameHandle, seat: Seat, settings: WsSe
                 break;
             }
         };
-        let Some(Ok(frame)) = next else { break };
+        let frame = match next {
+            Some(Ok(frame)) => frame,
+            Some(Err(e)) => {
+                // A frame or message over the read limit (1 MiB) ends the
+                // connection, but with a close frame that says why (RFC
+                // 6455 § 7.4.1: 1009, message too big) rather than none
+                // (the client saw 1005 or 1006; trial 19).
+                if too_big(e) {
+                    metrics.refused_because("ws-too-big");
+                    tracing::info!(?seat, "websocket closed: a message over 1 MiB");
+                    close = Some(CloseFrame {
+                        code: CLOSE_TOO_BIG,
+                        reason: "a message over 1 MiB (messages are at most 64 KiB)".into(),
+                    });
+                }
+                break;
+            }
+            None => break,
+        };
         let text = match frame {
             Message::Text(t) => t,
             Message::Binary(_) => {

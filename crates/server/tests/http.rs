@@ -694,6 +694,66 @@ async fn a_restart_charges_the_time_used_before_it(b: Backend) {
     assert_eq!(after["clock"]["black"], st["state"]["clock"]["black"]);
 }
 
+/// Trial 19 (issue 24): a rebuilt game's clock (a restart, or another
+/// node's take-over) waits for the player it runs for to come back, up to
+/// `Timing::seat_return`: the reconnection is part of the outage (a paused
+/// owner's take-over charged the mover the 1.5 s its socket took to move
+/// over). Two 20 s games at ply 2, White to move, the server restarted
+/// with a 2 s hold; each game's White clock is read right after the
+/// restart (A0, B0). Game A: White is back after 1 s: its welcome shows
+/// A0 still (without the hold, A0 − 1,000), and the clock runs from then.
+/// Game B: nobody comes back: 3.5 s after the restart White has about
+/// B0 − 1,500 ms (the clock ran from the hold's end; without the hold,
+/// B0 − 3,500).
+async fn a_rebuilt_clock_waits_for_its_player_regression_trial19(b: Backend) {
+    let s = start(b).await;
+    let clock = json!({"clock": {"initialSeconds": 20, "incrementSeconds": 0}});
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let g = create(s.addr, clock.clone()).await;
+        let mut w = Client::connect(s.addr, &g.id, &g.white, 2).await;
+        let mut bl = Client::connect(s.addr, &g.id, &g.black, 2).await;
+        w.mv("e2e4", 0).await;
+        bl.expect("state").await;
+        bl.mv("e7e5", 1).await;
+        w.state_where(|s| s["plyCount"] == 2).await;
+        games.push(g);
+    }
+    s.state.mark_alive().await;
+    let db = s.db.clone();
+    drop(s);
+    let mut config = fast();
+    config.timing.seat_return = Duration::from_secs(2);
+    let again = start_on(db, config).await;
+    let restarted = std::time::Instant::now();
+    let white_ms = |v: &Value| v["clock"]["white"]["remainingMs"].as_i64().unwrap();
+    let path = |i: usize| format!("/api/games/{}", games[i].id);
+    let a0 = white_ms(&get_json(again.addr, &path(0)).await);
+    let b0 = white_ms(&get_json(again.addr, &path(1)).await);
+    tokio::time::sleep(Duration::from_millis(1_000).saturating_sub(restarted.elapsed())).await;
+    let w = Client::connect(again.addr, &games[0].id, &games[0].white, 2).await;
+    let back = white_ms(&w.welcome["state"]);
+    assert!(
+        back > a0 - 300,
+        "the wait for the seat was charged: {a0} then {back} ms"
+    );
+    assert_eq!(w.welcome["state"]["clock"]["running"], "white");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let later = white_ms(&get_json(again.addr, &path(0)).await);
+    assert!(
+        later <= back - 500,
+        "the clock does not run once the seat is back: {back} then {later} ms"
+    );
+    tokio::time::sleep(Duration::from_millis(3_500).saturating_sub(restarted.elapsed())).await;
+    let b1 = white_ms(&get_json(again.addr, &path(1)).await);
+    assert!(
+        b1 <= b0 - 1_000,
+        "the clock did not run after the hold: {b0} then {b1} ms"
+    );
+    assert!(b1 > b0 - 2_500, "the hold was charged: {b0} then {b1} ms");
+    drop(w);
+}
+
 /// Plays `moves` (UCI) alternately from White over the WebSocket; each
 /// must be accepted.
 async fn play_moves(addr: std::net::SocketAddr, g: &common::Created, moves: &[&str]) {
@@ -1087,6 +1147,7 @@ on_both!(
     a_typed_position_play_cannot_reach_is_refused,
     rebuild_is_identical,
     a_restart_charges_the_time_used_before_it,
+    a_rebuilt_clock_waits_for_its_player_regression_trial19,
     doc_example_refusal_is_true,
     a_slow_load_holds_up_no_other_game,
     pgn_writes_the_rule_set,

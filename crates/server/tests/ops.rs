@@ -962,3 +962,124 @@ async fn a_single_server_has_no_cluster_metrics() {
     assert!(text.contains("houserules_moves_total"), "{text}");
     assert!(!text.contains("houserules_cluster_"), "{text}");
 }
+
+/// A frame over the WebSocket read limit (1 MiB) ends the connection with
+/// close code 1009, "message too big" (RFC 6455 § 7.4.1), and the game
+/// goes on for a new connection. Trial 19: the socket was dropped with no
+/// close frame, so the client saw 1005/1006 and no reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_1_mib_is_closed_1009_regression_trial19() {
+    let s = serve(Limits::default()).await;
+    let g = create(s.addr, json!({})).await;
+    let url = format!("ws://{}/api/games/{}/ws?token={}", s.addr, g.id, g.white);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let hello = json!({"kind": "hello", "protocolVersion": 3}).to_string();
+    ws.send(Message::Text(hello.clone().into())).await.unwrap();
+    // 1 MiB and one byte of text: over the frame limit by one byte.
+    let big = format!(
+        "{{\"kind\":\"ping\",\"pad\":\"{}\"}}",
+        "x".repeat((1 << 20) + 1)
+    );
+    ws.send(Message::Text(big.into())).await.unwrap();
+    let mut code = None;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), ws.next()).await;
+        let Ok(Some(Ok(m))) = m else { break };
+        if let Message::Close(f) = m {
+            code = f.map(|f| f.code);
+            break;
+        }
+    }
+    assert_eq!(code, Some(CloseCode::Size), "close code 1009");
+    assert!(
+        metrics(s.addr)
+            .await
+            .contains(r#"houserules_refused_total{reason="ws-too-big"} 1"#),
+        "the refusal is counted"
+    );
+    // The seat reconnects and plays on.
+    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    ws.send(Message::Text(hello.into())).await.unwrap();
+    ws.send(Message::Text(json!({"kind": "ping"}).to_string().into()))
+        .await
+        .unwrap();
+    let mut kinds = Vec::new();
+    while let Ok(Some(Ok(Message::Text(t)))) =
+        tokio::time::timeout(Duration::from_secs(5), ws.next()).await
+    {
+        let v: Value = serde_json::from_str(&t).unwrap();
+        kinds.push(v["kind"].as_str().unwrap_or_default().to_string());
+        if kinds.last().map(String::as_str) == Some("pong") {
+            break;
+        }
+    }
+    assert_eq!(
+        kinds.first().map(String::as_str),
+        Some("welcome"),
+        "{kinds:?}"
+    );
+}
+
+/// Requests hyper cannot read get its own answer (400, 414, 431), which
+/// had an empty body (trial 19); they carry the JSON error every other
+/// answer of the server has, and the connection is closed. Statuses by
+/// RFC 9110 § 15.5.1/15.5.15 and RFC 6585 § 5; the 100 KB target is over
+/// hyper's 64 KiB limit of a request target, the duplicate Content-Length
+/// with two values is refused by RFC 9112 § 6.3 item 5, and a header
+/// section over 128 KiB (`MAX_HEADER_BYTES`) is 431.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_hyper_cannot_read_get_json_errors_regression_trial19() {
+    let s = serve(Limits::default()).await;
+    let long = format!(
+        "GET /api/games?x={} HTTP/1.1\r\nhost: x\r\n\r\n",
+        "a".repeat(100_000)
+    );
+    let cases: [(&str, String, &str); 4] = [
+        ("a bad request line", "NOT HTTP AT ALL\r\n\r\n".into(), "400"),
+        (
+            "a duplicate Content-Length",
+            "POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}".into(),
+            "400",
+        ),
+        ("a 100 KB target", long, "414"),
+        (
+            "a header over the buffer",
+            format!("GET / HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n", "b".repeat(500_000)),
+            "431",
+        ),
+    ];
+    for (what, request, status) in cases {
+        let mut tcp = TcpStream::connect(s.addr).await.unwrap();
+        // The server may answer and close before the whole request is
+        // sent: a failed write is fine, the answer is what is read.
+        let _ = tcp.write_all(request.as_bytes()).await;
+        let mut out = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut out)).await;
+        let out = String::from_utf8_lossy(&out);
+        let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{what}: {head}"
+        );
+        assert!(
+            head.contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let v: Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}: {body:?}"));
+        assert!(
+            v["code"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("request.")),
+            "{what}: {v}"
+        );
+        assert!(
+            v["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{what}: {v}"
+        );
+    }
+}

@@ -116,6 +116,7 @@ pub fn fast() -> Config {
             claim_victory_after: Duration::from_millis(300),
             choice_disconnect_grace: Duration::from_millis(300),
             idle_unload: Duration::from_secs(1),
+            seat_return: Duration::from_secs(10),
         },
         rate_per_second: 200,
         ..Default::default()
