@@ -75,6 +75,43 @@ pub fn document() -> Value {
             "content": {"text/plain": {"schema": {"type": "string", "minLength": 1, "pattern": "\\S"}}},
         }),
     );
+    // Naming a seat after creation (issue 26): the join's optional body and
+    // `name`'s. Their `400` is a refused body (`Refused`) or a path that
+    // is not UTF-8 (`ApiError`, before the body is read).
+    set_body(
+        &mut doc,
+        "/api/games/{id}/join",
+        "post",
+        json!({
+            "description": "Optional: `{\"name\": \"Ann\"}` names the seat taken when the \
+                creator left it unnamed; an empty body takes it unnamed. Any media type is \
+                read as JSON.",
+            "required": false,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JoinRequest"}}},
+        }),
+    );
+    set_body(
+        &mut doc,
+        "/api/games/{id}/name",
+        "post",
+        json!({
+            "description": "`{\"name\": \"Ann\"}`: the name of the seat whose token is in \
+                `Authorization` (once, while it has none). Any media type is read as JSON.",
+            "required": true,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NameRequest"}}},
+        }),
+    );
+    for path in ["/api/games/{id}/join", "/api/games/{id}/name"] {
+        if let Some(r) = doc["paths"][path]
+            .get_mut("post")
+            .and_then(|op| op["responses"].get_mut("400"))
+        {
+            r["content"] = json!({"application/json": {"schema": {"oneOf": [
+                {"$ref": "#/components/schemas/Refused"},
+                {"$ref": "#/components/schemas/ApiError"},
+            ]}}});
+        }
+    }
     add_links(&mut doc);
     // The owner token of a saved modifier (`POST /api/modifiers`: the
     // first save gives it, a later save of that id needs it).
@@ -241,6 +278,21 @@ fn add_links(doc: &mut Value) {
             json!({
                 "operationId": "rematch_game",
                 "description": format!("a rematch asked with {seat}'s token"),
+                "parameters": {
+                    "path.id": id,
+                    "header.Authorization": format!("Bearer {{$response.body#/seats/{seat}/token}}"),
+                },
+            }),
+        );
+    }
+    // Each seat's token names its seat (issue 26; refused with 409 once
+    // named).
+    for (name, seat) in [("WhiteName", "white"), ("BlackName", "black")] {
+        links.insert(
+            name.into(),
+            json!({
+                "operationId": "name_seat",
+                "description": format!("{seat}'s seat named with its token"),
                 "parameters": {
                     "path.id": id,
                     "header.Authorization": format!("Bearer {{$response.body#/seats/{seat}/token}}"),
