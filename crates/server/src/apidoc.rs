@@ -26,6 +26,25 @@ pub fn document() -> Value {
         serde_json::to_value(schemars::schema_for!(crate::protocol::GameState))
             .unwrap_or_else(|_| json!({})),
     );
+    // A name after creation (issue 26): the server's checks (`seat_name` in
+    // http.rs) as a pattern: not blank, no control or bidi character, not
+    // `engine:…`; unknown fields are refused.
+    let name = |nullable: bool| {
+        json!({
+            "type": if nullable { json!(["string", "null"]) } else { json!("string") },
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": NAME_PATTERN,
+            "description": "A player's name: at most 100 characters, not blank, no control or \
+                bidi character, not starting with `engine:` (else `request.bad-name`); trimmed.",
+        })
+    };
+    for (schema, nullable) in [("JoinRequest", true), ("NameRequest", false)] {
+        if let Some(o) = schemas.get_mut(schema).and_then(Value::as_object_mut) {
+            o.insert("additionalProperties".into(), Value::Bool(false));
+            o.insert("properties".into(), json!({"name": name(nullable)}));
+        }
+    }
     doc["components"]["schemas"] = Value::Object(schemas);
     // The state's shape, as the WebSocket's `welcome` and `state` carry it
     // (utoipa's annotation can only say "an object").
@@ -125,6 +144,12 @@ pub fn document() -> Value {
     });
     doc
 }
+
+/// What a name given after creation matches (ECMA-262 and Python `re`
+/// alike): a first non-blank character somewhere, no C0/C1 control and no
+/// bidi control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), and not
+/// `engine:` at the start once trimmed.
+const NAME_PATTERN: &str = "^(?!\\s*engine:)(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F-\\u009F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
 
 /// The JSON Schema of a `POST /api/games` body, its definitions moved to
 /// the document's components; returns a `$ref` to it.
