@@ -677,14 +677,15 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
           </div>
         )}
         {player(bottom)}
-        {/* One's own seat without a name (an invite link, a join): ask for one (issue 26). */}
-        {!hot && token && (seat === 'white' || seat === 'black') && !g.players[seat] && <NameSeat id={id} token={token} />}
         <p class="sr-only" aria-live="polite">
           {moveUcis.length ? playedText(lastMover, san(moveUcis.length - 1), !!checkSq && !result) : ''}
         </p>
         <p class="inspect" aria-live="polite">{inspected ? describePiece(inspected) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
+        {/* One's own seat without a name (an invite link, a join): ask for one first, in view
+            beside the board at desktop width (issue 26). */}
+        {!hot && token && (seat === 'white' || seat === 'black') && !g.players[seat] && <NameSeat id={id} token={token} />}
         {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} drafted={draftedLines(s.activeModifiers, request, rules, s.plyCount, names)} />}
         {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">

@@ -214,7 +214,9 @@ export function Lobby() {
   /** A refusal: the previous game's panel goes (it is not the answer to this submission). */
   const refuse = (message: string, findings: Finding[] = [], field?: string) => {
     setCreated(null);
-    setCreateError({ message, findings, field });
+    // An uploaded file's diagnostic names the file, not the request field it was sent in.
+    const file = gameYaml?.name;
+    setCreateError({ message, findings: file ? findings.map((f) => ({ ...f, message: inFile(f.message, file) })) : findings, field });
   };
   // The field a refusal is about, marked (it may be far above the message).
   const invalid = (field: string) => (createError?.field === field ? 'true' : undefined);
@@ -642,6 +644,14 @@ export function Lobby() {
 export function Message({ text, inline = false }: { text: string; inline?: boolean }) {
   if (isDiagnostic(text)) return <pre class="diagnostic" data-diagnostic>{text.replace(/\s+$/, '')}</pre>;
   return inline ? <>{text}</> : <p>{text}</p>;
+}
+
+/**
+ * A YAML diagnostic of the request's `game` read as the uploaded file's: `$.game:6:3:` (the field
+ * the text was sent in, with the line and column) becomes `bad.yaml:6:3:`.
+ */
+export function inFile(message: string, file: string): string {
+  return message.replace(/\$\.game:(\d+:\d+)/g, (_, at: string) => `${file}:${at}`);
 }
 
 /** Whether a message is a multi-line diagnostic, shown as preformatted lines. */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { refusalText, type RuleEntry } from '../protocol';
-import { chess960Layout, conflicts, formValues, gameChoices, isDiagnostic, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf, timeoutOf } from './Lobby';
+import { chess960Layout, conflicts, formValues, gameChoices, inFile, isDiagnostic, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf, timeoutOf } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -168,5 +168,14 @@ describe('isDiagnostic', () => {
     expect(isDiagnostic(yaml)).toBe(true);
     expect(isDiagnostic('unknown preset `x`')).toBe(false);
     expect(isDiagnostic('one line\n')).toBe(false);
+  });
+});
+
+describe('inFile', () => {
+  it('names the uploaded file where the diagnostic named the request field', () => {
+    expect(inFile('the YAML game definition has problems:\n$.game:6:3: error[houserules::unknown-key]: unknown key `widht`', 'bad.yaml')).toBe(
+      'the YAML game definition has problems:\nbad.yaml:6:3: error[houserules::unknown-key]: unknown key `widht`',
+    );
+    expect(inFile('$.game: `x` is not a shipped game id', 'a.yaml')).toBe('$.game: `x` is not a shipped game id');
   });
 });
