@@ -167,4 +167,25 @@ export async function trial20Checks(h) {
       await l.context().close();
     }
   });
+
+  // ---- Item 10: atomic's move list read `Qxf2` where the PGN had `Qxf2#`. python-chess 1.11.2
+  // (AtomicBoard of the FEN below): `Qxf7#`, the capture explodes the king on e8.
+  await step('trial20: atomic move list', async () => {
+    const g = await api('/api/games', { game: 'atomic', fen: '4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1' });
+    const w = await page(DESKTOP, g.seats.white.url);
+    await w.waitForSelector('[data-connection="open"]');
+    await clickSquare(w, 'f3');
+    await clickSquare(w, 'f7');
+    await w.waitForSelector('[data-result]');
+    const moves = await text(w, 'ol.moves');
+    check(/Qxf7#/.test(moves), `the move list has the PGN's Qxf7# (${moves})`);
+    const log = await w.locator('.log, [data-log], .events').first().textContent().catch(() => '');
+    check(/explo/i.test(log ?? ''), `the log tells the explosion (${(log ?? '').slice(0, 160)})`);
+    await viewShot(w, 'trial20-atomic-desktop');
+    await w.reload();
+    await w.waitForSelector('ol.moves');
+    const again = await text(w, 'ol.moves');
+    check(/Qxf7#/.test(again), `after a reload too (${again})`);
+    await w.context().close();
+  });
 }

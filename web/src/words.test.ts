@@ -279,3 +279,13 @@ describe('stillWaitingFor', () => {
     expect(waitingText(stillWaitingFor(p({ white: 'hidden' })), 'rps', 'Parry')).toBe('Waiting for Black to choose rock, paper or scissors (Parry)…');
   });
 });
+
+// Trial 20: an atomic explosion wrote no log entry (the server's `exploded`).
+describe('explosions', () => {
+  it('names the pieces an atomic capture blew up', () => {
+    const e = { event: 'exploded', detail: { square: 'f7', removed: [{ id: 4, square: 'f7', type: 'queen', color: 'white' }, { id: 9, square: 'e8', type: 'king', color: 'black' }] }, rule: { kind: 'preset' as const, id: 'atomic', name: 'Atomic' } };
+    expect(eventText(e, {})).toBe('The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.');
+    const rows = eventRows([{ event: 'move', detail: { color: 'white', uci: 'f3f7' } }, e], {}, () => 'Qxf7#');
+    expect(rows.map((r) => [r.when, r.rule, r.text])).toEqual([['1.', 'Atomic', 'The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.']]);
+  });
+});

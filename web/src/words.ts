@@ -253,6 +253,12 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       if (hp < was) return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} lost ${points(was - hp)}: ${hp} left.`;
       return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} regained ${points(hp - was)}: ${hp} now.`;
     }
+    case 'exploded': {
+      // Atomic (trial 20: an explosion wrote no entry): the pieces it took besides the capture.
+      const gone = Array.isArray(d.removed) ? d.removed.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+      const list = gone.map((x) => `${pieceWords(x)} on ${String(x.square ?? '?')}`).join(', ');
+      return `The capture on ${String(d.square ?? '?')} exploded${list ? `: ${list} ${gone.length === 1 ? 'is' : 'are'} gone` : ''}.`;
+    }
     case 'pushed':
       return `${cap(pieceWords(d))} was pushed from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
     case 'pushed-off':

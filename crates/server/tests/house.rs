@@ -197,6 +197,27 @@ async fn a_contested_move_has_its_san_while_the_throw_waits(b: Backend) {
     assert!(pgn_of(s.addr, &g.id).await.contains("1. Kxe2 {"), "the PGN's SAN: no check");
 }
 
+/// Trial 20: atomic's move list read `Qxf2` where the PGN had `Qxf2#`.
+/// python-chess 1.11.2 (`AtomicBoard("4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1")`):
+/// `Qxf7#`, the capture explodes the king on e8 and White wins; the
+/// board after it is `8/8/8/8/8/8/8/4K3 b - - 0 1`. The update's SAN and
+/// the PGN's say the same.
+async fn atomic_san_in_the_update_is_the_pgns(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"game": "atomic", "fen": "4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1"}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.mv("f3f7", 0).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["move"]["san"], "Qxf7#", "{u}");
+    assert!(u["fen"].as_str().unwrap().starts_with("8/8/8/8/8/8/8/4K3 b"), "{u}");
+    let pgn = pgn_of(s.addr, &g.id).await;
+    assert!(pgn.contains("1. Qxf7#"), "{pgn}");
+}
+
 /// Plays fool's mate (1. f3 e5 2. g4 Qh4#): Black wins.
 async fn fools_mate(w: &mut Client, b: &mut Client) {
     for (i, m) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
@@ -592,6 +613,7 @@ async fn takeback_is_refused_while_a_choice_is_pending(b: Backend) {
 }
 
 on_both!(
+    atomic_san_in_the_update_is_the_pgns,
     an_invited_friend_names_their_seat_once,
     a_joiner_names_the_seat_in_the_join,
     a_contested_move_has_its_san_while_the_throw_waits,
