@@ -1580,7 +1580,8 @@ async fn a_yaml_games_pgn_names_its_file_and_replays_with_it() {
     let mut s = start(&["--addr", "127.0.0.1:0", "--db", &dir.db()], &[]).await;
     let (id, tokens) = create(&s.addr, &json!({ "game": yaml }).to_string()).await;
     play_moves(&s.addr, &id, &tokens, &["a2a3", "e4e3"]).await;
-    let state: Value = serde_json::from_str(&get_text(&s.addr, &format!("/api/games/{id}")).await).unwrap();
+    let state: Value =
+        serde_json::from_str(&get_text(&s.addr, &format!("/api/games/{id}")).await).unwrap();
     let pgn = get_text(&s.addr, &format!("/api/games/{id}/pgn")).await;
     s.terminate(Duration::from_secs(10)).await;
     assert!(pgn.contains("[GameFile \"gardner-house.yaml\"]"), "{pgn}");
@@ -1602,7 +1603,17 @@ async fn a_yaml_games_pgn_names_its_file_and_replays_with_it() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(state["fen"], "rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2", "{state}");
-    assert!(text.contains("rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2"), "pgn check's final FEN: {text}");
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        state["fen"], "rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2",
+        "{state}"
+    );
+    assert!(
+        text.contains("rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2"),
+        "pgn check's final FEN: {text}"
+    );
 }

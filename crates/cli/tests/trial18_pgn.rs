@@ -222,7 +222,10 @@ fn a_draft_games_pgn_replays_with_its_drafted_rules() {
         .filter(|e| e.event == "attach")
         .filter_map(|e| e.detail["id"].as_str())
         .collect();
-    assert!(drafted.len() >= 2, "rules drafted in ten plies: {drafted:?}");
+    assert!(
+        drafted.len() >= 2,
+        "rules drafted in ten plies: {drafted:?}"
+    );
     let entries: Vec<Entry> = s
         .inputs()
         .iter()

@@ -674,7 +674,8 @@ impl Game {
             let claim = s.claimable_draw().map(rules::claim_name);
             let output = s.output();
             let pending_move = pending_move.and_then(|(uci, san, before)| {
-                rules::contested(&output, &before).then_some(crate::protocol::MovePlayed { uci, san })
+                rules::contested(&output, &before)
+                    .then_some(crate::protocol::MovePlayed { uci, san })
             });
             (out, output, s.is_check(), claim, pending_move)
         })

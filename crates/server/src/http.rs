@@ -980,7 +980,12 @@ async fn name_seat(
     };
     let name = match name_body(&body, true) {
         Ok(Some(n)) => n,
-        Ok(None) => return refused(vec![finding("request.bad-name", "$.name: the body names the seat")]),
+        Ok(None) => {
+            return refused(vec![finding(
+                "request.bad-name",
+                "$.name: the body names the seat",
+            )])
+        }
         Err(r) => return r,
     };
     let h = match handle(&app, &id).await {
@@ -990,7 +995,12 @@ async fn name_seat(
     let kept = name.clone();
     match ask(&h, |reply| Cmd::Name { token, name, reply }).await {
         Ok(Ok(seat)) => Json(Named {
-            seat: if seat == Seat::White { "white" } else { "black" }.into(),
+            seat: if seat == Seat::White {
+                "white"
+            } else {
+                "black"
+            }
+            .into(),
             name: kept,
         })
         .into_response(),
@@ -1623,7 +1633,9 @@ fn seat_name(v: Option<&Value>) -> Result<Option<String>, Finding> {
     }
     let n = v.as_str().unwrap_or_default().trim();
     if n.is_empty() {
-        return Err(bad("a player's name is not empty: leave `name` out to stay unnamed".into()));
+        return Err(bad(
+            "a player's name is not empty: leave `name` out to stay unnamed".into(),
+        ));
     }
     if crate::engine::parse_name(n).is_some() {
         return Err(bad(format!(
@@ -1657,7 +1669,12 @@ fn name_body(body: &str, required: bool) -> Result<Option<String>, Response> {
         }
         Err(e) => match crate::json::duplicate_key(body) {
             Some(d) => return Err(refused(vec![duplicate_finding(&d)])),
-            None => return Err(refused(vec![finding("request.bad-json", &format!("$: {e}"))])),
+            None => {
+                return Err(refused(vec![finding(
+                    "request.bad-json",
+                    &format!("$: {e}"),
+                )]))
+            }
         },
     };
     let mut findings: Vec<Finding> = v

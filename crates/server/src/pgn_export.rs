@@ -95,7 +95,10 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
         if yaml {
             let def = start.variant().definition();
             game_file = Some(format!("{}.yaml", def.id));
-            before.insert(0, yaml_note(src.id, &def.id, &def.name).replace(['{', '}'], ""));
+            before.insert(
+                0,
+                yaml_note(src.id, &def.id, &def.name).replace(['{', '}'], ""),
+            );
         }
         houserules_pgn::export::set_comments(
             &mut game,

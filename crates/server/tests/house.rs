@@ -48,7 +48,9 @@ async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> 
 
 /// The PGN of a game.
 async fn pgn_of(addr: SocketAddr, id: &str) -> String {
-    common::http(addr, "GET", &format!("/api/games/{id}/pgn"), None).await.1
+    common::http(addr, "GET", &format!("/api/games/{id}/pgn"), None)
+        .await
+        .1
 }
 
 /// Issue 26 (trial 20 item 8): an invited friend names their seat once
@@ -62,12 +64,23 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
     let g = create(s.addr, json!({"white": "Ann"})).await;
     let path = format!("/api/games/{}/name", g.id);
     let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
-    assert_eq!(w.welcome["state"]["players"], json!({"white": "Ann", "black": null}));
+    assert_eq!(
+        w.welcome["state"]["players"],
+        json!({"white": "Ann", "black": null})
+    );
     // Refusals first: nothing is named by them.
     let (st, e) = post(s.addr, &path, None, r#"{"name": "Bo"}"#).await;
-    assert_eq!((st, e["code"].as_str()), (401, Some("request.no-token")), "{e}");
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (401, Some("request.no-token")),
+        "{e}"
+    );
     let (st, e) = post(s.addr, &path, Some(&"0".repeat(48)), r#"{"name": "Bo"}"#).await;
-    assert_eq!((st, e["code"].as_str()), (403, Some("seat.bad-token")), "{e}");
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (403, Some("seat.bad-token")),
+        "{e}"
+    );
     let long = "x".repeat(101);
     for (body, code) in [
         (format!(r#"{{"name": "{long}"}}"#), "request.bad-name"),
@@ -78,7 +91,10 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
         (r#"{"name": 7}"#.to_string(), "request.bad-name"),
         ("{}".to_string(), "request.bad-name"),
         ("".to_string(), "request.bad-name"),
-        (r#"{"name": "Bo", "colour": "red"}"#.to_string(), "request.unknown-field"),
+        (
+            r#"{"name": "Bo", "colour": "red"}"#.to_string(),
+            "request.unknown-field",
+        ),
         ("[1]".to_string(), "request.bad-json"),
         ("{".to_string(), "request.bad-json"),
     ] {
@@ -88,7 +104,13 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
     }
     let (st, e) = post(s.addr, &path, Some(&g.black), r#"{"name": "a\u202eb"}"#).await;
     assert_eq!(e["findings"][0]["path"], "$.name", "{st} {e}");
-    assert!(e["findings"][0]["message"].as_str().unwrap().contains("U+202E at character 2"), "{e}");
+    assert!(
+        e["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("U+202E at character 2"),
+        "{e}"
+    );
     // The friend's name, trimmed.
     let (st, v) = post(s.addr, &path, Some(&g.black), r#"{"name": "  Bo  "}"#).await;
     assert_eq!((st, &v), (200, &json!({"seat": "black", "name": "Bo"})));
@@ -100,9 +122,17 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
     }
     // Once only, and the creator's name stays.
     let (st, e) = post(s.addr, &path, Some(&g.black), r#"{"name": "Cy"}"#).await;
-    assert_eq!((st, e["code"].as_str()), (409, Some("name.already-set")), "{e}");
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("name.already-set")),
+        "{e}"
+    );
     let (st, e) = post(s.addr, &path, Some(&g.white), r#"{"name": "Cy"}"#).await;
-    assert_eq!((st, e["code"].as_str()), (409, Some("name.already-set")), "{e}");
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("name.already-set")),
+        "{e}"
+    );
     assert!(pgn_of(s.addr, &g.id).await.contains("[Black \"Bo\"]"));
     let lobby = get_json(s.addr, "/api/games").await;
     assert_eq!(lobby[0]["request"]["black"], "Bo", "{lobby}");
@@ -110,7 +140,11 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
     drop(s);
     let s = start_on(db, fast()).await;
     let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
-    assert_eq!(st["players"], json!({"white": "Ann", "black": "Bo"}), "{st}");
+    assert_eq!(
+        st["players"],
+        json!({"white": "Ann", "black": "Bo"}),
+        "{st}"
+    );
     assert!(pgn_of(s.addr, &g.id).await.contains("[Black \"Bo\"]"));
 }
 
@@ -119,26 +153,53 @@ async fn an_invited_friend_names_their_seat_once(b: Backend) {
 /// be named later); a refused name takes no seat.
 async fn a_joiner_names_the_seat_in_the_join(b: Backend) {
     let s = start(b).await;
-    let (st, v) = post(s.addr, "/api/games", None, r#"{"seat": "white", "white": "Carol"}"#).await;
+    let (st, v) = post(
+        s.addr,
+        "/api/games",
+        None,
+        r#"{"seat": "white", "white": "Carol"}"#,
+    )
+    .await;
     assert_eq!(st, 201, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
     let join = format!("/api/games/{id}/join");
     let (st, e) = post(s.addr, &join, None, r#"{"name": "engine:2"}"#).await;
-    assert_eq!((st, e["findings"][0]["code"].as_str()), (400, Some("request.bad-name")), "{e}");
+    assert_eq!(
+        (st, e["findings"][0]["code"].as_str()),
+        (400, Some("request.bad-name")),
+        "{e}"
+    );
     let open = get_json(s.addr, "/api/games?status=open").await;
-    assert_eq!(open[0]["id"], id.as_str(), "a refused join takes no seat: {open}");
+    assert_eq!(
+        open[0]["id"],
+        id.as_str(),
+        "a refused join takes no seat: {open}"
+    );
     let (st, j) = post(s.addr, &join, None, r#"{"name": "Dan"}"#).await;
-    assert_eq!((st, j["seat"].as_str(), j["name"].as_str()), (200, Some("black"), Some("Dan")), "{j}");
+    assert_eq!(
+        (st, j["seat"].as_str(), j["name"].as_str()),
+        (200, Some("black"), Some("Dan")),
+        "{j}"
+    );
     let st_ = get_json(s.addr, &format!("/api/games/{id}")).await;
     assert_eq!(st_["players"], json!({"white": "Carol", "black": "Dan"}));
-    assert_eq!(get_json(s.addr, "/api/games?status=live").await[0]["request"]["black"], "Dan");
+    assert_eq!(
+        get_json(s.addr, "/api/games?status=live").await[0]["request"]["black"],
+        "Dan"
+    );
     assert!(pgn_of(s.addr, &id).await.contains("[Black \"Dan\"]"));
     // Unnamed join, named afterwards with the joined token.
     let (_, v) = post(s.addr, "/api/games", None, r#"{"seat": "black"}"#).await;
     let id = v["id"].as_str().unwrap().to_string();
     let (st, j) = post(s.addr, &format!("/api/games/{id}/join"), None, "").await;
     assert_eq!((st, j.get("name")), (200, None), "{j}");
-    let (st, v) = post(s.addr, &format!("/api/games/{id}/name"), j["token"].as_str(), r#"{"name": "Eve"}"#).await;
+    let (st, v) = post(
+        s.addr,
+        &format!("/api/games/{id}/name"),
+        j["token"].as_str(),
+        r#"{"name": "Eve"}"#,
+    )
+    .await;
     assert_eq!((st, &v), (200, &json!({"seat": "white", "name": "Eve"})));
     assert!(pgn_of(s.addr, &id).await.contains("[White \"Eve\"]"));
 }
@@ -166,25 +227,43 @@ async fn a_contested_move_has_its_san_while_the_throw_waits(b: Backend) {
     w.mv("e1e2", 0).await;
     let u = w.expect("update").await;
     assert_eq!(u["move"], json!({"uci": "e1e2", "san": "Kxe2"}), "{u}");
-    assert_eq!(u["pendingMove"], json!({"uci": "e1e2", "san": "Kxe2"}), "{u}");
+    assert_eq!(
+        u["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "{u}"
+    );
     let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
-    assert_eq!(st["pendingMove"], json!({"uci": "e1e2", "san": "Kxe2"}), "{st}");
+    assert_eq!(
+        st["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "{st}"
+    );
     drop((w, bl));
     drop(s);
     let s = start_on(db, fast()).await;
     let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
-    assert_eq!(st["pendingMove"], json!({"uci": "e1e2", "san": "Kxe2"}), "after a restart: {st}");
+    assert_eq!(
+        st["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "after a restart: {st}"
+    );
     let id = st["pendingChoice"]["choiceId"].clone();
     let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
     bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
     // Trial 20: a bad answer's code was the session's bare `bad-choice`.
-    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "lizard"})).await;
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "lizard"}))
+        .await;
     let e = w.expect("error").await;
     assert_eq!(e["code"], "choice.bad-value", "{e}");
-    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "scissors"})).await;
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "scissors"}))
+        .await;
     let u = w.expect("update").await;
-    assert_eq!(u["pendingMove"]["san"], "Kxe2", "one throw in, still waiting: {u}");
-    bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"})).await;
+    assert_eq!(
+        u["pendingMove"]["san"], "Kxe2",
+        "one throw in, still waiting: {u}"
+    );
+    bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"}))
+        .await;
     // Scissors cut paper: the capture stands, Black to move, no move waits.
     let u = loop {
         let u = w.expect("update").await;
@@ -193,8 +272,17 @@ async fn a_contested_move_has_its_san_while_the_throw_waits(b: Backend) {
         }
     };
     assert_eq!(u["pendingMove"], Value::Null, "{u}");
-    assert!(u["fen"].as_str().unwrap().starts_with("4k3/8/8/8/8/8/4K3/8 b"), "{u}");
-    assert!(pgn_of(s.addr, &g.id).await.contains("1. Kxe2 {"), "the PGN's SAN: no check");
+    assert!(
+        u["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("4k3/8/8/8/8/8/4K3/8 b"),
+        "{u}"
+    );
+    assert!(
+        pgn_of(s.addr, &g.id).await.contains("1. Kxe2 {"),
+        "the PGN's SAN: no check"
+    );
 }
 
 /// Trial 20: atomic's move list read `Qxf2` where the PGN had `Qxf2#`.
@@ -213,7 +301,13 @@ async fn atomic_san_in_the_update_is_the_pgns(b: Backend) {
     w.mv("f3f7", 0).await;
     let u = w.expect("update").await;
     assert_eq!(u["move"]["san"], "Qxf7#", "{u}");
-    assert!(u["fen"].as_str().unwrap().starts_with("8/8/8/8/8/8/8/4K3 b"), "{u}");
+    assert!(
+        u["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("8/8/8/8/8/8/8/4K3 b"),
+        "{u}"
+    );
     let pgn = pgn_of(s.addr, &g.id).await;
     assert!(pgn.contains("1. Qxf7#"), "{pgn}");
 }

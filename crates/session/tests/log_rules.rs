@@ -506,7 +506,11 @@ fn an_atomic_capture_logs_its_explosion() {
         let queen = piece_id(&s, "f3");
         let king = piece_id(&s, "e8");
         mv(&mut s, "f3f7");
-        assert!(s.game().fen().starts_with("8/8/8/8/8/8/8/4K3 b"), "{}", s.game().fen());
+        assert!(
+            s.game().fen().starts_with("8/8/8/8/8/8/8/4K3 b"),
+            "{}",
+            s.game().fen()
+        );
         let e = entry(&s, "exploded");
         assert_eq!(
             e.detail,
@@ -517,6 +521,9 @@ fn an_atomic_capture_logs_its_explosion() {
             "modifiers {modifiers:?}"
         );
         let rule = e.rule.as_ref().expect("rule");
-        assert_eq!((rule.kind, rule.id.as_str(), rule.name.as_str()), (LogRuleKind::Preset, "atomic", "Atomic"));
+        assert_eq!(
+            (rule.kind, rule.id.as_str(), rule.name.as_str()),
+            (LogRuleKind::Preset, "atomic", "Atomic")
+        );
     }
 }

@@ -193,12 +193,14 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
         Req::SeatOf { token } => ok(ask(tx, |reply| Cmd::SeatOf { token, reply })
             .await
             .map(|s| serde_json::to_value(s).unwrap_or(Value::Null))),
-        Req::Join { name } => ok(ask(tx, |reply| Cmd::Join { name, reply })
-            .await
-            .map(|r| match r {
-                Ok((seat, token, name)) => json!({"seat": seat, "token": token, "name": name}),
-                Err(m) => json!({"error": m}),
-            })),
+        Req::Join { name } => {
+            ok(ask(tx, |reply| Cmd::Join { name, reply })
+                .await
+                .map(|r| match r {
+                    Ok((seat, token, name)) => json!({"seat": seat, "token": token, "name": name}),
+                    Err(m) => json!({"error": m}),
+                }))
+        }
         Req::Name { token, name } => ok(ask(tx, |reply| Cmd::Name { token, name, reply })
             .await
             .map(|r| match r {

@@ -53,8 +53,13 @@ impl Game {
         token: &str,
         name: &str,
     ) -> Result<Seat, RematchError> {
-        let seat = crate::seat_of(&self.tokens, token)
-            .ok_or_else(|| refuse(403, "seat.bad-token", "the token opens no seat of this game"))?;
+        let seat = crate::seat_of(&self.tokens, token).ok_or_else(|| {
+            refuse(
+                403,
+                "seat.bad-token",
+                "the token opens no seat of this game",
+            )
+        })?;
         let c = if seat == Seat::White {
             Color::White
         } else {
@@ -110,8 +115,12 @@ mod tests {
 
     #[test]
     fn a_name_goes_into_the_request_and_keeps_the_rest() {
-        let t = named_request(r#"{"game":"chess","white":"Ann","seat":"white"}"#, "black", "Bo")
-            .unwrap();
+        let t = named_request(
+            r#"{"game":"chess","white":"Ann","seat":"white"}"#,
+            "black",
+            "Bo",
+        )
+        .unwrap();
         let v: serde_json::Value = serde_json::from_str(&t).unwrap();
         assert_eq!(
             v,
