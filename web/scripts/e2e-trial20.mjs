@@ -82,7 +82,7 @@ export async function trial20Checks(h) {
         const n = document.querySelector('[data-player-name="white"]');
         const you = n.parentElement.querySelector('.you').getBoundingClientRect();
         const clock = n.parentElement.querySelector('.clock').getBoundingClientRect();
-        return { cut: n.scrollWidth > n.clientWidth, youW: Math.round(you.width), youR: Math.round(you.right), clockL: Math.round(clock.left), w: innerWidth, title: n.getAttribute('title') };
+        return { cut: n.scrollWidth > n.clientWidth, youW: Math.round(you.width), youR: Math.round(you.right), clockL: Math.round(clock.left), w: window.innerWidth, title: n.getAttribute('title') };
       });
       check(m.cut && m.youW > 20 && m.youR <= m.clockL && m.youR <= m.w && m.title === long, `${name}: the name ends in an ellipsis, "(you)" is whole before the clock (${JSON.stringify(m)})`);
       await viewShot(p, `trial20-long-name-${name}`);
@@ -120,7 +120,7 @@ export async function trial20Checks(h) {
     await w.waitForSelector('[data-choice-near]');
     const near = await text(w, '[data-choice-near]');
     check(/Black/.test(near) && !/both players/.test(near), `White's phone line, after White's throw and a reload, waits for Black (${near})`);
-    await w.evaluate(() => scrollTo(0, 0));
+    await w.evaluate(() => window.scrollTo(0, 0));
     await viewShot(w, 'trial20-waiting-phone');
     for (const x of [w, b, spec]) await x.context().close();
   });
