@@ -338,7 +338,7 @@ pub enum Cmd {
         /// The joiner's name (checked by the route).
         name: Option<String>,
         /// The seat, its token and its name, or why not.
-        reply: oneshot::Sender<Result<(Seat, String, Option<String>), String>>,
+        reply: oneshot::Sender<Result<JoinedSeat, String>>,
     },
     /// Name the seat a token opens, once (`POST /api/games/{id}/name`,
     /// [`naming`]).
@@ -365,6 +365,9 @@ pub enum Cmd {
     /// drains (issue 24).
     Stop,
 }
+
+/// A join's answer: the seat taken, its token, and its name if it has one.
+pub type JoinedSeat = (Seat, String, Option<String>);
 
 /// A handle to a game's task.
 #[derive(Clone)]
@@ -1429,10 +1432,7 @@ impl Game {
         }
     }
 
-    async fn join(
-        &mut self,
-        joiner: Option<String>,
-    ) -> Result<(Seat, String, Option<String>), String> {
+    async fn join(&mut self, joiner: Option<String>) -> Result<JoinedSeat, String> {
         if self.outcome.is_some() {
             return Err("the game is over".into());
         }

@@ -1579,25 +1579,6 @@ async fn ws(
         })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The stored form of an owner token is its SHA-256 in hex: FIPS
-    /// 180-2's test vector, SHA-256("abc").
-    #[test]
-    fn owner_tokens_are_stored_as_sha256() {
-        assert_eq!(
-            token_hash("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
-}
-
-/// The first control character of a player's name and its index (in
-/// characters): C0 and C1 controls, and the explicit bidirectional
-/// controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
-/// reorder the text around the name wherever it is shown.
 /// What is wrong with a player's name, if anything: not a string, over
 /// 100 characters, or holding a control or bidi character (trial 20: an
 /// escape went unchanged into the PGN's tag, and a right-to-left override
@@ -1648,6 +1629,9 @@ fn seat_name(v: Option<&Value>) -> Result<Option<String>, Finding> {
 
 /// The body of `join` and `name`: empty (for `join`), or a JSON object
 /// whose only field is `name`.
+// The refusal is the response itself, made once on a cold path (a boxed
+// one would be unboxed at once by every caller).
+#[allow(clippy::result_large_err)]
 fn name_body(body: &str, required: bool) -> Result<Option<String>, Response> {
     let body = body.trim_start_matches('\u{feff}');
     if body.trim().is_empty() {
@@ -1710,9 +1694,28 @@ fn name_body(body: &str, required: bool) -> Result<Option<String>, Response> {
     }
 }
 
+/// The first control character of a player's name and its index (in
+/// characters): C0 and C1 controls, and the explicit bidirectional
+/// controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
+/// reorder the text around the name wherever it is shown.
 fn name_control(name: &str) -> Option<(usize, char)> {
     name.chars().enumerate().find(|(_, c)| {
         c.is_control()
             || matches!(*c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored form of an owner token is its SHA-256 in hex: FIPS
+    /// 180-2's test vector, SHA-256("abc").
+    #[test]
+    fn owner_tokens_are_stored_as_sha256() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }
