@@ -73,7 +73,7 @@ export async function trialChecks(h) {
       await p.waitForSelector('[data-create-error]');
       const gone = (await p.locator('.created').count()) === 0;
       const err = await inView(p, '[data-create-error]');
-      check(gone && err.ok, `lobby: a refused YAML upload clears the old panel and its reason is in view (${((await p.locator('[data-create-error]').textContent()) ?? '').trim().slice(0, 90)})`);
+      check(gone && err.ok, `lobby: a refused YAML upload clears the old panel and its reason is in view (${err.top}–${err.bottom} of ${err.h}; ${((await p.locator('[data-create-error]').textContent()) ?? '').trim().slice(0, 90)})`);
     }
     const ph = await page(PHONE, '/');
     await ph.waitForSelector('[data-preset]');

@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { ruleChecks } from './e2e-rules.mjs';
 import { trialChecks } from './e2e-trial.mjs';
 import { trial18Checks } from './e2e-trial18.mjs';
+import { trial20Checks } from './e2e-trial20.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -1452,6 +1453,7 @@ try {
   // ---- The session-14 new-user trial's web findings (scripts/e2e-trial.mjs)
   await trialChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, mock });
   if (!mock) await trial18Checks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE });
+  if (!mock) await trial20Checks({ page, api, base, check, step, clickSquare, shot, DESKTOP, PHONE });
 
   await step('yaml editor', async () => {
     const p = await page(DESKTOP, '/yaml');

@@ -168,6 +168,8 @@ export interface GameView {
    * null when none runs; absent from an older server (the prompt's `timeout` is used then).
    */
   choiceLeftMs?: number | null;
+  /** The last move while a choice it raised waits (its SAN without a check sign), or null; absent from older servers. */
+  pendingMove?: { uci: string; san: string } | null;
 }
 
 /** A rematch: the new game, who asked, where it stands. */
@@ -271,7 +273,13 @@ export function readGameState(raw: unknown, fallbackSeq = 0, id = ''): GameView 
     rematch: readRematch(raw.rematch),
     takebackOffer: color(raw.takebackOffer),
     choiceLeftMs: 'choiceLeftMs' in raw ? (num(raw.choiceLeftMs) ?? null) : undefined,
+    pendingMove: readPendingMove(raw.pendingMove),
   };
+}
+
+/** The state's `pendingMove`: `{uci, san}` strings, or null. */
+export function readPendingMove(v: unknown): { uci: string; san: string } | null {
+  return isObj(v) && typeof v.uci === 'string' && typeof v.san === 'string' ? { uci: v.uci, san: v.san } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,6 +315,10 @@ export interface GameInfo {
   rematch?: RematchView | null;
   takebackOffer?: Color | null;
   choiceLeftMs?: number | null;
+  /** The players' names (null: unnamed); in every message from servers that let a seat be named later. */
+  players?: { white?: string | null; black?: string | null };
+  /** The last move while a choice it raised waits (a capture waiting for its Parry throw): UCI and bare SAN. */
+  pendingMove?: { uci: string; san: string } | null;
 }
 
 /** (v3) What one accepted input changed: apply it to the state of `seq - 1`. */
@@ -612,7 +624,12 @@ export const api = {
     if (!res.ok) throw new ApiError(res.status, refusalText(res.status, parsed, text, res.statusText), findingsOf(parsed));
     return { ...(parsed as { id: string; seat: Color; token: string; url: string }), created: res.status === 201 };
   },
-  joinGame: (id: string) => call<{ seat: Color; token: string; url: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
+  /** POST /api/games/{id}/join, with the joiner's name when given (it names the seat if its creator did not). */
+  joinGame: (id: string, name?: string) =>
+    call<{ seat: Color; token: string; url: string; name?: string }>('POST', `/api/games/${encodeURIComponent(id)}/join`, name ? { name } : {}),
+  /** POST /api/games/{id}/name with a seat token: names the seat once, while it has no name. */
+  nameSeat: (id: string, token: string, name: string) =>
+    call<{ seat: Color; name: string }>('POST', `/api/games/${encodeURIComponent(id)}/name`, { name }, { authorization: `Bearer ${token}` }),
   /**
    * GET /api/rules; `saved`: the ids of the saved rules to list too (the server lists none
    * unasked: editor/knownRules.ts says which a browser asks for).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rules } from './protocol';
-import { choiceSeconds, choiceTimeoutText, firstSentence, gameName, inlineRuleNames, layoutText, rulesSummary, timeControl } from './rules';
+import { choiceSeconds, choiceTimeoutText, draftedLines, firstSentence, gameName, inlineRuleNames, layoutText, rulesSummary, timeControl } from './rules';
 
 // Entries as `GET /api/rules` answered them (houserules serve, main at 3f20f3a), cut to what the
 // tests read. The descriptions are the server's; the panel must show them, not copies of its own.
@@ -151,5 +151,19 @@ describe('choiceSeconds', () => {
     expect(choiceSeconds({ choiceTimeout: { mode: 'no-timeout' } })).toBeNull();
     expect(choiceSeconds({})).toBe(60);
     expect(choiceSeconds(undefined)).toBe(60);
+  });
+});
+
+// Trial 20: while a drafted rule was in play the rules panel said "No presets or modifiers".
+describe('draftedLines', () => {
+  const rules = { games: [], layouts: [], presets: [], modifiers: [{ id: 'parry', name: 'Parry', description: 'Every capture is contested. More.' }] } as unknown as Rules;
+  it('lists the active rules the request did not name, with who drafted them and the plies left', () => {
+    const active = [
+      { id: 'mr_freeze', chooser: 'black', lifetime: { kind: 'permanent' as const } },
+      { id: 'parry', chooser: 'white', lifetime: { kind: 'moves' as const, expiresAtMove: 9 } },
+    ];
+    const lines = draftedLines(active, { draft: true, modifiers: ['mr_freeze'] }, rules, 6);
+    expect(lines.map((l) => [l.kind, l.id, l.name, l.options, l.short])).toEqual([['modifier', 'parry', 'Parry', 'drafted by White, 3 plies left', 'Every capture is contested.']]);
+    expect(draftedLines([], { draft: true }, rules, 0)).toEqual([]);
   });
 });

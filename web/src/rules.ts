@@ -3,7 +3,7 @@
  * creation request (`GET /api/games/{id}/record`'s `request`) and the descriptions of
  * `GET /api/rules` — no description is copied into the app.
  */
-import type { RuleEntry, Rules } from './protocol';
+import type { Lifetime, RuleEntry, Rules } from './protocol';
 import { humanId } from './words';
 
 /** One preset or modifier of the game, as the panel lists it. */
@@ -135,7 +135,9 @@ function modifierLine(m: unknown, rules: Rules | null): RuleLine {
   if (isObj(m) && 'descriptor' in m) {
     const opts: string[] = [];
     if (m.lifetime !== undefined && m.lifetime !== null) opts.push(typeof m.lifetime === 'number' ? `lifetime ${m.lifetime} plies` : `lifetime ${String(m.lifetime)}`);
-    if (typeof m.chooser === 'string') opts.push(`chosen by ${m.chooser}`);
+    // `chooser` is the side the rule calls its chooser (docs/modifiers.md), not who picked the
+    // rule, which was set at creation: "chosen by white" read as White's pick (trial 20).
+    if (typeof m.chooser === 'string') opts.push(`chooser side ${m.chooser}`);
     if (isObj(m.params)) for (const [k, v] of Object.entries(m.params)) opts.push(`${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
     const d = m.descriptor;
     if (typeof d === 'string') return line('modifier', d, opts.join(', '), find(d));
@@ -170,6 +172,39 @@ export function rulesSummary(request: unknown, rules: Rules | null, seed?: numbe
     seed: seed ?? (typeof r.seed === 'number' ? r.seed : 0),
     coinFlips: r.coinFlips === 'manual' ? 'tossed at the table and entered by the player' : null,
   };
+}
+
+/**
+ * The rules a draft put in play (trial 20: while a drafted rule was in play the panel said "No
+ * presets or modifiers"): the active modifiers that are not the request's own, each with who
+ * drafted it and, for a rule of N plies, the ply it ends after (`plyCount` now: its plies left).
+ */
+export function draftedLines(
+  active: { id: string; chooser: string; lifetime: Lifetime }[],
+  request: unknown,
+  rules: Rules | null,
+  plyCount: number,
+  names: Record<string, string> = {},
+): RuleLine[] {
+  const r = isObj(request) ? request : {};
+  const own = new Set(
+    (Array.isArray(r.modifiers) ? r.modifiers : []).map((m) => {
+      if (typeof m === 'string') return splitOptions(m)[0];
+      const d = isObj(m) && 'descriptor' in m ? m.descriptor : m;
+      return typeof d === 'string' ? d : isObj(d) && typeof d.id === 'string' ? d.id : '';
+    }),
+  );
+  return active
+    .filter((m) => !own.has(m.id))
+    .map((m) => {
+      const opts = [`drafted by ${m.chooser === 'white' ? 'White' : m.chooser === 'black' ? 'Black' : m.chooser}`];
+      if (m.lifetime.kind === 'moves') {
+        const left = Math.max(0, m.lifetime.expiresAtMove - plyCount);
+        opts.push(`${left} ${left === 1 ? 'ply' : 'plies'} left`);
+      } else if (m.lifetime.kind === 'one-shot') opts.push('once');
+      const entry = rules?.modifiers.find((e) => e.id === m.id);
+      return line('modifier', m.id, opts.join(', '), entry, names[m.id] ? { name: names[m.id] } : undefined);
+    });
 }
 
 /**

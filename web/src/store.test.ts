@@ -387,6 +387,42 @@ describe('protocol 3 updates', () => {
     c = reduce(c, { kind: 'patch', ...info(3) } as ServerMessage, 0);
     expect(c.resyncFrom).toBe(2);
   });
+
+  // Issue 26 (trial 20 item 8): a seat named after creation reaches every page in the next patch;
+  // a message without `players` (an older server) keeps the names the page had.
+  it('takes the players of a patch, and keeps them when a message has none', () => {
+    let c = reduce(initialClient(), welcome(2, {}, { players: { white: 'Ann', black: null } }), 0);
+    expect(c.game!.players).toEqual({ white: 'Ann', black: undefined });
+    c = reduce(c, { kind: 'patch', ...info(2), players: { white: 'Ann', black: 'Bo' } } as ServerMessage, 0);
+    expect(c.game!.players).toEqual({ white: 'Ann', black: 'Bo' });
+    c = reduce(c, { kind: 'patch', ...info(2) } as ServerMessage, 0);
+    expect(c.game!.players).toEqual({ white: 'Ann', black: 'Bo' });
+  });
+
+  // Trial 20: a capture waiting for its Parry throw was `2. e4d5` in the move list after a reload.
+  it('keeps the pending move of a welcome and of an update, and drops it once decided', () => {
+    const pm = { uci: 'e4d5', san: 'exd5' };
+    let c = reduce(initialClient(), { ...welcome(3, {}, { pendingMove: pm }), protocolVersion: 3 } as ServerMessage, 0);
+    expect(c.game!.pendingMove).toEqual(pm);
+    c = reduce(c, update(4, { move: null, pendingMove: null }), 0);
+    expect(c.game!.pendingMove).toBeNull();
+  });
+});
+
+// Trial 20: when a takeback was accepted the asker was told nothing (the move just went).
+describe('takeback notices', () => {
+  it('tells the asker their takeback was accepted, the opponent which move went, and a decline', () => {
+    const asked = (seat: 'white' | 'black', plies: number) =>
+      reduce(initialClient(), { ...welcome(3, { plyCount: plies }, { takebackOffer: 'white' }), seat } as ServerMessage, 0);
+    const undone = state(4, { plyCount: 2 }, { takebackOffer: null });
+    expect(reduce(asked('white', 3), undone, 1).notices.map((n) => n.text)).toContain('Your takeback was accepted: your last move was taken back.');
+    expect(reduce(asked('black', 3), undone, 1).notices.map((n) => n.text)).toContain('White’s last move was taken back.');
+    const declined = state(4, { plyCount: 3 }, { takebackOffer: null });
+    expect(reduce(asked('white', 3), declined, 1).notices.map((n) => n.text)).toContain('Your takeback request was declined.');
+    // A move played meanwhile cancels the request: nothing to say.
+    const moved = state(4, { plyCount: 4 }, { takebackOffer: null });
+    expect(reduce(asked('white', 3), moved, 1).notices).toEqual([]);
+  });
 });
 
 // Issue 26 item 9: notices piled up (the same refusal five times), and "not connected: the action

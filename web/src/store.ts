@@ -157,7 +157,25 @@ function applyState(c: GameClient, seq: number, raw: unknown, now: number, sameS
       : `${who}’s draw offer lapsed: a move was played.`;
     notices = [...notices, { kind: 'info' as const, text, at: now }].slice(-MAX_NOTICES);
   }
+  // A takeback request that went away: taken back (fewer plies) or declined. Trial 20: the asker was
+  // told nothing when it was accepted (the move just vanished from the board).
+  const asked = c.game?.takebackOffer ?? null;
+  if (c.game && asked && !g.takebackOffer && !g.result) {
+    const before = c.game.session.plyCount;
+    const text = g.session.plyCount > before ? null : takebackText(asked, c.seat, g.session.plyCount < before);
+    if (text) notices = [...notices.filter((n) => n.text !== text), { kind: 'info' as const, text, at: now }].slice(-MAX_NOTICES);
+  }
   return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over, notices };
+}
+
+/**
+ * What a page says when the takeback request of `asker` is gone: accepted (`undone`: the move was
+ * taken back) or declined; `seat` is the page's seat (a request a move cancelled is not said).
+ */
+export function takebackText(asker: Color, seat: Seat | null, undone: boolean): string {
+  const who = asker === 'white' ? 'White' : 'Black';
+  if (undone) return asker === seat ? 'Your takeback was accepted: your last move was taken back.' : `${who}’s last move was taken back.`;
+  return asker === seat ? 'Your takeback request was declined.' : `${who}’s takeback request was declined.`;
 }
 
 /**
@@ -186,7 +204,9 @@ function withInfo(g: GameView, m: GameInfo, session: SessionOutput): Record<stri
     rematch: m.rematch ?? null,
     takebackOffer: m.takebackOffer ?? null,
     ...('choiceLeftMs' in m ? { choiceLeftMs: m.choiceLeftMs } : {}),
-    players: g.players,
+    // A seat named after creation (issue 26) reaches the page in the next message's `players`.
+    players: m.players ?? g.players,
+    pendingMove: m.pendingMove ?? null,
     claimVictoryAfterMs: g.claimVictoryAfterMs,
   };
 }

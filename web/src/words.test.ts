@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledMoves, choiceTitle, errorText, eventRows, eventText, randomSeed, reasonText, waitingText } from './words';
+import { cancelledMoves, choiceTitle, errorText, eventRows, eventText, randomSeed, reasonText, stillWaitingFor, waitingText } from './words';
 
 const names = { parry: 'Parry', mr_freeze: 'Mr. Freeze', bottomless_pit: 'Bottomless Pit' };
 
@@ -133,7 +133,8 @@ describe('eventRows', () => {
       ['start', null, true],
       ['start', 'Minefield', true],
     ]);
-    expect(rows[0].text).toBe('Parry is now in play (chosen by White).');
+    // Trial 20: a rule set in the lobby read "chosen by White".
+    expect(rows[0].text).toBe('Parry is in play from the start (set when the game was created).');
     expect(rows[2].text).toBe('Picked at random (spots): a3, c3.');
     expect(rows.slice(3, 7).map((r) => [r.when, r.rule, r.text])).toEqual([
       ['2.', 'Parry', 'White has answered (hidden until both have).'],
@@ -188,8 +189,8 @@ describe('eventRows with the rule in each entry (issue 26 item 6, session 18)', 
 
   it('takes each entry’s rule, certain, and no rule for an entry without one', () => {
     expect(rows.map((r) => [r.when, r.rule, r.sure, r.text])).toEqual([
-      ['start', null, true, 'Mr. Freeze is now in play (chosen by White).'],
-      ['start', null, true, 'Minefield is now in play (chosen by White).'],
+      ['start', null, true, 'Mr. Freeze is in play from the start (set when the game was created).'],
+      ['start', null, true, 'Minefield is in play from the start (set when the game was created).'],
       ['start', 'Minefield', true, 'Picked at random (spots): a3, c3.'],
       ['1.', 'Minefield', true, 'A white knight landed on the mine on c3.'],
       ['1.', 'Minefield', true, 'The white knight on c3 was removed.'],
@@ -202,9 +203,10 @@ describe('eventRows with the rule in each entry (issue 26 item 6, session 18)', 
       { event: 'hp', detail: { id: 20, square: 'd6', type: 'pawn', color: 'black', hp: 1, was: 2 }, rule: hp },
       { event: 'pushed', detail: { id: 20, from: 'd5', to: 'd6', type: 'pawn', color: 'black' }, rule: hp },
     ];
+    // Trial 20: the push comes first (the hit point's entry names the square it was pushed to).
     expect(eventRows(hit, {}, () => 'exd5').map((r) => [r.rule, r.text])).toEqual([
-      ['Hit Points', 'The black pawn on d6 lost a hit point: 1 left.'],
       ['Hit Points', 'The black pawn was pushed from d5 to d6.'],
+      ['Hit Points', 'The black pawn on d6 lost a hit point: 1 left.'],
     ]);
   });
   it('says that a parried capture stood, in SAN', () => {
@@ -238,5 +240,52 @@ describe('eventText for hit points, markers and removals', () => {
     expect(t('marker-removed', { kind: 'mine', square: 'h5', marker: 40, used: true })).toBe('The mine on h5 is used up.');
     expect(t('marker-removed', { kind: 'mine', square: 'h5', marker: 40 })).toBe('The mine on h5 is gone.');
     expect(t('marker-placed', { kind: 'frozen-square', square: 'a4', marker: 41 })).toBe('A frozen square was placed on a4.');
+  });
+});
+
+// Trial 20: a rule set in the lobby (or carried into a rematch) read "chosen by White"; a rule a
+// player drafted, or one attached after a move, keeps its chooser.
+describe('rules set at creation', () => {
+  it('says a rule in play before any move or pick was set when the game was created', () => {
+    const rows = eventRows(
+      [
+        { event: 'attach', detail: { chooser: 'white', id: 'parry', instance: 1 } },
+        { event: 'draft', detail: { player: 'black', card: 'minefield' } },
+        { event: 'attach', detail: { chooser: 'black', id: 'minefield', instance: 2 } },
+        { event: 'move', detail: { color: 'white', uci: 'e2e4' } },
+        { event: 'attach', detail: { chooser: 'white', id: 'mr_freeze', instance: 3 } },
+      ],
+      { parry: 'Parry', minefield: 'Minefield', mr_freeze: 'Mr. Freeze' },
+      () => undefined,
+    );
+    const attaches = rows.filter((r) => /in play/.test(r.text)).map((r) => r.text);
+    expect(attaches).toEqual([
+      'Parry is in play from the start (set when the game was created).',
+      'Minefield is now in play (chosen by Black).',
+      'Mr. Freeze is now in play (chosen by White).',
+    ]);
+  });
+});
+
+// Trial 20: "Waiting for both players" stayed after one had answered (spectators, the phone line).
+describe('stillWaitingFor', () => {
+  it('names the player who has not answered a choice for both', () => {
+    const p = (collected: Record<string, unknown> | null) => ({ forPlayer: 'both', prompt: { forPlayer: 'both' }, collected });
+    expect(stillWaitingFor(p(null))).toBe('both');
+    expect(stillWaitingFor(p({}))).toBe('both');
+    expect(stillWaitingFor(p({ white: 'hidden' }))).toBe('black');
+    expect(stillWaitingFor(p({ black: 'hidden', white: null }))).toBe('white');
+    expect(stillWaitingFor({ forPlayer: 'white', collected: null })).toBe('white');
+    expect(waitingText(stillWaitingFor(p({ white: 'hidden' })), 'rps', 'Parry')).toBe('Waiting for Black to choose rock, paper or scissors (Parry)…');
+  });
+});
+
+// Trial 20: an atomic explosion wrote no log entry (the server's `exploded`).
+describe('explosions', () => {
+  it('names the pieces an atomic capture blew up', () => {
+    const e = { event: 'exploded', detail: { square: 'f7', removed: [{ id: 4, square: 'f7', type: 'queen', color: 'white' }, { id: 9, square: 'e8', type: 'king', color: 'black' }] }, rule: { kind: 'preset' as const, id: 'atomic', name: 'Atomic' } };
+    expect(eventText(e, {})).toBe('The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.');
+    const rows = eventRows([{ event: 'move', detail: { color: 'white', uci: 'f3f7' } }, e], {}, () => 'Qxf7#');
+    expect(rows.map((r) => [r.when, r.rule, r.text])).toEqual([['1.', 'Atomic', 'The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.']]);
   });
 });

@@ -135,6 +135,21 @@ export function waitingText(forPlayer: string, kind: string, modifier: string | 
   return `Waiting for ${who} to ${what}${modifier ? ` (${modifier})` : ''}…`;
 }
 
+/**
+ * Whom a pending choice still waits for: `white`, `black`, or `both` while neither has answered a
+ * choice for both (rps). Trial 20: "Waiting for both players" stayed after one had answered
+ * (spectators, the phone's line under the board); the state's `collected` holds each answer given
+ * ("hidden" until both are in).
+ */
+export function stillWaitingFor(p: { forPlayer?: unknown; prompt?: { forPlayer?: unknown } | null; collected?: Record<string, unknown> | null }): string {
+  const who = String(p.prompt?.forPlayer ?? p.forPlayer ?? '');
+  if (who !== 'both' || !p.collected) return who;
+  const has = (c: string) => p.collected![c] !== undefined && p.collected![c] !== null;
+  if (has('white') && !has('black')) return 'black';
+  if (has('black') && !has('white')) return 'white';
+  return who;
+}
+
 const side = (c: unknown) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : String(c ?? '?'));
 
 /** "a white knight" from an entry's `color` and `type` ("a piece" when they are missing). */
@@ -238,6 +253,12 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       if (hp < was) return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} lost ${points(was - hp)}: ${hp} left.`;
       return `${cap(pieceWords(d))} on ${String(d.square ?? '?')} regained ${points(hp - was)}: ${hp} now.`;
     }
+    case 'exploded': {
+      // Atomic (trial 20: an explosion wrote no entry): the pieces it took besides the capture.
+      const gone = Array.isArray(d.removed) ? d.removed.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+      const list = gone.map((x) => `${pieceWords(x)} on ${String(x.square ?? '?')}`).join(', ');
+      return `The capture on ${String(d.square ?? '?')} exploded${list ? `: ${list} ${gone.length === 1 ? 'is' : 'are'} gone` : ''}.`;
+    }
     case 'pushed':
       return `${cap(pieceWords(d))} was pushed from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
     case 'pushed-off':
@@ -311,6 +332,8 @@ export function eventRows(
   const rows: EventRow[] = [];
   const active: string[] = [];
   let moves = 0;
+  // Whether a draft card or a choice came before (an attach after one was that pick's).
+  let picked = false;
   // The rule whose handler is running, when known.
   let ctx: string | null = null;
   const named = log.some((e) => e.rule);
@@ -318,7 +341,7 @@ export function eventRows(
   const own: Record<string, string> = {};
   for (const e of log) if (e.rule && !names[e.rule.id]) own[e.rule.id] = e.rule.name || humanId(e.rule.id);
   const allNames = { ...own, ...names };
-  log.forEach((e, key) => {
+  pushFirst(log).forEach(([e, key]) => {
     const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
     const id = typeof d.id === 'string' ? d.id : null;
     let rule: string[];
@@ -363,7 +386,11 @@ export function eventRows(
       default:
         rule = ctx ? [ctx] : [...active];
     }
-    const text = eventText(e, names, (e.event === 'capture-cancelled' || e.event === 'capture-stands') && moves > 0 ? sanOf(moves - 1) : undefined);
+    if (e.event === 'draft' || e.event === 'choice') picked = true;
+    // A rule in play before any move or pick was set when the game was made (in the lobby, or by the
+    // rematch of such a game): "chosen by White" read as if White had picked it (trial 20).
+    const atCreation = e.event === 'attach' && moves === 0 && !picked;
+    const text = atCreation ? `${modifierName(String(d.id ?? '?'), names)} is in play from the start (set when the game was created).` : eventText(e, names, (e.event === 'capture-cancelled' || e.event === 'capture-stands') && moves > 0 ? sanOf(moves - 1) : undefined);
     if (text === null) return;
     const k = moves - 1 + (firstBlack ? 1 : 0);
     const when = moves === 0 ? 'start' : `${Math.floor(k / 2) + 1}${k % 2 === 0 ? '.' : '…'}`;
@@ -372,6 +399,24 @@ export function eventRows(
     rows.push({ key, when, rule: rule.length && !says ? rule.map((r) => modifierName(r, allNames)).join(' / ') : null, sure: rule.length <= 1, text });
   });
   return rows;
+}
+
+/**
+ * The log with each entry's index, a capture's push told before the hit point it cost: the server
+ * writes the target's `hp` (already on its new square) before its `pushed` (trial 20: "The black
+ * pawn on d6 lost a hit point" came before the push that put it on d6).
+ */
+export function pushFirst(log: LogEntry[]): [LogEntry, number][] {
+  const out: [LogEntry, number][] = log.map((e, i) => [e, i]);
+  const idOf = (e: LogEntry) => (typeof e.detail === 'object' && e.detail !== null ? (e.detail as Record<string, unknown>).id : undefined);
+  for (let i = 0; i + 1 < out.length; i++) {
+    const [a, b] = [out[i][0], out[i + 1][0]];
+    if (a.event === 'hp' && b.event === 'pushed' && idOf(a) !== undefined && idOf(a) === idOf(b)) {
+      [out[i], out[i + 1]] = [out[i + 1], out[i]];
+      i++;
+    }
+  }
+  return out;
 }
 
 /**

@@ -8,7 +8,8 @@
 //! tag or `--rules`, the start from the `FEN` tag or the rules' own, the
 //! modifiers from the `Modifiers` tag or `--modifiers`, and the seed from
 //! the `Seed` tag (else 0, the seed `play` uses unless its request names
-//! one). A tag wins over the
+//! one); a `Draft "1"` tag (the server's draft-mode games) replays in
+//! draft mode, its picks from the comments. A tag wins over the
 //! command line, with a warning. The answers to choices, the moves of
 //! turns that left the board unchanged (written `--`) and skipped turns
 //! come from the comments' `[%hr …]` commands
@@ -61,7 +62,15 @@ impl SessionReplay {
     pub fn for_game(tags: &[Tag], args: &VariantArgs) -> Option<SessionReplay> {
         let cli = args.modifiers.as_deref().filter(|m| !m.trim().is_empty());
         let tagged = tag(tags, MODIFIERS_TAG);
-        let list = tagged.or(cli)?;
+        // A draft game (the server's `Draft "1"` tag) replays through the
+        // session too, its drafted rules from its seed and its picks.
+        let draft = tag(tags, houserules_server::pgn_export::DRAFT_TAG)
+            .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        let list = match tagged.or(cli) {
+            Some(l) => l,
+            None if draft => "",
+            None => return None,
+        };
         let mut warnings = Vec::new();
         if let (Some(t), Some(c)) = (tagged, cli) {
             if t != c.trim() {
@@ -72,7 +81,7 @@ impl SessionReplay {
                 ));
             }
         }
-        let session = Self::session(tags, args, list);
+        let session = Self::session(tags, args, list, draft);
         let log = session.as_ref().map_or(0, |s| s.state().log.len());
         Some(SessionReplay {
             session,
@@ -84,7 +93,12 @@ impl SessionReplay {
         })
     }
 
-    fn session(tags: &[Tag], args: &VariantArgs, list: &str) -> Result<Session, String> {
+    fn session(
+        tags: &[Tag],
+        args: &VariantArgs,
+        list: &str,
+        draft: bool,
+    ) -> Result<Session, String> {
         // The game: a shipped game the Variant tag names, else --game
         // (also a YAML game's file whose id the Variant tag gives, as
         // `play --pgn` writes it).
@@ -107,7 +121,7 @@ impl SessionReplay {
                 None => {
                     return Err(format!(
                         "the Variant tag `{}` names no game houserules can combine with the \
-                         Modifiers tag",
+                         Modifiers or Draft tag",
                         houserules_engine::echo::echo(v)
                     ))
                 }
@@ -121,6 +135,7 @@ impl SessionReplay {
         }
         let fen = tag(tags, "FEN");
         let mut request = crate::ruleset::request(&rules, fen, list).map_err(|e| e.to_string())?;
+        request.draft = draft;
         // The seed of the random outcomes, as `play --pgn` and the server
         // write it (absent: 0, the seed `play` uses by default).
         if let Some(seed) = tag(tags, houserules_pgn::export::SEED_TAG) {

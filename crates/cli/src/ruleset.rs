@@ -220,7 +220,13 @@ pub fn request(
         layout: rules.layout.clone(),
         game,
         presets: rules.rules.iter().cloned().collect(),
-        modifiers: modifier_entries(list, 0)?,
+        // An empty list is no modifiers (a draft game's replay, whose
+        // rules come from its draft).
+        modifiers: if list.trim().is_empty() {
+            Vec::new()
+        } else {
+            modifier_entries(list, 0)?
+        },
         ..CreateRequest::default()
     };
     Ok(request)

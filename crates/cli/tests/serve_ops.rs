@@ -1558,3 +1558,62 @@ async fn loadtest_drives_a_cluster_with_a_report_per_node() {
     }
     drop(pg);
 }
+
+/// Trial 20: a YAML game's PGN named only the game's id (`Variant`), which
+/// no reader knows. It now names the file (`GameFile "ID.yaml"`) and says
+/// in a comment where the definition is and how to replay it; replayed so
+/// with `pgn check --game FILE`, it reaches the server's final position.
+/// Gardner minichess under its own id `gardner-house` (5×5, FEN
+/// `rnbqk/ppppp/5/PPPPP/RNBQK w`): 1. a3 e3 (single steps on 5×5): rank 3
+/// holds White's a-pawn and Black's e-pawn, so the final FEN by hand is
+/// `rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2` (pawn moves: halfmove 0).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_yaml_games_pgn_names_its_file_and_replays_with_it() {
+    let dir = TempDir::new("yamlpgn");
+    let yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../definitions/games/gardner.yaml"
+    ))
+    .unwrap()
+    .replace("id: gardner\n", "id: gardner-house\n");
+    assert!(yaml.contains("id: gardner-house\n"));
+    let mut s = start(&["--addr", "127.0.0.1:0", "--db", &dir.db()], &[]).await;
+    let (id, tokens) = create(&s.addr, &json!({ "game": yaml }).to_string()).await;
+    play_moves(&s.addr, &id, &tokens, &["a2a3", "e4e3"]).await;
+    let state: Value =
+        serde_json::from_str(&get_text(&s.addr, &format!("/api/games/{id}")).await).unwrap();
+    let pgn = get_text(&s.addr, &format!("/api/games/{id}/pgn")).await;
+    s.terminate(Duration::from_secs(10)).await;
+    assert!(pgn.contains("[GameFile \"gardner-house.yaml\"]"), "{pgn}");
+    // The comment is wrapped at 80 columns: read it as one line.
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("GET /api/games/{id}/record"))
+            && flat.contains("houserules pgn check --game gardner-house.yaml"),
+        "{pgn}"
+    );
+    let file = dir.0.join("gardner-house.yaml");
+    std::fs::write(&file, &yaml).unwrap();
+    let pgn_file = dir.0.join("game.pgn");
+    std::fs::write(&pgn_file, &pgn).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_houserules"))
+        .args(["pgn", "check", "--json", "--game"])
+        .arg(&file)
+        .arg(&pgn_file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        state["fen"], "rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2",
+        "{state}"
+    );
+    assert!(
+        text.contains("rnbqk/pppp1/P3p/1PPPP/RNBQK w - - 0 2"),
+        "pgn check's final FEN: {text}"
+    );
+}

@@ -186,3 +186,79 @@ fn a_pgn_with_a_pending_choice_ends_before_the_undecided_move() {
     assert_eq!(python_chess(&pgn), (fen.to_string(), 0), "{text}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Trial 20 (item 4): a draft-mode game's PGN had no tag saying it was a
+/// draft game, so `pgn check` replayed it without the drafted rules. The
+/// server's writer (`houserules_server::pgn_export::write_pgn`, the one
+/// `GET /api/games/{id}/pgn` and `export` use) now writes `Draft "1"` and
+/// the `Seed`; the picks are `[%hr choice …]` comments. The game: seed 11,
+/// every draft card taken by its timeout default, each move the first of
+/// the legal list, ten plies; `pgn check` replays it to the server
+/// session's final position with the drafted rules attached.
+#[test]
+fn a_draft_games_pgn_replays_with_its_drafted_rules() {
+    use houserules_server::game::Meta;
+    use houserules_server::pgn_export::{write_pgn, PgnSource};
+    use houserules_server::store::Entry;
+    use houserules_session::{CreateRequest, Input, Session};
+    let request = CreateRequest::parse(r#"{"draft": true, "seed": 11}"#).expect("request");
+    let mut s = Session::create(request.clone()).expect("session");
+    let mut plies = 0;
+    while plies < 10 && !s.is_over() {
+        if s.pending_choice().is_some() {
+            s.timeout_choice().expect("the default card");
+            continue;
+        }
+        let mv = s.legal_moves_uci()[0].clone();
+        s.submit(Input::Move { mv }).expect("a legal move");
+        plies += 1;
+    }
+    // Seed 11 drafts March of the Pawnguins twice (every pawn steps) and
+    // Moving Up the Corporate Ladder: the board is not FIDE chess's.
+    let drafted: Vec<&str> = s
+        .state()
+        .log
+        .iter()
+        .filter(|e| e.event == "attach")
+        .filter_map(|e| e.detail["id"].as_str())
+        .collect();
+    assert!(
+        drafted.len() >= 2,
+        "rules drafted in ten plies: {drafted:?}"
+    );
+    let entries: Vec<Entry> = s
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, input)| Entry {
+            seq: i as i64 + 1,
+            body: serde_json::to_string(input).unwrap(),
+            at_ms: 0,
+            white_ms: None,
+            black_ms: None,
+        })
+        .collect();
+    let text = write_pgn(&PgnSource {
+        id: "draft1",
+        request: &request,
+        meta: &Meta::default(),
+        created_ms: 0,
+        entries: &entries,
+        outcome: None,
+    });
+    assert!(text.contains("[Draft \"1\"]"), "{text}");
+    assert!(text.contains("[Seed \"11\"]"), "{text}");
+    let d = dir("draft");
+    let pgn = d.join("draft.pgn");
+    std::fs::write(&pgn, &text).unwrap();
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}\n{text}");
+    assert_eq!(r["final_fen"], s.output().fen, "{r}\n{text}");
+    // Without the tag (the old PGN) the replay is FIDE chess's: it does
+    // not reach that position.
+    let old = d.join("untagged.pgn");
+    std::fs::write(&old, text.replace("[Draft \"1\"]\n", "")).unwrap();
+    let (_, r) = pgn_check(&old);
+    assert_ne!(r["final_fen"], s.output().fen, "{r}");
+    let _ = std::fs::remove_dir_all(&d);
+}

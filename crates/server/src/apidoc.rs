@@ -26,6 +26,25 @@ pub fn document() -> Value {
         serde_json::to_value(schemars::schema_for!(crate::protocol::GameState))
             .unwrap_or_else(|_| json!({})),
     );
+    // A name after creation (issue 26): the server's checks (`seat_name` in
+    // http.rs) as a pattern: not blank, no control or bidi character, not
+    // `engine:…`; unknown fields are refused.
+    let name = |nullable: bool| {
+        json!({
+            "type": if nullable { json!(["string", "null"]) } else { json!("string") },
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": NAME_PATTERN,
+            "description": "A player's name: at most 100 characters, not blank, no control or \
+                bidi character, not starting with `engine:` (else `request.bad-name`); trimmed.",
+        })
+    };
+    for (schema, nullable) in [("JoinRequest", true), ("NameRequest", false)] {
+        if let Some(o) = schemas.get_mut(schema).and_then(Value::as_object_mut) {
+            o.insert("additionalProperties".into(), Value::Bool(false));
+            o.insert("properties".into(), json!({"name": name(nullable)}));
+        }
+    }
     doc["components"]["schemas"] = Value::Object(schemas);
     // The state's shape, as the WebSocket's `welcome` and `state` carry it
     // (utoipa's annotation can only say "an object").
@@ -75,6 +94,43 @@ pub fn document() -> Value {
             "content": {"text/plain": {"schema": {"type": "string", "minLength": 1, "pattern": "\\S"}}},
         }),
     );
+    // Naming a seat after creation (issue 26): the join's optional body and
+    // `name`'s. Their `400` is a refused body (`Refused`) or a path that
+    // is not UTF-8 (`ApiError`, before the body is read).
+    set_body(
+        &mut doc,
+        "/api/games/{id}/join",
+        "post",
+        json!({
+            "description": "Optional: `{\"name\": \"Ann\"}` names the seat taken when the \
+                creator left it unnamed; an empty body takes it unnamed. Any media type is \
+                read as JSON.",
+            "required": false,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JoinRequest"}}},
+        }),
+    );
+    set_body(
+        &mut doc,
+        "/api/games/{id}/name",
+        "post",
+        json!({
+            "description": "`{\"name\": \"Ann\"}`: the name of the seat whose token is in \
+                `Authorization` (once, while it has none). Any media type is read as JSON.",
+            "required": true,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NameRequest"}}},
+        }),
+    );
+    for path in ["/api/games/{id}/join", "/api/games/{id}/name"] {
+        if let Some(r) = doc["paths"][path]
+            .get_mut("post")
+            .and_then(|op| op["responses"].get_mut("400"))
+        {
+            r["content"] = json!({"application/json": {"schema": {"oneOf": [
+                {"$ref": "#/components/schemas/Refused"},
+                {"$ref": "#/components/schemas/ApiError"},
+            ]}}});
+        }
+    }
     add_links(&mut doc);
     // The owner token of a saved modifier (`POST /api/modifiers`: the
     // first save gives it, a later save of that id needs it).
@@ -88,6 +144,12 @@ pub fn document() -> Value {
     });
     doc
 }
+
+/// What a name given after creation matches (ECMA-262 and Python `re`
+/// alike): a first non-blank character somewhere, no C0/C1 control and no
+/// bidi control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), and not
+/// `engine:` at the start once trimmed.
+const NAME_PATTERN: &str = "^(?!\\s*engine:)(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F-\\u009F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
 
 /// The JSON Schema of a `POST /api/games` body, its definitions moved to
 /// the document's components; returns a `$ref` to it.
@@ -241,6 +303,21 @@ fn add_links(doc: &mut Value) {
             json!({
                 "operationId": "rematch_game",
                 "description": format!("a rematch asked with {seat}'s token"),
+                "parameters": {
+                    "path.id": id,
+                    "header.Authorization": format!("Bearer {{$response.body#/seats/{seat}/token}}"),
+                },
+            }),
+        );
+    }
+    // Each seat's token names its seat (issue 26; refused with 409 once
+    // named).
+    for (name, seat) in [("WhiteName", "white"), ("BlackName", "black")] {
+        links.insert(
+            name.into(),
+            json!({
+                "operationId": "name_seat",
+                "description": format!("{seat}'s seat named with its token"),
                 "parameters": {
                     "path.id": id,
                     "header.Authorization": format!("Bearer {{$response.body#/seats/{seat}/token}}"),

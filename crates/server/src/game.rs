@@ -14,6 +14,7 @@
 //! version for all receivers ([`events`]).
 
 pub mod events;
+pub mod naming;
 pub mod rematch;
 pub mod rules;
 pub mod shard;
@@ -339,8 +340,24 @@ pub enum Cmd {
         /// The seat, `None` for a wrong token.
         reply: oneshot::Sender<Option<Seat>>,
     },
-    /// Take a free seat (`POST /api/games/{id}/join`).
-    Join(oneshot::Sender<Result<(Seat, String), String>>),
+    /// Take a free seat (`POST /api/games/{id}/join`), naming it if the
+    /// joiner gave a name and the seat has none ([`naming`]).
+    Join {
+        /// The joiner's name (checked by the route).
+        name: Option<String>,
+        /// The seat, its token and its name, or why not.
+        reply: oneshot::Sender<Result<JoinedSeat, String>>,
+    },
+    /// Name the seat a token opens, once (`POST /api/games/{id}/name`,
+    /// [`naming`]).
+    Name {
+        /// The seat token the request was sent with.
+        token: String,
+        /// The name (checked by the route).
+        name: String,
+        /// The seat named, or why not.
+        reply: oneshot::Sender<Result<Seat, rematch::RematchError>>,
+    },
     /// Offer or accept a rematch (`POST /api/games/{id}/rematch`,
     /// [`rematch`]).
     Rematch {
@@ -356,6 +373,9 @@ pub enum Cmd {
     /// drains (issue 24).
     Stop,
 }
+
+/// A join's answer: the seat taken, its token, and its name if it has one.
+pub type JoinedSeat = (Seat, String, Option<String>);
 
 /// A handle to a game's task.
 #[derive(Clone)]
@@ -428,6 +448,9 @@ pub struct Game {
     /// The last accepted move: its player and the `plyCount` it was for
     /// (a resend of it is answered with the state).
     last_move: Option<(Color, u32)>,
+    /// The last move while a choice it raised waits (the state's
+    /// `pendingMove`): its mover and its UCI and bare SAN.
+    pending_move: Option<crate::protocol::MovePlayed>,
     /// The session output as of `seq`, typed, with an empty `log` (the
     /// log is `log`).
     out: Arc<SessionOutput>,
@@ -565,6 +588,7 @@ impl Game {
             paused: false,
             choice_deadline: None,
             last_move: None,
+            pending_move: None,
             out: Arc::new(SessionOutput {
                 fen: String::new(),
                 side_to_move: ColorName::White,
@@ -620,12 +644,32 @@ impl Game {
         let bodies: Vec<(i64, String)> = entries.iter().map(|e| (e.seq, e.body.clone())).collect();
         let request = self.request.clone();
         // The session inputs in one blocking call; events are handled here.
+        // The last stored input that is a move, when nothing but inputs
+        // follow it: if a choice it raised still waits at the end, its SAN
+        // is the state's `pendingMove`, written before it is played.
+        let last_move_at = bodies
+            .iter()
+            .rposition(|(_, b)| b.contains("\"move\""))
+            .filter(|&i| {
+                bodies[i + 1..].iter().all(|(_, b)| {
+                    serde_json::from_str::<Value>(b).is_ok_and(|v| v.get("event").is_none())
+                })
+            });
         let results = blocking(&self.session, move |s| {
             let mut out = Vec::new();
+            let mut pending_move = None;
             // The inputs in force, for a takeback's rebuild.
             let mut inputs: Vec<Input> = Vec::new();
-            for (seq, body) in bodies {
+            for (k, (seq, body)) in bodies.into_iter().enumerate() {
                 let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+                if Some(k) == last_move_at {
+                    if let Some(mv) = v.get("move").and_then(Value::as_str) {
+                        pending_move = s.resolve_move_san(mv).ok().map(|(_, uci, san)| {
+                            let before = s.output_since(s.log_len());
+                            (uci, rules::bare_san(san), before)
+                        });
+                    }
+                }
                 if v.get("event").is_some() {
                     let refused = takeback::replay_event(s, &request, &mut inputs, &v).err();
                     out.push((seq, Some(v), refused, s.game().turn(), s.state().ply_count));
@@ -643,10 +687,16 @@ impl Game {
                 out.push((seq, None, r, turn, ply));
             }
             let claim = s.claimable_draw().map(rules::claim_name);
-            (out, s.output(), s.is_check(), claim)
+            let output = s.output();
+            let pending_move = pending_move.and_then(|(uci, san, before)| {
+                rules::contested(&output, &before)
+                    .then_some(crate::protocol::MovePlayed { uci, san })
+            });
+            (out, output, s.is_check(), claim, pending_move)
         })
         .await?;
-        let (steps, mut output, in_check, draw_claim) = results;
+        let (steps, mut output, in_check, draw_claim, pending_move) = results;
+        self.pending_move = pending_move;
         for (i, (seq, event, refused, turn, ply)) in steps.into_iter().enumerate() {
             if let Some(r) = refused {
                 return Err(format!(
@@ -968,6 +1018,7 @@ impl Game {
                 "takebackOffer".into(),
                 json!(self.takeback_offer.map(|c| c.name())),
             );
+            m.insert("pendingMove".into(), json!(self.pending_move));
         }
         v
     }
@@ -1404,8 +1455,11 @@ impl Game {
             Cmd::SeatOf { token, reply } => {
                 let _ = reply.send(crate::seat_of(&self.tokens, &token));
             }
-            Cmd::Join(reply) => {
-                let _ = reply.send(self.join().await);
+            Cmd::Join { name, reply } => {
+                let _ = reply.send(self.join(name).await);
+            }
+            Cmd::Name { token, name, reply } => {
+                let _ = reply.send(self.name_by_token(&token, &name).await);
             }
             Cmd::Rematch { token, reply } => {
                 let _ = reply.send(self.rematch(&token).await);
@@ -1414,7 +1468,7 @@ impl Game {
         }
     }
 
-    async fn join(&mut self) -> Result<(Seat, String), String> {
+    async fn join(&mut self, joiner: Option<String>) -> Result<JoinedSeat, String> {
         if self.outcome.is_some() {
             return Err("the game is over".into());
         }
@@ -1432,8 +1486,19 @@ impl Game {
         match self.store.take_seat(&self.id, name, &token, status).await {
             Ok(true) => {
                 self.tokens[i] = Some(token.clone());
-                self.broadcast_state();
-                Ok((seat, token))
+                let c = if i == 0 { Color::White } else { Color::Black };
+                match joiner {
+                    // The seat is taken either way: a name the store did
+                    // not keep is logged, and the page can name it later.
+                    Some(n) if self.seat_name(c).is_none() => {
+                        if let Err(e) = self.set_seat_name(c, &n).await {
+                            tracing::warn!(game = %self.id, error = %e.message, "the joiner's name was not kept");
+                            self.broadcast_state();
+                        }
+                    }
+                    _ => self.broadcast_state(),
+                }
+                Ok((seat, token, self.seat_name(c).map(str::to_string)))
             }
             Ok(false) => Err("the seat was taken meanwhile".into()),
             Err(e) => {
@@ -1937,6 +2002,16 @@ impl Game {
             self.takeback_offer = None;
             self.metrics.moves.inc();
         }
+        // A move that raised a choice waits for it (`pendingMove`); any
+        // input after it that decides it ends the wait.
+        if is_move {
+            self.pending_move = changes
+                .mv
+                .clone()
+                .filter(|_| rules::contested(&self.out, &old));
+        } else if !rules::contested(&self.out, &old) {
+            self.pending_move = None;
+        }
         let uci = changes.mv.as_ref().map(|m| m.uci.clone());
         self.log.extend(events.iter().cloned());
         let mut input: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
@@ -2063,6 +2138,11 @@ impl Game {
             rematch: self.rematch_view(),
             takeback_offer: self.takeback_offer.map(Into::into),
             choice_left_ms: self.choice_left_ms(now),
+            players: crate::protocol::Players {
+                white: self.meta.white.clone(),
+                black: self.meta.black.clone(),
+            },
+            pending_move: self.pending_move.clone(),
         }
     }
 

@@ -76,6 +76,10 @@ pub struct Created {
 pub struct Joined {
     /// `white` or `black`.
     pub seat: String,
+    /// The seat's name: the joiner's `name`, or the one the creator gave
+    /// it (kept); absent when unnamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Its token and links.
     #[serde(flatten)]
     pub link: SeatLink,
@@ -244,6 +248,7 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         get_record,
         list_games,
         join_game,
+        name_seat,
         rematch_game,
         rules,
         save_modifier,
@@ -259,6 +264,9 @@ const SERVER_FIELDS: &[&str] = &["clock", "white", "black", "seat"];
         SeatLink,
         Created,
         Joined,
+        JoinRequest,
+        NameRequest,
+        Named,
         Rematched,
         ModifierCreated,
         ModifierReplaced,
@@ -292,6 +300,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/pgn", get(get_pgn))
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/name", post(name_seat))
         .route("/api/games/{id}/rematch", post(rematch_game))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/rules", get(rules))
@@ -506,23 +515,11 @@ async fn create_game(State(app): State<Arc<AppState>>, Text(body): Text) -> Resp
     let mut engine_seat: Option<&str> = None;
     for k in ["white", "black"] {
         if let Some(n) = v.get(k).filter(|n| !n.is_null()) {
-            if n.as_str().is_none_or(|s| s.chars().count() > 100) {
+            if let Some(message) = name_problem(n.as_str()) {
                 findings.push(Finding {
                     code: "request.bad-name".into(),
                     path: format!("$.{k}"),
-                    message: "a player's name is a string of at most 100 characters".into(),
-                });
-            } else if let Some((i, c)) = n.as_str().and_then(name_control) {
-                // Trial 20: an escape went unchanged into the PGN's tag, and a
-                // right-to-left override reversed the lobby's line around it.
-                findings.push(Finding {
-                    code: "request.bad-name".into(),
-                    path: format!("$.{k}"),
-                    message: format!(
-                        "a player's name has no control characters: U+{:04X} at character {}",
-                        c as u32,
-                        i + 1
-                    ),
+                    message,
                 });
             } else if let Some(level) = n.as_str().and_then(crate::engine::parse_name) {
                 match level {
@@ -891,16 +888,54 @@ async fn list_games(
     }
 }
 
-/// Takes the free seat of an open game.
+/// The body of `POST /api/games/{id}/join` (may be empty).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct JoinRequest {
+    /// The joiner's name, for a seat the creator left unnamed (at most 100
+    /// characters, not empty, no control or bidi character, not
+    /// `engine:…`: else `request.bad-name`). Absent: unnamed ("Anonymous"
+    /// on the page, `?` in the PGN) until `POST /api/games/{id}/name`.
+    name: Option<String>,
+}
+
+/// The body of `POST /api/games/{id}/name`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct NameRequest {
+    /// The seat's name (as [`JoinRequest`]'s).
+    name: String,
+}
+
+/// `200` of `POST /api/games/{id}/name`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Named {
+    /// `white` or `black`.
+    pub seat: String,
+    /// The name now kept (trimmed).
+    pub name: String,
+}
+
+/// Takes the free seat of an open game, named with the body's `name` when
+/// the creator left it unnamed (issue 26).
 #[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
-    responses((status = 200, body = Joined), (status = 409, body = ApiError, description = "No seat is free (`game.no-free-seat`)"), (status = 400, body = ApiError, description = "The id in the path is not UTF-8 text (`request.bad-path`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
-async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Response {
+    request_body(content = Option<JoinRequest>, description = "Optional: `{\"name\": \"Ann\"}` names the seat taken (an empty body takes it unnamed). Any media type is read as JSON."),
+    responses((status = 200, body = Joined), (status = 400, body = Refused, description = "The body is not a JSON object with only `name`, or the name is refused (`request.bad-json`, `request.unknown-field`, `request.bad-name`: over 100 characters, empty, a control or bidi character, `engine:…`) as `Refused`; the id in the path is not UTF-8 text (`request.bad-path`) as `ApiError`"), (status = 409, body = ApiError, description = "No seat is free (`game.no-free-seat`)"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
+async fn join_game(
+    State(app): State<Arc<AppState>>,
+    GameId(id): GameId,
+    Text(body): Text,
+) -> Response {
+    let name = match name_body(&body, false) {
+        Ok(n) => n,
+        Err(r) => return r,
+    };
     let h = match handle(&app, &id).await {
         Ok(h) => h,
         Err(r) => return r,
     };
-    match ask(&h, Cmd::Join).await {
-        Ok(Ok((seat, token))) => {
+    match ask(&h, |reply| Cmd::Join { name, reply }).await {
+        Ok(Ok((seat, token, name))) => {
             let (url, ws) = links(&id, Some(&token));
             let seat = if seat == Seat::White {
                 "white"
@@ -909,11 +944,71 @@ async fn join_game(State(app): State<Arc<AppState>>, GameId(id): GameId) -> Resp
             };
             Json(Joined {
                 seat: seat.into(),
+                name,
                 link: SeatLink { token, url, ws },
             })
             .into_response()
         }
         Ok(Err(m)) => error(StatusCode::CONFLICT, "game.no-free-seat", m),
+        Err(r) => r,
+    }
+}
+
+/// Names the seat of the bearer's token, once, while it has no name
+/// (issue 26: an invited friend had no way to give one).
+#[utoipa::path(post, path = "/api/games/{id}/name",
+    params(("id" = String, Path), ("Authorization" = String, Header, description = "`Bearer TOKEN`, the token of the seat to name")),
+    request_body(content = NameRequest, description = "`{\"name\": \"Ann\"}`. Any media type is read as JSON."),
+    responses((status = 200, body = Named, description = "The seat is named: the state's `players` and the PGN say so"), (status = 400, body = Refused, description = "The body is not a JSON object with only `name`, or the name is refused (`request.bad-json`, `request.unknown-field`, `request.bad-name`: missing, over 100 characters, empty, a control or bidi character, `engine:…`) as `Refused`; the id in the path is not UTF-8 text (`request.bad-path`) as `ApiError`"), (status = 401, body = ApiError, description = "No `Authorization: Bearer TOKEN` header (`request.no-token`)"), (status = 403, body = ApiError, description = "The token opens no seat of this game (`seat.bad-token`)"), (status = 409, body = ApiError, description = "The seat has a name already (`name.already-set`): a seat is named once"), (status = 404, body = ApiError, description = "No such game (`game.not-found`)"), (status = 413, body = Refused, description = "The body is over 1 MiB (`request.too-large`)"), (status = 500, body = ApiError, description = "The stored game does not rebuild (`server.rebuild`)"), (status = 503, body = ApiError, description = "The game's task or the store is unavailable (`game.unavailable`, `server.store`)")))]
+async fn name_seat(
+    State(app): State<Arc<AppState>>,
+    GameId(id): GameId,
+    headers: axum::http::HeaderMap,
+    Text(body): Text,
+) -> Response {
+    let Some(token) = bearer(&headers) else {
+        let mut r = error(
+            StatusCode::UNAUTHORIZED,
+            "request.no-token",
+            "a seat is named with its token: `Authorization: Bearer TOKEN`",
+        );
+        r.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Bearer"),
+        );
+        return r;
+    };
+    let name = match name_body(&body, true) {
+        Ok(Some(n)) => n,
+        Ok(None) => {
+            return refused(vec![finding(
+                "request.bad-name",
+                "$.name: the body names the seat",
+            )])
+        }
+        Err(r) => return r,
+    };
+    let h = match handle(&app, &id).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    let kept = name.clone();
+    match ask(&h, |reply| Cmd::Name { token, name, reply }).await {
+        Ok(Ok(seat)) => Json(Named {
+            seat: if seat == Seat::White {
+                "white"
+            } else {
+                "black"
+            }
+            .into(),
+            name: kept,
+        })
+        .into_response(),
+        Ok(Err(e)) => error(
+            StatusCode::from_u16(e.status).unwrap_or(StatusCode::CONFLICT),
+            &e.code,
+            e.message,
+        ),
         Err(r) => r,
     }
 }
@@ -1482,6 +1577,121 @@ async fn ws(
         .on_upgrade(move |socket| {
             tracing::Instrument::instrument(crate::ws::run(socket, h, seat, settings), span)
         })
+}
+
+/// What is wrong with a player's name, if anything: not a string, over
+/// 100 characters, or holding a control or bidi character (trial 20: an
+/// escape went unchanged into the PGN's tag, and a right-to-left override
+/// reversed the lobby's line around it). The same words at creation and
+/// when a seat is named later.
+fn name_problem(name: Option<&str>) -> Option<String> {
+    let Some(n) = name.filter(|s| s.chars().count() <= 100) else {
+        return Some("a player's name is a string of at most 100 characters".into());
+    };
+    name_control(n).map(|(i, c)| {
+        format!(
+            "a player's name has no control characters: U+{:04X} at character {}",
+            c as u32,
+            i + 1
+        )
+    })
+}
+
+/// A name given after creation (`join`, `name`): as at creation, and not
+/// empty and not `engine:…` (that names the computer's seat: a person
+/// named so would be taken for it at the next load). Trimmed.
+fn seat_name(v: Option<&Value>) -> Result<Option<String>, Finding> {
+    let bad = |message: String| Finding {
+        code: "request.bad-name".into(),
+        path: "$.name".into(),
+        message,
+    };
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    if let Some(m) = name_problem(v.as_str()) {
+        return Err(bad(m));
+    }
+    let n = v.as_str().unwrap_or_default().trim();
+    if n.is_empty() {
+        return Err(bad(
+            "a player's name is not empty: leave `name` out to stay unnamed".into(),
+        ));
+    }
+    if crate::engine::parse_name(n).is_some() {
+        return Err(bad(format!(
+            "`{}` names the computer's seat (`engine:N`): a person's name does not start with `engine:`",
+            houserules_engine::echo::echo(n)
+        )));
+    }
+    Ok(Some(n.to_string()))
+}
+
+/// The body of `join` and `name`: empty (for `join`), or a JSON object
+/// whose only field is `name`.
+// The refusal is the response itself, made once on a cold path (a boxed
+// one would be unboxed at once by every caller).
+#[allow(clippy::result_large_err)]
+fn name_body(body: &str, required: bool) -> Result<Option<String>, Response> {
+    let body = body.trim_start_matches('\u{feff}');
+    if body.trim().is_empty() {
+        if required {
+            return Err(refused(vec![finding(
+                "request.bad-name",
+                "$.name: the body names the seat: {\"name\": \"Ann\"}",
+            )]));
+        }
+        return Ok(None);
+    }
+    let v = match houserules_modifiers::validate::strict_json(body) {
+        Ok(Value::Object(o)) => o,
+        Ok(_) => {
+            return Err(refused(vec![finding(
+                "request.bad-json",
+                "$: a JSON object is expected: {\"name\": \"Ann\"}",
+            )]))
+        }
+        Err(e) => match crate::json::duplicate_key(body) {
+            Some(d) => return Err(refused(vec![duplicate_finding(&d)])),
+            None => {
+                return Err(refused(vec![finding(
+                    "request.bad-json",
+                    &format!("$: {e}"),
+                )]))
+            }
+        },
+    };
+    let mut findings: Vec<Finding> = v
+        .keys()
+        .filter(|k| *k != "name")
+        .map(|k| Finding {
+            code: "request.unknown-field".into(),
+            path: format!("$.{}", houserules_engine::echo::echo(k)),
+            message: format!(
+                "unknown field `{}` (the body may have `name`)",
+                houserules_engine::echo::echo(k)
+            ),
+        })
+        .collect();
+    let name = match seat_name(v.get("name")) {
+        Ok(n) => n,
+        Err(f) => {
+            findings.push(f);
+            None
+        }
+    };
+    if name.is_none() && required && findings.is_empty() {
+        findings.push(Finding {
+            code: "request.bad-name".into(),
+            path: "$.name".into(),
+            message: "the body names the seat: {\"name\": \"Ann\"}".into(),
+        });
+    }
+    if findings.is_empty() {
+        Ok(name)
+    } else {
+        Err(refused(findings))
+    }
 }
 
 /// The first control character of a player's name and its index (in

@@ -44,6 +44,7 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
     // A move taken back is not in the game (issue 26).
     let inputs: Vec<Input> = crate::game::takeback::effective_inputs(src.entries);
     let result = src.outcome.map_or("*".to_string(), |o| o.result.clone());
+    let mut game_file: Option<String> = None;
     let written = (|| {
         let presets = match &request.state {
             Some(state) => state.rules.clone(),
@@ -68,7 +69,7 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
             .as_ref()
             .and_then(Value::as_u64)
             .and_then(|s| u32::try_from(s).ok())
-            .filter(|_| tags.modifiers.is_some());
+            .filter(|_| tags.modifiers.is_some() || request.draft);
         // Choices, cancelled moves and skipped turns as `[%hr …]`
         // comments and `--` (issue 26 item 8).
         let mut recorder = Recorder::new();
@@ -83,9 +84,25 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
             &movetext.sans(),
             &result,
         );
+        // A YAML game (the definition's text in the request) is named in
+        // the PGN by its own id only, which no reader knows: say where its
+        // rules are and how to replay it (trial 20).
+        let mut before = movetext.before;
+        let yaml = request
+            .game
+            .as_deref()
+            .is_some_and(|g| g.contains('\n') || g.contains(':'));
+        if yaml {
+            let def = start.variant().definition();
+            game_file = Some(format!("{}.yaml", def.id));
+            before.insert(
+                0,
+                yaml_note(src.id, &def.id, &def.name).replace(['{', '}'], ""),
+            );
+        }
         houserules_pgn::export::set_comments(
             &mut game,
-            movetext.before,
+            before,
             movetext.plies.into_iter().map(|p| p.comments),
         );
         Some(game)
@@ -100,11 +117,42 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
         }
     }
     game.set_tag("TimeControl", time_control(src.meta.clock.as_ref()));
+    if let Some(f) = game_file {
+        game.set_tag(GAME_FILE_TAG, f);
+    }
+    if request.draft {
+        // Trial 20: a draft game's PGN said nothing of the draft, so
+        // `pgn check` replayed it without the drafted rules.
+        game.set_tag(DRAFT_TAG, "1");
+    }
     if let Some(o) = src.outcome {
         game.set_tag("Termination", o.reason.as_str());
     }
     houserules_pgn::export_tags(&mut game);
     houserules_pgn::write_pgn(&game)
+}
+
+/// The tag of a draft-mode game (RULINGS M4: a card drafted before every
+/// third ply), `1`: with the `Seed` tag (the cards offered follow from
+/// it) and the picks' `[%hr choice …]` comments, `houserules pgn check`
+/// replays the drafted rules (docs/protocol.md § The PGN).
+pub const DRAFT_TAG: &str = "Draft";
+
+/// The tag naming the YAML file of a game played on a YAML definition
+/// (`ID.yaml`, the definition's id): `houserules pgn check --game FILE`
+/// replays the game with that file (docs/protocol.md § The PGN).
+pub const GAME_FILE_TAG: &str = "GameFile";
+
+/// The comment before the first move of a YAML game's PGN: where its rules
+/// are and how to replay it. The definition is not copied into the PGN: a
+/// PGN comment cannot hold a `}`, which YAML flow maps use, and tags hold
+/// one line.
+fn yaml_note(game: &str, id: &str, name: &str) -> String {
+    format!(
+        "Rules: the YAML game definition `{id}` ({name}) this game was created with, not \
+         included here. Save it from GET /api/games/{game}/record (its request.game) as \
+         {id}.yaml, then replay: houserules pgn check --game {id}.yaml FILE.pgn"
+    )
 }
 
 /// A player's name as the PGN's `White`/`Black` tag writes it: the

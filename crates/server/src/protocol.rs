@@ -302,6 +302,17 @@ pub struct GameInfo {
     /// starts again in full (trial 18: pages kept the old countdown).
     #[schemars(required, schema_with = "nullable::<u64>")]
     pub choice_left_ms: Option<u64>,
+    /// The players' names, null where none was given. In every message
+    /// with the game's fields, since a seat can be named after creation
+    /// (`POST /api/games/{id}/name`, issue 26).
+    pub players: Players,
+    /// The last move while a choice it raised still waits (a capture
+    /// waiting for its Parry throw): its UCI and SAN, the SAN without a
+    /// check sign (the sign is the position's once the choice is decided).
+    /// A page that loads meanwhile has it from no PGN: the movetext of an
+    /// unfinished game ends before an undecided move. Else null.
+    #[schemars(required, schema_with = "nullable::<MovePlayed>")]
+    pub pending_move: Option<MovePlayed>,
 }
 
 /// The full state of a game, as `GET /api/games/{id}`, `welcome` and
@@ -330,8 +341,6 @@ pub struct GameState {
     /// `fifty-move-rule`), or null.
     #[schemars(required, schema_with = "nullable::<String>")]
     pub draw_claim: Option<String>,
-    /// The players' names, null where none was given.
-    pub players: Players,
     /// How long (ms) a seat must be gone before its opponent may claim the
     /// win.
     pub claim_victory_after_ms: u64,
@@ -780,6 +789,11 @@ mod tests {
             }),
             rematch: None,
             takeback_offer: Some(ColorName::White),
+            players: Players {
+                white: Some("Ann".into()),
+                black: None,
+            },
+            pending_move: None,
         };
         let mv = MovePlayed {
             uci: "e2e4".into(),

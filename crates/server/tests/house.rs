@@ -27,6 +27,291 @@ async fn rematch(addr: SocketAddr, id: &str, token: Option<&str>) -> (u16, Value
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// `POST path` with `body` and `Authorization: Bearer token` (none when
+/// `token` is `None`): (status, JSON body).
+async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The PGN of a game.
+async fn pgn_of(addr: SocketAddr, id: &str) -> String {
+    common::http(addr, "GET", &format!("/api/games/{id}/pgn"), None)
+        .await
+        .1
+}
+
+/// Issue 26 (trial 20 item 8): an invited friend names their seat once
+/// with `POST /api/games/{id}/name` and its token; every page is told
+/// (the patch's `players`), the PGN and the lobby say it, a restart keeps
+/// it; a second naming, a creator's name, a bad token or a bad name are
+/// refused with their codes.
+async fn an_invited_friend_names_their_seat_once(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let g = create(s.addr, json!({"white": "Ann"})).await;
+    let path = format!("/api/games/{}/name", g.id);
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    assert_eq!(
+        w.welcome["state"]["players"],
+        json!({"white": "Ann", "black": null})
+    );
+    // Refusals first: nothing is named by them.
+    let (st, e) = post(s.addr, &path, None, r#"{"name": "Bo"}"#).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (401, Some("request.no-token")),
+        "{e}"
+    );
+    let (st, e) = post(s.addr, &path, Some(&"0".repeat(48)), r#"{"name": "Bo"}"#).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (403, Some("seat.bad-token")),
+        "{e}"
+    );
+    let long = "x".repeat(101);
+    for (body, code) in [
+        (format!(r#"{{"name": "{long}"}}"#), "request.bad-name"),
+        (r#"{"name": "a\u202eb"}"#.to_string(), "request.bad-name"),
+        (r#"{"name": "a\u0007b"}"#.to_string(), "request.bad-name"),
+        (r#"{"name": "   "}"#.to_string(), "request.bad-name"),
+        (r#"{"name": "engine:3"}"#.to_string(), "request.bad-name"),
+        (r#"{"name": 7}"#.to_string(), "request.bad-name"),
+        ("{}".to_string(), "request.bad-name"),
+        ("".to_string(), "request.bad-name"),
+        (
+            r#"{"name": "Bo", "colour": "red"}"#.to_string(),
+            "request.unknown-field",
+        ),
+        ("[1]".to_string(), "request.bad-json"),
+        ("{".to_string(), "request.bad-json"),
+    ] {
+        let (st, e) = post(s.addr, &path, Some(&g.black), &body).await;
+        assert_eq!(st, 400, "{body}: {e}");
+        assert_eq!(e["findings"][0]["code"], code, "{body}: {e}");
+    }
+    let (st, e) = post(s.addr, &path, Some(&g.black), r#"{"name": "a\u202eb"}"#).await;
+    assert_eq!(e["findings"][0]["path"], "$.name", "{st} {e}");
+    assert!(
+        e["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("U+202E at character 2"),
+        "{e}"
+    );
+    // The friend's name, trimmed.
+    let (st, v) = post(s.addr, &path, Some(&g.black), r#"{"name": "  Bo  "}"#).await;
+    assert_eq!((st, &v), (200, &json!({"seat": "black", "name": "Bo"})));
+    loop {
+        let patch = w.expect("patch").await;
+        if patch["players"] == json!({"white": "Ann", "black": "Bo"}) {
+            break;
+        }
+    }
+    // Once only, and the creator's name stays.
+    let (st, e) = post(s.addr, &path, Some(&g.black), r#"{"name": "Cy"}"#).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("name.already-set")),
+        "{e}"
+    );
+    let (st, e) = post(s.addr, &path, Some(&g.white), r#"{"name": "Cy"}"#).await;
+    assert_eq!(
+        (st, e["code"].as_str()),
+        (409, Some("name.already-set")),
+        "{e}"
+    );
+    assert!(pgn_of(s.addr, &g.id).await.contains("[Black \"Bo\"]"));
+    let lobby = get_json(s.addr, "/api/games").await;
+    assert_eq!(lobby[0]["request"]["black"], "Bo", "{lobby}");
+    drop(w);
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        st["players"],
+        json!({"white": "Ann", "black": "Bo"}),
+        "{st}"
+    );
+    assert!(pgn_of(s.addr, &g.id).await.contains("[Black \"Bo\"]"));
+}
+
+/// Issue 26 (trial 20 item 8): the joiner of an open challenge names the
+/// seat in the join's body; a join without a body stays unnamed (and can
+/// be named later); a refused name takes no seat.
+async fn a_joiner_names_the_seat_in_the_join(b: Backend) {
+    let s = start(b).await;
+    let (st, v) = post(
+        s.addr,
+        "/api/games",
+        None,
+        r#"{"seat": "white", "white": "Carol"}"#,
+    )
+    .await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let join = format!("/api/games/{id}/join");
+    let (st, e) = post(s.addr, &join, None, r#"{"name": "engine:2"}"#).await;
+    assert_eq!(
+        (st, e["findings"][0]["code"].as_str()),
+        (400, Some("request.bad-name")),
+        "{e}"
+    );
+    let open = get_json(s.addr, "/api/games?status=open").await;
+    assert_eq!(
+        open[0]["id"],
+        id.as_str(),
+        "a refused join takes no seat: {open}"
+    );
+    let (st, j) = post(s.addr, &join, None, r#"{"name": "Dan"}"#).await;
+    assert_eq!(
+        (st, j["seat"].as_str(), j["name"].as_str()),
+        (200, Some("black"), Some("Dan")),
+        "{j}"
+    );
+    let st_ = get_json(s.addr, &format!("/api/games/{id}")).await;
+    assert_eq!(st_["players"], json!({"white": "Carol", "black": "Dan"}));
+    assert_eq!(
+        get_json(s.addr, "/api/games?status=live").await[0]["request"]["black"],
+        "Dan"
+    );
+    assert!(pgn_of(s.addr, &id).await.contains("[Black \"Dan\"]"));
+    // Unnamed join, named afterwards with the joined token.
+    let (_, v) = post(s.addr, "/api/games", None, r#"{"seat": "black"}"#).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let (st, j) = post(s.addr, &format!("/api/games/{id}/join"), None, "").await;
+    assert_eq!((st, j.get("name")), (200, None), "{j}");
+    let (st, v) = post(
+        s.addr,
+        &format!("/api/games/{id}/name"),
+        j["token"].as_str(),
+        r#"{"name": "Eve"}"#,
+    )
+    .await;
+    assert_eq!((st, &v), (200, &json!({"seat": "white", "name": "Eve"})));
+    assert!(pgn_of(s.addr, &id).await.contains("[White \"Eve\"]"));
+}
+
+/// Trial 20: a capture waiting for its Parry throw had no SAN on a page
+/// loaded meanwhile (the move list read `Kxe2`'s UCI `e1e2`), and the
+/// update's own SAN took its check sign from the position with the mover
+/// still to move. The contested move's update and the state's
+/// `pendingMove` carry its SAN without a sign; after a restart too; the
+/// decision clears it. Hand derivation: in `4k3/8/8/8/8/8/4r3/4K3 w`, the
+/// white king in check takes the rook on e2 (`Kxe2`); while the throw
+/// waits the board is unchanged, so White is still in check there (the
+/// old update said `Kxe2+`); after it, Black's king on e8 is not in check
+/// (python-chess: `Kxe2`).
+async fn a_contested_move_has_its_san_while_the_throw_waits(b: Backend) {
+    let db = fresh_db(b);
+    let s = start_on(db.clone(), fast()).await;
+    let g = create(
+        s.addr,
+        json!({"fen": "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "modifiers": ["parry"], "seed": 0}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    let mut bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    w.mv("e1e2", 0).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["move"], json!({"uci": "e1e2", "san": "Kxe2"}), "{u}");
+    assert_eq!(
+        u["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "{u}"
+    );
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        st["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "{st}"
+    );
+    drop((w, bl));
+    drop(s);
+    let s = start_on(db, fast()).await;
+    let st = get_json(s.addr, &format!("/api/games/{}", g.id)).await;
+    assert_eq!(
+        st["pendingMove"],
+        json!({"uci": "e1e2", "san": "Kxe2"}),
+        "after a restart: {st}"
+    );
+    let id = st["pendingChoice"]["choiceId"].clone();
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    bl = Client::connect(s.addr, &g.id, &g.black, 3).await;
+    // Trial 20: a bad answer's code was the session's bare `bad-choice`.
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "lizard"}))
+        .await;
+    let e = w.expect("error").await;
+    assert_eq!(e["code"], "choice.bad-value", "{e}");
+    w.send(json!({"kind": "submit-choice", "choiceId": id, "value": "scissors"}))
+        .await;
+    let u = w.expect("update").await;
+    assert_eq!(
+        u["pendingMove"]["san"], "Kxe2",
+        "one throw in, still waiting: {u}"
+    );
+    bl.send(json!({"kind": "submit-choice", "choiceId": id, "value": "paper"}))
+        .await;
+    // Scissors cut paper: the capture stands, Black to move, no move waits.
+    let u = loop {
+        let u = w.expect("update").await;
+        if u["pendingChoice"].is_null() {
+            break u;
+        }
+    };
+    assert_eq!(u["pendingMove"], Value::Null, "{u}");
+    assert!(
+        u["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("4k3/8/8/8/8/8/4K3/8 b"),
+        "{u}"
+    );
+    assert!(
+        pgn_of(s.addr, &g.id).await.contains("1. Kxe2 {"),
+        "the PGN's SAN: no check"
+    );
+}
+
+/// Trial 20: atomic's move list read `Qxf2` where the PGN had `Qxf2#`.
+/// python-chess 1.11.2 (`AtomicBoard("4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1")`):
+/// `Qxf7#`, the capture explodes the king on e8 and White wins; the
+/// board after it is `8/8/8/8/8/8/8/4K3 b - - 0 1`. The update's SAN and
+/// the PGN's say the same.
+async fn atomic_san_in_the_update_is_the_pgns(b: Backend) {
+    let s = start(b).await;
+    let g = create(
+        s.addr,
+        json!({"game": "atomic", "fen": "4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1"}),
+    )
+    .await;
+    let mut w = Client::connect(s.addr, &g.id, &g.white, 3).await;
+    w.mv("f3f7", 0).await;
+    let u = w.expect("update").await;
+    assert_eq!(u["move"]["san"], "Qxf7#", "{u}");
+    assert!(
+        u["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("8/8/8/8/8/8/8/4K3 b"),
+        "{u}"
+    );
+    let pgn = pgn_of(s.addr, &g.id).await;
+    assert!(pgn.contains("1. Qxf7#"), "{pgn}");
+}
+
 /// Plays fool's mate (1. f3 e5 2. g4 Qh4#): Black wins.
 async fn fools_mate(w: &mut Client, b: &mut Client) {
     for (i, m) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
@@ -422,6 +707,10 @@ async fn takeback_is_refused_while_a_choice_is_pending(b: Backend) {
 }
 
 on_both!(
+    atomic_san_in_the_update_is_the_pgns,
+    an_invited_friend_names_their_seat_once,
+    a_joiner_names_the_seat_in_the_join,
+    a_contested_move_has_its_san_while_the_throw_waits,
     takeback_is_refused_while_a_choice_is_pending,
     takeback_refused_after_a_random_draw,
     default_seed_is_random_stored_and_fresh_for_a_rematch,

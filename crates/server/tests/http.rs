@@ -1009,6 +1009,9 @@ impl Store for SlowStore {
     ) -> Result<bool, StoreError> {
         self.inner.take_seat(id, seat, token, status).await
     }
+    async fn set_request(&self, id: &str, request: &str) -> Result<(), StoreError> {
+        self.inner.set_request(id, request).await
+    }
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         self.inner.game(id).await
     }

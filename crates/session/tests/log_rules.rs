@@ -482,3 +482,48 @@ fn a_rule_write_of_hit_points_is_logged() {
         Some("vampire-on-capture")
     );
 }
+
+/// Trial 20: an atomic capture's explosion wrote no log entry. In
+/// `4k3/5p2/8/8/8/5Q2/8/4K3 w` (atomic), Qxf7 explodes f7's neighbours:
+/// the queen that captured (blown up on f7) and the king on e8 leave the
+/// board with the pawn taken (python-chess 1.11.2's AtomicBoard: after f3f7 the board is
+/// `8/8/8/8/8/8/8/4K3`). The entry lists the queen and the king (the pawn
+/// is the move's capture), named after Atomic, on the quiet path and with
+/// a modifier attached (the dispatch) alike.
+#[test]
+fn an_atomic_capture_logs_its_explosion() {
+    let watcher = json!({"version": 1, "id": "watcher", "name": "Watcher",
+        "triggers": [{"kind": "on-turn-start", "effects": [
+            {"kind": "set-var", "params": {"name": "seen", "value": 1, "scope": "game"}}]}]});
+    for modifiers in [vec![], vec![watcher]] {
+        let mut s = Session::create(CreateRequest {
+            game: Some("atomic".into()),
+            fen: Some("4k3/5p2/8/8/8/5Q2/8/4K3 w - - 0 1".into()),
+            modifiers: modifiers.clone(),
+            ..CreateRequest::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let queen = piece_id(&s, "f3");
+        let king = piece_id(&s, "e8");
+        mv(&mut s, "f3f7");
+        assert!(
+            s.game().fen().starts_with("8/8/8/8/8/8/8/4K3 b"),
+            "{}",
+            s.game().fen()
+        );
+        let e = entry(&s, "exploded");
+        assert_eq!(
+            e.detail,
+            json!({"square": "f7", "removed": [
+                {"id": queen, "square": "f7", "type": "queen", "color": "white"},
+                {"id": king, "square": "e8", "type": "king", "color": "black"},
+            ]}),
+            "modifiers {modifiers:?}"
+        );
+        let rule = e.rule.as_ref().expect("rule");
+        assert_eq!(
+            (rule.kind, rule.id.as_str(), rule.name.as_str()),
+            (LogRuleKind::Preset, "atomic", "Atomic")
+        );
+    }
+}

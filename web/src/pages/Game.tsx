@@ -7,7 +7,7 @@ import { PieceGlyph } from '../board/pieces';
 import { Board } from '../board/Board';
 import { MarkerLegend } from '../board/markers';
 import { boardShape, checkedKing, enPassantOf, pgnSanMoves, pocketsOf, POCKET_ORDER, readTypedMove, splitDrop, toSan } from '../chess';
-import { cancelledMoves, choiceTitle, cut, eventRows, modifierName, pieceLabel, reasonText, waitingText } from '../words';
+import { cancelledMoves, choiceTitle, cut, eventRows, modifierName, pieceLabel, reasonText, stillWaitingFor, waitingText } from '../words';
 import {
   api,
   ApiError,
@@ -23,6 +23,7 @@ import {
   type Seat,
 } from '../protocol';
 import { shownName } from './Opponent';
+import { NameSeat } from './NameSeat';
 import { SANDBOX_PLAYER } from './liveGames';
 import {
   annotateSan,
@@ -41,7 +42,7 @@ import {
   type GameClient,
 } from '../store';
 import { describePiece } from '../board/Board';
-import { choiceSeconds, inlineRuleNames, rulesSummary } from '../rules';
+import { choiceSeconds, draftedLines, inlineRuleNames, rulesSummary } from '../rules';
 import { RulesPanel } from './RulesPanel';
 import { play, setSoundOn, soundFor, soundOn } from '../sounds';
 import { canPremove, premoveStep, type Premove } from '../premove';
@@ -197,6 +198,21 @@ export function playedText(mover: string, san: string, check: boolean): string {
 }
 
 /** "1-0 · checkmate" from the status when no game-over message was seen. */
+/**
+ * The SAN the move list shows for ply `i`: the server's list when it sends one, the SAN the page saw
+ * in the ply's update, the server's PGN for plies before the page opened, and, for the last ply
+ * while a choice it raised waits (a capture waiting for its Parry throw), the state's `pendingMove`
+ * (trial 20: `2. e4d5` after a reload, since the PGN of an unfinished game ends before an undecided
+ * move). UCI only when none of these has it (an older server).
+ */
+export function plySan(
+  i: number,
+  o: { moves?: { san: string }[]; seen: Record<number, string>; pgn: string[]; ucis: string[]; pending?: { uci: string; san: string } | null },
+): string {
+  const pending = o.pending && i === o.ucis.length - 1 && o.pending.uci === o.ucis[i] ? o.pending.san : undefined;
+  return o.moves?.[i]?.san ?? o.seen[i] ?? pending ?? o.pgn[i] ?? o.ucis[i];
+}
+
 export function resultOf(c: GameClient): { result: string; reason: string } | null {
   if (c.gameOver) return c.gameOver;
   // A game ended by resignation, agreement or a flag: the server's result
@@ -378,7 +394,9 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     if (ml && movesAtBottom.current) ml.scrollTop = ml.scrollHeight;
   }, [s?.log.length, !!logRef.current, !!movesRef.current]);
   // A typed move's error is stale once the game has moved on.
-  useEffect(() => setTypedError(''), [s?.plyCount]);
+  // Any input counts (trial 20: the error stayed after a good move played on the board while a
+  // choice kept the ply count, and while the next move was typed).
+  useEffect(() => setTypedError(''), [s?.plyCount, s?.log.length]);
   // The seats this page has seen connected (a win can be claimed only against one that came).
   const seenOpponent = useRef<Partial<Record<Color, boolean>>>({});
   // When this page saw each seat leave (its presence went from on to off), for "claim in N s".
@@ -510,7 +528,10 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     if (!ok) update((c) => pushNotice(c, 'error', NOT_SENT, Date.now(), 'unsent'));
     return ok;
   };
-  const sendMove = (uci: string) => sendAs(s.sideToMove, { kind: 'move', move: uci, ply: s.plyCount });
+  const sendMove = (uci: string) => {
+    setTypedError('');
+    return sendAs(s.sideToMove, { kind: 'move', move: uci, ply: s.plyCount });
+  };
   const answer = (value: string) => {
     if (!choice) return;
     const who = choice.prompt.forPlayer;
@@ -531,7 +552,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         <PieceGlyph type="king" color={side} letter={side === 'white' ? 'K' : 'k'} />
       </svg>
       {/* The sandbox's marker name (for the lobby's list) is no player's name: the side instead. */}
-      <span class="name" data-player-name={side}>{g.players[side] === SANDBOX_PLAYER ? (side === 'white' ? 'White' : 'Black') : shownName(g.players[side])}</span>
+      <span class="name" data-player-name={side} title={g.players[side] ?? undefined}>{g.players[side] === SANDBOX_PLAYER ? (side === 'white' ? 'White' : 'Black') : shownName(g.players[side])}</span>
       {(hot || seat === side) && <span class="you">(you)</span>}
       {clock(side)}
     </div>
@@ -560,7 +581,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   // The server's time left on the pending choice as of the last state, when it sends it.
   const choiceLeftMs = g.choiceLeftMs;
 
-  const san = (i: number) => s.moves?.[i]?.san ?? client.san[i] ?? pgnSan[i] ?? moveUcis[i];
+  const san = (i: number) => plySan(i, { moves: s.moves, seen: client.san, pgn: pgnSan, ucis: moveUcis, pending: g.pendingMove });
   const firstBlack = (s.log.find((e) => e.event === 'move')?.detail as { color?: string } | undefined)?.color === 'black';
   // A capture parry cancelled stays in the list, marked (session-7 web trial).
   const parried = cancelledMoves(s.log);
@@ -628,7 +649,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             <ChoiceNearBoard
               mine={!!choice}
               title={choice ? choiceTitle(choice.prompt.kind, pendingFor) : ''}
-              waiting={sentRps && s.pendingChoice.kind === 'rps' ? 'Your answer is in: waiting for your opponent' : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
+              waiting={sentRps && s.pendingChoice.kind === 'rps' ? 'Your answer is in: waiting for your opponent' : waitingText(stillWaitingFor(s.pendingChoice), pendingKind, pendingFor)}
               timeout={timeout ?? null}
               since={client.receivedAt}
               leftMs={choiceLeftMs}
@@ -662,7 +683,10 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         <p class="inspect" aria-live="polite">{inspected ? describePiece(inspected) : 'Hover or tap a piece to see its attributes.'}</p>
       </section>
       <section class="side">
-        {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} />}
+        {/* One's own seat without a name (an invite link, a join): ask for one first, in view
+            beside the board at desktop width (issue 26). */}
+        {!hot && token && (seat === 'white' || seat === 'black') && !g.players[seat] && <NameSeat id={id} token={token} />}
+        {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} drafted={draftedLines(s.activeModifiers, request, rules, s.plyCount, names)} />}
         {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
             {choice ? (
@@ -692,7 +716,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
                 <p>
                   {sentRps && s.pendingChoice.kind === 'rps'
                     ? 'Your answer is in. It stays hidden from your opponent until both have answered.'
-                    : waitingText(String(s.pendingChoice.prompt?.forPlayer ?? s.pendingChoice.forPlayer), pendingKind, pendingFor)}
+                    : waitingText(stillWaitingFor(s.pendingChoice), pendingKind, pendingFor)}
                 </p>
                 {choiceClockText(g.clocks?.running ?? null, mySide ?? null) && <p class="clock-note" data-choice-clock>{choiceClockText(g.clocks?.running ?? null, mySide ?? null)}</p>}
               </>
@@ -722,7 +746,10 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
           }}
         >
           <label>
-            Move <input value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} placeholder="e4, Nf3, e2e4" aria-describedby="typed-error" autocomplete="off" />
+            Move <input value={typed} onInput={(e) => {
+              setTyped((e.target as HTMLInputElement).value);
+              setTypedError('');
+            }} placeholder="e4, Nf3, e2e4" aria-describedby="typed-error" autocomplete="off" />
           </label>
           <button type="submit">Play</button>
           <span id="typed-error" class="err" role="alert">{typedError}</span>

@@ -11,6 +11,7 @@ import { OpponentChoice, withOpponent, type Opponent } from './Opponent';
 import { randomSeed, seedOf } from '../words';
 import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
 import { timeControl } from '../rules';
+import { loadName, nameProblem, saveName } from './names';
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -162,26 +163,6 @@ function Copy({ text, label }: { text: string; label: string }) {
 const absolute = (u: string) => new URL(u, location.origin).toString();
 
 
-const NAME_KEY = 'houserules.playerName';
-
-/** The name this browser last played under (localStorage), or ''. */
-export function loadName(): string {
-  try {
-    return localStorage.getItem(NAME_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** Remembers the player's name in this browser (storage off or full: not remembered). */
-export function saveName(name: string): void {
-  try {
-    localStorage.setItem(NAME_KEY, name.slice(0, 100));
-  } catch {
-    /* not remembered */
-  }
-}
-
 export function Lobby() {
   const [rules, setRules] = useState<Rules | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -233,7 +214,9 @@ export function Lobby() {
   /** A refusal: the previous game's panel goes (it is not the answer to this submission). */
   const refuse = (message: string, findings: Finding[] = [], field?: string) => {
     setCreated(null);
-    setCreateError({ message, findings, field });
+    // An uploaded file's diagnostic names the file, not the request field it was sent in.
+    const file = gameYaml?.name;
+    setCreateError({ message, findings: file ? findings.map((f) => ({ ...f, message: inFile(f.message, file) })) : findings, field });
   };
   // The field a refusal is about, marked (it may be far above the message).
   const invalid = (field: string) => (createError?.field === field ? 'true' : undefined);
@@ -344,8 +327,17 @@ export function Lobby() {
 
   const join = async (id: string) => {
     setListError('');
+    // The joiner's name names the seat taken (issue 26: a joiner was "Anonymous" for good); with
+    // none, the game page asks for it.
+    const me = name.trim();
+    const problem = me ? nameProblem(me) : null;
+    if (problem) {
+      setListError(`Could not join: ${problem}`);
+      return;
+    }
     try {
-      const j = await api.joinGame(id);
+      const j = await api.joinGame(id, me || undefined);
+      if (me) saveName(me);
       location.assign(j.url);
     } catch (err) {
       setListError(`Could not join: ${(err as Error).message}`);
@@ -584,12 +576,12 @@ export function Lobby() {
         {createError && (
           <div class="notice error" role="alert" data-create-error ref={errorRef}>
             {/* The findings' paths and messages, not the raw answer (session-6 web trial). */}
-            {createError.findings.length ? <p>The server refused the game:</p> : <p>{createError.message}</p>}
+            {createError.findings.length ? <p>The server refused the game:</p> : <Message text={createError.message} />}
             {createError.findings.length > 0 && (
               <ul>
                 {createError.findings.map((f) => (
                   <li>
-                    {f.path && f.path !== '$' && <code>{f.path}</code>} {f.message}
+                    {f.path && f.path !== '$' && <code>{f.path}</code>} <Message text={f.message} inline />
                   </li>
                 ))}
               </ul>
@@ -629,6 +621,12 @@ export function Lobby() {
       </section>
       <section class="lists">
         <h2>Open challenges</h2>
+        {open.length > 0 && (
+          <label for="join-name" class="join-name">
+            Your name, for the game you join
+            <input id="join-name" name="joinName" value={name} maxLength={100} autocomplete="nickname" placeholder="shown to your opponent and in the PGN" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </label>
+        )}
         {listError && <p class="notice error" role="alert">{listError}</p>}
         <GameList games={open} rules={rules} empty="No open challenges." action={(g) => <button type="button" data-join={g.id} onClick={() => join(g.id)}>Join{g.seat ? ` as ${g.seat === 'white' ? 'black' : 'white'}` : ''}</button>} />
         <h2>Live games</h2>
@@ -636,6 +634,29 @@ export function Lobby() {
       </section>
     </main>
   );
+}
+
+/**
+ * A refusal's message: a multi-line one (a YAML game's diagnostic, as the CLI prints it, with the
+ * file's line, its column and a caret under the spot) keeps its lines and spacing in a
+ * preformatted block (trial 20: it was squashed onto one line, the caret far from its column).
+ */
+export function Message({ text, inline = false }: { text: string; inline?: boolean }) {
+  if (isDiagnostic(text)) return <pre class="diagnostic" data-diagnostic>{text.replace(/\s+$/, '')}</pre>;
+  return inline ? <>{text}</> : <p>{text}</p>;
+}
+
+/**
+ * A YAML diagnostic of the request's `game` read as the uploaded file's: `$.game:6:3:` (the field
+ * the text was sent in, with the line and column) becomes `bad.yaml:6:3:`.
+ */
+export function inFile(message: string, file: string): string {
+  return message.replace(/\$\.game:(\d+:\d+)/g, (_, at: string) => `${file}:${at}`);
+}
+
+/** Whether a message is a multi-line diagnostic, shown as preformatted lines. */
+export function isDiagnostic(text: string): boolean {
+  return /\n/.test(text.trim());
 }
 
 function GameList({ games, rules, empty, action }: { games: GameSummary[]; rules: Rules | null; empty: string; action: (g: GameSummary) => preact.JSX.Element }) {

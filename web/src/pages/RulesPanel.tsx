@@ -27,8 +27,9 @@ function Rule({ r }: { r: RuleLine }) {
   );
 }
 
-export function RulesPanel({ summary }: { summary: RulesSummary }) {
-  const rules = [...summary.presets, ...summary.modifiers];
+/** `drafted`: the rules a draft put in play now ([`draftedLines`]), listed with the others. */
+export function RulesPanel({ summary, drafted = [] }: { summary: RulesSummary; drafted?: RuleLine[] }) {
+  const rules = [...summary.presets, ...summary.modifiers, ...drafted];
   const choices = summary.modifiers.length > 0 || summary.draft;
   return (
     <section class="rules-panel" aria-label="The rules of this game" data-rules-panel>
@@ -69,7 +70,7 @@ export function RulesPanel({ summary }: { summary: RulesSummary }) {
           ))}
         </ul>
       ) : (
-        <p class="plain">No presets or modifiers: the game’s own rules.</p>
+        <p class="plain">{summary.draft ? 'No rule drafted yet: the game’s own rules until a card is drafted.' : 'No presets or modifiers: the game’s own rules.'}</p>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { awayText, canAskTakeback, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, rematchSpectatorText, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, plySan, rematchSpectatorText, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -169,5 +169,20 @@ describe('playedText', () => {
     expect(playedText('Black', 'Qh4#', true)).toBe('Black played Qh4#.');
     expect(playedText('White', 'Qxf7+', true)).toBe('White played Qxf7+. Check.');
     expect(playedText('White', 'e4', false)).toBe('White played e4.');
+  });
+});
+
+// Trial 20: a contested capture still waiting for its Parry throw read `2. e4d5` after a reload
+// (the server's PGN of an unfinished game ends before an undecided move).
+describe('plySan', () => {
+  const ucis = ['e2e4', 'd7d5', 'e4d5'];
+  it('takes the pending move for the last ply, and UCI only when nothing has it', () => {
+    const o = { seen: {}, pgn: ['e4', 'd5'], ucis, pending: { uci: 'e4d5', san: 'exd5' } };
+    expect([0, 1, 2].map((i) => plySan(i, o))).toEqual(['e4', 'd5', 'exd5']);
+    expect(plySan(2, { ...o, pending: null })).toBe('e4d5');
+  });
+  it('prefers the SAN seen live, and ignores a pending move of another ply', () => {
+    expect(plySan(2, { seen: { 2: 'exd5+' }, pgn: [], ucis, pending: { uci: 'e4d5', san: 'exd5' } })).toBe('exd5+');
+    expect(plySan(1, { seen: {}, pgn: [], ucis, pending: { uci: 'd7d5', san: 'd5' } })).toBe('d7d5');
   });
 });

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { refusalText, type RuleEntry } from '../protocol';
-import { chess960Layout, conflicts, formValues, gameChoices, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf, timeoutOf } from './Lobby';
+import { chess960Layout, conflicts, formValues, gameChoices, inFile, isDiagnostic, modifierEntry, NOT_PLAYABLE_HERE, modifierKey, seedOf, timeoutOf } from './Lobby';
 
 describe('rule conflicts in the lobby', () => {
   const rules = [
@@ -157,5 +157,25 @@ describe('the form checks its own fields', () => {
     expect(f('0', '45')).toEqual({ seed: 0, timeoutSeconds: 45 });
     expect(f('4294967295')).toEqual({ seed: 4294967295, timeoutSeconds: 60 });
     expect(f('')).toEqual({ seed: 42, timeoutSeconds: 60 });
+  });
+});
+
+// Trial 20: a bad YAML file's diagnostic (the CLI's lines, with the line, the column and a caret)
+// was squashed onto one line in the lobby: a multi-line message is shown preformatted.
+describe('isDiagnostic', () => {
+  it('tells a multi-line diagnostic from a one-line message', () => {
+    const yaml = 'error: unknown field `widht`\n  --> game.yaml:3:1\n   |\n 3 | widht: 8\n   | ^^^^^ did you mean `width`?\n';
+    expect(isDiagnostic(yaml)).toBe(true);
+    expect(isDiagnostic('unknown preset `x`')).toBe(false);
+    expect(isDiagnostic('one line\n')).toBe(false);
+  });
+});
+
+describe('inFile', () => {
+  it('names the uploaded file where the diagnostic named the request field', () => {
+    expect(inFile('the YAML game definition has problems:\n$.game:6:3: error[houserules::unknown-key]: unknown key `widht`', 'bad.yaml')).toBe(
+      'the YAML game definition has problems:\nbad.yaml:6:3: error[houserules::unknown-key]: unknown key `widht`',
+    );
+    expect(inFile('$.game: `x` is not a shipped game id', 'a.yaml')).toBe('$.game: `x` is not a shipped game id');
   });
 });

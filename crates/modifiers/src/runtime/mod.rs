@@ -1378,6 +1378,7 @@ impl Runtime {
         // the target standing) lowers its `Hp` fact: stage 2 too.
         let preset_before = self.preset_hp_all();
         let hp_log = self.hp_before();
+        let blast = self.blast_before();
         // The captured piece's attributes go with it (after its snapshot).
         self.record_repetition();
         // A push move first pushes the line of pieces on its destination
@@ -1398,6 +1399,7 @@ impl Runtime {
         };
         self.game.apply_unchecked(mv);
         self.log_hp_changes(&hp_log, captured_id.map(|c| c as u16), (mover_id, mv.to));
+        self.log_explosion(&blast, captured_id.map(|c| c as u16), (mv.from, mv.to));
         // A dropped piece gets its id when it lands: the ply names it from
         // now on (its move triggers and marker entries).
         let landed = self.position();

@@ -34,7 +34,8 @@ impl Runtime {
     pub(crate) fn quiet_submit(&mut self, m: Move, recorded: String) -> String {
         let mover = self.game.turn();
         let hp_log = self.hp_before();
-        let captured = if self.st.attrs.is_empty() && hp_log.is_empty() {
+        let blast = self.blast_before();
+        let captured = if self.st.attrs.is_empty() && hp_log.is_empty() && blast.is_empty() {
             None
         } else {
             self.captured_id(m, mover)
@@ -45,6 +46,7 @@ impl Runtime {
         self.record_repetition();
         self.game.apply_unchecked(m);
         self.log_hp_changes(&hp_log, captured, (mover_id, m.to));
+        self.log_explosion(&blast, captured, (m.from, m.to));
         self.st.ply_count += 1;
         self.st.skips_in_row = 0;
         if let Some(id) = captured {

@@ -76,6 +76,10 @@ impl Store for FencedStore {
         self.sql.take_seat(game_id, seat, token, status).await
     }
 
+    async fn set_request(&self, game_id: &str, request: &str) -> Result<(), StoreError> {
+        self.sql.set_request(game_id, request).await
+    }
+
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         self.sql.game(id).await
     }

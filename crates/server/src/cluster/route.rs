@@ -68,8 +68,13 @@ pub(crate) enum Req {
     Pgn,
     /// The seat a token opens.
     SeatOf { token: String },
-    /// Take the free seat.
-    Join,
+    /// Take the free seat, with the joiner's name if given.
+    Join {
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Name the seat a token opens (issue 26).
+    Name { token: String, name: String },
     /// Offer or accept a rematch with a seat's token (issue 26).
     Rematch { token: String },
 }
@@ -188,10 +193,20 @@ async fn answer(c: &Arc<Cluster>, tx: &mpsc::Sender<Cmd>, req: Req) -> Rep {
         Req::SeatOf { token } => ok(ask(tx, |reply| Cmd::SeatOf { token, reply })
             .await
             .map(|s| serde_json::to_value(s).unwrap_or(Value::Null))),
-        Req::Join => ok(ask(tx, Cmd::Join).await.map(|r| match r {
-            Ok((seat, token)) => json!({"seat": seat, "token": token}),
-            Err(m) => json!({"error": m}),
-        })),
+        Req::Join { name } => {
+            ok(ask(tx, |reply| Cmd::Join { name, reply })
+                .await
+                .map(|r| match r {
+                    Ok((seat, token, name)) => json!({"seat": seat, "token": token, "name": name}),
+                    Err(m) => json!({"error": m}),
+                }))
+        }
+        Req::Name { token, name } => ok(ask(tx, |reply| Cmd::Name { token, name, reply })
+            .await
+            .map(|r| match r {
+                Ok(seat) => json!({"ok": seat}),
+                Err(e) => json!({"err": e}),
+            })),
         Req::Rematch { token } => {
             ok(ask(tx, |reply| Cmd::Rematch { token, reply })
                 .await
@@ -639,7 +654,11 @@ async fn one_shot(c: &Arc<Cluster>, id: &str, cmd: Cmd) {
         Cmd::SeatOf { token, .. } => Req::SeatOf {
             token: token.clone(),
         },
-        Cmd::Join(_) => Req::Join,
+        Cmd::Join { name, .. } => Req::Join { name: name.clone() },
+        Cmd::Name { token, name, .. } => Req::Name {
+            token: token.clone(),
+            name: name.clone(),
+        },
         Cmd::Rematch { token, .. } => Req::Rematch {
             token: token.clone(),
         },
@@ -685,14 +704,33 @@ fn reply_with(cmd: Cmd, v: Value) {
         Cmd::SeatOf { reply, .. } => {
             let _ = reply.send(serde_json::from_value::<Option<Seat>>(v).ok().flatten());
         }
-        Cmd::Join(r) => {
+        Cmd::Join { reply: r, .. } => {
             let answer = match v["error"].as_str() {
                 Some(e) => Err(e.to_string()),
                 None => serde_json::from_value::<Seat>(v["seat"].clone())
-                    .map(|s| (s, v["token"].as_str().unwrap_or_default().to_string()))
+                    .map(|s| {
+                        (
+                            s,
+                            v["token"].as_str().unwrap_or_default().to_string(),
+                            v["name"].as_str().map(str::to_string),
+                        )
+                    })
                     .map_err(|e| e.to_string()),
             };
             let _ = r.send(answer);
+        }
+        Cmd::Name { reply, .. } => {
+            let answer = match serde_json::from_value(v["ok"].clone()) {
+                Ok(seat) => Ok(seat),
+                Err(_) => Err(serde_json::from_value(v["err"].clone()).unwrap_or(
+                    crate::game::rematch::RematchError {
+                        status: 503,
+                        code: "game.unavailable".into(),
+                        message: "the game's owner gave no answer".into(),
+                    },
+                )),
+            };
+            let _ = reply.send(answer);
         }
         Cmd::Rematch { reply, .. } => {
             let answer = match serde_json::from_value(v["ok"].clone()) {

@@ -95,6 +95,35 @@ pub async fn step(
     .map_err(|e| ("server.rules", format!("rules work failed: {e}")))?
 }
 
+/// The WebSocket error code of a session refusal: the session's codes
+/// (`bad-choice`, …) in the protocol's namespaces (docs/protocol.md §
+/// Server messages; trial 20: `bad-choice` reached the page without its
+/// `choice.` prefix). Codes already namespaced pass unchanged.
+pub fn ws_code(code: &'static str) -> &'static str {
+    use houserules_modifiers::runtime::codes;
+    match code {
+        codes::BAD_CHOICE => "choice.bad-value",
+        codes::NO_PENDING_CHOICE => "choice.none-pending",
+        codes::CHOICE_PENDING => "move.choice-pending",
+        codes::ILLEGAL_MOVE => "move.illegal",
+        codes::GAME_OVER => "game.over",
+        other => other,
+    }
+}
+
+/// A move's SAN without a check sign.
+pub fn bare_san(san: houserules_session::SanBefore) -> String {
+    san.finish(&serde_json::Value::Null, false)
+        .trim_end_matches(['+', '#'])
+        .to_string()
+}
+
+/// Whether `out`, just after a move from `prev`, waits on a choice the
+/// move raised before its turn could end (the mover is still to move).
+pub fn contested(out: &SessionOutput, prev: &SessionOutput) -> bool {
+    out.status["status"] == "awaiting-choice" && out.side_to_move == prev.side_to_move
+}
+
 fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'static str, String)> {
     let log_from = s.log_len();
     let (mv, claim) = match act {
@@ -121,11 +150,12 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
             (Some((uci, san)), claim)
         }
         Act::Input(i) => {
-            s.submit(i).map_err(|r| (r.code, r.message))?;
+            s.submit(i).map_err(|r| (ws_code(r.code), r.message))?;
             (None, None)
         }
         Act::TimeoutDefault => {
-            s.timeout_choice().map_err(|r| (r.code, r.message))?;
+            s.timeout_choice()
+                .map_err(|r| (ws_code(r.code), r.message))?;
             (None, None)
         }
     };
@@ -137,10 +167,19 @@ fn run(s: &mut Session, prev: &SessionOutput, act: Act) -> Result<Stepped, (&'st
     let out = s.output_since(log_from);
     let in_check = s.is_check();
     // The SAN's `+`/`#` from the state the move made (not from a copy of
-    // the runtime with the move played again, issue 21).
+    // the runtime with the move played again, issue 21). A contested move
+    // (a choice it raised waits, the mover still to move: a Parry throw)
+    // is written bare: its sign is the position's once the choice is
+    // decided, which may not be the move's at all (trial 20: the update's
+    // SAN was judged with the mover to move; the PGN settles it later).
+    let contested = contested(&out, prev);
     let mv = mv.map(|(uci, san)| MovePlayed {
         uci,
-        san: san.finish(&out.status, in_check),
+        san: if contested {
+            bare_san(san)
+        } else {
+            san.finish(&out.status, in_check)
+        },
     });
     Ok(Stepped {
         input,

@@ -181,6 +181,11 @@ pub trait Store: Send + Sync + 'static {
         token: &str,
         status: &str,
     ) -> Result<bool, StoreError>;
+    /// Replaces a game's creation request (JSON text): a seat named after
+    /// creation (issue 26: an invited friend, a player who joined) keeps
+    /// its name in the request, where the lobby, the PGN, a rebuild and a
+    /// rematch read the names given at creation.
+    async fn set_request(&self, game_id: &str, request: &str) -> Result<(), StoreError>;
     /// A game's row.
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError>;
     /// A game's log in `seq` order.
@@ -741,6 +746,19 @@ impl Store for SqlStore {
                 column,
                 token: token.into(),
                 status: status.into(),
+                reply,
+            },
+        )
+        .await
+    }
+
+    async fn set_request(&self, game_id: &str, request: &str) -> Result<(), StoreError> {
+        written(
+            &self.writes,
+            || format!("name a seat of game {game_id}"),
+            |reply| Job::SetRequest {
+                game_id: game_id.into(),
+                request: request.into(),
                 reply,
             },
         )

@@ -60,6 +60,12 @@ pub(super) enum Job {
         status: String,
         reply: oneshot::Sender<Result<bool, StoreError>>,
     },
+    /// [`super::Store::set_request`].
+    SetRequest {
+        game_id: String,
+        request: String,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
     /// [`super::Store::save_modifier`].
     SaveModifier {
         id: String,
@@ -115,6 +121,7 @@ impl Job {
             }
             Job::Append { reply, .. }
             | Job::Create { reply, .. }
+            | Job::SetRequest { reply, .. }
             | Job::FinalState { reply, .. }
             | Job::KeepFinalState { reply, .. }
             | Job::Alive { reply, .. } => {
@@ -136,6 +143,7 @@ impl Job {
                 "take seat {} of game {game_id}",
                 column.trim_end_matches("_token")
             ),
+            Job::SetRequest { game_id, .. } => format!("name a seat of game {game_id}"),
             Job::SaveModifier { id, .. } => format!("save modifier {id}"),
             Job::FinalState { game_id, .. } | Job::KeepFinalState { game_id, .. } => {
                 format!("store the final state of game {game_id}")
@@ -677,6 +685,16 @@ async fn one(conn: &mut AnyConnection, job: &Job) -> Result<Done, sqlx::Error> {
             .execute(conn)
             .await?;
             Ok(Done::Seat(done.rows_affected() == 1))
+        }
+        Job::SetRequest {
+            game_id, request, ..
+        } => {
+            sqlx::query("UPDATE games SET request = $1 WHERE id = $2")
+                .bind(request.as_str())
+                .bind(game_id.as_str())
+                .execute(conn)
+                .await?;
+            Ok(Done::Written)
         }
         Job::SaveModifier {
             id,
