@@ -30,20 +30,8 @@ async fn rematch(addr: SocketAddr, id: &str, token: Option<&str>) -> (u16, Value
 /// `POST path` with `body` and `Authorization: Bearer token` (none when
 /// `token` is `None`): (status, JSON body).
 async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out).await;
-    let text = String::from_utf8_lossy(&out).to_string();
-    let status: u16 = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let (status, body) = common::post_as(addr, path, token, body).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
 /// The PGN of a game.

@@ -461,24 +461,7 @@ async fn a_game_over_at_its_start_is_refused(b: Backend) {
 /// `POST /api/modifiers` with `Authorization: Bearer TOKEN` when `token` is
 /// given: (status, body).
 async fn save_as(addr: SocketAddr, body: &str, token: Option<&str>) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let head = format!(
-        "POST /api/modifiers HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out).await;
-    let text = String::from_utf8_lossy(&out).to_string();
-    let status: u16 = text[9..12].parse().unwrap();
-    (
-        status,
-        text.split_once("\r\n\r\n")
-            .map_or("", |(_, b)| b)
-            .to_string(),
-    )
+    common::post_as(addr, "/api/modifiers", token, body).await
 }
 
 /// Regression (session-14 trial): anyone could overwrite anyone's saved

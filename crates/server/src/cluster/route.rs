@@ -720,33 +720,28 @@ fn reply_with(cmd: Cmd, v: Value) {
             let _ = r.send(answer);
         }
         Cmd::Name { reply, .. } => {
-            let answer = match serde_json::from_value(v["ok"].clone()) {
-                Ok(seat) => Ok(seat),
-                Err(_) => Err(serde_json::from_value(v["err"].clone()).unwrap_or(
-                    crate::game::rematch::RematchError {
-                        status: 503,
-                        code: "game.unavailable".into(),
-                        message: "the game's owner gave no answer".into(),
-                    },
-                )),
-            };
-            let _ = reply.send(answer);
+            let _ = reply.send(owner_answer(&v));
         }
         Cmd::Rematch { reply, .. } => {
-            let answer = match serde_json::from_value(v["ok"].clone()) {
-                Ok(seat) => Ok(seat),
-                Err(_) => Err(serde_json::from_value(v["err"].clone()).unwrap_or(
-                    crate::game::rematch::RematchError {
-                        status: 503,
-                        code: "game.unavailable".into(),
-                        message: "the game's owner gave no answer".into(),
-                    },
-                )),
-            };
-            let _ = reply.send(answer);
+            let _ = reply.send(owner_answer(&v));
         }
         Cmd::Hello { .. } | Cmd::Message { .. } | Cmd::Gone { .. } | Cmd::Stop => {}
     }
+}
+
+/// The owner's answer to a request that answers `{ok}` or `{err}` (a
+/// seat's naming, a rematch): what it says, or `503 game.unavailable` when
+/// it says neither.
+fn owner_answer<T: serde::de::DeserializeOwned>(
+    v: &Value,
+) -> Result<T, crate::game::rematch::RematchError> {
+    serde_json::from_value(v["ok"].clone()).map_err(|_| {
+        serde_json::from_value(v["err"].clone()).unwrap_or(crate::game::rematch::RematchError {
+            status: 503,
+            code: "game.unavailable".into(),
+            message: "the game's owner gave no answer".into(),
+        })
+    })
 }
 
 #[cfg(test)]

@@ -165,6 +165,30 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     (status, body)
 }
 
+/// `POST path` with a JSON `body` and `Authorization: Bearer token` (none
+/// when `token` is `None`): (status, body).
+pub async fn post_as(
+    addr: SocketAddr,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, body.to_string())
+}
+
 /// [`http`] with the response's head (status line and headers, lower-cased).
 pub async fn http_full(
     addr: SocketAddr,
