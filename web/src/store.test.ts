@@ -138,6 +138,16 @@ describe('choices', () => {
     expect(choiceForMe({ ...c, seat: 'black' })?.choiceId).toBe('c3');
     expect(choiceForMe(markAnswered({ ...c, seat: 'black' }, 'c3'))).toBeNull();
   });
+  // Trial 20 item 4: a second tab of the seat had the server's request-choice; after the first tab
+  // answered (the state's slot filled) it kept the buttons, and a click read "already answered".
+  it('hides a request of a both-players choice once the state shows this seat answered (another tab)', () => {
+    const rps = { ...pending, choiceId: 'c3', kind: 'rps', forPlayer: 'both', prompt: { kind: 'rps', options: ['rock', 'paper', 'scissors'], forPlayer: 'both' }, collected: {} };
+    let c = reduce(initialClient(), welcome(1, { pendingChoice: rps }), 0);
+    c = reduce(c, { kind: 'request-choice', choiceId: 'c3', prompt: rps.prompt as never }, 0);
+    expect(choiceForMe(c)?.choiceId).toBe('c3');
+    c = reduce(c, state(2, { pendingChoice: { ...rps, collected: { white: 'hidden' } } }), 0);
+    expect(choiceForMe(c)).toBeNull();
+  });
   it('drops a request once a state shows it resolved', () => {
     let c = reduce(initialClient(), welcome(1, { pendingChoice: pending }), 0);
     c = reduce(c, { kind: 'request-choice', choiceId: 'c12', prompt: pending.prompt as never }, 0);
@@ -407,6 +417,18 @@ describe('protocol 3 updates', () => {
     c = reduce(c, update(4, { move: null, pendingMove: null }), 0);
     expect(c.game!.pendingMove).toBeNull();
   });
+  // Trial 20 item 6: a page opened while the capture's choice waited showed `e4d5` for good.
+  it('keeps the SAN of a pending move for its ply once the choice is decided', () => {
+    const pm = { uci: 'e4d5', san: 'exd5' };
+    const log = [{ event: 'move', detail: { uci: 'e2e4', color: 'white' } }, { event: 'move', detail: { uci: 'd7d5', color: 'black' } }, { event: 'move', detail: { uci: 'e4d5', color: 'white' } }];
+    let c = reduce(initialClient(), welcome(3, { log }, { pendingMove: pm }), 0);
+    expect(c.san[2]).toBe('exd5');
+    c = reduce(c, state(4, { log }, { pendingMove: null }), 1);
+    expect(c.san[2]).toBe('exd5');
+    // A pending move that is not the log's last move (an older server's mismatch) is not used.
+    const other = reduce(initialClient(), welcome(3, { log }, { pendingMove: { uci: 'a2a3', san: 'a3' } }), 0);
+    expect(other.san[2]).toBeUndefined();
+  });
 });
 
 // Trial 20: when a takeback was accepted the asker was told nothing (the move just went).
@@ -419,9 +441,22 @@ describe('takeback notices', () => {
     expect(reduce(asked('black', 3), undone, 1).notices.map((n) => n.text)).toContain('White’s last move was taken back.');
     const declined = state(4, { plyCount: 3 }, { takebackOffer: null });
     expect(reduce(asked('white', 3), declined, 1).notices.map((n) => n.text)).toContain('Your takeback request was declined.');
-    // A move played meanwhile cancels the request: nothing to say.
+    // A move played meanwhile cancels the request (docs/protocol.md § Takeback): said as such
+    // (trial 20 item 7: it read "declined").
     const moved = state(4, { plyCount: 4 }, { takebackOffer: null });
-    expect(reduce(asked('white', 3), moved, 1).notices).toEqual([]);
+    expect(reduce(asked('white', 3), moved, 1).notices.map((n) => n.text)).toEqual(['Your takeback request was cancelled: your opponent moved instead.']);
+    expect(reduce(asked('black', 3), moved, 1).notices.map((n) => n.text)).toEqual(['White’s takeback request was cancelled: Black moved instead.']);
+    // A capture waiting for its choice: one more move in the log, the ply count unchanged.
+    const capture = state(4, { plyCount: 3, log: [{ event: 'move', detail: { uci: 'e4d5', color: 'black' } }] }, { takebackOffer: null });
+    expect(reduce(asked('white', 3), capture, 1).notices.map((n) => n.text)).toEqual(['Your takeback request was cancelled: your opponent moved instead.']);
+  });
+  // Trial 20 item 7: "declined" stayed above "accepted"; the newer takeback notice replaces it.
+  it('keeps only the newest takeback notice', () => {
+    let c = reduce(initialClient(), welcome(3, { plyCount: 3 }, { takebackOffer: 'white' }), 0);
+    c = reduce(c, state(4, { plyCount: 3 }, { takebackOffer: null }), 1);
+    c = reduce(c, state(5, { plyCount: 3 }, { takebackOffer: 'white' }), 2);
+    c = reduce(c, state(6, { plyCount: 2 }, { takebackOffer: null }), 3);
+    expect(c.notices.map((n) => n.text)).toEqual(['Your takeback was accepted: your last move was taken back.']);
   });
 });
 

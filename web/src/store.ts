@@ -162,18 +162,41 @@ function applyState(c: GameClient, seq: number, raw: unknown, now: number, sameS
   const asked = c.game?.takebackOffer ?? null;
   if (c.game && asked && !g.takebackOffer && !g.result) {
     const before = c.game.session.plyCount;
-    const text = g.session.plyCount > before ? null : takebackText(asked, c.seat, g.session.plyCount < before);
-    if (text) notices = [...notices.filter((n) => n.text !== text), { kind: 'info' as const, text, at: now }].slice(-MAX_NOTICES);
+    // A move played instead of an answer cancels the request (docs/protocol.md § Takeback). Counted
+    // by the log's moves, not `plyCount`: a capture waiting for its Parry throw does not count a
+    // ply yet, and such a move read "declined" (trial 20, item 7).
+    const movesOf = (l: { event: string }[]) => l.filter((e) => e.event === 'move').length;
+    const moved = g.session.plyCount > before || (g.session.plyCount === before && movesOf(g.session.log) > movesOf(c.game.session.log));
+    const text = takebackText(asked, c.seat, g.session.plyCount < before, moved);
+    // A newer takeback notice replaces the older ones (trial 20: "declined" stayed above "accepted").
+    notices = [...notices.filter((n) => !isTakebackNotice(n.text)), { kind: 'info' as const, text, at: now }].slice(-MAX_NOTICES);
   }
-  return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over, notices };
+  // The SAN of a move waiting for its choice (`pendingMove`, a contested capture): kept for that ply,
+  // so the page shows it once the choice is decided too (trial 20, item 6: a page opened while the
+  // choice waited showed `e4d5` for good, since the PGN it reads has no undecided move).
+  let san = c.san;
+  if (g.pendingMove) {
+    const ucis = g.session.log.filter((e) => e.event === 'move').map((e) => (e.detail as { uci?: unknown } | null)?.uci);
+    const ply = ucis.length - 1;
+    if (ply >= 0 && ucis[ply] === g.pendingMove.uci && san[ply] === undefined) san = { ...san, [ply]: g.pendingMove.san };
+  }
+  return { ...c, game: g, seq, receivedAt: now, clockOffset, request, gameOver: over, notices, san };
+}
+
+/** Whether a notice is one of `takebackText`'s (a newer one replaces it). */
+export function isTakebackNotice(text: string): boolean {
+  return /takeback request was|takeback was accepted|last move was taken back/.test(text);
 }
 
 /**
  * What a page says when the takeback request of `asker` is gone: accepted (`undone`: the move was
- * taken back) or declined; `seat` is the page's seat (a request a move cancelled is not said).
+ * taken back), cancelled (`moved`: the opponent moved instead of answering), or declined; `seat`
+ * is the page's seat.
  */
-export function takebackText(asker: Color, seat: Seat | null, undone: boolean): string {
+export function takebackText(asker: Color, seat: Seat | null, undone: boolean, moved = false): string {
   const who = asker === 'white' ? 'White' : 'Black';
+  const other = asker === 'white' ? 'Black' : 'White';
+  if (moved) return asker === seat ? 'Your takeback request was cancelled: your opponent moved instead.' : `${who}’s takeback request was cancelled: ${other} moved instead.`;
   if (undone) return asker === seat ? 'Your takeback was accepted: your last move was taken back.' : `${who}’s last move was taken back.`;
   return asker === seat ? 'Your takeback request was declined.' : `${who}’s takeback request was declined.`;
 }
@@ -358,15 +381,17 @@ export function markAnswered(c: GameClient, choiceId: string): GameClient {
 export function choiceForMe(c: GameClient, hotSeat = false): { choiceId: string; prompt: ChoicePrompt } | null {
   const pending = c.game?.session.pendingChoice;
   if (!pending || c.answered.includes(pending.choiceId)) return null;
-  if (c.request && c.request.choiceId === pending.choiceId) return c.request;
   const who = pending.prompt?.forPlayer ?? pending.forPlayer;
+  // rps: our slot already holds an answer ("hidden" to everyone until both are in). Checked before
+  // the server's request (trial 20, item 4: a second tab of the seat kept its request's buttons
+  // after the first tab answered, and a click read "That choice was already answered").
+  if (who === 'both' && pending.collected && !hotSeat) {
+    const slot = pending.collected[c.seat as string];
+    if (slot !== undefined && slot !== null) return null;
+  }
+  if (c.request && c.request.choiceId === pending.choiceId) return c.request;
   const mine = hotSeat || who === c.seat || (who === 'both' && c.seat !== 'spectator');
   if (!mine) return null;
-  if (who === 'both' && pending.collected) {
-    // rps: our slot already holds an answer ("hidden" to everyone until both are in).
-    const slot = pending.collected[c.seat as string];
-    if (slot !== undefined && slot !== null && !hotSeat) return null;
-  }
   const prompt: ChoicePrompt = pending.prompt ?? { kind: pending.kind, options: [], forPlayer: who as Color };
   return { choiceId: pending.choiceId, prompt };
 }
