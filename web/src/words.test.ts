@@ -63,8 +63,8 @@ describe('rule-event log', () => {
     expect(eventText({ event: 'choice', detail: { choiceId: 'c2', value: 'e7', player: null, auto: null } }, names)).toBe('Chosen: e7.');
     expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white' } }, names)).toBe('White has answered (hidden until both have).');
     // Regression (trial 18): a throw the timeout filled read "White has answered" though nobody did.
-    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white', auto: 'timeout' } }, names)).toBe('White’s time ran out: the default was taken.');
-    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'rock', player: 'black', auto: 'timeout', answers: { black: 'rock', white: 'rock' } } }, names)).toBe('Answers: White rock, Black rock (Black’s time ran out: the default was taken).');
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'hidden', player: 'white', auto: 'timeout' } }, names)).toBe('White did not answer in time: the default was taken.');
+    expect(eventText({ event: 'choice', detail: { choiceId: 'c3', value: 'rock', player: 'black', auto: 'timeout', answers: { black: 'rock', white: 'rock' } } }, names)).toBe('Answers: White rock, Black rock (Black did not answer in time: the default was taken).');
     expect(eventText({ event: 'detach', detail: { id: 'mr_freeze', instance: 2 } }, names)).toBe('Mr. Freeze has ended.');
   });
   // Trial 20 (regression): a draw of pieces read "[object Object], [object Object]", a rule's
@@ -287,5 +287,63 @@ describe('explosions', () => {
     expect(eventText(e, {})).toBe('The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.');
     const rows = eventRows([{ event: 'move', detail: { color: 'white', uci: 'f3f7' } }, e], {}, () => 'Qxf7#');
     expect(rows.map((r) => [r.when, r.rule, r.text])).toEqual([['1.', 'Atomic', 'The capture on f7 exploded: the white queen on f7, the black king on e8 are gone.']]);
+  });
+});
+
+// Trial 20 item 5: All on Red's coin at the start of Black's second turn read "2. All on Red: Coin
+// flip: tails" (labelled with White's move, no side). The rule flips for the side to move at the
+// start of each turn (crates/modifiers/library/all_on_red.json, `on-turn-start`, `forPlayer: turn`).
+// Item 7: Mr. Freeze's eight "A frozen square was placed on …" lines at once.
+describe('eventRows: the coming turn’s coin, grouped markers', () => {
+  const red = { kind: 'modifier' as const, id: 'all_on_red', name: 'All on Red' };
+  const fz = { kind: 'modifier' as const, id: 'mr_freeze', name: 'Mr. Freeze' };
+  const names = { all_on_red: 'All on Red', mr_freeze: 'Mr. Freeze' };
+  it('labels a coin after a move with the coming turn and names its side', () => {
+    const log = [
+      { event: 'move', detail: { color: 'white', uci: 'e2e4' } },
+      { event: 'coin', detail: { bind: 'coin', value: 'heads' }, rule: red },
+      { event: 'move', detail: { color: 'black', uci: 'e7e5' } },
+      { event: 'coin', detail: { bind: 'coin', value: 'heads' }, rule: red },
+      { event: 'move', detail: { color: 'white', uci: 'g1f3' } },
+      { event: 'coin', detail: { bind: 'coin', value: 'tails' }, rule: red },
+    ];
+    expect(eventRows(log, names, () => undefined).map((r) => [r.when, r.rule, r.text])).toEqual([
+      ['1…', 'All on Red', 'Black’s coin flip: heads.'],
+      ['2.', 'All on Red', 'White’s coin flip: heads.'],
+      ['2…', 'All on Red', 'Black’s coin flip: tails.'],
+    ]);
+  });
+  it('after a turn passed (tails, king stuck), the coin is the next side’s', () => {
+    const log = [
+      { event: 'move', detail: { color: 'white', uci: 'e2e4' } },
+      { event: 'coin', detail: { bind: 'coin', value: 'tails' }, rule: red },
+      { event: 'skip', detail: { color: 'black' }, rule: red },
+      { event: 'coin', detail: { bind: 'coin', value: 'heads' }, rule: red },
+    ];
+    expect(eventRows(log, names, () => undefined).map((r) => [r.when, r.text])).toEqual([
+      ['1…', 'Black’s coin flip: tails.'],
+      ['1…', 'Black’s turn passes to White.'],
+      ['2.', 'White’s coin flip: heads.'],
+    ]);
+  });
+  it('leaves a coin of a rule that came into play in that block as it was', () => {
+    const log = [
+      { event: 'move', detail: { color: 'white', uci: 'e2e4' } },
+      { event: 'attach', detail: { id: 'all_on_red', chooser: 'white' }, rule: red },
+      { event: 'coin', detail: { bind: 'coin', value: 'tails' }, rule: red },
+    ];
+    expect(eventRows(log, names, () => undefined).map((r) => [r.when, r.text]).at(-1)).toEqual(['1.', 'Coin flip: tails.']);
+  });
+  it('writes the markers one rule placed at once as one line', () => {
+    const log = [
+      { event: 'move', detail: { color: 'white', uci: 'e2e4' } },
+      ...['c1', 'c2', 'c3'].map((square) => ({ event: 'marker-placed', detail: { kind: 'frozen-square', square }, rule: fz })),
+      { event: 'move', detail: { color: 'black', uci: 'e7e5' } },
+      { event: 'marker-placed', detail: { kind: 'frozen-square', square: 'd4' }, rule: fz },
+    ];
+    expect(eventRows(log, names, () => undefined).map((r) => [r.when, r.rule, r.text])).toEqual([
+      ['1.', 'Mr. Freeze', 'Frozen squares were placed on c1, c2, c3.'],
+      ['1…', 'Mr. Freeze', 'A frozen square was placed on d4.'],
+    ]);
   });
 });

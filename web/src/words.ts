@@ -216,12 +216,13 @@ export function eventText(e: LogEntry, names: Record<string, string>, moveSan?: 
       return `${side(d.color)}’s turn passes to ${d.color === 'white' ? 'Black' : d.color === 'black' ? 'White' : 'the other side'}.`;
     case 'choice': {
       // A slot the timeout filled (trial 18: it read "White has answered" though nobody did).
-      if (d.value === 'hidden' && d.auto) return `${side(d.player)}’s time ran out: the default was taken.`;
+      // "time ran out" read as losing on time (trial 20 item 5): the answer was not given in time.
+      if (d.value === 'hidden' && d.auto) return `${side(d.player)} did not answer in time: the default was taken.`;
       if (d.value === 'hidden') return `${side(d.player)} has answered (hidden until both have).`;
       // White's answer first, as everywhere on the page (the server's object is in key order).
       const answers = d.answers && typeof d.answers === 'object' ? Object.entries(d.answers as Record<string, unknown>).sort(([a], [b]) => (a === 'white' ? -1 : b === 'white' ? 1 : 0)) : [];
-      if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}${d.auto && d.player ? ` (${side(d.player)}’s time ran out: the default was taken)` : ''}.`;
-      const auto = d.auto ? ' (time ran out: the default was taken)' : '';
+      if (answers.length) return `Answers: ${answers.map(([k, v]) => `${side(k)} ${String(v)}`).join(', ')}${d.auto && d.player ? ` (${side(d.player)} did not answer in time: the default was taken)` : ''}.`;
+      const auto = d.auto ? ' (not answered in time: the default was taken)' : '';
       // A choice for one player is logged without its player (only an rps
       // answer for both names it): no "? chose" (session-7 re-trial).
       // A draft's pick is a modifier id: its name (trial 20: "Chosen: they_deserved_it").
@@ -307,6 +308,8 @@ export interface EventRow {
   /** Whether `rule` is certain (false: one of the rules named). */
   sure: boolean;
   text: string;
+  /** Markers placed together, merged into this row (its squares, in order). */
+  group?: { kind: string; squares: string[] };
 }
 
 /**
@@ -341,7 +344,16 @@ export function eventRows(
   const own: Record<string, string> = {};
   for (const e of log) if (e.rule && !names[e.rule.id]) own[e.rule.id] = e.rule.name || humanId(e.rule.id);
   const allNames = { ...own, ...names };
+  // The side that moved last, and the entries of the block since that move (for a coin flipped at
+  // the start of the coming turn).
+  let lastMover: string | null = null;
+  let block: LogEntry[] = [];
   pushFirst(log).forEach(([e, key]) => {
+    if (e.event === 'move') {
+      const c = (e.detail as { color?: unknown } | null)?.color;
+      lastMover = c === 'white' || c === 'black' ? c : (moves + (firstBlack ? 1 : 0)) % 2 === 0 ? 'white' : 'black';
+      block = [];
+    } else block.push(e);
     const d = (typeof e.detail === 'object' && e.detail !== null ? e.detail : {}) as Record<string, unknown>;
     const id = typeof d.id === 'string' ? d.id : null;
     let rule: string[];
@@ -392,13 +404,54 @@ export function eventRows(
     const atCreation = e.event === 'attach' && moves === 0 && !picked;
     const text = atCreation ? `${modifierName(String(d.id ?? '?'), names)} is in play from the start (set when the game was created).` : eventText(e, names, (e.event === 'capture-cancelled' || e.event === 'capture-stands') && moves > 0 ? sanOf(moves - 1) : undefined);
     if (text === null) return;
-    const k = moves - 1 + (firstBlack ? 1 : 0);
+    let k = moves - 1 + (firstBlack ? 1 : 0);
+    let shown = text;
+    // A coin after a move, not from a rule that came into play in that block, is the coming turn's
+    // (All on Red flips for the side to move at the start of each turn): labelled with that turn and
+    // naming the side (trial 20 item 5: "2. All on Red: Coin flip: tails" was Black's coin). The side
+    // to move after the move, or after a turn passed (`skip`) in the block.
+    // A `skip` of the coming side (its turn passed, not the mover's own) is labelled the same way.
+    if ((e.event === 'coin' || e.event === 'skip') && moves > 0 && lastMover) {
+      const ruleId = e.rule?.id;
+      const attachedHere = e.event === 'coin' && block.some((x) => x.event === 'attach' && (!ruleId || (x.detail as { id?: unknown } | null)?.id === ruleId));
+      let turn = lastMover === 'white' ? 'black' : 'white';
+      let passed = 0;
+      for (const x of block) {
+        if (x === e) break;
+        if (x.event === 'skip' && (x.detail as { color?: unknown } | null)?.color === turn) {
+          turn = turn === 'white' ? 'black' : 'white';
+          passed++;
+        }
+      }
+      if (e.event === 'coin' && !attachedHere) {
+        k += 1 + passed;
+        shown = `${side(turn)}’s ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+      } else if (e.event === 'skip' && d.color === turn) k += 1 + passed;
+    }
     const when = moves === 0 ? 'start' : `${Math.floor(k / 2) + 1}${k % 2 === 0 ? '.' : '…'}`;
     // "Parry is now in play" names its rule already: no "Parry: " before it.
     const says = e.event === 'attach' || e.event === 'detach';
-    rows.push({ key, when, rule: rule.length && !says ? rule.map((r) => modifierName(r, allNames)).join(' / ') : null, sure: rule.length <= 1, text });
+    const ruleName = rule.length && !says ? rule.map((r) => modifierName(r, allNames)).join(' / ') : null;
+    // Many markers of one kind placed by one rule at once (Mr. Freeze's eight frozen squares): one
+    // line listing the squares (trial 20 item 7).
+    const prev = rows[rows.length - 1];
+    const sq = (e.detail as { square?: unknown } | null)?.square;
+    if (e.event === 'marker-placed' && typeof sq === 'string' && prev && prev.group && prev.group.kind === String((e.detail as { kind?: unknown }).kind) && prev.when === when && prev.rule === ruleName) {
+      prev.group.squares.push(sq);
+      prev.text = `${cap(markerPlural((e.detail as { kind?: unknown }).kind))} were placed on ${prev.group.squares.join(', ')}.`;
+      return;
+    }
+    const row: EventRow = { key, when, rule: ruleName, sure: rule.length <= 1, text: shown };
+    if (e.event === 'marker-placed' && typeof sq === 'string') row.group = { kind: String((e.detail as { kind?: unknown }).kind), squares: [sq] };
+    rows.push(row);
   });
   return rows;
+}
+
+/** "frozen squares": the plural of a marker kind's words. */
+function markerPlural(kind: unknown): string {
+  const w = markerWords(kind);
+  return /(s|x|ch|sh)$/.test(w) ? `${w}es` : w.endsWith('y') && !/[aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
 }
 
 /**

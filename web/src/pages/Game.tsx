@@ -101,6 +101,44 @@ export function canAskTakeback(plies: number, sideToMove: string | undefined, my
 }
 
 /**
+ * Why the last move cannot be taken back, from the log (null: it can, as far as the page knows).
+ * The server refuses a move that drew randomness (`takeback.random`: a coin, a random pick, a
+ * chance) or after which a choice was answered (`takeback.choice`), docs/protocol.md § Takeback;
+ * the entries after the last `move` say whether it did (trial 20 item 2: the button was offered
+ * after a Parry throw and refused).
+ */
+export function takebackBlocked(log: { event: string; detail?: unknown }[]): string | null {
+  let i = log.length - 1;
+  while (i >= 0 && log[i].event !== 'move') i--;
+  if (i < 0) return null;
+  const after = log.slice(i + 1).map((e) => e.event);
+  if (after.some((e) => e === 'choice' || e === 'draft')) return 'Your last move cannot be taken back: a choice was answered after it.';
+  if (after.some((e) => e === 'coin' || e === 'random-pick' || e === 'chance')) return 'Your last move cannot be taken back: it drew randomness (a coin, a random pick), which would come out the same again.';
+  return null;
+}
+
+/**
+ * Whether "Claim victory" can work now: the opponent has been away `claimVictoryAfterMs` (trial 20
+ * item 2: the button came 3 s after they left, beside "If they are not back in 37 s…"). `awayMs`:
+ * how long this page has seen them gone (from when it opened, when they were gone already: the
+ * server's timer started no later). No `afterMs` (an older server): at once.
+ */
+export function claimReady(awayMs: number, afterMs: number | undefined): boolean {
+  return afterMs === undefined || awayMs >= afterMs;
+}
+
+/**
+ * The line while the game is paused (choice mode "no timeout": the chooser is away; trial 20 item 3:
+ * the opponent's page never said so). `waitingFor`: the pending choice's chooser(s) still to answer
+ * (`white`, `black`, `both`), null when unknown.
+ */
+export function pausedText(waitingFor: string | null, mySide: Color | null): string {
+  const who = waitingFor === 'white' ? 'White' : waitingFor === 'black' ? 'Black' : waitingFor === 'both' ? 'both players' : 'the player';
+  if (mySide && waitingFor === (mySide === 'white' ? 'black' : 'white')) return `Game paused: waiting for your opponent (${who}) to come back and choose.`;
+  return `Game paused: waiting for ${who} to come back and choose.`;
+}
+
+/**
  * Why this seat cannot move now, as the move box says it (null: it can). Checked before the typed
  * text is read: out of turn the legal moves are the opponent's, and every move read "not a legal
  * move" (issue 26 item 9).
@@ -401,6 +439,8 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   const seenOpponent = useRef<Partial<Record<Color, boolean>>>({});
   // When this page saw each seat leave (its presence went from on to off), for "claim in N s".
   const leftAt = useRef<Partial<Record<Color, number>>>({});
+  // When this page opened: an opponent already away then has been away at least since.
+  const openedAt = useRef(Date.now());
   for (const c of ['white', 'black'] as const) {
     if (g?.presence[c]) {
       seenOpponent.current[c] = true;
@@ -506,6 +546,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
   const drawOffer = drawOfferText(g.drawOffer, hot ? null : mySide);
   const rematch = g.rematch ?? null;
   const takebackOffer = g.takebackOffer ?? null;
+  const takebackWhyNot = takebackBlocked(s.log);
   // This seat's place in the rematch: the same route offers, accepts, or (agreed) answers the seat again.
   const goRematch = () => {
     if (!token) return;
@@ -617,6 +658,11 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
             Your opponent has not joined yet: the game is in the lobby’s open challenges. It starts when someone takes the {opponent} seat.
           </p>
         )}
+        {g.paused && live && (
+          <p class="notice warning" role="status" data-paused>
+            {pausedText(s.pendingChoice ? stillWaitingFor(s.pendingChoice) : null, hot ? null : mySide)}
+          </p>
+        )}
         {player(top)}
         {pocket(top)}
         <div class="board-wrap">
@@ -685,7 +731,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
       <section class="side">
         {/* One's own seat without a name (an invite link, a join): ask for one first, in view
             beside the board at desktop width (issue 26). */}
-        {!hot && token && (seat === 'white' || seat === 'black') && !g.players[seat] && <NameSeat id={id} token={token} />}
+        {!hot && token && live && (seat === 'white' || seat === 'black') && !g.players[seat] && <NameSeat id={id} token={token} />}
         {request !== undefined && <RulesPanel summary={rulesSummary(request, rules, typeof s.seed === 'number' ? s.seed : undefined)} drafted={draftedLines(s.activeModifiers, request, rules, s.plyCount, names)} />}
         {s.pendingChoice && live && (
           <div class="choice" data-choice={s.pendingChoice.prompt?.kind ?? s.pendingChoice.kind} role="region" aria-label="Pending choice">
@@ -806,7 +852,8 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
           {mySide && live && !hot && (
             <>
               <button type="button" onClick={() => confirm('Resign this game?') && sendAs(mySide, { kind: 'resign' })}>Resign</button>
-              {g.drawOffer && g.drawOffer !== mySide ? (
+              {/* Not before the opponent has joined an open challenge (trial 20 item 2). */}
+              {notJoined ? null : g.drawOffer && g.drawOffer !== mySide ? (
                 <>
                   <button type="button" onClick={() => sendAs(mySide, { kind: 'accept-draw' })}>Accept draw</button>
                   <button type="button" onClick={() => sendAs(mySide, { kind: 'decline-draw' })}>Decline draw</button>
@@ -823,7 +870,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
                 </>
               ) : (
                 canAskTakeback(moveUcis.length, s.sideToMove, mySide, !!s.pendingChoice) && (
-                  <button type="button" data-takeback="offer" disabled={takebackOffer === mySide} title="Ask your opponent to take back your last move (not a move that drew randomness or raised a choice)." onClick={() => sendAs(mySide, { kind: 'offer-takeback' })}>
+                  <button type="button" data-takeback="offer" data-takeback-blocked={takebackWhyNot ? '' : undefined} disabled={takebackOffer === mySide || !!takebackWhyNot} title={takebackWhyNot ?? 'Ask your opponent to take back your last move (not a move that drew randomness or raised a choice).'} onClick={() => sendAs(mySide, { kind: 'offer-takeback' })}>
                     {takebackOffer === mySide ? 'Takeback asked' : 'Takeback'}
                   </button>
                 )
@@ -833,7 +880,7 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
                 <button type="button" data-claim="draw" title={s.drawClaim === 'threefold-repetition' ? 'The position has appeared three times.' : 'Fifty moves by each side without a capture or a pawn move.'} onClick={() => sendAs(mySide, { kind: 'claim-draw' })}>Claim draw</button>
               )}
               {opponent && !g.presence[opponent] && !notJoined && opponentCame(!!seenOpponent.current[opponent], moveColors, opponent) && (
-                <button type="button" data-claim="victory" title={`Your opponent is away${g.claimVictoryAfterMs ? `: victory can be claimed once they have been away ${Math.round(g.claimVictoryAfterMs / 1000)} s` : ''}.`} onClick={() => sendAs(mySide, { kind: 'claim-victory' })}>Claim victory</button>
+                <ClaimVictory since={leftAt.current[opponent] ?? openedAt.current} afterMs={g.claimVictoryAfterMs} onClaim={() => sendAs(mySide, { kind: 'claim-victory' })} />
               )}
             </>
           )}
@@ -928,6 +975,17 @@ function Clock({ reading, side, offset, live }: { reading: ClockReading; side: C
 }
 
 /** The opponent-away notice, counting down to the moment the win can be claimed. */
+/** The "Claim victory" button, shown once the claim can work (`claimReady`). */
+function ClaimVictory({ since, afterMs, onClaim }: { since: number; afterMs?: number; onClaim: () => void }) {
+  const now = useTicker(!claimReady(Date.now() - since, afterMs));
+  if (!claimReady(now - since, afterMs)) return null;
+  return (
+    <button type="button" data-claim="victory" title="Your opponent has been away long enough: you may claim the win." onClick={onClaim}>
+      Claim victory
+    </button>
+  );
+}
+
 function AwayNotice({ since, afterMs }: { since: number | null; afterMs?: number }) {
   const now = useTicker(since !== null);
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { awayText, canAskTakeback, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, plySan, rematchSpectatorText, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, claimReady, pausedText, takebackBlocked, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, plySan, rematchSpectatorText, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -184,5 +184,46 @@ describe('plySan', () => {
   it('prefers the SAN seen live, and ignores a pending move of another ply', () => {
     expect(plySan(2, { seen: { 2: 'exd5+' }, pgn: [], ucis, pending: { uci: 'e4d5', san: 'exd5' } })).toBe('exd5+');
     expect(plySan(1, { seen: {}, pgn: [], ucis, pending: { uci: 'd7d5', san: 'd5' } })).toBe('d7d5');
+  });
+});
+
+// Trial 20 item 2: Takeback was offered after a move whose Parry throw was answered, and the server
+// refused (`takeback.choice`; `takeback.random` for a move that drew randomness, docs/protocol.md).
+describe('takebackBlocked', () => {
+  const mv = (uci: string) => ({ event: 'move', detail: { uci } });
+  it('allows a plain last move, and one whose randomness came before it', () => {
+    expect(takebackBlocked([mv('e2e4')])).toBeNull();
+    expect(takebackBlocked([mv('e2e4'), { event: 'coin', detail: { value: 'heads' } }, mv('e7e5')])).toBeNull();
+    expect(takebackBlocked([])).toBeNull();
+  });
+  it('refuses after an answered choice or a random draw, with the reason', () => {
+    expect(takebackBlocked([mv('e4d5'), { event: 'choice', detail: { answers: { white: 'rock', black: 'paper' } } }, { event: 'capture-stands', detail: {} }])).toMatch(/a choice was answered/);
+    expect(takebackBlocked([mv('e2e4'), { event: 'coin', detail: { value: 'tails' } }])).toMatch(/drew randomness/);
+    expect(takebackBlocked([mv('e2e4'), { event: 'random-pick', detail: { value: 'c4' } }])).toMatch(/drew randomness/);
+  });
+});
+
+// Trial 20 item 2: "Claim victory" 3 s after the opponent left, beside "not back in 37 s".
+describe('claimReady', () => {
+  it('is true only once the opponent has been away claimVictoryAfterMs', () => {
+    expect(claimReady(3_000, 40_000)).toBe(false);
+    expect(claimReady(39_999, 40_000)).toBe(false);
+    expect(claimReady(40_000, 40_000)).toBe(true);
+    expect(claimReady(0, undefined)).toBe(true);
+  });
+  it('agrees with the away notice: no claim while it still counts down', () => {
+    const away = 3_000;
+    expect(awayText(away, 40_000)).toMatch(/37 s/);
+    expect(claimReady(away, 40_000)).toBe(false);
+  });
+});
+
+// Trial 20 item 3: in "no timeout" mode the game paused for an absent chooser and no page said so.
+describe('pausedText', () => {
+  it('names the chooser the game waits for', () => {
+    expect(pausedText('black', 'white')).toBe('Game paused: waiting for your opponent (Black) to come back and choose.');
+    expect(pausedText('black', null)).toBe('Game paused: waiting for Black to come back and choose.');
+    expect(pausedText('white', null)).toBe('Game paused: waiting for White to come back and choose.');
+    expect(pausedText(null, null)).toBe('Game paused: waiting for the player to come back and choose.');
   });
 });
