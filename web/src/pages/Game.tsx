@@ -46,6 +46,9 @@ import { choiceSeconds, draftedLines, inlineRuleNames, rulesSummary } from '../r
 import { RulesPanel } from './RulesPanel';
 import { play, setSoundOn, soundFor, soundOn } from '../sounds';
 import { canPremove, premoveStep, type Premove } from '../premove';
+import { rememberSeat, seatIn, seatUrl, type MySeat } from './myGames';
+import { gameParts } from './liveGames';
+import { timeControl } from '../rules';
 
 export interface GamePageProps {
   id: string;
@@ -98,6 +101,20 @@ const sanOf = (uci: string, g: GameView, suffix: '' | '+' | '#') => {
  */
 export function canAskTakeback(plies: number, sideToMove: string | undefined, mySide: string, choicePending = false): boolean {
   return plies > 0 && sideToMove !== undefined && sideToMove !== mySide && !choicePending;
+}
+
+/**
+ * The rules and clock of a game in a few words, from its creation request ("Chess · Parry · 5+3"),
+ * for the lobby's "Your games".
+ */
+export function requestLine(request: unknown, rules: Rules | null): string {
+  const r = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
+  const ids = (v: unknown) => (Array.isArray(v) ? v : []).map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null ? String((x as { name?: unknown; id?: unknown }).name ?? (x as { id?: unknown }).id ?? 'custom rule') : '?'));
+  const parts = gameParts(
+    { id: '', status: '', game: typeof r.game === 'string' ? r.game : undefined, presets: ids(r.presets).map((p) => p.split(':')[0]), modifiers: ids(r.modifiers), layout: typeof r.layout === 'string' ? r.layout : undefined },
+    rules,
+  );
+  return [...parts, timeControl(r.clock)].join(' · ');
 }
 
 /**
@@ -500,6 +517,26 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
     }
   }, [premove, s?.plyCount, s?.sideToMove, !!s?.pendingChoice, s?.status, client.connection, !!client.gameOver, !!g?.result]);
 
+  // "Your games" (trial 20 item 1): this browser remembers the seat it plays, so the lobby can bring
+  // a player back to it after the tab is closed.
+  const mySeatNow = !hotSeat && token && (client.seat === 'white' || client.seat === 'black') ? client.seat : null;
+  const finishedNow = !!(g && resultOf(client));
+  useEffect(() => {
+    if (!mySeatNow || !token || !g) return;
+    const other = mySeatNow === 'white' ? 'black' : 'white';
+    rememberSeat({
+      id,
+      seat: mySeatNow,
+      token,
+      opponent: g.players[other] ?? null,
+      rules: request !== undefined ? requestLine(request, rules) : undefined,
+      at: Date.now(),
+      finished: finishedNow || undefined,
+    });
+  }, [mySeatNow, token, !!g, g?.players.white, g?.players.black, request, rules, finishedNow]);
+  // The plain (spectator) link opened in a browser that holds a seat of this game: offered.
+  const [heldSeat] = useState<MySeat | null>(() => (token || hotSeat ? null : seatIn(id)));
+
   if (!g || !s) {
     return (
       <main class="game loading">
@@ -653,6 +690,15 @@ export function GamePage({ id, token, hotSeat, backTo }: GamePageProps) {
         )}
       </div>
       <section class="board-col">
+        {heldSeat && seat === 'spectator' && (
+          <p class="notice info held-seat" role="status" data-held-seat={heldSeat.seat}>
+            You have a seat in this game:{' '}
+            <a href={seatUrl(heldSeat.id, heldSeat.token)} data-held-seat-link>
+              {live ? 'play' : 'open it'} as {heldSeat.seat === 'white' ? 'White' : 'Black'}
+            </a>
+            {live ? '' : ' (the game is over)'}.
+          </p>
+        )}
         {notJoined && live && (
           <p class="notice info" role="status" data-waiting-opponent>
             Your opponent has not joined yet: the game is in the lobby’s open challenges. It starts when someone takes the {opponent} seat.

@@ -3,7 +3,7 @@
  * an open challenge or watch a live game.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
+import { api, ApiError, isLive, type CreatedGame, type CreateGameRequest, type Finding, type GameSummary, type RuleEntry, type Rules } from '../protocol';
 import { loadCustomModifiers } from './customModifiers';
 import { editUrl } from '../editor/draft';
 import { knownRuleIds, rememberSharedRule, ruleFromUrl, shareUrl } from '../editor/knownRules';
@@ -12,6 +12,26 @@ import { randomSeed, seedOf } from '../words';
 import { gameParts, playersLine, sameNameHint, watchable } from './liveGames';
 import { timeControl } from '../rules';
 import { loadName, nameProblem, saveName } from './names';
+import { agoText, forgetGame, loadMyGames, markFinished, rememberSeat, seatLine, yourGames, type MySeat } from './myGames';
+
+/**
+ * The Layout select's entries besides its first, "Standard start" (value ''): the server's layouts
+ * for the chosen game, less `standard`, which is that first entry again (trial 20 item 7: both
+ * "Standard start" and "standard" were listed).
+ */
+export function layoutChoices(rules: Rules | null, game: string): RuleEntry[] {
+  return (rules?.layouts ?? []).filter((l) => (!l.game || !game || l.game === game) && l.id !== 'standard');
+}
+
+/**
+ * What the lobby does with a remembered seat once the server answered for its game: `gone` (404:
+ * dropped from the list), `finished`, or `live`; `unknown` when the server could not be asked (the
+ * entry stays as it was).
+ */
+export function seatCheck(answer: { ok: true; live: boolean } | { ok: false; status: number | null }): 'gone' | 'finished' | 'live' | 'unknown' {
+  if (answer.ok) return answer.live ? 'live' : 'finished';
+  return answer.status === 404 ? 'gone' : 'unknown';
+}
 
 export const TIME_CONTROLS: { label: string; clock: { initialSeconds: number; incrementSeconds: number } | null }[] = [
   { label: 'Untimed', clock: null },
@@ -223,6 +243,21 @@ export function Lobby() {
   const [open, setOpen] = useState<GameSummary[]>([]);
   const [live, setLive] = useState<GameSummary[]>([]);
   const customMods = useMemo(loadCustomModifiers, []);
+  // "Your games" (trial 20 item 1): the seats this browser holds, checked against the server once.
+  const [mine, setMine] = useState<MySeat[]>(loadMyGames);
+  useEffect(() => {
+    const ids = [...new Set(loadMyGames().map((x) => x.id))].slice(0, 30);
+    for (const gid of ids) {
+      api.getGame(gid).then(
+        (g) => {
+          if (seatCheck({ ok: true, live: isLive(g.session.status) && !g.result }) === 'finished') setMine(markFinished(gid));
+        },
+        (e: unknown) => {
+          if (seatCheck({ ok: false, status: e instanceof ApiError ? e.status : null }) === 'gone') setMine(forgetGame(gid));
+        },
+      );
+    }
+  }, []);
 
   useEffect(() => {
     // The saved rules this browser saved or was given a link to (`/?rule=ID`, offered ticked);
@@ -247,7 +282,7 @@ export function Lobby() {
     return () => clearInterval(t);
   }, []);
 
-  const layouts = (rules?.layouts ?? []).filter((l) => !l.game || !game || l.game === game);
+  const layouts = layoutChoices(rules, game);
   const presetConflicts = conflicts(presets, rules?.presets ?? []);
   const toggle = (list: string[], set: (v: string[]) => void, id: string) =>
     set(list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
@@ -309,6 +344,12 @@ export function Lobby() {
       // waits on the game page, which says the opponent has not joined yet (session-7 web trial:
       // the lobby said "Waiting for an opponent…" after the join): straight to the game page.
       const mySeat = g.seats[mine];
+      // Remembered for "Your games", whether or not the creator opens it now.
+      if (mySeat) {
+        const otherSide = mine === 'white' ? 'black' : 'white';
+        const foe = opponent.kind === 'computer' ? `engine:${opponent.level}` : (req[otherSide] as string | undefined) ?? null;
+        setMine(rememberSeat({ id: g.id, seat: mine, token: mySeat.token, url: mySeat.url, opponent: foe, rules: [...gameParts({ id: g.id, status: '', game: typeof req.game === 'string' && !gameYaml ? req.game : gameYaml ? 'custom' : undefined, presets, modifiers: modifiers.map((k) => k.replace(/^saved:/, '')), layout: req.layout }, rules, SHIPPED_GAMES), timeControl(clock ?? null)].join(' · '), at: Date.now() }));
+      }
       if ((opponent.kind === 'computer' || mode === 'open') && mySeat) {
         location.assign(mySeat.url);
         return;
@@ -620,6 +661,7 @@ export function Lobby() {
         )}
       </section>
       <section class="lists">
+        <YourGames list={mine} />
         <h2>Open challenges</h2>
         {open.length > 0 && (
           <label for="join-name" class="join-name">
@@ -657,6 +699,36 @@ export function inFile(message: string, file: string): string {
 /** Whether a message is a multi-line diagnostic, shown as preformatted lines. */
 export function isDiagnostic(text: string): boolean {
   return /\n/.test(text.trim());
+}
+
+/** "Your games": the seats this browser holds, unfinished first (Resume), then a few finished (View). */
+function YourGames({ list }: { list: MySeat[] }) {
+  const { unfinished, finished } = yourGames(list);
+  if (!unfinished.length && !finished.length) return null;
+  const now = Date.now();
+  const row = (e: MySeat, done: boolean) => (
+    <li data-my-game={e.id} data-my-seat={e.seat} data-my-finished={done ? '' : undefined}>
+      <span>
+        <b>{seatLine(e)}</b>
+        {e.rules ? ` · ${e.rules}` : ''}
+        {' · '}
+        <small>{agoText(e.at, now)}</small>
+      </span>
+      <a href={e.url} data-resume={e.id}>{done ? 'View' : 'Resume'}</a>
+    </li>
+  );
+  return (
+    <>
+      <h2>Your games</h2>
+      {unfinished.length > 0 ? <ul class="games mine">{unfinished.map((e) => row(e, false))}</ul> : <p class="empty">No unfinished games.</p>}
+      {finished.length > 0 && (
+        <>
+          <h3 class="finished-head">Finished</h3>
+          <ul class="games mine finished">{finished.map((e) => row(e, true))}</ul>
+        </>
+      )}
+    </>
+  );
 }
 
 function GameList({ games, rules, empty, action }: { games: GameSummary[]; rules: Rules | null; empty: string; action: (g: GameSummary) => preact.JSX.Element }) {

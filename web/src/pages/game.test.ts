@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameClient } from '../store';
-import { awayText, canAskTakeback, claimReady, pausedText, takebackBlocked, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, plySan, rematchSpectatorText, resultOf, whyNoMove } from './Game';
+import { awayText, canAskTakeback, claimReady, requestLine, pausedText, takebackBlocked, choiceClockText, choiceNearBoardText, choiceSecondsLeft, moveListRows, opponentCame, pieceNow, playedText, plySan, rematchSpectatorText, resultOf, whyNoMove } from './Game';
 import type { PieceOut } from '../protocol';
 
 // Regression (session-6 web trial): after a resignation or an agreed draw the
@@ -225,5 +225,13 @@ describe('pausedText', () => {
     expect(pausedText('black', null)).toBe('Game paused: waiting for Black to come back and choose.');
     expect(pausedText('white', null)).toBe('Game paused: waiting for White to come back and choose.');
     expect(pausedText(null, null)).toBe('Game paused: waiting for the player to come back and choose.');
+  });
+});
+
+// Trial 20 item 1: "Your games" lists each seat with its rules and clock.
+describe('requestLine', () => {
+  it('names the game, the rules and the clock of a creation request', () => {
+    expect(requestLine({ presets: [], modifiers: ['parry'], clock: { initialSeconds: 300, incrementSeconds: 3 } }, null)).toMatch(/^Chess · .* · 5\+3$/);
+    expect(requestLine({}, null)).toBe('Chess · untimed');
   });
 });
