@@ -18,6 +18,7 @@ import { ruleChecks } from './e2e-rules.mjs';
 import { trialChecks } from './e2e-trial.mjs';
 import { trial18Checks } from './e2e-trial18.mjs';
 import { trial20Checks } from './e2e-trial20.mjs';
+import { trial26Checks } from './e2e-trial26.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -1454,6 +1455,7 @@ try {
   await trialChecks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE, mock });
   if (!mock) await trial18Checks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE });
   if (!mock) await trial20Checks({ page, api, base, check, step, clickSquare, shot, DESKTOP, PHONE });
+  if (!mock) await trial26Checks({ page, api, check, step, clickSquare, shot, DESKTOP, PHONE });
 
   await step('yaml editor', async () => {
     const p = await page(DESKTOP, '/yaml');
