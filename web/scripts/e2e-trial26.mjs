@@ -197,7 +197,7 @@ export async function trial26Checks(h) {
     }
 
     const l = await page(DESKTOP, '/');
-    await l.waitForSelector('#lobby-layout option:nth-child(2)');
+    await l.waitForFunction(() => document.querySelectorAll('#lobby-layout option').length > 1);
     const opts = await l.locator('#lobby-layout option').allTextContents();
     check(opts.filter((o) => /standard/i.test(o)).length === 1, `the Layout list has one standard entry (${opts.join(', ')})`);
     await l.context().close();

@@ -390,6 +390,8 @@ export function Lobby() {
   const other = myColour === 'white' ? 'black' : 'white';
   return (
     <main class="lobby">
+      {/* First on a phone (one column): a player back for their game finds it without scrolling. */}
+      <YourGames list={mine} />
       <section class="create">
         <h2>New game</h2>
         {loadError && <p class="notice error">Could not load the rules: {loadError}</p>}
@@ -661,7 +663,6 @@ export function Lobby() {
         )}
       </section>
       <section class="lists">
-        <YourGames list={mine} />
         <h2>Open challenges</h2>
         {open.length > 0 && (
           <label for="join-name" class="join-name">
@@ -718,7 +719,7 @@ function YourGames({ list }: { list: MySeat[] }) {
     </li>
   );
   return (
-    <>
+    <section class="mine" aria-label="Your games">
       <h2>Your games</h2>
       {unfinished.length > 0 ? <ul class="games mine">{unfinished.map((e) => row(e, false))}</ul> : <p class="empty">No unfinished games.</p>}
       {finished.length > 0 && (
@@ -727,7 +728,7 @@ function YourGames({ list }: { list: MySeat[] }) {
           <ul class="games mine finished">{finished.map((e) => row(e, true))}</ul>
         </>
       )}
-    </>
+    </section>
   );
 }
 
