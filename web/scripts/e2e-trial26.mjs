@@ -31,9 +31,9 @@ export async function trial26Checks(h) {
       await f.close();
       await w.evaluate(() => {
         const k = 'houserules.myGames';
-        const list = JSON.parse(localStorage.getItem(k) ?? '[]');
+        const list = JSON.parse(window.localStorage.getItem(k) ?? '[]');
         list.push({ id: 'no-such-game-web26', seat: 'black', token: 'x', url: '/games/no-such-game-web26?token=x', at: Date.now() - 3_600_000 });
-        localStorage.setItem(k, JSON.stringify(list));
+        window.localStorage.setItem(k, JSON.stringify(list));
       });
       await w.goto('/');
       await w.waitForSelector(`[data-my-game="${g.id}"]`);
