@@ -457,7 +457,7 @@ export async function ruleChecks(h) {
     check((await markersOf(b, 'pit')).join() === 'a3', 'choice timeout: after 2 s the first option, a3, is taken');
     await w.waitForSelector('.choice', { state: 'detached' });
     const tlog = await w.locator('.events').textContent();
-    check(/time ran out: the default was taken/.test(tlog), `choice timeout: the event log says the choice was made by the timeout (${tlog.replace(/\s+/g, ' ').slice(-120)})`);
+    check(/not answered in time: the default was taken|did not answer in time: the default was taken/.test(tlog), `choice timeout: the event log says the choice was made by the timeout (${tlog.replace(/\s+/g, ' ').slice(-120)})`);
     await shot(w, 'timeout-log-desktop');
     await close(w, b);
   });
