@@ -72,10 +72,17 @@ def test_random_games_agree_with_python_chess():
                 endings[ref.outcome().termination] = endings.get(ref.outcome().termination, 0) + 1
                 break
             moves = list(ref.legal_moves)
-            # Captures and promotions more often than by chance, so that games reach
-            # endgames (insufficient material, stalemate) as well as mates.
+            # Checks, captures and promotions more often than by chance, so that games
+            # reach mates and endgames (insufficient material, stalemate).
+            checks = [m for m in moves if ref.gives_check(m)]
             capture = [m for m in moves if ref.is_capture(m) or m.promotion]
-            m = rng.choice(capture if capture and rng.random() < 0.5 else moves)
+            r = rng.random()
+            if checks and r < 0.3:
+                m = rng.choice(checks)
+            elif capture and r < 0.7:
+                m = rng.choice(capture)
+            else:
+                m = rng.choice(moves)
             san = ref.san(m)
             if ply % 2:
                 ours.push_san(san)
@@ -193,8 +200,8 @@ def test_python_chess_style_construction_and_views():
     svg = ours._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<rect") == 64
     # Promotion letters and castling squares as python-chess reports them.
-    p = houserules.Board(fen="8/P6k/8/8/8/8/8/4K2R w K - 0 1")
+    p = houserules.Board(fen="8/P5k1/8/8/8/8/8/4K2R w K - 0 1")
     q = p.parse_uci("a7a8q")
     assert q.promotion == "q" and q.to_square == chess.A8
     castle = p.parse_san("O-O")
-    assert castle.uci() == chess.Board("8/P6k/8/8/8/8/8/4K2R w K - 0 1").parse_san("O-O").uci()
+    assert castle.uci() == chess.Board("8/P5k1/8/8/8/8/8/4K2R w K - 0 1").parse_san("O-O").uci()

@@ -10,6 +10,7 @@ as `request.duplicate-parameter` with the entry's path.
 
 import json
 
+import chess
 import pytest
 
 import houserules
@@ -39,17 +40,25 @@ def test_manual_coin_flips_are_choices():
     s = houserules.Session(
         {"modifiers": ["coin-flip-restriction:allowed=pawn"], "coinFlips": "manual"}
     )
-    c = s.pending_choice
-    assert c["kind"] == "coin-flip" and c["for_player"] == "white"
-    s.choose("tails")
-    # Tails: only pawns may move (16 pawn moves at the start).
-    assert sorted(s.legal_moves) == sorted(
-        f"{f}2{f}{r}" for f in "abcdefgh" for r in (3, 4)
-    )
+    # on-turn-start never fires at creation (rulings A6, docs/modifiers.md): White's first
+    # turn has no flip and all 20 moves.
+    assert s.pending_choice is None and len(s.legal_moves) == 20
     s.play("e2e4")
-    assert s.pending_choice["for_player"] == "black"
+    c = s.pending_choice
+    assert c["kind"] == "coin-flip" and c["for_player"] == "black"
+    assert sorted(c["options"]) == ["heads", "tails"]
+    s.choose("tails")
+    # Tails: only pawns may move; python-chess lists Black's pawn moves after 1. e4.
+    ref = chess.Board()
+    ref.push_uci("e2e4")
+    pawn_moves = sorted(m.uci() for m in ref.legal_moves if ref.piece_type_at(m.from_square) == chess.PAWN)
+    assert sorted(s.legal_moves) == pawn_moves
+    s.play("e7e5")
+    ref.push_uci("e7e5")
+    assert s.pending_choice["for_player"] == "white"
     s.choose("heads")
-    assert len(s.legal_moves) == 20  # heads: no restriction; Black's 20 start moves
+    # Heads: no restriction.
+    assert sorted(s.legal_moves) == sorted(m.uci() for m in ref.legal_moves)
 
 
 def play_some(s, plies):

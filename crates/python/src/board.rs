@@ -103,7 +103,7 @@ fn rules_text(rules: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         return Ok(String::new());
     }
     if let Ok(s) = r.cast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return s.extract::<String>();
     }
     let list: Vec<String> = r.extract().map_err(|_| {
         PyValueError::new_err(
@@ -157,7 +157,7 @@ fn uci_parts(uci: &str, w: u8, h: u8) -> Option<(u32, u32, Option<String>, Optio
 /// not python-chess's piece-type numbers, since a rule set may have any
 /// pieces. A castling move's `to_square` is the king's destination, and
 /// the rook's square in Chess960 (as in its UCI).
-#[pyclass(module = "houserules", frozen)]
+#[pyclass(module = "houserules", frozen, skip_from_py_object)]
 #[derive(Clone)]
 pub struct Move {
     uci: String,
@@ -191,11 +191,6 @@ impl Move {
             drop,
             engine: Some((m, w)),
         }
-    }
-
-    /// The UCI text.
-    pub(crate) fn uci_text(&self) -> &str {
-        &self.uci
     }
 }
 
@@ -267,7 +262,7 @@ impl Move {
 /// and `fifty-move-rule` when claimed, or a rule's own reason such as
 /// `king-captured`), `winner` True for White, False for Black, None for a
 /// draw.
-#[pyclass(module = "houserules", frozen)]
+#[pyclass(module = "houserules", frozen, skip_from_py_object)]
 #[derive(Clone)]
 pub struct Outcome {
     #[pyo3(get)]

@@ -18,7 +18,7 @@ pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAn
 /// other object is written by `json.dumps`.
 pub(crate) fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return s.extract::<String>();
     }
     let py = obj.py();
     py.import("json")?

@@ -34,7 +34,7 @@ impl Read for PyFile {
                     return Ok(b.as_bytes().to_vec());
                 }
                 if let Ok(s) = got.cast::<PyString>() {
-                    return Ok(s.to_str()?.as_bytes().to_vec());
+                    return Ok(s.extract::<String>()?.into_bytes());
                 }
                 Err(PyValueError::new_err(
                     "the file's read() returned neither str nor bytes",
@@ -101,7 +101,8 @@ impl PgnReader {
             .map_err(|_| PyRuntimeError::new_err("the reader was poisoned by a panic"))?;
         // The file object's read() takes the GIL again; reading a file
         // from disk runs without it.
-        let next = py.detach(|| r.read_game());
+        let reader: &mut Reader<Source> = &mut r;
+        let next = py.detach(|| reader.read_game());
         Ok(next.map(|g| match g {
             Ok(game) => PgnGame { game, error: None },
             Err(e) => PgnGame {
@@ -247,14 +248,12 @@ impl PgnGame {
         for (i, san) in self.game.mainline_sans().enumerate() {
             if let Err(e) = b.push_san_inner(py, san) {
                 let msg = format!("ply {}: {}", i + 1, e.value(py));
-                return Err(match () {
-                    () if e.is_instance_of::<crate::AmbiguousMoveError>(py) => {
-                        crate::AmbiguousMoveError::new_err(msg)
-                    }
-                    () if e.is_instance_of::<crate::InvalidMoveError>(py) => {
-                        crate::InvalidMoveError::new_err(msg)
-                    }
-                    () => crate::IllegalMoveError::new_err(msg),
+                return Err(if e.is_instance_of::<crate::AmbiguousMoveError>(py) {
+                    crate::AmbiguousMoveError::new_err(msg)
+                } else if e.is_instance_of::<crate::InvalidMoveError>(py) {
+                    crate::InvalidMoveError::new_err(msg)
+                } else {
+                    crate::IllegalMoveError::new_err(msg)
                 });
             }
         }
