@@ -7,7 +7,9 @@ use std::path::Path;
 use houserules_engine::fen::{parse_square, standard_castling_letters};
 use houserules_engine::san::SanError;
 use houserules_engine::uci::UciError;
-use houserules_engine::{Claim, Color, Game, GameError, Move as EMove, Status, Variant};
+use houserules_engine::{
+    Claim, Color, Game, GameError, Move as EMove, MoveKind, Status, Variant,
+};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -124,12 +126,16 @@ fn looks_like_fen(s: &str) -> bool {
 
 /// The squares, promotion and drop of a UCI text on a board `w`×`h`
 /// (`e2e4`, `e7e8q`, `a10b10`, `P@e4`): `(from, to, promotion, drop)`,
-/// the letters lower-case; `None` when it is not UCI of that board.
-#[allow(clippy::type_complexity)]
-fn uci_parts(uci: &str, w: u8, h: u8) -> Option<(u32, u32, Option<String>, Option<String>)> {
+/// the letters lower case; `None` when it is not UCI of that board.
+fn uci_parts(uci: &str, w: u8, h: u8) -> Option<(u16, u16, Option<u8>, Option<u8>)> {
     if let Some((piece, sq)) = uci.split_once('@') {
-        let to = u32::from(parse_square(sq, w, h)?);
-        return Some((to, to, None, Some(piece.to_ascii_lowercase())));
+        let to = u16::from(parse_square(sq, w, h)?);
+        let &[p] = piece.as_bytes() else {
+            return None;
+        };
+        return p
+            .is_ascii_alphabetic()
+            .then_some((to, to, None, Some(p.to_ascii_lowercase())));
     }
     let b = uci.as_bytes();
     let square_end = |start: usize| -> Option<usize> {
@@ -144,11 +150,19 @@ fn uci_parts(uci: &str, w: u8, h: u8) -> Option<(u32, u32, Option<String>, Optio
     };
     let a = square_end(0)?;
     let c = square_end(a)?;
-    let from = u32::from(parse_square(&uci[..a], w, h)?);
-    let to = u32::from(parse_square(&uci[a..c], w, h)?);
-    let promo = (c < uci.len()).then(|| uci[c..].to_ascii_lowercase());
+    let from = u16::from(parse_square(&uci[..a], w, h)?);
+    let to = u16::from(parse_square(&uci[a..c], w, h)?);
+    let promo = match &b[c..] {
+        [] => None,
+        [p] if p.is_ascii_alphabetic() => Some(p.to_ascii_lowercase()),
+        _ => return None,
+    };
     Some((from, to, promo, None))
 }
+
+/// The longest UCI text of a move: `a64b64q` (boards hold at most 128
+/// squares, so a rank has at most 3 digits with room to spare).
+const UCI_MAX: usize = 11;
 
 /// A move, as python-chess's `chess.Move`: compared and hashed by its UCI
 /// text. `from_square`/`to_square` are square indices (`a1` = 0, rank by
@@ -157,40 +171,102 @@ fn uci_parts(uci: &str, w: u8, h: u8) -> Option<(u32, u32, Option<String>, Optio
 /// not python-chess's piece-type numbers, since a rule set may have any
 /// pieces. A castling move's `to_square` is the king's destination, and
 /// the rook's square in Chess960 (as in its UCI).
-#[pyclass(module = "houserules", frozen, skip_from_py_object)]
-#[derive(Clone)]
+// Plain bytes, no heap: a board lists its moves as these by the million
+// (the speed row of docs/performance.md).
+#[pyclass(module = "houserules", frozen, skip_from_py_object, freelist = 1024)]
+#[derive(Clone, Copy)]
 pub struct Move {
-    uci: String,
-    #[pyo3(get)]
-    from_square: u32,
-    #[pyo3(get)]
-    to_square: u32,
-    #[pyo3(get)]
-    promotion: Option<String>,
-    #[pyo3(get)]
-    drop: Option<String>,
+    text: [u8; UCI_MAX],
+    len: u8,
+    from: u16,
+    to: u16,
+    promo: Option<u8>,
+    dropped: Option<u8>,
     /// The engine's move and the board width it belongs to, when the move
     /// came from a board (a move built by `Move.from_uci` is read again by
     /// the board it is given to).
     engine: Option<(EMove, u8)>,
 }
 
+/// Appends the name of `sq` (board `w` files wide) to `buf` at `*n`.
+fn put_square(buf: &mut [u8; UCI_MAX], n: &mut usize, sq: u8, w: u8) {
+    let f = sq % w;
+    let r = u32::from(sq / w) + 1;
+    buf[*n] = b'a' + f;
+    *n += 1;
+    if r >= 10 {
+        buf[*n] = b'0' + (r / 10 % 10) as u8;
+        *n += 1;
+    }
+    buf[*n] = b'0' + (r % 10) as u8;
+    *n += 1;
+}
+
 impl Move {
-    /// The move `m` of `game` (one of `legal`, its legal moves).
+    /// The move `m` of `game` (one of `legal`, its legal moves), written
+    /// as [`houserules_engine::uci::write`] writes it: castling through the
+    /// engine (its notation depends on the mode and the other moves),
+    /// other moves here, without allocating.
     pub(crate) fn of(game: &Game, legal: &[EMove], m: EMove) -> Move {
-        let uci = game.uci_among(m, legal);
         let def = game.variant().definition();
         let (w, h) = (def.width, def.height);
-        let (from_square, to_square, promotion, drop) =
-            uci_parts(&uci, w, h).unwrap_or((u32::from(m.from), u32::from(m.to), None, None));
+        let mut text = [0u8; UCI_MAX];
+        let mut n = 0;
+        let symbol = |k: houserules_engine::PieceKind| def.pieces[k.index()].symbol as u8;
+        if m.kind == MoveKind::Castle {
+            let uci = game.uci_among(m, legal);
+            let (from, to, promo, dropped) =
+                uci_parts(&uci, w, h).unwrap_or((u16::from(m.from), u16::from(m.to), None, None));
+            let len = uci.len().min(UCI_MAX);
+            text[..len].copy_from_slice(&uci.as_bytes()[..len]);
+            return Move {
+                text,
+                len: len as u8,
+                from,
+                to,
+                promo,
+                dropped,
+                engine: Some((m, w)),
+            };
+        }
+        if let Some(k) = m.dropped() {
+            let p = symbol(k);
+            text[0] = p.to_ascii_uppercase();
+            text[1] = b'@';
+            n = 2;
+            put_square(&mut text, &mut n, m.to, w);
+            return Move {
+                text,
+                len: n as u8,
+                from: u16::from(m.to),
+                to: u16::from(m.to),
+                promo: None,
+                dropped: Some(p.to_ascii_lowercase()),
+                engine: Some((m, w)),
+            };
+        }
+        put_square(&mut text, &mut n, m.from, w);
+        put_square(&mut text, &mut n, m.to, w);
+        let promo = m.promotion.map(|k| symbol(k).to_ascii_lowercase());
+        if let Some(p) = promo {
+            text[n] = p;
+            n += 1;
+        }
         Move {
-            uci,
-            from_square,
-            to_square,
-            promotion,
-            drop,
+            text,
+            len: n as u8,
+            from: u16::from(m.from),
+            to: u16::from(m.to),
+            promo,
+            dropped: None,
             engine: Some((m, w)),
         }
+    }
+
+    /// The UCI text.
+    pub(crate) fn text(&self) -> &str {
+        // Only ASCII is ever written into the buffer.
+        std::str::from_utf8(&self.text[..self.len as usize]).unwrap_or("")
     }
 }
 
@@ -198,45 +274,72 @@ impl Move {
 impl Move {
     /// A move from its UCI text (`e2e4`, `e7e8q`, `P@e4`, `a10b10`): the
     /// board it is played on reads it, so it may be written for any board.
-    /// The square indices assume 8 files unless the text says more.
+    /// The square indices assume 8 files unless the text names more.
     ///
     /// Raises InvalidMoveError when the text is not UCI.
     #[staticmethod]
     fn from_uci(uci: &str) -> PyResult<Move> {
-        let (from_square, to_square, promotion, drop) = uci_parts(uci, 8, 26)
+        let bad = || InvalidMoveError::new_err(UciError::Syntax(uci.to_string()).to_string());
+        if uci.len() > UCI_MAX {
+            return Err(bad());
+        }
+        let (from, to, promo, dropped) = uci_parts(uci, 8, 26)
             .or_else(|| uci_parts(uci, 26, 26))
-            .ok_or_else(|| {
-                InvalidMoveError::new_err(
-                    UciError::Syntax(uci.to_string()).to_string(),
-                )
-            })?;
+            .ok_or_else(bad)?;
+        let mut text = [0u8; UCI_MAX];
+        text[..uci.len()].copy_from_slice(uci.as_bytes());
         Ok(Move {
-            uci: uci.to_string(),
-            from_square,
-            to_square,
-            promotion,
-            drop,
+            text,
+            len: uci.len() as u8,
+            from,
+            to,
+            promo,
+            dropped,
             engine: None,
         })
     }
 
     /// The move in UCI (castling per the board's Chess960 mode when it
     /// was listed).
-    fn uci(&self) -> String {
-        self.uci.clone()
+    fn uci(&self) -> &str {
+        self.text()
     }
 
-    fn __str__(&self) -> String {
-        self.uci.clone()
+    /// The square the piece leaves (a drop: the square it is put on).
+    #[getter]
+    fn from_square(&self) -> u16 {
+        self.from
+    }
+
+    /// The square the piece goes to.
+    #[getter]
+    fn to_square(&self) -> u16 {
+        self.to
+    }
+
+    /// The letter of the piece a promotion makes (`"q"`), or None.
+    #[getter]
+    fn promotion(&self) -> Option<char> {
+        self.promo.map(char::from)
+    }
+
+    /// The letter of the piece a drop puts on the board (`"n"`), or None.
+    #[getter]
+    fn drop(&self) -> Option<char> {
+        self.dropped.map(char::from)
+    }
+
+    fn __str__(&self) -> &str {
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("Move.from_uci('{}')", self.uci)
+        format!("Move.from_uci('{}')", self.text())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<Move>() {
-            Ok(o) => o.get().uci == self.uci,
+            Ok(o) => o.get().text() == self.text(),
             Err(_) => false,
         }
     }
@@ -244,7 +347,7 @@ impl Move {
     fn __hash__(&self) -> u64 {
         // FNV-1a of the UCI text: equal moves hash alike.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.uci.bytes() {
+        for b in self.text().bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
@@ -399,7 +502,7 @@ impl Board {
                 return Ok(m);
             }
         }
-        self.game.parse_uci(&mv.uci).map_err(|e| uci_error(&e))
+        self.game.parse_uci(mv.text()).map_err(|e| uci_error(&e))
     }
 
     /// The legal moves as `Move`s.
@@ -411,14 +514,9 @@ impl Board {
             .collect()
     }
 
-    fn play(&mut self, py: Python<'_>, m: EMove, shown: Option<Move>) -> PyResult<Py<Move>> {
-        let obj = match shown {
-            Some(s) => s,
-            None => {
-                let legal = self.game.legal_moves();
-                Move::of(&self.game, &legal, m)
-            }
-        };
+    fn play(&mut self, py: Python<'_>, m: EMove) -> PyResult<Py<Move>> {
+        let legal = self.game.legal_moves();
+        let obj = Move::of(&self.game, &legal, m);
         self.game.apply(m).map_err(game_error)?;
         let obj = Py::new(py, obj)?;
         self.stack.push(obj.clone_ref(py));
@@ -445,7 +543,7 @@ impl Board {
     /// `push_san` for the PGN reader.
     pub(crate) fn push_san_inner(&mut self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
         let em = self.game.parse_san(san).map_err(|e| san_error(&e))?;
-        self.play(py, em, None)
+        self.play(py, em)
     }
 
     /// Moves played on this board.
@@ -592,18 +690,26 @@ impl Board {
     /// Raises IllegalMoveError when it is not legal here (the board is
     /// then unchanged).
     fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        if let Ok(m) = r#move.cast::<Move>() {
-            let m = m.get();
-            let em = self.resolve(m)?;
-            let shown = m.engine.is_some_and(|(e, _)| e == em).then(|| m.clone());
-            self.play(py, em, shown)?;
+        if let Ok(obj) = r#move.cast::<Move>() {
+            let m = obj.get();
+            // A move listed by a board of this width: the engine judges it
+            // as it plays it (one legal-move listing), and the stack keeps
+            // the caller's object.
+            if let Some((em, w)) = m.engine {
+                if w == self.game.variant().definition().width && self.game.apply(em).is_ok() {
+                    self.stack.push(obj.clone().unbind());
+                    return Ok(());
+                }
+            }
+            let em = self.game.parse_uci(m.text()).map_err(|e| uci_error(&e))?;
+            self.play(py, em)?;
             return Ok(());
         }
         let text: String = r#move
             .extract()
             .map_err(|_| PyValueError::new_err("push takes a Move or a UCI string"))?;
         let em = self.game.parse_uci(&text).map_err(|e| uci_error(&e))?;
-        self.play(py, em, None)?;
+        self.play(py, em)?;
         Ok(())
     }
 
@@ -612,7 +718,7 @@ impl Board {
     /// Raises InvalidMoveError (not UCI) or IllegalMoveError.
     fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
         let em = self.game.parse_uci(uci).map_err(|e| uci_error(&e))?;
-        self.play(py, em, None)
+        self.play(py, em)
     }
 
     /// Plays a move in SAN (`Nf3`, `O-O`, `exd8=Q+`) and returns it.
@@ -620,7 +726,7 @@ impl Board {
     /// Raises InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
     fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
         let em = self.game.parse_san(san).map_err(|e| san_error(&e))?;
-        self.play(py, em, None)
+        self.play(py, em)
     }
 
     /// Takes back the last move and returns it.
