@@ -7,9 +7,7 @@ use std::path::Path;
 use houserules_engine::fen::{parse_square, standard_castling_letters};
 use houserules_engine::san::SanError;
 use houserules_engine::uci::UciError;
-use houserules_engine::{
-    Claim, Color, Game, GameError, Move as EMove, MoveKind, Status, Variant,
-};
+use houserules_engine::{Claim, Color, Game, GameError, Move as EMove, MoveKind, Status, Variant};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -306,12 +304,15 @@ impl Move {
     }
 
     /// The square the piece leaves (a drop: the square it is put on).
+    // python-chess's attribute names, not conversions.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn from_square(&self) -> u16 {
         self.from
     }
 
     /// The square the piece goes to.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn to_square(&self) -> u16 {
         self.to
@@ -391,10 +392,7 @@ impl Outcome {
             Some(false) => "False",
             None => "None",
         };
-        format!(
-            "Outcome(termination='{}', winner={w})",
-            self.termination
-        )
+        format!("Outcome(termination='{}', winner={w})", self.termination)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -586,8 +584,15 @@ pub(crate) fn build_board(
     let typed = fen.filter(|f| f.trim() != "startpos");
     let text = typed.unwrap_or(&start_fen);
     let mut game = Game::from_fen(variant, text).map_err(|e| {
-        let what = if typed.is_some() { "invalid FEN" } else { "the start position is not valid" };
-        PyValueError::new_err(format!("{what} `{}`: {e}", houserules_engine::echo::echo(text)))
+        let what = if typed.is_some() {
+            "invalid FEN"
+        } else {
+            "the start position is not valid"
+        };
+        PyValueError::new_err(format!(
+            "{what} `{}`: {e}",
+            houserules_engine::echo::echo(text)
+        ))
     })?;
     if typed.is_some() {
         // As the CLI's --fen: castling letters only Chess960 can keep make
@@ -641,8 +646,7 @@ impl Board {
             "chess" => None,
             g => Some(load_game(g).map_err(PyValueError::new_err)?),
         };
-        let (variant, start) =
-            choose(base, game, &rules, layout).map_err(PyValueError::new_err)?;
+        let (variant, start) = choose(base, game, &rules, layout).map_err(PyValueError::new_err)?;
         build_board(variant, start, fen, chess960, rules)
     }
 
@@ -1097,7 +1101,11 @@ impl Board {
             for f in 0..w {
                 let x = f64::from(f) * sq;
                 let y = f64::from(h - 1 - r) * sq;
-                let fill = if (r + f) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+                let fill = if (r + f) % 2 == 0 {
+                    "#b58863"
+                } else {
+                    "#f0d9b5"
+                };
                 s.push_str(&format!(
                     "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{sq:.1}\" height=\"{sq:.1}\" fill=\"{fill}\"/>"
                 ));

@@ -140,9 +140,10 @@ fn start_board(game: &RGame) -> PyResult<Board> {
     };
     let chess960 = houserules_pgn::replay::rules_for_variant(Some(variant_tag))
         == Ok(houserules_pgn::Rules::Chess960);
-    let id: Option<String> = if variant_tag.is_empty() || chess960 {
-        None
-    } else if houserules_pgn::replay::rules_for_variant(Some(variant_tag)).is_ok() {
+    // Absent, standard or Chess960: FIDE chess (Chess960 castling set below).
+    let id: Option<String> = if variant_tag.is_empty()
+        || houserules_pgn::replay::rules_for_variant(Some(variant_tag)).is_ok()
+    {
         None
     } else if let Some(g) = houserules_presets::lichess::find(variant_tag) {
         Some(g.id.to_string())
@@ -307,7 +308,11 @@ pub fn write_board(
     }
     let result = result.unwrap_or_else(|| b.result_text().to_string());
     let tags = RuleTags::of_game(&b.game, &b.rules);
-    let start = if n == 0 { b.game.fen() } else { b.start_fen.clone() };
+    let start = if n == 0 {
+        b.game.fen()
+    } else {
+        b.start_fen.clone()
+    };
     let mut pgn = rule_set_game(&tags, &start, b.own_start, &sans, &result);
     if let Some(h) = headers {
         for (k, v) in h.iter() {

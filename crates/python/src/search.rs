@@ -79,7 +79,9 @@ fn limits(depth: Option<u32>, movetime: Option<f64>) -> PyResult<Limits> {
     }
     if let Some(t) = movetime {
         if !(t.is_finite() && t > 0.0) {
-            return Err(PyValueError::new_err("movetime is a positive number of seconds"));
+            return Err(PyValueError::new_err(
+                "movetime is a positive number of seconds",
+            ));
         }
         l.movetime = Some(Duration::from_secs_f64(t));
     }
