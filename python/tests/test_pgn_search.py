@@ -120,3 +120,22 @@ def test_search_releases_the_gil_and_takes_sessions():
     s = houserules.Session({"modifiers": ["mr_freeze"]})
     r = houserules.search(s, movetime=0.2)
     assert r.choice in s.pending_choice["options"]
+
+
+def test_variant_tags_choose_the_rules(shared):
+    # Crazyhouse, Antichess and Chess960 games from python-chess's own test data: the
+    # Variant tag chooses the rules, and the final position agrees with python-chess's
+    # variant boards (chess.variant, chosen by python-chess from the same tag).
+    base = shared / "pgn" / "python-chess"
+    for name, variant in [
+        ("knightvuillaume-jannlee-zh-lichess.pgn", "Crazyhouse"),
+        ("saturs-jannlee-zh-lichess.pgn", "Crazyhouse"),
+        ("antichess-programfox.pgn", "Antichess"),
+        ("cutechess-fischerrandom.pgn", "fischerandom"),
+    ]:
+        with open(base / name, encoding="utf-8") as f:
+            ref = chess.pgn.read_game(f)
+        game = next(houserules.pgn.read_games(base / name))
+        assert game.headers["Variant"] == variant
+        assert game.moves and len(game.moves) == len(list(ref.mainline_moves()))
+        assert game.end().fen() == ref.end().board().fen(), name
