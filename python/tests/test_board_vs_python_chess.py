@@ -101,9 +101,11 @@ def test_random_games_agree_with_python_chess():
             if seen >= want:
                 break
     assert seen >= want
-    # The sample reaches the endings it claims to check.
-    assert endings.get(chess.Termination.CHECKMATE, 0) > 0, endings
-    assert endings.get(chess.Termination.INSUFFICIENT_MATERIAL, 0) > 0, endings
+    # The default sample (and any larger) reaches the endings it claims to check; a
+    # smaller HOUSERULES_PY_POSITIONS may not.
+    if want >= 10_000:
+        assert endings.get(chess.Termination.CHECKMATE, 0) > 0, endings
+        assert endings.get(chess.Termination.INSUFFICIENT_MATERIAL, 0) > 0, endings
 
 
 def test_pop_restores_the_position_and_history():
