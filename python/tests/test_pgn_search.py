@@ -139,3 +139,19 @@ def test_variant_tags_choose_the_rules(shared):
         assert game.headers["Variant"] == variant
         assert game.moves and len(game.moves) == len(list(ref.mainline_moves()))
         assert game.end().fen() == ref.end().board().fen(), name
+
+
+def test_a_layout_start_is_written_with_its_fen():
+    # A Chess960 layout's start is not what the Variant tag alone rebuilds: the writer
+    # adds SetUp/FEN, and python-chess reads the game from that position (its own
+    # numbering of the 960 positions gives the same board for position 3).
+    b = houserules.Board(layout="chess960:3")
+    b.push_san("e4")
+    b.push_san("e5")
+    text = houserules.pgn.write_game(b)
+    ref = chess.pgn.read_game(io.StringIO(text))
+    assert ref.headers["SetUp"] == "1"
+    assert ref.board().board_fen() == chess.Board.from_chess960_pos(3).board_fen()
+    assert ref.end().board().board_fen() == b.board_fen()
+    back = next(houserules.pgn.read_games(io.StringIO(text)))
+    assert back.end().fen() == b.fen()

@@ -580,6 +580,7 @@ pub(crate) fn build_board(
     fen: Option<&str>,
     chess960: bool,
     rules: String,
+    layout_given: bool,
 ) -> PyResult<Board> {
     let typed = fen.filter(|f| f.trim() != "startpos");
     let text = typed.unwrap_or(&start_fen);
@@ -609,7 +610,9 @@ pub(crate) fn build_board(
         game.set_chess960(true);
     }
     let mut b = Board::from_game(game, rules);
-    b.own_start = typed.is_none();
+    // The rules' own start (no `SetUp`/`FEN` in PGN): no FEN and no layout
+    // chosen (a Chess960 layout's position is not what the tags rebuild).
+    b.own_start = typed.is_none() && !layout_given;
     Ok(b)
 }
 
@@ -647,7 +650,7 @@ impl Board {
             g => Some(load_game(g).map_err(PyValueError::new_err)?),
         };
         let (variant, start) = choose(base, game, &rules, layout).map_err(PyValueError::new_err)?;
-        build_board(variant, start, fen, chess960, rules)
+        build_board(variant, start, fen, chess960, rules, layout.is_some())
     }
 
     /// A board on the game defined by the YAML text `text`
@@ -677,7 +680,7 @@ impl Board {
             houserules_presets::build_on(base.definition(), base.has_hooks(), &rs, None)
                 .map_err(|e| PyValueError::new_err(format!("game {id}: {e}")))?
         };
-        build_board(variant, start, fen, chess960, rules)
+        build_board(variant, start, fen, chess960, rules, false)
     }
 
     /// The legal moves: `len()`, `in`, `count()`, iteration (a fresh list

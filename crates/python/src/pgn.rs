@@ -186,7 +186,7 @@ fn start_board(game: &RGame) -> PyResult<Board> {
             .and_then(|rs| houserules_presets::build_on(b.definition(), b.has_hooks(), &rs, None))
             .map_err(|e| PyValueError::new_err(format!("HouseRules tag `{house}`: {e}")))?,
     };
-    build_board(variant, start, fen, chess960, house)
+    build_board(variant, start, fen, chess960, house, false)
 }
 
 #[pymethods]
