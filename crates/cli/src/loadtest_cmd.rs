@@ -47,7 +47,9 @@ With --warmup-plies N every game first plays N plies, at most 33 a second
 so that each seat stays under the server's default message rate (a game
 that ends sooner is replaced and starts again), and
 the figures cover only what follows, so the cost per move can be compared
-at early and late plies. The server's CPU time per accepted move (user +
+at early and late plies. With --moves-per-second each game's pace starts
+at a random phase of its interval, at the start and again when its
+warm-up ends, so that the moves arrive evenly rather than in waves. The server's CPU time per accepted move (user +
 system, /proc/PID/stat, needs --server-pid) is taken over the measured
 window only, and printed with the load average at its start and end: on a
 shared machine it is the figure that depends least on the other jobs.
@@ -412,6 +414,14 @@ async fn bot_pair_games(
                 warm = true;
                 *ready = true;
                 stats.warm.fetch_add(1, Ordering::Relaxed);
+                if let Some(p) = pace {
+                    // Warm-ups run at one fixed gap, so the games end them
+                    // together: paced from then on without a new phase,
+                    // their moves came in waves (a wave batches into one
+                    // commit and few wake-ups, which flattered the CPU
+                    // figure against evenly arriving moves; session 21).
+                    next_move = Instant::now() + p.mul_f64((rng % 1000) as f64 / 1000.0);
+                }
             }
             if no_replace && warm && warmup_plies > 0 {
                 // A late-ply window: a game that has played its warm-up

@@ -172,6 +172,56 @@ async fn a_bad_sqlite_path_fails_fast_naming_it() {
     assert!(s.game("x").await.unwrap().is_none());
 }
 
+/// A SQLite file's WAL is checkpointed beside the writer (issue 21,
+/// session 22): SQLite's automatic checkpoint ran inside one of the
+/// writer's commits every 1,000 pages and held every move behind it for
+/// about 40 ms. The writer now never checkpoints and a task does it every
+/// second on its own connection. What shows it: a reader that ignores the
+/// WAL (`immutable=1`: the database file alone, sqlite.org/uri.html) finds
+/// the acknowledged inputs within a few seconds. 100 small inputs are far
+/// below SQLite's 1,000-page threshold, so without that task they would
+/// stay in the WAL and this reader would find none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_wal_is_checkpointed_beside_the_writer_regression_issue21() {
+    use houserules_server::store::SqlStore;
+    use sqlx::Connection;
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("houserules-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.db");
+    for f in ["games.db", "games.db-wal", "games.db-shm"] {
+        let _ = std::fs::remove_file(dir.join(f));
+    }
+    let s = SqlStore::connect(&format!("sqlite:{}", path.display()), None)
+        .await
+        .unwrap();
+    s.create_game(&row("g", "live", 1)).await.unwrap();
+    for seq in 1..=100 {
+        s.append("g", &entry(seq, r#"{"move":"e2e4"}"#), None)
+            .await
+            .unwrap();
+    }
+    let file_alone = format!("sqlite:{}?immutable=1&mode=ro", path.display());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut in_file = 0i64;
+    while Instant::now() < deadline {
+        let mut c = sqlx::SqliteConnection::connect(&file_alone).await.unwrap();
+        // Before the first checkpoint the file may not have the table yet.
+        in_file = sqlx::query_scalar("SELECT count(*) FROM inputs WHERE game_id = 'g'")
+            .fetch_one(&mut c)
+            .await
+            .unwrap_or(0);
+        c.close().await.unwrap();
+        if in_file == 100 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(in_file, 100, "the database file alone holds the inputs");
+    s.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Group commit (issue 21 § 2): many games append at once through the one
 /// writer; each game's inputs are stored in its order, every append that
 /// was acknowledged is committed (a second store over the same database,
