@@ -105,8 +105,19 @@ pub fn run(
         for (k, e) in engines.iter_mut().enumerate() {
             e.set_seed(seed.wrapping_mul(2).wrapping_add(k as u64));
         }
-        let played = play(session, &openings[pair], &mut engines, control, args);
-        let start_fen = first.game().fen();
+        // The PGN starts before the modifiers' activation, which a reader
+        // replays from the tags (trial 22).
+        let start = houserules_session::pgn_record::start_before_rules(&request)
+            .unwrap_or_else(|| first.game().clone());
+        let played = play(
+            session,
+            start.turn(),
+            &openings[pair],
+            &mut engines,
+            control,
+            args,
+        );
+        let start_fen = start.fen();
         let sans = played.movetext.sans();
         let mut pgn = pgn_out::build(&tags, &start_fen, true, &sans, played.result);
         // Choices and unchanged boards as `[%hr …]` comments (issue 26).
@@ -212,12 +223,13 @@ fn actor(s: &Session) -> Color {
 /// Plays one game; `engines[0]` has White.
 fn play(
     mut s: Session,
+    start_side: Color,
     opening: &[String],
     engines: &mut [SessionPlayer; 2],
     control: &Control,
     args: &MatchArgs,
 ) -> Played {
-    let mut recorder = Recorder::new();
+    let mut recorder = Recorder::starting(start_side);
     let mut plies = 0;
     let mut choices = 0;
     for mv in opening {

@@ -292,11 +292,14 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
             .extend(crate::ruleset::modifier_entries(list, req.modifiers.len())?);
     }
     let tags = args.pgn.as_ref().map(|_| pgn_rule_tags(&req));
+    let before_rules = houserules_session::pgn_record::start_before_rules(&req);
     let mut s = Session::create(req).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-    let start = s.game().clone();
+    // The PGN starts before the modifiers' activation, which a reader
+    // replays from the tags (trial 22).
+    let start = before_rules.unwrap_or_else(|| s.game().clone());
     // The PGN's movetext, written as the inputs are played (choices and
     // unchanged boards as `[%hr …]` comments and `--`, issue 26).
-    let mut recorder = Recorder::new();
+    let mut recorder = Recorder::starting(start.turn());
     let mut report = Vec::new();
     let mut refused = false;
     if let Some(p) = &args.inputs {

@@ -1,4 +1,4 @@
-//! Regressions of the session-18 fresh-user trial's PGN findings: each
+//! Regressions of the fresh-user trials' PGN findings (sessions 18 and 22): each
 //! PGN that `play --pgn` writes (the server's writer uses the same tags,
 //! `houserules_pgn::export::variant_and_rules`, and the same movetext,
 //! `houserules_session::pgn_record`) is read back by `houserules pgn
@@ -260,5 +260,83 @@ fn a_draft_games_pgn_replays_with_its_drafted_rules() {
     std::fs::write(&old, text.replace("[Draft \"1\"]\n", "")).unwrap();
     let (_, r) = pgn_check(&old);
     assert_ne!(r["final_fen"], s.output().fen, "{r}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Regression (trial 22): under All on Red the coin flipped when the rule
+/// attaches can skip White's first turn (tails, and White's king has no
+/// move at the start). The server's PGN then gave Black's first move to
+/// White (`1. e5`, refused by python-chess), or wrote the position after
+/// the skip as a `FEN` tag with Black to move, on which `pgn check` flipped
+/// the coin again and refused the first move; two skips in a row were not
+/// written at all, so python-chess's move numbers fell behind. The PGN now
+/// starts from the position before the rules attach (no `FEN` tag) and
+/// writes each skipped turn as `--` with `[%hr skip]`. The game: seed 42
+/// (the trial's), each side playing the first move of its legal list for
+/// 40 plies; python-chess 1.11.2 reads it to the server session's board,
+/// side to move, castling rights, en passant square and move number, and
+/// `pgn check` replays it to the session's FEN.
+#[test]
+fn a_turn_skipped_at_the_start_is_a_null_move_regression_trial22() {
+    use houserules_server::game::Meta;
+    use houserules_server::pgn_export::{write_pgn, PgnSource};
+    use houserules_server::store::Entry;
+    use houserules_session::{CreateRequest, Input, Session};
+    let request =
+        CreateRequest::parse(r#"{"modifiers": ["all_on_red"], "seed": 42}"#).expect("request");
+    let mut s = Session::create(request.clone()).expect("session");
+    // The case of the trial: White's first turn was skipped at creation.
+    assert_eq!(
+        s.game().turn(),
+        houserules_engine::Color::Black,
+        "seed 42 no longer skips White at the start: pick a seed that does"
+    );
+    let mut plies = 0;
+    while plies < 40 && !s.is_over() {
+        let mv = s.legal_moves_uci()[0].clone();
+        s.submit(Input::Move { mv }).expect("a legal move");
+        plies += 1;
+    }
+    let skips = s.state().log.iter().filter(|e| e.event == "skip").count();
+    let entries: Vec<Entry> = s
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, input)| Entry {
+            seq: i as i64 + 1,
+            body: serde_json::to_string(input).unwrap(),
+            at_ms: 0,
+            white_ms: None,
+            black_ms: None,
+        })
+        .collect();
+    let text = write_pgn(&PgnSource {
+        id: "allonred",
+        request: &request,
+        meta: &Meta::default(),
+        created_ms: 0,
+        entries: &entries,
+        outcome: None,
+    });
+    assert!(!text.contains("[FEN"), "{text}");
+    let (_, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
+    assert!(movetext.starts_with("1. -- {[%hr skip]"), "{text}");
+    assert_eq!(movetext.matches("[%hr skip]").count(), skips, "{text}");
+    let d = dir("allonred");
+    let pgn = d.join("allonred.pgn");
+    std::fs::write(&pgn, &text).unwrap();
+    let fen = s.output().fen;
+    let (code, r) = pgn_check(&pgn);
+    assert_eq!(code, Some(0), "{r}\n{text}");
+    assert_eq!(r["final_fen"], fen, "{r}\n{text}");
+    let (theirs, errors) = python_chess(&pgn);
+    assert_eq!(errors, 0, "{text}");
+    // The halfmove clock aside: python-chess counts a null move as a
+    // half-move, the rules' skipped turn is no move.
+    let fields = |f: &str| {
+        let v: Vec<String> = f.split(' ').map(str::to_string).collect();
+        (v[..4].to_vec(), v.get(5).cloned())
+    };
+    assert_eq!(fields(&theirs), fields(&fen), "{text}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -56,7 +56,10 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
         let modifiers: Vec<&str> = request.modifiers.iter().filter_map(Value::as_str).collect();
         let modifiers = modifiers.join(",");
         let mut s = Session::create(request.clone()).ok()?;
-        let start = s.game().clone();
+        // Before the modifiers' activation, which a reader replays from
+        // the tags (trial 22: a coin that skipped White at creation).
+        let start = houserules_session::pgn_record::start_before_rules(request)
+            .unwrap_or_else(|| s.game().clone());
         let fen = start.fen();
         let own_start = !start.is_chess960()
             && houserules_engine::Game::from_fen(start.variant().clone(), "startpos")
@@ -72,7 +75,7 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
             .filter(|_| tags.modifiers.is_some() || request.draft);
         // Choices, cancelled moves and skipped turns as `[%hr …]`
         // comments and `--` (issue 26 item 8).
-        let mut recorder = Recorder::new();
+        let mut recorder = Recorder::starting(start.turn());
         for i in inputs {
             let _ = recorder.submit(&mut s, i);
         }
@@ -126,10 +129,32 @@ pub fn write_pgn(src: &PgnSource<'_>) -> String {
         game.set_tag(DRAFT_TAG, "1");
     }
     if let Some(o) = src.outcome {
-        game.set_tag("Termination", o.reason.as_str());
+        // The standard's word (PGN standard §9.8.1; trial 22: `checkmate`
+        // is none of its values), and the reason itself beside it.
+        game.set_tag("Termination", termination_word(&o.reason));
+        game.set_tag(REASON_TAG, o.reason.as_str());
     }
     houserules_pgn::export_tags(&mut game);
     houserules_pgn::write_pgn(&game)
+}
+
+/// The tag that names why a game ended in the server's words
+/// (`checkmate`, `timeout`, `abandonment`, a rule's reason such as
+/// `first-blood`): the `Termination` tag may hold only the PGN standard's
+/// words.
+pub const REASON_TAG: &str = "TerminationReason";
+
+/// The PGN standard's `Termination` word (§9.8.1) for a server outcome's
+/// reason: `time forfeit` for a flag, `abandoned` for a player who left
+/// (a claimed victory, a disconnection during a choice), `normal` for every
+/// end by the rules or the players (mate, a draw, resignation, a rule's
+/// win).
+pub fn termination_word(reason: &str) -> &'static str {
+    match reason {
+        "timeout" | "timeout-vs-insufficient-material" => "time forfeit",
+        "abandonment" | "disconnect-during-choice" => "abandoned",
+        _ => "normal",
+    }
 }
 
 /// The tag of a draft-mode game (RULINGS M4: a card drafted before every
@@ -245,6 +270,27 @@ mod tests {
         assert_eq!(time_control(Some(&c(4500.0, 60.0))), "4500+60");
         assert_eq!(time_control(Some(&c(300.0, 0.0))), "300");
         assert_eq!(time_control(Some(&c(0.5, 0.0))), "?");
+    }
+
+    /// PGN Standard §9.8.1 lists the Termination values "abandoned",
+    /// "adjudication", "death", "emergency", "normal", "rules infraction",
+    /// "time forfeit" and "unterminated" (trial 22: `checkmate` was
+    /// written).
+    #[test]
+    fn termination_takes_the_standards_words_regression_trial22() {
+        for (reason, word) in [
+            ("checkmate", "normal"),
+            ("stalemate", "normal"),
+            ("resignation", "normal"),
+            ("agreement", "normal"),
+            ("first-blood", "normal"),
+            ("timeout", "time forfeit"),
+            ("timeout-vs-insufficient-material", "time forfeit"),
+            ("abandonment", "abandoned"),
+            ("disconnect-during-choice", "abandoned"),
+        ] {
+            assert_eq!(termination_word(reason), word, "{reason}");
+        }
     }
 
     /// The engine's seat reads as a name, a person's name as given.

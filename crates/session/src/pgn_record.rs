@@ -21,11 +21,11 @@
 //!   `chance`), for the reader to compare: the `Seed` tag replays the
 //!   draws, the comments say what they were.
 
-use houserules_engine::Color;
+use houserules_engine::{Color, Game};
 use houserules_modifiers::runtime::{LogEntry, Refusal};
 use serde_json::Value;
 
-use crate::{Input, Session};
+use crate::{CreateRequest, Input, Session};
 
 /// One ply of the written movetext: SAN (or `--`) and its comments.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -87,6 +87,29 @@ fn pgn_suffix(s: &Session, san: String) -> String {
     } else {
         bare.to_string()
     }
+}
+
+/// The position a game's PGN starts from: the game as `request` sets it
+/// up, before its modifiers are attached. Their activation (rulings G3:
+/// on-rule-activated effects, a coin that skips the first turn) happens
+/// again when a reader such as `houserules pgn check` creates the game
+/// from the same tags, so it must not be in the `FEN` tag too (trial 22:
+/// All on Red's first coin skipped White at creation, the PGN's `FEN` had
+/// Black to move, and `pgn check` flipped the coin again on top of it).
+/// What activation did is in the movetext: a skipped turn is `--` with
+/// `[%hr skip]` ([`Recorder::starting`]).
+///
+/// `None` when the request cannot be set up without its modifiers (a
+/// `fen` that only the rules in force accept): use the session's own
+/// start then.
+pub fn start_before_rules(request: &CreateRequest) -> Option<Game> {
+    if request.modifiers.is_empty() && !request.draft {
+        return None;
+    }
+    let mut bare = request.clone();
+    bare.modifiers.clear();
+    bare.draft = false;
+    Session::create(bare).ok().map(|s| s.game().clone())
 }
 
 /// A command of a `[%hr …]` comment (see the module documentation).
@@ -184,9 +207,24 @@ impl Now {
 }
 
 impl Recorder {
-    /// A recorder for a game that has had no input yet.
+    /// A recorder for a game that has had no input yet, whose PGN's start
+    /// position is not known: the first move's side is taken as the
+    /// reader's. Prefer [`Recorder::starting`].
     pub fn new() -> Recorder {
         Recorder::default()
+    }
+
+    /// A recorder for a game whose PGN starts from a position with `side`
+    /// to move (White for a game's own start position; the `FEN` tag's
+    /// side otherwise; see [`start_before_rules`]). A turn the rules
+    /// skipped before the first move (All on Red's coin at the start) is
+    /// then written `--` with `[%hr skip]` before it (trial 22: the PGN
+    /// gave Black's first move to White, and python-chess stopped).
+    pub fn starting(side: Color) -> Recorder {
+        Recorder {
+            reader_side: Some(side),
+            ..Recorder::default()
+        }
     }
 
     /// Submits `input` to `s` and records it when accepted.
@@ -210,8 +248,18 @@ impl Recorder {
                     s.status()["status"] == "awaiting-choice" && s.game().turn() == before.side;
                 // The turn before this move is complete: judge it on the
                 // position this move was played from.
+                // No move yet (a turn is in progress from the first on).
+                let first = self.turn.is_none();
                 self.close_turn(s, &before);
-                self.reader_side.get_or_insert(before.side);
+                match self.reader_side {
+                    None => self.reader_side = Some(before.side),
+                    // Turns skipped before the first move.
+                    Some(_) if first => {
+                        let log = &s.state().log;
+                        self.push_skips(&log[..before.log_len.min(log.len())], before.side);
+                    }
+                    Some(_) => {}
+                }
                 self.turn = Some(Turn {
                     san,
                     board: before.board,
@@ -284,7 +332,31 @@ impl Recorder {
             comments.push(c);
         }
         self.push(if unchanged { "--".into() } else { t.san }, comments);
-        if self.reader_side != Some(now.side) && !s.is_over() {
+        if !s.is_over() {
+            self.push_skips(log, now.side);
+        }
+    }
+
+    /// Writes a `--` with `[%hr skip]` for each turn the rules skipped, so
+    /// that the reader's side to move becomes `to_move`. `log` holds the
+    /// entries since the last ply written: as many `--` as it has `skip`
+    /// entries when that count brings the reader to `to_move` (two skips in
+    /// a row keep the move numbers; trial 22), else the one `--` or none
+    /// that does (a turn given back to the side that moved has no `skip`
+    /// entry; a cancelled capture's passed turn has one but is its own
+    /// `--`).
+    fn push_skips(&mut self, log: &[LogEntry], to_move: Color) {
+        let Some(reader) = self.reader_side else {
+            return;
+        };
+        let skips = log.iter().filter(|e| e.event == "skip").count();
+        let lands = |n: usize| if n % 2 == 0 { reader } else { reader.flip() };
+        let n = if skips > 0 && lands(skips) == to_move {
+            skips
+        } else {
+            usize::from(reader != to_move)
+        };
+        for _ in 0..n {
             let skipped = self.reader_side.map_or("", Color::name);
             self.push(
                 "--".into(),
