@@ -288,24 +288,28 @@ pub struct SqlStore {
 }
 
 /// How often a SQLite file's WAL is checkpointed beside the writer
-/// ([`checkpoints`]). SQLite's own automatic checkpoint came every 1,000
-/// pages, about every 0.6 s at 1,000 moves a second.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// ([`checkpoints`]): more often than SQLite's own automatic checkpoint
+/// comes (every 1,000 pages, about every 0.6 s at 1,000 moves a second),
+/// so that it finds little left to do.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Copies a SQLite file's WAL into the database every [`CHECKPOINT_EVERY`]
 /// on a connection of its own, until `pool` is closed.
 ///
 /// Why: SQLite runs its automatic checkpoint inside the commit that passes
-/// 1,000 pages of WAL, on the committing connection. That was the writer's:
-/// every 0.6 s at 1,000 moves a second one commit wrote the pages back and
-/// waited for two `fsync`s (about 40 ms here), and every move queued behind
-/// it waited too: the ack p99 on SQLite was 13–50 ms against 4 ms on
-/// Postgres (issue 21, session 22, `strace` of the writer's thread). The
-/// writer's connection turns the automatic checkpoint off
-/// (`wal_autocheckpoint=0`, [`writer::open`]), and a `PASSIVE` checkpoint
-/// here never takes the write lock: commits go on while it copies (SQLite's
-/// WAL documentation, § Checkpointing). A failed checkpoint is logged and
-/// tried again; the WAL only grows meanwhile, nothing is lost.
+/// 1,000 pages of WAL, on the committing connection, the writer's. It
+/// wrote every page back and waited for two `fsync`s (about 40 ms here,
+/// far more with other disk traffic), and every move queued behind it
+/// waited too: the ack p99 on SQLite was 13–50 ms idle and 0.2–0.9 s at
+/// load 4–11, against 4 ms on Postgres (issue 21, session 22, `strace` of
+/// the writer's thread). A `PASSIVE` checkpoint here never takes the write
+/// lock: commits go on while it copies and syncs (SQLite's WAL
+/// documentation, § Checkpointing). It cannot alone let the WAL start
+/// again from its beginning, since commits keep coming while it runs, so
+/// the writer keeps SQLite's automatic checkpoint (without it the WAL
+/// grew by 8 MB a second at 1,000 moves a second); that one now finds
+/// the pages already copied and synced but the last quarter second's, and
+/// restarts the WAL. A failed checkpoint is logged and tried again.
 fn checkpoints(pool: AnyPool) {
     tokio::spawn(async move {
         let mut failures = 0u32;
@@ -320,7 +324,7 @@ fn checkpoints(pool: AnyPool) {
                 Err(e) => {
                     failures += 1;
                     // One line per minute of failures, not one a second.
-                    if failures % 60 == 1 {
+                    if failures % 240 == 1 {
                         tracing::warn!(error = %e, failures, "SQLite checkpoint failed; the WAL grows until one succeeds");
                     }
                 }

@@ -23,7 +23,7 @@
 
 use sqlx::any::AnyConnectOptions;
 use sqlx::AnyConnection;
-use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
+use sqlx::{AnyPool, ConnectOptions, Connection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{err, Entry, Fence, GameRow, ModifierOwner, Saved, StoreError, FENCED};
@@ -365,11 +365,6 @@ pub(super) async fn open(
 ) -> Result<AnyConnection, sqlx::Error> {
     let mut conn = options.connect().await?;
     super::setup(&mut conn, sqlite, schema).await?;
-    if sqlite {
-        // The WAL is checkpointed beside the writer, not inside one of its
-        // commits ([`super::checkpoints`]).
-        conn.execute("PRAGMA wal_autocheckpoint=0").await?;
-    }
     Ok(conn)
 }
 
