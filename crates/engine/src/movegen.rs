@@ -455,9 +455,22 @@ impl<B: BitSet> Position<B> {
     #[inline(always)]
     pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
         if t.plain {
-            self.gen_fast_with::<S, true>(t, sink)
+            self.gen_fast_with::<S, true, false>(t, sink)
         } else {
-            self.gen_fast_with::<S, false>(t, sink)
+            self.gen_fast_other(t, sink)
+        }
+    }
+
+    /// [`Self::gen_fast`] off plain tables, out of line so that the plain
+    /// path's code stays as it was: horde's ranked pawns set-wise in a copy
+    /// of their own (the plain and the generic copies keep no branch for
+    /// them), or the generic copy.
+    #[inline(never)]
+    fn gen_fast_other<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+        if t.ranked_pawns {
+            self.gen_fast_with::<S, false, true>(t, sink)
+        } else {
+            self.gen_fast_with::<S, false, false>(t, sink)
         }
     }
 
@@ -465,7 +478,14 @@ impl<B: BitSet> Position<B> {
     /// [`Tables::plain`]): generic ray scans and split quiet/capture
     /// shapes are then compiled out, pins are resolved through the magic
     /// line table, and per-kind lookups go through [`Tables::hot`].
-    fn gen_fast_with<S: Sink<B>, const PLAIN: bool>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+    /// `RANKED` when some kind has a ranked pawn pattern
+    /// ([`RankedPawn`](crate::tables::RankedPawn)): its unpinned pieces
+    /// are then generated set-wise too.
+    fn gen_fast_with<S: Sink<B>, const PLAIN: bool, const RANKED: bool>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+    ) -> bool {
         let us = self.turn;
         let them = us.flip();
         // `fast_royal_kinds` is empty under board topologies: no royal here
@@ -666,6 +686,33 @@ impl<B: BitSet> Position<B> {
                             MoveKind::Normal,
                             sink,
                         );
+                    }
+                }
+                if RANKED {
+                    if let Some(rp) = &t.kinds[us.index()][k].ranked {
+                        // Unpinned ranked pawns, all at once; pinned ones
+                        // below, square by square.
+                        let free = pcs & !pinned;
+                        pcs &= pinned;
+                        let empty = !occ & t.board;
+                        let pp = &rp.pattern;
+                        let (d, src) = pp.push;
+                        let single = (free & src).shift(d) & empty & mask;
+                        emit_shifted(sink, single, d, MoveKind::Normal, zones);
+                        for &(from, ep) in &rp.doubles[..rp.ndoubles] {
+                            let mid = (free & from).shift(d) & empty;
+                            let dbl = (mid & src).shift(d) & empty & mask;
+                            let kind = if ep {
+                                MoveKind::DoubleStep
+                            } else {
+                                MoveKind::Normal
+                            };
+                            emit_shifted(sink, dbl, 2 * d, kind, zones);
+                        }
+                        for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                            let tg = (free & csrc).shift(cd) & their & mask;
+                            emit_shifted(sink, tg, cd, MoveKind::Normal, zones);
+                        }
                     }
                 }
                 for sq in pcs.iter() {
