@@ -100,6 +100,16 @@ pub struct HookProfile {
     /// [`RuleHooks::game_over`] may be true (the position then has no
     /// legal moves).
     pub game_over: bool,
+    /// The hooks list and count the legal moves themselves
+    /// ([`RuleHooks::own_legal_moves`], [`RuleHooks::own_legal_count`]):
+    /// [`Position::legal_moves_into`] and [`Position::count_legal`] call
+    /// them instead of the engine's paths (rules whose legality the hooks
+    /// can judge on bitboards without playing each move, such as atomic's
+    /// explosions or racing kings' "no move gives check"). The other flags
+    /// still describe the hooks for the engine's other callers
+    /// ([`Position::legal_moves_hooked`] keeps judging through them), and
+    /// both paths must give the same moves.
+    pub own_moves: bool,
 }
 
 impl HookProfile {
@@ -114,6 +124,7 @@ impl HookProfile {
         board_effects: true,
         engine_attacks: false,
         game_over: true,
+        own_moves: false,
     };
 
     /// Whether legal moves can be generated without the general path: no
@@ -294,6 +305,21 @@ pub trait RuleHooks<B: BitSet>: Send + Sync + std::fmt::Debug {
         _m: Move,
     ) -> bool {
         true
+    }
+    /// With [`HookProfile::own_moves`]: appends the legal moves of the side
+    /// to move in `pos` to `out`, the same moves as
+    /// [`Position::legal_moves_hooked`] gives under these hooks (order
+    /// free). Called by [`Position::legal_moves_into`] in place of the
+    /// engine's paths, after its stop test. Default: nothing, so a profile
+    /// that sets `own_moves` must implement it.
+    fn own_legal_moves(&self, _t: &Tables<B>, _pos: &Position<B>, _out: &mut Vec<Move>) {}
+    /// With [`HookProfile::own_moves`]: the number of legal moves
+    /// ([`RuleHooks::own_legal_moves`]' length), for bulk-counting perft
+    /// through [`Position::count_legal`]. Default: lists them and counts.
+    fn own_legal_count(&self, t: &Tables<B>, pos: &Position<B>) -> u64 {
+        let mut v = Vec::new();
+        self.own_legal_moves(t, pos, &mut v);
+        v.len() as u64
     }
     /// A result decided by the rules before the standard checks
     /// (checkmate, stalemate, draws). `legal` is the side to move's legal

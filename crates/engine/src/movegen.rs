@@ -455,9 +455,22 @@ impl<B: BitSet> Position<B> {
     #[inline(always)]
     pub(crate) fn gen_fast<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
         if t.plain {
-            self.gen_fast_with::<S, true>(t, sink)
+            self.gen_fast_with::<S, true, false>(t, sink)
         } else {
-            self.gen_fast_with::<S, false>(t, sink)
+            self.gen_fast_other(t, sink)
+        }
+    }
+
+    /// [`Self::gen_fast`] off plain tables, out of line so that the plain
+    /// path's code stays as it was: horde's ranked pawns set-wise in a copy
+    /// of their own (the plain and the generic copies keep no branch for
+    /// them), or the generic copy.
+    #[inline(never)]
+    fn gen_fast_other<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+        if t.ranked_pawns {
+            self.gen_fast_with::<S, false, true>(t, sink)
+        } else {
+            self.gen_fast_with::<S, false, false>(t, sink)
         }
     }
 
@@ -465,7 +478,14 @@ impl<B: BitSet> Position<B> {
     /// [`Tables::plain`]): generic ray scans and split quiet/capture
     /// shapes are then compiled out, pins are resolved through the magic
     /// line table, and per-kind lookups go through [`Tables::hot`].
-    fn gen_fast_with<S: Sink<B>, const PLAIN: bool>(&self, t: &Tables<B>, sink: &mut S) -> bool {
+    /// `RANKED` when some kind has a ranked pawn pattern
+    /// ([`RankedPawn`](crate::tables::RankedPawn)): its unpinned pieces
+    /// are then generated set-wise too.
+    fn gen_fast_with<S: Sink<B>, const PLAIN: bool, const RANKED: bool>(
+        &self,
+        t: &Tables<B>,
+        sink: &mut S,
+    ) -> bool {
         let us = self.turn;
         let them = us.flip();
         // `fast_royal_kinds` is empty under board topologies: no royal here
@@ -666,6 +686,33 @@ impl<B: BitSet> Position<B> {
                             MoveKind::Normal,
                             sink,
                         );
+                    }
+                }
+                if RANKED {
+                    if let Some(rp) = &t.kinds[us.index()][k].ranked {
+                        // Unpinned ranked pawns, all at once; pinned ones
+                        // below, square by square.
+                        let free = pcs & !pinned;
+                        pcs &= pinned;
+                        let empty = !occ & t.board;
+                        let pp = &rp.pattern;
+                        let (d, src) = pp.push;
+                        let single = (free & src).shift(d) & empty & mask;
+                        emit_shifted(sink, single, d, MoveKind::Normal, zones);
+                        for &(from, ep) in &rp.doubles[..rp.ndoubles] {
+                            let mid = (free & from).shift(d) & empty;
+                            let dbl = (mid & src).shift(d) & empty & mask;
+                            let kind = if ep {
+                                MoveKind::DoubleStep
+                            } else {
+                                MoveKind::Normal
+                            };
+                            emit_shifted(sink, dbl, 2 * d, kind, zones);
+                        }
+                        for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                            let tg = (free & csrc).shift(cd) & their & mask;
+                            emit_shifted(sink, tg, cd, MoveKind::Normal, zones);
+                        }
                     }
                 }
                 for sq in pcs.iter() {
@@ -1067,9 +1114,74 @@ impl<B: BitSet> Position<B> {
     /// attacks when `castle_safe`.
     pub(crate) fn gen_pseudo<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, castle_safe: bool) {
         let them = self.turn.flip();
+        if t.ranked_pawns {
+            return self.gen_pseudo_ranked(t, sink, castle_safe);
+        }
         self.gen_pseudo_with(t, sink, castle_safe, |s: u8, o: B| {
             self.is_attacked(t, s, o, them)
         });
+    }
+
+    /// [`Self::gen_pseudo`] for tables with ranked pawn patterns
+    /// ([`RankedPawn`](crate::tables::RankedPawn), horde's pawns): those
+    /// set-wise by shifts (push, each ranked double step, captures), every
+    /// other kind by its shapes. The same moves as the per-square shapes
+    /// (kept out of the shared generators, which have no branch for them;
+    /// docs/performance.md).
+    #[inline(never)]
+    fn gen_pseudo_ranked<S: Sink<B>>(&self, t: &Tables<B>, sink: &mut S, castle_safe: bool) {
+        let us = self.turn;
+        let ui = us.index();
+        let occ = self.occupied();
+        let our = self.by_color[ui];
+        let their = self.by_color[us.flip().index()];
+        let empty = !occ & t.board;
+        for k in 0..t.n_kinds {
+            let pcs = self.by_kind[k] & our;
+            if pcs.is_empty() {
+                continue;
+            }
+            let zones = if t.promo_kinds & (1 << k) != 0 {
+                (t.promo_zone[ui], t.promo_optional[ui])
+            } else {
+                (B::EMPTY, B::EMPTY)
+            };
+            let Some(rp) = &t.kinds[ui][k].ranked else {
+                self.gen_shapes(t, sink, k, pcs, zones);
+                continue;
+            };
+            let pp = &rp.pattern;
+            let (d, src) = pp.push;
+            let single = (pcs & src).shift(d) & empty;
+            emit_shifted(sink, single, d, MoveKind::Normal, zones);
+            for &(from, ep) in &rp.doubles[..rp.ndoubles] {
+                let mid = (pcs & from).shift(d) & empty;
+                let dbl = (mid & src).shift(d) & empty;
+                let kind = if ep {
+                    MoveKind::DoubleStep
+                } else {
+                    MoveKind::Normal
+                };
+                emit_shifted(sink, dbl, 2 * d, kind, zones);
+            }
+            for &(cd, csrc) in &pp.caps[..pp.ncaps] {
+                emit_shifted(
+                    sink,
+                    (pcs & csrc).shift(cd) & their,
+                    cd,
+                    MoveKind::Normal,
+                    zones,
+                );
+            }
+        }
+        self.gen_en_passant(t, sink, false);
+        let them = us.flip();
+        self.gen_castling(t, sink, castle_safe, false, None, |s: u8, o: B| {
+            self.is_attacked(t, s, o, them)
+        });
+        if let Some(d) = t.drops.as_deref() {
+            self.gen_drops(t, d, sink, empty);
+        }
     }
 
     /// [`Self::gen_pseudo`] with castling judged by `attacked(square, occ)`
@@ -1407,6 +1519,33 @@ impl<B: BitSet> Position<B> {
         out.truncate(w);
     }
 
+    /// Legal moves by the engine's own rules, hooks ignored (royals of the
+    /// compiled royal kinds, castling with the engine's attack tests),
+    /// appended to `out`: for hooks that list their legal moves
+    /// themselves ([`HookProfile::own_moves`](crate::hooks::HookProfile::own_moves))
+    /// from the engine's and filter them.
+    pub fn engine_legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
+        self.engine_legal_into(t, out);
+    }
+
+    /// Pseudo-legal moves of the side to move by the compiled shapes, hooks
+    /// ignored, appended to `out`; castling with the engine's attack tests
+    /// when `judge_castling`, else with its rights and empty paths only
+    /// (for hooks that judge castling themselves). The moves of
+    /// [`Self::move_target_sets`] (`legal` false) one by one.
+    pub fn pseudo_legal_moves_into(
+        &self,
+        t: &Tables<B>,
+        judge_castling: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let mut sink = Collect {
+            out,
+            choices: self.promotion_choices(t),
+        };
+        self.gen_pseudo_fast(t, &mut sink, judge_castling);
+    }
+
     /// All legal moves (through the hooks when the tables carry some),
     /// appended to `out`.
     pub fn legal_moves_into(&self, t: &Tables<B>, out: &mut Vec<Move>) {
@@ -1427,6 +1566,9 @@ impl<B: BitSet> Position<B> {
         let Some(h) = &t.hooks else {
             return self.engine_legal_into(t, out);
         };
+        if t.hook_profile.own_moves {
+            return h.own_legal_moves(t, self, out);
+        }
         if !t.hook_fast {
             return self.legal_moves_hooked(t, h.as_ref(), out);
         }
@@ -1498,6 +1640,9 @@ impl<B: BitSet> Position<B> {
             self.tally_pseudo(t, &mut tally);
             return tally.n;
         };
+        if t.hook_profile.own_moves {
+            return h.own_legal_count(t, self);
+        }
         if !t.hook_fast {
             // The general path lists the moves, into a reused buffer.
             thread_local! {
@@ -1676,6 +1821,16 @@ impl<B: BitSet> Position<B> {
         f: F,
     ) -> bool {
         self.gen_batches(t, legal, judge_castling, &mut BySet(f))
+    }
+
+    /// The engine-legal moves of the side to move as [`TargetBatch`]es
+    /// ([`Self::move_target_sets`] with `legal`), hooks ignored: for hooks
+    /// that count their legal moves themselves
+    /// ([`HookProfile::own_moves`](crate::hooks::HookProfile::own_moves)).
+    /// Returns `false`, without calling `f`, when the position is not on
+    /// the engine's fast path (not exactly one royal).
+    pub fn engine_legal_target_sets<F: FnMut(TargetBatch<B>)>(&self, t: &Tables<B>, f: F) -> bool {
+        self.gen_fast(t, &mut BySet(f))
     }
 
     /// Whether the castling move `m` (king takes rook, as the move lists

@@ -282,6 +282,27 @@ pub(crate) struct KindTables<B> {
     pub magic: u8,
     /// Set when the shapes are exactly a pawn's: generated set-wise.
     pub pawn: Option<PawnPattern<B>>,
+    /// Set when the shapes are a pawn's with double steps limited by ranks
+    /// rather than by the first move (horde's): generated set-wise only by
+    /// [`Position::gen_pseudo`](crate::Position)'s ranked copy, so that
+    /// the shared generators keep no branch for them (`pawn` is then
+    /// `None` and the other generators go square by square).
+    pub ranked: Option<RankedPawn<B>>,
+}
+
+/// A pawn pattern ([`PawnPattern`], without its first-move double step)
+/// whose double steps start from given ranks however the pawn got there
+/// (horde: from the first and second ranks; only the second rank's opens
+/// en passant).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RankedPawn<B> {
+    /// The push and captures.
+    pub pattern: PawnPattern<B>,
+    /// Per double step: the squares it starts from, and whether it opens
+    /// en passant (a `DoubleStep` move, else `Normal`).
+    pub doubles: [(B, bool); 2],
+    /// How many of `doubles` are used.
+    pub ndoubles: usize,
 }
 
 /// Shapes of the pawn pattern: one move-only step, up to four capture-only
@@ -348,6 +369,9 @@ pub struct Tables<B> {
     /// Kinds with first-move shapes or rides limited by ranks: the kinds
     /// whose `first_moves` the generators read.
     pub(crate) first_gen_kinds: u32,
+    /// Whether some kind has a [`RankedPawn`] pattern: `gen_pseudo` then
+    /// takes its ranked copy.
+    pub(crate) ranked_pawns: bool,
     /// Promotion: promoting kinds (mask), zone per colour, choices.
     pub(crate) promo_kinds: u32,
     pub(crate) promo_zone: [B; 2],
@@ -542,13 +566,46 @@ fn src_all<B: BitSet>(w: u8, h: u8) -> B {
     b
 }
 
-/// Recognises the pawn pattern in a piece type's shapes (for `color`).
+/// Recognises the pawn pattern in a piece type's shapes (for `color`):
+/// a plain one, or one with double steps limited by ranks.
 fn pawn_pattern<B: BitSet>(
     pt: &crate::definition::PieceType,
     color: Color,
     w: u8,
     h: u8,
-) -> Option<PawnPattern<B>> {
+) -> (Option<PawnPattern<B>>, Option<RankedPawn<B>>) {
+    match pawn_shapes(pt, color, w, h) {
+        None => (None, None),
+        Some((p, ranked)) if ranked.is_empty() => (Some(p), None),
+        // Not with a first-move double step as well.
+        Some((p, _)) if p.double => (None, None),
+        Some((pattern, ranked)) => {
+            let mut doubles = [(B::EMPTY, false); 2];
+            for (d, &r) in doubles.iter_mut().zip(&ranked) {
+                *d = r;
+            }
+            (
+                None,
+                Some(RankedPawn {
+                    pattern,
+                    doubles,
+                    ndoubles: ranked.len(),
+                }),
+            )
+        }
+    }
+}
+
+/// The pawn shapes of [`pawn_pattern`]: the pattern, and the double steps
+/// limited by ranks (their start squares and whether each opens en
+/// passant), at most two.
+#[allow(clippy::type_complexity)]
+fn pawn_shapes<B: BitSet>(
+    pt: &crate::definition::PieceType,
+    color: Color,
+    w: u8,
+    h: u8,
+) -> Option<(PawnPattern<B>, Vec<(B, bool)>)> {
     let flip = |v: Vector| {
         if color == Color::White {
             v
@@ -655,18 +712,21 @@ fn pawn_pattern<B: BitSet>(
     for (i, &(v, f)) in caps.iter().enumerate() {
         c[i] = (delta(v), src(v) & f);
     }
-    if !rank_doubles.is_empty() {
-        // Pawns with double steps limited by ranks (horde) go square by
-        // square through `first_moves` (their `from` masks): the set-wise
-        // generators keep no branch for them.
-        return None;
-    }
-    Some(PawnPattern {
-        push: (delta(push), src(push) & push_from),
-        caps: c,
-        ncaps: caps.len(),
-        double: double.is_some(),
-    })
+    // Pawns with double steps limited by ranks (horde) are returned apart:
+    // the shared set-wise generators keep no branch for them.
+    let ranked = rank_doubles
+        .iter()
+        .map(|&(_, from, ep)| (from & src(push), ep))
+        .collect();
+    Some((
+        PawnPattern {
+            push: (delta(push), src(push) & push_from),
+            caps: c,
+            ncaps: caps.len(),
+            double: double.is_some(),
+        },
+        ranked,
+    ))
 }
 
 /// Error compiling a definition.
@@ -865,6 +925,7 @@ impl<B: BitSet> Tables<B> {
         let mut first_move_kinds = 0u32;
         let mut rank_kinds = 0u32;
         let mut ep_kinds = 0u32;
+        let mut ranked_pawns = false;
         for color in Color::ALL {
             let c = color.index();
             for (k, pt) in def.pieces.iter().enumerate() {
@@ -884,6 +945,7 @@ impl<B: BitSet> Tables<B> {
                     leaper_only: true,
                     magic: 0,
                     pawn: None,
+                    ranked: None,
                 };
                 for &r in &pt.initial_ranks {
                     if r < h {
@@ -1076,7 +1138,8 @@ impl<B: BitSet> Tables<B> {
                         }
                     }
                 }
-                kt.pawn = pawn_pattern(pt, color, w, h);
+                (kt.pawn, kt.ranked) = pawn_pattern(pt, color, w, h);
+                ranked_pawns |= kt.ranked.is_some();
                 kinds[c].push(kt);
             }
         }
@@ -1174,6 +1237,7 @@ impl<B: BitSet> Tables<B> {
             ep_kinds,
             first_move_kinds,
             first_gen_kinds: first_move_kinds | rank_kinds,
+            ranked_pawns,
             promo_kinds,
             promo_zone,
             promo_optional,

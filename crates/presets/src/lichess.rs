@@ -9,7 +9,7 @@
 use houserules_engine::bitboard::BitSet;
 use houserules_engine::definition::GameDefinition;
 use houserules_engine::hooks::{HookProfile, HookResult, ListRule, Royalty, RuleHooks};
-use houserules_engine::{Color, Move, Position, Tables, Variant};
+use houserules_engine::{Color, Move, MoveKind, Position, Tables, Variant};
 
 use crate::{build_from_str, PresetError};
 
@@ -224,6 +224,7 @@ impl<B: BitSet> RuleHooks<B> for KingOfTheHill {
             board_effects: false,
             engine_attacks: true,
             game_over: true,
+            own_moves: false,
         }
     }
 
@@ -298,6 +299,84 @@ impl RacingKings {
     }
 }
 
+/// What the "gives check" test needs of a position, gathered once (FIDE
+/// pieces, as [`racing_kings_definition`] builds them): the enemy king's
+/// square, for each kind the squares from which a piece of ours of that
+/// kind would attack it, and our pieces whose move may open a line onto
+/// it.
+struct CheckSquares<B> {
+    /// For each FIDE kind, the squares from which our piece of that kind
+    /// attacks the enemy king over the board as it stands: the attacks of
+    /// an enemy piece of that kind from the king's square (FIDE pieces'
+    /// attacks are symmetric under the colour flip; a pawn's are its
+    /// captures, the other colour's pawn captures reversed).
+    direct: [B; 6],
+    /// Our pieces that stand first on a line from the enemy king with one
+    /// of our riders behind them (`Position::may_uncover`): their moves are
+    /// played to be judged.
+    discoverers: B,
+}
+
+impl<B: BitSet> CheckSquares<B> {
+    /// `None` when the enemy has no king or more than one (every move is
+    /// then played to be judged).
+    fn new(t: &Tables<B>, pos: &Position<B>) -> Option<CheckSquares<B>> {
+        use crate::lichess_atomic::{PAWN, QUEEN};
+        let us = pos.turn();
+        let them = us.flip();
+        let kings = pos.royals(t, them);
+        if kings.count() != 1 {
+            return None;
+        }
+        let ksq = kings.lsb();
+        let occ = pos.occupied();
+        let mut direct = [B::EMPTY; 6];
+        for (k, d) in direct.iter_mut().enumerate() {
+            let kind = houserules_engine::PieceKind(k as u8);
+            *d = t.leap_attacks(them, kind, ksq);
+            if kind != PAWN {
+                // Rides up to and including the first piece (every FIDE
+                // shape but the pawn's moves and captures alike).
+                *d |= pos.shape_reach(t, kind, them, ksq, occ, occ);
+            }
+        }
+        let lines = pos.shape_reach(t, QUEEN, them, ksq, occ, occ) & pos.by_color(us);
+        let mut discoverers = B::EMPTY;
+        for s in lines.iter() {
+            if pos.may_uncover(t, ksq, s, us) {
+                discoverers |= B::bit(s);
+            }
+        }
+        Some(CheckSquares {
+            direct,
+            discoverers,
+        })
+    }
+
+    /// Whether the legal move `m` gives check: by the moved piece from its
+    /// destination, or (played) when it may open a line, promotes, or is
+    /// not a plain move.
+    #[inline(always)]
+    fn gives_check(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && m.promotion.is_none()
+            && !self.discoverers.has(m.from);
+        match pos.piece_at(m.from) {
+            Some(p) if plain && p.kind.index() < 6 => self.direct[p.kind.index()].has(m.to),
+            _ => RacingKings::gives_check_by_play(t, pos, m),
+        }
+    }
+}
+
+impl RacingKings {
+    /// Whether `m` gives check, by playing it.
+    fn gives_check_by_play<B: BitSet>(t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        let mut after = *pos;
+        after.play_unchecked(t, m);
+        after.is_check(t)
+    }
+}
+
 impl<B: BitSet> RuleHooks<B> for RacingKings {
     fn profile(&self) -> HookProfile {
         HookProfile {
@@ -310,6 +389,90 @@ impl<B: BitSet> RuleHooks<B> for RacingKings {
             board_effects: false,
             engine_attacks: true,
             game_over: true,
+            // The engine's legal moves without those that give check,
+            // judged by check squares rather than by playing each move.
+            own_moves: true,
+        }
+    }
+
+    fn own_legal_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
+        if Self::over(t, pos) {
+            return;
+        }
+        let start = out.len();
+        pos.engine_legal_moves_into(t, out);
+        let checks = CheckSquares::new(t, pos);
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let check = match &checks {
+                Some(c) => c.gives_check(t, pos, m),
+                None => Self::gives_check_by_play(t, pos, m),
+            };
+            if !check {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    fn own_legal_count(&self, t: &Tables<B>, pos: &Position<B>) -> u64 {
+        if Self::over(t, pos) {
+            return 0;
+        }
+        let list = |pos: &Position<B>| {
+            let mut v = Vec::new();
+            RuleHooks::<B>::own_legal_moves(self, t, pos, &mut v);
+            v.len() as u64
+        };
+        let Some(c) = CheckSquares::new(t, pos) else {
+            return list(pos);
+        };
+        let mut promotions = 0u64;
+        pos.for_each_promotion(t, |_| promotions += 1);
+        let mut n = 0u64;
+        let fast = pos.engine_legal_target_sets(t, |b| {
+            let each = if b.promote { promotions } else { 1 };
+            if b.delta == 0 && !b.promote && b.kind == MoveKind::Normal {
+                if let Some(p) = pos.piece_at(b.from) {
+                    if p.kind.index() < 6 && !c.discoverers.has(b.from) {
+                        n += u64::from((b.targets & !c.direct[p.kind.index()]).count());
+                        return;
+                    }
+                }
+            }
+            for to in b.targets.iter() {
+                let from = if b.delta == 0 {
+                    b.from
+                } else {
+                    (to as i32 - b.delta as i32) as u8
+                };
+                if b.promote {
+                    pos.for_each_promotion(t, |k| {
+                        let m = Move {
+                            from,
+                            to,
+                            promotion: Some(k),
+                            kind: b.kind,
+                        };
+                        n += u64::from(!c.gives_check(t, pos, m));
+                    });
+                } else {
+                    let m = Move {
+                        from,
+                        to,
+                        promotion: None,
+                        kind: b.kind,
+                    };
+                    n += u64::from(!c.gives_check(t, pos, m)) * each;
+                }
+            }
+        });
+        if fast {
+            n
+        } else {
+            list(pos)
         }
     }
 
@@ -362,6 +525,7 @@ impl<B: BitSet> RuleHooks<B> for RacingKingsGoal {
     fn profile(&self) -> HookProfile {
         HookProfile {
             filter_move: false,
+            own_moves: false,
             ..RuleHooks::<B>::profile(&RacingKings)
         }
     }

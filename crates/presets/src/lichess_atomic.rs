@@ -97,6 +97,129 @@ fn insufficient<B: BitSet>(t: &Tables<B>, pos: &Position<B>, color: Color) -> bo
     false
 }
 
+/// What legality needs of a position, gathered once: the side to move's
+/// single king, the enemy's, and which quiet moves cannot expose the
+/// king. Legality follows `leaves_mover_exposed` after `after_move`'s
+/// explosion (python-chess's `AtomicBoard.is_legal`), judged on bitboards:
+/// the mover's king must stand and not be attacked after the move and its
+/// blast, unless the blast took the enemy king (a win) or the kings are
+/// connected (never check).
+struct Node<B> {
+    them: Color,
+    /// The mover's king square.
+    ksq: u8,
+    /// The enemy king.
+    enemy_king: B,
+    /// The kings stand next to each other.
+    connected: bool,
+    occ: B,
+    their: B,
+    /// Pieces that are not pawns (blasts remove only those).
+    blastable: B,
+    /// The king and the pieces pinned to it, when the king is not attacked
+    /// (`Position::exposed_movers_of`); `None` when it is.
+    exposed: Option<B>,
+}
+
+impl<B: BitSet> Node<B> {
+    /// `None` when a side has no king or more than one (the caller then
+    /// plays every move).
+    fn new(t: &Tables<B>, pos: &Position<B>) -> Option<Node<B>> {
+        let us = pos.turn();
+        let them = us.flip();
+        let (ours, enemy_king) = (kings(pos, us), kings(pos, them));
+        if ours.count() != 1 || enemy_king.count() != 1 {
+            return None;
+        }
+        let ksq = ours.lsb();
+        let connected = (ring(t, ksq) & enemy_king).any();
+        let exposed = if connected {
+            None
+        } else {
+            pos.exposed_movers_of(t, ours)
+        };
+        Some(Node {
+            them,
+            ksq,
+            enemy_king,
+            connected,
+            occ: pos.occupied(),
+            their: pos.by_color(them),
+            blastable: pos.occupied() & !pos.by_kind(PAWN),
+            exposed,
+        })
+    }
+
+    /// Whether every quiet move of the (non-king) piece on `from` is
+    /// legal: the kings are connected (and stay so: the king does not
+    /// move), or the piece is neither the king nor pinned and the king is
+    /// not attacked.
+    #[inline(always)]
+    fn quiet_safe(&self, from: u8) -> bool {
+        self.connected || self.exposed.is_some_and(|e| !e.has(from))
+    }
+
+    /// A move (not castling, not en passant) from `from` to `to`.
+    #[inline(always)]
+    fn legal(&self, t: &Tables<B>, pos: &Position<B>, from: u8, to: u8) -> bool {
+        if self.their.has(to) {
+            self.capture_legal(pos, t, from, to)
+        } else {
+            self.quiet_legal(pos, t, from, to)
+        }
+    }
+
+    /// A move onto the empty square `to`.
+    #[inline(always)]
+    fn quiet_legal(&self, pos: &Position<B>, t: &Tables<B>, from: u8, to: u8) -> bool {
+        let occ = (self.occ ^ B::bit(from)) | B::bit(to);
+        if from == self.ksq {
+            // Next to the enemy king the king is never in check.
+            return (ring(t, to) & self.enemy_king).any()
+                || !pos.is_attacked(t, to, occ, self.them);
+        }
+        self.quiet_safe(from) || !pos.is_attacked(t, self.ksq, occ, self.them)
+    }
+
+    /// A capture on `to`: the capturer and the non-pawns around `to` leave
+    /// the board with the captured piece.
+    #[inline(always)]
+    fn capture_legal(&self, pos: &Position<B>, t: &Tables<B>, from: u8, to: u8) -> bool {
+        if from == self.ksq {
+            // The king's own capture explodes it.
+            return false;
+        }
+        let blast = ring(t, to) & self.blastable;
+        if blast.has(self.ksq) {
+            return false;
+        }
+        if ((blast | B::bit(to)) & self.enemy_king).any() {
+            // The enemy king exploded (or was taken): the move wins.
+            return true;
+        }
+        if self.connected {
+            return true;
+        }
+        // Pieces off the board do not attack (`is_attacked` reads only
+        // pieces on `occ`).
+        let occ = self.occ & !(blast | B::bit(from) | B::bit(to));
+        !pos.is_attacked(t, self.ksq, occ, self.them)
+    }
+}
+
+impl Atomic {
+    /// The general path's judgement of one move: `filter_move`, then the
+    /// move and its explosion played and `leaves_mover_exposed` asked.
+    fn legal_by_play<B: BitSet>(&self, t: &Tables<B>, pos: &Position<B>, m: Move) -> bool {
+        if !RuleHooks::<B>::filter_move(self, t, pos, m) {
+            return false;
+        }
+        let mut after = *pos;
+        after.play_with_hooks(t, self, m);
+        !RuleHooks::<B>::leaves_mover_exposed(self, t, &after, pos.turn())
+    }
+}
+
 impl<B: BitSet> RuleHooks<B> for Atomic {
     fn profile(&self) -> HookProfile {
         HookProfile {
@@ -112,7 +235,97 @@ impl<B: BitSet> RuleHooks<B> for Atomic {
             board_effects: true,
             engine_attacks: false,
             game_over: true,
+            // Legal moves are judged on bitboards without playing them
+            // (`own_legal_moves`); the general path above stays for the
+            // engine's other callers and gives the same moves.
+            own_moves: true,
         }
+    }
+
+    fn own_legal_moves(&self, t: &Tables<B>, pos: &Position<B>, out: &mut Vec<Move>) {
+        if RuleHooks::<B>::game_over(self, t, pos) {
+            return;
+        }
+        let start = out.len();
+        pos.pseudo_legal_moves_into(t, false, out);
+        let node = Node::new(t, pos);
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let legal = match (&node, m.kind) {
+                (Some(n), MoveKind::Normal | MoveKind::DoubleStep) => n.legal(t, pos, m.from, m.to),
+                _ => self.legal_by_play(t, pos, m),
+            };
+            if legal {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    fn own_legal_count(&self, t: &Tables<B>, pos: &Position<B>) -> u64 {
+        if RuleHooks::<B>::game_over(self, t, pos) {
+            return 0;
+        }
+        let Some(node) = Node::new(t, pos) else {
+            let mut v = Vec::new();
+            RuleHooks::<B>::own_legal_moves(self, t, pos, &mut v);
+            return v.len() as u64;
+        };
+        let mut promotions = 0u64;
+        pos.for_each_promotion(t, |_| promotions += 1);
+        let mut n = 0u64;
+        pos.move_target_sets(t, false, false, |b| {
+            let from_of = |to: u8| {
+                if b.delta == 0 {
+                    b.from
+                } else {
+                    (to as i32 - b.delta as i32) as u8
+                }
+            };
+            if !matches!(b.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+                // Castling and en passant: played and judged.
+                for to in b.targets.iter() {
+                    let m = Move {
+                        from: from_of(to),
+                        to,
+                        promotion: None,
+                        kind: b.kind,
+                    };
+                    n += u64::from(self.legal_by_play(t, pos, m));
+                }
+                return;
+            }
+            let each = if b.promote { promotions } else { 1 };
+            if b.delta == 0 && b.from != node.ksq {
+                // One piece other than the king: its quiet moves need no
+                // test when it cannot expose the king.
+                let quiet = b.targets & !node.their;
+                let mut k = 0u64;
+                if node.quiet_safe(b.from) {
+                    k += u64::from(quiet.count());
+                } else {
+                    k += quiet
+                        .iter()
+                        .filter(|&to| node.quiet_legal(pos, t, b.from, to))
+                        .count() as u64;
+                }
+                k += (b.targets & node.their)
+                    .iter()
+                    .filter(|&to| node.capture_legal(pos, t, b.from, to))
+                    .count() as u64;
+                n += k * each;
+                return;
+            }
+            let k = b
+                .targets
+                .iter()
+                .filter(|&to| node.legal(t, pos, from_of(to), to))
+                .count() as u64;
+            n += k * each;
+        });
+        n
     }
 
     /// A side without its king has lost: no moves follow.

@@ -723,6 +723,7 @@ impl PresetHooks {
             board_effects: self.board_effects(),
             engine_attacks: !self.extended_attacks(),
             game_over: self.can_decide(),
+            own_moves: false,
         }
     }
 

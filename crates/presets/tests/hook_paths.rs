@@ -118,3 +118,70 @@ fn coregal_promotion_to_royal_queen_onto_attacked_square_is_illegal() {
     assert_eq!(g.legal_moves().len(), 38);
     assert_eq!(g.count_legal_moves(), 38);
 }
+
+/// Atomic and racing kings list and count their legal moves themselves
+/// (`HookProfile::own_moves`: explosions and "gives check" judged on
+/// bitboards without playing each move). Over random playouts from their
+/// start positions and from positions of scalachess's perft files, the
+/// moves and the bulk count equal the general path's
+/// (`Position::legal_moves_hooked`, which plays every move through the
+/// hooks and which the python-chess differential validated).
+#[test]
+fn lichess_own_move_paths_generate_as_the_general_path() {
+    let mut rng = Rng(43);
+    let starts: &[(&str, &[&str])] = &[
+        (
+            "atomic",
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+                "r4b1r/2kb1N2/p2Bpnp1/8/2Pp3p/1P1PPP2/P5PP/R3K2R b KQ - 0 1",
+                "8/8/8/4k3/4K3/8/8/8 w - - 0 1",
+                "8/8/2k5/3K4/8/8/1q6/8 w - - 0 1",
+            ],
+        ),
+        (
+            "racingkings",
+            &[
+                "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+                "8/8/8/8/8/6K1/krbnNBR1/qrbnNBRQ b - - 1 1",
+                "4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1",
+            ],
+        ),
+    ];
+    let mut positions = 0;
+    for &(id, fens) in starts {
+        let (v, _) = houserules_presets::lichess::find(id)
+            .expect("shipped")
+            .build()
+            .expect("builds");
+        for &fen in fens {
+            for _ in 0..40 {
+                let mut g = Game::from_fen(v.clone(), fen).unwrap();
+                for _ in 0..120 {
+                    let (pos, t) = g.small().expect("8×8");
+                    let h = t.hooks().expect("hooked");
+                    let mut general = Vec::new();
+                    pos.legal_moves_hooked(t, h, &mut general);
+                    let mut own = g.legal_moves();
+                    general.sort_by_key(key);
+                    own.sort_by_key(key);
+                    assert_eq!(own, general, "{id}: legal moves differ at {}", g.fen());
+                    assert_eq!(
+                        g.count_legal_moves(),
+                        general.len() as u64,
+                        "{id}: bulk count differs at {}",
+                        g.fen()
+                    );
+                    positions += 1;
+                    if g.status() != Status::Ongoing || own.is_empty() {
+                        break;
+                    }
+                    let m = own[(rng.next() % own.len() as u64) as usize];
+                    g.apply(m).unwrap();
+                }
+            }
+        }
+    }
+    assert!(positions > 10_000, "only {positions} positions checked");
+}
