@@ -311,3 +311,55 @@ fn crazyhouse_drop_mate_in_one() {
         "{uci}"
     );
 }
+
+fn lichess(id: &str, fen: &str) -> Game {
+    let (v, _) = houserules_presets::lichess::find(id)
+        .unwrap_or_else(|| panic!("{id} is shipped"))
+        .build()
+        .unwrap();
+    Game::from_fen(v, fen).unwrap_or_else(|e| panic!("{id} {fen}: {e}"))
+}
+
+/// The engine plays lichess's games (issue 25 item 2: "playable … by the
+/// engine"): in each, a position whose side to move wins by the game's own
+/// rule in one move, and the search finds that move with a mate score.
+/// Each position and its winning move are python-chess 1.11.2's
+/// (`chess.variant`: the move is legal and `is_variant_end()` and
+/// `result()` after it give the win):
+/// - atomic `4k3/4r3/8/8/8/8/8/4Q1K1 w`: `Qxe7` blows up the king beside
+///   the rook (1-0);
+/// - three-check `4k3/8/8/8/8/8/8/R5K1 w - - 1+3`: `Ra8` is White's third
+///   check (1-0);
+/// - King of the Hill `7k/8/8/8/8/3K4/8/8 w`: `Kd4` reaches the centre;
+/// - Racing Kings `8/6K1/8/8/8/8/k7/8 w`: `Kg8` reaches the eighth rank
+///   and Black's king cannot follow (1-0);
+/// - horde `4k3/8/8/8/8/8/3P4/3r4 b`: `Rxd2` takes White's last piece
+///   (0-1).
+#[test]
+fn lichess_games_win_in_one_move() {
+    for (id, fen, wins) in [
+        ("atomic", "4k3/4r3/8/8/8/8/8/4Q1K1 w - - 0 1", "e1e7"),
+        ("3check", "4k3/8/8/8/8/8/8/R5K1 w - - 1+3 0 1", "a1a8"),
+        ("kingofthehill", "7k/8/8/8/8/3K4/8/8 w - - 0 1", "d3d4"),
+        ("racingkings", "8/6K1/8/8/8/8/k7/8 w - - 0 1", "g7g8"),
+        ("horde", "4k3/8/8/8/8/8/3P4/3r4 b - - 0 1", "d1d2"),
+    ] {
+        let g = lichess(id, fen);
+        let mut s = Searcher::new(4);
+        let r = s.search(&g, &Limits::depth(3), &AtomicBool::new(false), |_| {});
+        let best = g.uci(r.best.unwrap_or_else(|| panic!("{id}: a move")));
+        assert_eq!((best.as_str(), r.score), (wins, Score::Mate(1)), "{id}");
+    }
+}
+
+/// Antichess (python-chess 1.11.2's `AntichessBoard`, by hand as well):
+/// White's last piece, the pawn on e2, must step to e3 or e4, where Black's
+/// pawn on d4 must take it (captures are compulsory; e4 by en passant);
+/// White then has no pieces and wins (1-0). The search sees the win.
+#[test]
+fn antichess_losing_the_last_piece_wins() {
+    let g = lichess("antichess", "8/8/8/8/3p4/8/4P3/8 w - - 0 1");
+    let mut s = Searcher::new(4);
+    let r = s.search(&g, &Limits::depth(4), &AtomicBool::new(false), |_| {});
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+}
