@@ -321,7 +321,9 @@ fn a_turn_skipped_at_the_start_is_a_null_move_regression_trial22() {
     assert!(!text.contains("[FEN"), "{text}");
     let (_, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
     assert!(movetext.starts_with("1. -- {[%hr skip]"), "{text}");
-    assert_eq!(movetext.matches("[%hr skip]").count(), skips, "{text}");
+    // The writer wraps lines, inside comments too.
+    let flat = movetext.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(flat.matches("[%hr skip]").count(), skips, "{text}");
     let d = dir("allonred");
     let pgn = d.join("allonred.pgn");
     std::fs::write(&pgn, &text).unwrap();

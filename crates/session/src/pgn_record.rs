@@ -350,7 +350,13 @@ impl Recorder {
             return;
         };
         let skips = log.iter().filter(|e| e.event == "skip").count();
-        let lands = |n: usize| if n % 2 == 0 { reader } else { reader.flip() };
+        let lands = |n: usize| {
+            if n.is_multiple_of(2) {
+                reader
+            } else {
+                reader.flip()
+            }
+        };
         let n = if skips > 0 && lands(skips) == to_move {
             skips
         } else {
