@@ -58,6 +58,39 @@ fn moves(uci: &str) -> Vec<String> {
         .collect()
 }
 
+/// The PGN the server's writer (`houserules_server::pgn_export::write_pgn`,
+/// the one `GET /api/games/{id}/pgn` and `export` use) gives for game `id`
+/// made by `request` with the inputs `s` has played.
+fn server_pgn(
+    id: &str,
+    request: &houserules_session::CreateRequest,
+    s: &houserules_session::Session,
+) -> String {
+    use houserules_server::game::Meta;
+    use houserules_server::pgn_export::{write_pgn, PgnSource};
+    use houserules_server::store::Entry;
+    let entries: Vec<Entry> = s
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, input)| Entry {
+            seq: i as i64 + 1,
+            body: serde_json::to_string(input).unwrap(),
+            at_ms: 0,
+            white_ms: None,
+            black_ms: None,
+        })
+        .collect();
+    write_pgn(&PgnSource {
+        id,
+        request,
+        meta: &Meta::default(),
+        created_ms: 0,
+        entries: &entries,
+        outcome: None,
+    })
+}
+
 /// `pgn check --json`: (exit code, report).
 fn pgn_check(pgn: &Path) -> (Option<i32>, Value) {
     let o = houserules(&["pgn", "check", "--json", pgn.to_str().unwrap()]);
@@ -197,9 +230,6 @@ fn a_pgn_with_a_pending_choice_ends_before_the_undecided_move() {
 /// session's final position with the drafted rules attached.
 #[test]
 fn a_draft_games_pgn_replays_with_its_drafted_rules() {
-    use houserules_server::game::Meta;
-    use houserules_server::pgn_export::{write_pgn, PgnSource};
-    use houserules_server::store::Entry;
     use houserules_session::{CreateRequest, Input, Session};
     let request = CreateRequest::parse(r#"{"draft": true, "seed": 11}"#).expect("request");
     let mut s = Session::create(request.clone()).expect("session");
@@ -226,26 +256,7 @@ fn a_draft_games_pgn_replays_with_its_drafted_rules() {
         drafted.len() >= 2,
         "rules drafted in ten plies: {drafted:?}"
     );
-    let entries: Vec<Entry> = s
-        .inputs()
-        .iter()
-        .enumerate()
-        .map(|(i, input)| Entry {
-            seq: i as i64 + 1,
-            body: serde_json::to_string(input).unwrap(),
-            at_ms: 0,
-            white_ms: None,
-            black_ms: None,
-        })
-        .collect();
-    let text = write_pgn(&PgnSource {
-        id: "draft1",
-        request: &request,
-        meta: &Meta::default(),
-        created_ms: 0,
-        entries: &entries,
-        outcome: None,
-    });
+    let text = server_pgn("draft1", &request, &s);
     assert!(text.contains("[Draft \"1\"]"), "{text}");
     assert!(text.contains("[Seed \"11\"]"), "{text}");
     let d = dir("draft");
@@ -278,9 +289,6 @@ fn a_draft_games_pgn_replays_with_its_drafted_rules() {
 /// `pgn check` replays it to the session's FEN.
 #[test]
 fn a_turn_skipped_at_the_start_is_a_null_move_regression_trial22() {
-    use houserules_server::game::Meta;
-    use houserules_server::pgn_export::{write_pgn, PgnSource};
-    use houserules_server::store::Entry;
     use houserules_session::{CreateRequest, Input, Session};
     let request =
         CreateRequest::parse(r#"{"modifiers": ["all_on_red"], "seed": 42}"#).expect("request");
@@ -298,26 +306,7 @@ fn a_turn_skipped_at_the_start_is_a_null_move_regression_trial22() {
         plies += 1;
     }
     let skips = s.state().log.iter().filter(|e| e.event == "skip").count();
-    let entries: Vec<Entry> = s
-        .inputs()
-        .iter()
-        .enumerate()
-        .map(|(i, input)| Entry {
-            seq: i as i64 + 1,
-            body: serde_json::to_string(input).unwrap(),
-            at_ms: 0,
-            white_ms: None,
-            black_ms: None,
-        })
-        .collect();
-    let text = write_pgn(&PgnSource {
-        id: "allonred",
-        request: &request,
-        meta: &Meta::default(),
-        created_ms: 0,
-        entries: &entries,
-        outcome: None,
-    });
+    let text = server_pgn("allonred", &request, &s);
     assert!(!text.contains("[FEN"), "{text}");
     let (_, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
     assert!(movetext.starts_with("1. -- {[%hr skip]"), "{text}");

@@ -172,6 +172,22 @@ async fn a_bad_sqlite_path_fails_fast_naming_it() {
     assert!(s.game("x").await.unwrap().is_none());
 }
 
+/// A store on a new SQLite file `games.db` in a folder of its own (named
+/// after `name`), holding the live game `g`; the folder, to remove after.
+async fn sqlite_file_with_a_game(
+    name: &str,
+) -> (houserules_server::store::SqlStore, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("houserules-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite:{}", dir.join("games.db").display());
+    let s = houserules_server::store::SqlStore::connect(&url, None)
+        .await
+        .unwrap();
+    s.create_game(&row("g", "live", 1)).await.unwrap();
+    (s, dir)
+}
+
 /// A SQLite file's WAL is checkpointed beside the writer (issue 21,
 /// session 22): SQLite's automatic checkpoint ran inside one of the
 /// writer's commits every 1,000 pages and held every move behind it for
@@ -184,19 +200,10 @@ async fn a_bad_sqlite_path_fails_fast_naming_it() {
 /// stay in the WAL and this reader would find none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_wal_is_checkpointed_beside_the_writer_regression_issue21() {
-    use houserules_server::store::SqlStore;
     use sqlx::Connection;
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("houserules-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (s, dir) = sqlite_file_with_a_game("ckpt").await;
     let path = dir.join("games.db");
-    for f in ["games.db", "games.db-wal", "games.db-shm"] {
-        let _ = std::fs::remove_file(dir.join(f));
-    }
-    let s = SqlStore::connect(&format!("sqlite:{}", path.display()), None)
-        .await
-        .unwrap();
-    s.create_game(&row("g", "live", 1)).await.unwrap();
     for seq in 1..=100 {
         s.append("g", &entry(seq, r#"{"move":"e2e4"}"#), None)
             .await
@@ -234,17 +241,7 @@ async fn sqlite_wal_is_checkpointed_beside_the_writer_regression_issue21() {
 /// checkpoint.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_wal_restarts_under_steady_writes() {
-    use houserules_server::store::SqlStore;
-    let dir = std::env::temp_dir().join(format!("houserules-walsize-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("games.db");
-    for f in ["games.db", "games.db-wal", "games.db-shm"] {
-        let _ = std::fs::remove_file(dir.join(f));
-    }
-    let s = SqlStore::connect(&format!("sqlite:{}", path.display()), None)
-        .await
-        .unwrap();
-    s.create_game(&row("g", "live", 1)).await.unwrap();
+    let (s, dir) = sqlite_file_with_a_game("walsize").await;
     for seq in 1..=5_000 {
         s.append("g", &entry(seq, r#"{"move":"e2e4"}"#), None)
             .await
